@@ -1,0 +1,253 @@
+# shellcheck shell=bash
+# Config generators for the real servers (ejabberd, Janus, coturn, the tests' PostgreSQL cluster).
+# Sourced by scripts/lib/stack.sh after scripts/lib/env.sh. Everything is generated under
+# $LOBBY_RUN_DIR from the templates beside this file (or, for Janus, from Debian's pristine /etc/janus
+# copies); nothing is ever written to /etc.
+lobby_infra_dir=${lobby_infra_dir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+
+lobby_is_root() { [ "$(id -u)" = 0 ]; }
+
+# render TEMPLATE OUT: replaces @@NAME@@ by $NAME (exported or not), failing on any unset name so a
+# typo cannot produce a config with an empty value. perl-base is essential on Debian, so it is there.
+lobby_render() {
+  local tmpl=$1 out=$2 names name
+  names=$(grep -o '@@[A-Z0-9_]*@@' "$tmpl" | sort -u | tr -d '@') || true
+  for name in $names; do
+    if [ -z "${!name+x}" ]; then
+      echo "lobby: $tmpl needs \$$name, which is not set" >&2
+      return 1
+    fi
+    export "${name?}"
+  done
+  perl -pe 's/@@([A-Z0-9_]+)@@/$ENV{$1}/ge' "$tmpl" >"$out.tmp"
+  mv "$out.tmp" "$out"
+}
+
+# ---------------------------------------------------------------------------------------------- ejabberd
+EJ_DIR="$LOBBY_RUN_DIR/ejabberd"
+# The Erlang node name carries the distribution port, so a second stack is a different node.
+EJ_NODE="lobby${EJABBERD_DIST_PORT}@localhost"
+EJ_JWK_FILE="$EJ_DIR/conf/jwt.jwk"
+
+# ejabberdctl with our folders. As root, Debian's ejabberdctl switches to the `ejabberd` user
+# (so our folders belong to it); any other user is refused by it, so that user gets a copy of the
+# script that runs the node as the current user.
+lobby_ejctl() {
+  local ctl=/usr/sbin/ejabberdctl
+  lobby_is_root || ctl="$EJ_DIR/ejabberdctl"
+  "$ctl" --config-dir "$EJ_DIR/conf" --logs "$LOBBY_LOG_DIR/ejabberd" --spool "$EJ_DIR/spool" "$@"
+}
+
+lobby_gen_ejabberd() {
+  mkdir -p "$EJ_DIR/conf" "$EJ_DIR/spool" "$EJ_DIR/contrib" "$LOBBY_LOG_DIR/ejabberd"
+  export EJ_DIR EJ_NODE EJ_JWK_FILE
+  lobby_render "$lobby_infra_dir/ejabberd/ejabberd.yml.tmpl" "$EJ_DIR/conf/ejabberd.yml"
+  lobby_render "$lobby_infra_dir/ejabberd/ejabberdctl.cfg.tmpl" "$EJ_DIR/conf/ejabberdctl.cfg"
+  # ejabberdctl reads ERL_INETRC from its config dir: resolve localhost without DNS.
+  cp "$lobby_infra_dir/ejabberd/inetrc" "$EJ_DIR/conf/inetrc"
+  # The JWT key: a JWK of type oct whose k is base64url(XMPP_JWT_SECRET), i.e. the HMAC key is the
+  # secret's bytes, exactly what the Lobby server signs with.
+  local k
+  k=$(printf '%s' "$XMPP_JWT_SECRET" | base64 -w0 | tr '+/' '-_' | tr -d '=')
+  (umask 077 && printf '{"kty":"oct","k":"%s"}\n' "$k" >"$EJ_JWK_FILE")
+  chmod 600 "$EJ_DIR/conf/ejabberd.yml" "$EJ_DIR/conf/ejabberdctl.cfg"
+  # Mnesia's schema belongs to one node name: a spool made for another name (the dist port changed)
+  # would stop the node from starting. The spool only holds rooms the server re-creates on demand.
+  if [ -f "$EJ_DIR/spool/.lobby-node" ] && [ "$(cat "$EJ_DIR/spool/.lobby-node")" != "$EJ_NODE" ]; then
+    rm -rf "$EJ_DIR/spool" && mkdir -p "$EJ_DIR/spool"
+  fi
+  echo "$EJ_NODE" >"$EJ_DIR/spool/.lobby-node"
+  if lobby_is_root; then
+    chown -R ejabberd:ejabberd "$EJ_DIR" "$LOBBY_LOG_DIR/ejabberd"
+  else
+    sed 's/^INSTALLUSER=ejabberd$/INSTALLUSER=/' /usr/sbin/ejabberdctl >"$EJ_DIR/ejabberdctl"
+    chmod 755 "$EJ_DIR/ejabberdctl"
+  fi
+}
+
+# ------------------------------------------------------------------------------------------------ Janus
+JANUS_DIR="$LOBBY_RUN_DIR/janus"
+
+# jcfg_set FILE SED_EXPR EXPECTED: edit a pristine Janus file and prove the edit landed (a changed
+# Debian default would otherwise silently give a config without our setting).
+lobby_jcfg_set() {
+  local file=$1 expr=$2 expected=$3
+  sed -i "$expr" "$file"
+  grep -qF -- "$expected" "$file" || {
+    echo "lobby: could not set '$expected' in $file (is /etc/janus pristine? dpkg -V janus)" >&2
+    return 1
+  }
+}
+
+lobby_gen_janus() {
+  local conf="$JANUS_DIR/conf" f
+  rm -rf "$conf" && mkdir -p "$conf" "$LOBBY_LOG_DIR" "$LOBBY_DATA_DIR/recordings"
+  for f in janus.jcfg janus.plugin.videoroom.jcfg janus.transport.websockets.jcfg janus.transport.http.jcfg; do
+    cp "/etc/janus/$f" "$conf/$f"
+  done
+  local C="$conf/janus.jcfg" W="$conf/janus.transport.websockets.jcfg"
+  local H="$conf/janus.transport.http.jcfg" V="$conf/janus.plugin.videoroom.jcfg"
+  local tab=$'\t'
+  # core: our config folder; only videoroom + websockets + http are loaded.
+  lobby_jcfg_set "$C" "s#^\tconfigs_folder = \"/etc/janus\"#\tconfigs_folder = \"$conf\"#" "configs_folder = \"$conf\""
+  lobby_jcfg_set "$C" 's#^\t\#disable = "libjanus_voicemail.so,libjanus_recordplay.so"#\tdisable = "libjanus_audiobridge.so,libjanus_duktape.so,libjanus_echotest.so,libjanus_lua.so,libjanus_nosip.so,libjanus_recordplay.so,libjanus_sip.so,libjanus_streaming.so,libjanus_textroom.so,libjanus_videocall.so,libjanus_voicemail.so"#' 'disable = "libjanus_audiobridge.so'
+  lobby_jcfg_set "$C" 's#^\t\#disable = "libjanus_rabbitmq.so"#\tdisable = "libjanus_mqtt.so,libjanus_nanomsg.so,libjanus_pfunix.so,libjanus_rabbitmq.so"#' 'disable = "libjanus_mqtt.so'
+  lobby_jcfg_set "$C" 's#^\t\#disable = "libjanus_jsonlog.so"#\tdisable = "libjanus_jsonlog.so"#' "${tab}disable = \"libjanus_jsonlog.so\""
+  lobby_jcfg_set "$C" 's#^\t\#debug_timestamps = true#\tdebug_timestamps = true#' "${tab}debug_timestamps = true"
+  lobby_jcfg_set "$C" 's#^\t\#debug_colors = false#\tdebug_colors = false#' "${tab}debug_colors = false"
+  lobby_jcfg_set "$C" 's#^\t\#server_name = "MyJanusInstance"#\tserver_name = "Lobby"#' 'server_name = "Lobby"'
+  # The admin API (loopback only) is for the Lobby server, with a secret of our own.
+  lobby_jcfg_set "$C" "s#^\tadmin_secret = \"janusoverlord\"#\tadmin_secret = \"$JANUS_ADMIN_SECRET\"#" "admin_secret = \"$JANUS_ADMIN_SECRET\""
+  lobby_jcfg_set "$C" "s#^\t\#rtp_port_range = \"20000-40000\"#\trtp_port_range = \"$JANUS_RTP_RANGE\"#" "rtp_port_range = \"$JANUS_RTP_RANGE\""
+  if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then
+    # 127.0.0.1 as the only host candidate (needs lo_shim.so preloaded, see lobby_build_lo_shim);
+    # `interface` is the address written in the SDP's o=/c= lines.
+    lobby_jcfg_set "$C" 's#^\t\#ice_enforce_list = "eth0"#\tice_enforce_list = "127.0.0.1"#' "${tab}ice_enforce_list = \"127.0.0.1\""
+    lobby_jcfg_set "$C" 's#^\t\#ignore_mdns = true#\tignore_mdns = true#' "${tab}ignore_mdns = true"
+    lobby_jcfg_set "$C" 's#^\t\#interface = "1.2.3.4"#\tinterface = "127.0.0.1"#' "${tab}interface = \"127.0.0.1\""
+  fi
+  if [ -n "$JANUS_NAT_1_1_MAPPING" ]; then
+    lobby_jcfg_set "$C" "s#^\t\#nat_1_1_mapping = \"1.2.3.4\"#\tnat_1_1_mapping = \"$JANUS_NAT_1_1_MAPPING\"#" "${tab}nat_1_1_mapping = \"$JANUS_NAT_1_1_MAPPING\""
+  fi
+  # websockets: plain ws on loopback only (the Lobby server proxies it).
+  lobby_jcfg_set "$W" "s#^\tws_port = 8188#\tws_port = $JANUS_WS_PORT#" "${tab}ws_port = $JANUS_WS_PORT"
+  lobby_jcfg_set "$W" 's#^\t\#ws_ip = "192.168.0.1"#\tws_ip = "127.0.0.1"#' "${tab}ws_ip = \"127.0.0.1\""
+  lobby_jcfg_set "$W" 's#^\t\#ws_acl = "127.,192.168.0."#\tws_acl = "127."#' "${tab}ws_acl = \"127.\""
+  # http: REST /janus and admin /admin, both on loopback only.
+  lobby_jcfg_set "$H" "s#^\tport = 8088#\tport = $JANUS_HTTP_PORT#" "${tab}port = $JANUS_HTTP_PORT"
+  lobby_jcfg_set "$H" 's#^\t\#ip = "192.168.0.1"#\tip = "127.0.0.1"#' "${tab}ip = \"127.0.0.1\""
+  lobby_jcfg_set "$H" 's#^\t\#acl = "127.,192.168.0."#\tacl = "127."#' "${tab}acl = \"127.\""
+  lobby_jcfg_set "$H" 's#^\tadmin_http = false#\tadmin_http = true#' "${tab}admin_http = true"
+  lobby_jcfg_set "$H" "s#^\tadmin_port = 7088#\tadmin_port = $JANUS_ADMIN_PORT#" "${tab}admin_port = $JANUS_ADMIN_PORT"
+  lobby_jcfg_set "$H" 's#^\t\#admin_ip = "192.168.0.1"#\tadmin_ip = "127.0.0.1"#' "${tab}admin_ip = \"127.0.0.1\""
+  lobby_jcfg_set "$H" 's#^\t\#admin_acl = "127.,192.168.0."#\tadmin_acl = "127."#' "${tab}admin_acl = \"127.\""
+  # videoroom: string room ids (a room is named after its call id); no demo rooms (rooms come from the
+  # API; the numeric demo rooms would not even load with string ids).
+  lobby_jcfg_set "$V" 's#^\t\#string_ids = true#\tstring_ids = true#' "${tab}string_ids = true"
+  perl -0pi -e 's/\nroom-\d+: \{.*?\n\}\n/\n/gs' "$V"
+  if grep -q '^room-' "$V"; then
+    echo "lobby: demo rooms left in $V" >&2
+    return 1
+  fi
+  # The admin secret is in there.
+  chmod 600 "$conf"/*.jcfg
+  (cd "$conf" && for f in *.jcfg; do diff -u "/etc/janus/$f" "$f" || true; done) \
+    | sed "s/$JANUS_ADMIN_SECRET/<JANUS_ADMIN_SECRET>/" >"$JANUS_DIR/config.diff"
+  if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then lobby_build_lo_shim; fi
+}
+
+# The getifaddrs() wrapper that lets Janus use 127.0.0.1 for ICE (Janus skips IFF_LOOPBACK interfaces
+# whatever its config says). Rebuilt only when the source is newer.
+lobby_build_lo_shim() {
+  local src="$lobby_infra_dir/janus/lo_shim.c" out="$JANUS_DIR/lo_shim.so"
+  mkdir -p "$JANUS_DIR"
+  if [ ! -f "$out" ] || [ "$src" -nt "$out" ]; then
+    gcc -shared -fPIC -O2 -o "$out.tmp" "$src" -ldl
+    mv "$out.tmp" "$out"
+  fi
+}
+
+# ----------------------------------------------------------------------------------------------- coturn
+TURN_DIR="$LOBBY_RUN_DIR/coturn"
+
+lobby_gen_coturn() {
+  mkdir -p "$TURN_DIR" "$LOBBY_LOG_DIR"
+  TURN_MIN_PORT=${TURN_RELAY_RANGE%-*}
+  TURN_MAX_PORT=${TURN_RELAY_RANGE#*-}
+  export TURN_DIR TURN_MIN_PORT TURN_MAX_PORT
+  (umask 077 && lobby_render "$lobby_infra_dir/coturn/turnserver.conf.tmpl" "$TURN_DIR/turnserver.conf")
+}
+
+# ------------------------------------------------------------------------------ PostgreSQL (tests only)
+PG_DIR="$LOBBY_RUN_DIR/pg"
+PG_DB=lobby_test
+PG_USER=lobby
+
+lobby_pg_bindir() {
+  local d
+  d=$(find /usr/lib/postgresql -maxdepth 3 -type f -name initdb -path '*/bin/*' 2>/dev/null | sort -V | tail -n1)
+  [ -n "$d" ] || { echo "lobby: PostgreSQL's initdb not found (apt-get install -y postgresql)" >&2; return 1; }
+  dirname "$d"
+}
+
+# Runs a PostgreSQL tool as the cluster's owner: initdb and postgres refuse to run as root.
+lobby_pg_as_owner() {
+  if lobby_is_root; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+lobby_pg_url() {
+  echo "postgres://$PG_USER:$LOBBY_PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB"
+}
+
+lobby_pg_running() {
+  [ -f "$PG_DIR/data/postmaster.pid" ] && kill -0 "$(head -n1 "$PG_DIR/data/postmaster.pid")" 2>/dev/null
+}
+
+# Creates (once) and starts the tests' cluster: $LOBBY_RUN_DIR/pg on 127.0.0.1:$PG_PORT, database
+# lobby_test owned by user lobby with password $LOBBY_PG_PASSWORD. Reuses a running one.
+lobby_pg_start() {
+  local bin
+  bin=$(lobby_pg_bindir)
+  if lobby_pg_running; then
+    echo "postgres: already running (pid $(head -n1 "$PG_DIR/data/postmaster.pid"))"
+    return 0
+  fi
+  lobby_port_free "$PG_PORT" postgres || return 1
+  mkdir -p "$PG_DIR/socket" "$LOBBY_LOG_DIR"
+  if lobby_is_root; then chown postgres:postgres "$PG_DIR" "$PG_DIR/socket"; fi
+  if [ ! -f "$PG_DIR/data/PG_VERSION" ]; then
+    rm -rf "$PG_DIR/data"
+    local pwfile="$PG_DIR/pwfile"
+    (umask 077 && printf '%s\n' "$LOBBY_PG_PASSWORD" >"$pwfile")
+    if lobby_is_root; then chown postgres:postgres "$pwfile"; fi
+    # The superuser is `postgres` (local socket, peer/trust); the app user is created below.
+    lobby_pg_as_owner "$bin/initdb" -D "$PG_DIR/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+      --encoding=UTF8 --locale=C.UTF-8 >"$LOBBY_LOG_DIR/pg-initdb.log" 2>&1 || {
+      cat "$LOBBY_LOG_DIR/pg-initdb.log" >&2
+      return 1
+    }
+    rm -f "$pwfile"
+    lobby_render "$lobby_infra_dir/postgres/postgresql.conf.tmpl" "$PG_DIR/lobby.conf"
+    echo "include '$PG_DIR/lobby.conf'" >>"$PG_DIR/data/postgresql.conf"
+    if lobby_is_root; then chown postgres:postgres "$PG_DIR/lobby.conf"; fi
+    local fresh=1
+  else
+    export PG_DIR
+    lobby_render "$lobby_infra_dir/postgres/postgresql.conf.tmpl" "$PG_DIR/lobby.conf"
+    if lobby_is_root; then chown postgres:postgres "$PG_DIR/lobby.conf"; fi
+  fi
+  : >"$LOBBY_LOG_DIR/postgres.log"
+  if lobby_is_root; then chown postgres:postgres "$LOBBY_LOG_DIR/postgres.log"; fi
+  lobby_pg_as_owner "$bin/pg_ctl" -D "$PG_DIR/data" -l "$LOBBY_LOG_DIR/postgres.log" -w -t 60 start >/dev/null || {
+    tail -n 30 "$LOBBY_LOG_DIR/postgres.log" >&2
+    return 1
+  }
+  if [ "${fresh:-0}" = 1 ]; then
+    # The password goes through psql's variable quoting, never through a shell-built SQL string.
+    lobby_pg_as_owner "$bin/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_DIR/socket" -p "$PG_PORT" -U postgres -d postgres \
+      -v pw="$LOBBY_PG_PASSWORD" <<SQL
+CREATE ROLE $PG_USER LOGIN PASSWORD :'pw';
+CREATE DATABASE $PG_DB OWNER $PG_USER;
+SQL
+  fi
+  echo "postgres: running on 127.0.0.1:$PG_PORT (pid $(head -n1 "$PG_DIR/data/postmaster.pid")), log $LOBBY_LOG_DIR/postgres.log"
+}
+
+lobby_pg_stop() {
+  local bin
+  bin=$(lobby_pg_bindir) || return 0
+  if lobby_pg_running; then
+    lobby_pg_as_owner "$bin/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 60 stop >/dev/null
+    echo "postgres: stopped"
+  fi
+}
+
+# Stops the cluster and removes it (the tests start from an empty database every run).
+lobby_pg_destroy() {
+  lobby_pg_stop
+  rm -rf "$PG_DIR"
+}

@@ -1,0 +1,283 @@
+# shellcheck shell=bash
+# Sourced by scripts/start, scripts/stop and scripts/test: installs what is missing and starts/stops the
+# servers of the stack as background processes. Every server is started with setsid (its own session,
+# so a Ctrl-C in the terminal reaches only what we decide to stop), writes its PID under
+# $LOBBY_RUN_DIR/pids and its log under $LOBBY_LOG_DIR, and is stopped by that PID only.
+# Starting is idempotent: a server whose PID is alive is reused.
+lobby_root=${lobby_root:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# shellcheck source=scripts/lib/node.sh
+. "$lobby_root/scripts/lib/node.sh"
+# shellcheck source=scripts/lib/env.sh
+. "$lobby_root/scripts/lib/env.sh"
+# shellcheck source=infra/lib.sh
+. "$lobby_root/infra/lib.sh"
+
+LOBBY_PID_DIR="$LOBBY_RUN_DIR/pids"
+
+lobby_log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+# ------------------------------------------------------------------------------------------- packages
+# Debian packages the stack needs. chromium only for the browser tests.
+LOBBY_APT_PACKAGES=(ejabberd janus janus-tools coturn postgresql ffmpeg gcc libc6-dev openssl curl perl)
+
+lobby_pkg_installed() {
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
+# ensure_debian_packages [extra packages...]: installs what is missing when root; otherwise prints the
+# exact apt-get line and fails.
+ensure_debian_packages() {
+  local missing=() p
+  for p in "${LOBBY_APT_PACKAGES[@]}" "$@"; do
+    lobby_pkg_installed "$p" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if ! lobby_is_root; then
+    echo "lobby: missing Debian packages. Install them with:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    return 1
+  fi
+  lobby_log "installing Debian packages: ${missing[*]}"
+  # Debian starts a package's system service on install (ejabberd would take port 5280 on all
+  # interfaces). Our stack runs its own processes, so keep the services from starting, unless the
+  # machine already has its own policy.
+  local policy=/usr/sbin/policy-rc.d own_policy=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && own_policy=1
+  fi
+  local rc=0
+  {
+    DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  } || rc=$?
+  if [ "$own_policy" = 1 ]; then rm -f "$policy"; fi
+  return "$rc"
+}
+
+# --------------------------------------------------------------------------------------- npm and build
+ensure_npm_deps() {
+  export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 # Debian's chromium is the browser; never download one
+  local stamp="$lobby_root/node_modules/.package-lock.json"
+  if [ ! -d "$lobby_root/node_modules" ] || [ ! -f "$stamp" ] || [ "$lobby_root/package-lock.json" -nt "$stamp" ]; then
+    lobby_log "npm ci"
+    (cd "$lobby_root" && flock /tmp/lobby-npm.lock npm ci --no-audit --no-fund)
+  fi
+}
+
+# npm run build, only when a source of the apps or packages changed since the last successful build.
+build_apps() {
+  local stamp="$lobby_root/node_modules/.lobby-build-stamp" changed=1
+  if [ -f "$stamp" ] && [ -d "$lobby_root/apps/guest/dist" ] && [ -d "$lobby_root/apps/console/dist" ]; then
+    changed=$(cd "$lobby_root" && find apps/guest apps/console packages \
+      \( -name node_modules -o -name dist -o -name .vite \) -prune -o \
+      -type f -newer "$stamp" -print -quit 2>/dev/null | wc -l)
+    # A build config at the root (tsconfig.base.json, package-lock.json) matters too.
+    [ "$lobby_root/package-lock.json" -nt "$stamp" ] && changed=1
+    [ "$lobby_root/tsconfig.base.json" -nt "$stamp" ] && changed=1
+  fi
+  if [ "$changed" != 0 ]; then
+    lobby_log "npm run build"
+    local t
+    t=$(mktemp "$lobby_root/node_modules/.lobby-build-stamp.XXXX")
+    (cd "$lobby_root" && npm run build)
+    mv "$t" "$stamp" # the stamp's time is the build's start: edits during the build count next time
+  else
+    echo "build: up to date"
+  fi
+}
+
+# ------------------------------------------------------------------------------------- process helpers
+lobby_port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Fails with a clear message when someone else already listens on a port we need.
+lobby_port_free() {
+  if lobby_port_open "$1"; then
+    echo "lobby: port $1 (for $2) is already in use by another process; stop it or set other ports (scripts/lib/env.sh)" >&2
+    return 1
+  fi
+}
+
+lobby_pidfile() { echo "$LOBBY_PID_DIR/$1.pid"; }
+
+# lobby_pid NAME: prints the PID of a running server of ours, or fails. The PID file is checked
+# against /proc so that a recycled PID of another program is never mistaken for ours.
+lobby_pid() {
+  local file pid expect
+  file=$(lobby_pidfile "$1")
+  case "$1" in ejabberd) file="$EJ_DIR/ejabberd.pid" ;; esac
+  [ -f "$file" ] || return 1
+  pid=$(head -n1 "$file")
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  case "$1" in
+    ejabberd) expect=beam ;;
+    janus) expect=janus ;;
+    coturn) expect=turnserver ;;
+    server) expect=node ;;
+    *) expect= ;;
+  esac
+  if [ -n "$expect" ] && ! tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$expect"; then
+    return 1
+  fi
+  echo "$pid"
+}
+
+# lobby_spawn NAME LOG CMD...: runs CMD in its own session in the background, PID to the PID file.
+lobby_spawn() {
+  local name=$1 log=$2
+  shift 2
+  mkdir -p "$LOBBY_PID_DIR" "$(dirname "$log")"
+  # Not a job-control shell, so the background job is no process group leader and setsid execs in
+  # place: $! is the server's own PID.
+  setsid "$@" </dev/null >>"$log" 2>&1 &
+  echo $! >"$(lobby_pidfile "$name")"
+}
+
+# lobby_wait NAME SECONDS CHECK...: polls CHECK (a command) until it succeeds; fails early when the
+# server's process died, printing its log's tail.
+lobby_wait() {
+  local name=$1 secs=$2 log=$3 i
+  shift 3
+  for ((i = 0; i < secs * 10; i++)); do
+    if "$@" >/dev/null 2>&1; then return 0; fi
+    if ! lobby_pid "$name" >/dev/null; then
+      # ejabberd writes its PID file only once the node runs: give it a moment before judging.
+      if [ "$name" != ejabberd ] || [ "$i" -gt 100 ]; then
+        echo "lobby: $name exited during start; last lines of $log:" >&2
+        tail -n 40 "$log" >&2 || true
+        return 1
+      fi
+    fi
+    sleep 0.1
+  done
+  echo "lobby: $name not ready after ${secs}s; last lines of $log:" >&2
+  tail -n 40 "$log" >&2 || true
+  return 1
+}
+
+# lobby_kill NAME: TERM by PID, wait, KILL as last resort. Never by name.
+lobby_kill() {
+  local name=$1 pid i
+  pid=$(lobby_pid "$name") || {
+    rm -f "$(lobby_pidfile "$name")"
+    return 0
+  }
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < 100; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "$name: did not stop in 10 s, sending KILL to $pid" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$(lobby_pidfile "$name")"
+  echo "$name: stopped (pid $pid)"
+}
+
+# ------------------------------------------------------------------------------------------- ejabberd
+lobby_ejabberd_ready() {
+  lobby_port_open "$EJABBERD_WS_PORT" && lobby_port_open "$EJABBERD_API_PORT" && lobby_ejctl status
+}
+
+start_ejabberd() {
+  local pid log="$LOBBY_LOG_DIR/ejabberd/ejabberd.log"
+  if pid=$(lobby_pid ejabberd); then
+    echo "ejabberd: already running (pid $pid)"
+    return 0
+  fi
+  lobby_port_free "$EJABBERD_WS_PORT" ejabberd && lobby_port_free "$EJABBERD_API_PORT" ejabberd &&
+    lobby_port_free "$EJABBERD_DIST_PORT" ejabberd || return 1
+  lobby_gen_ejabberd
+  rm -f "$EJ_DIR/ejabberd.pid"
+  # `ejabberdctl start` detaches the node itself (erl -detached) and ejabberd writes its own PID file.
+  lobby_ejctl start
+  # `ejabberdctl started` would wait a minute on an invalid config; poll ourselves and fail fast.
+  lobby_wait ejabberd 60 "$log" lobby_ejabberd_ready || return 1
+  echo "ejabberd: running (pid $(lobby_pid ejabberd)), ws $EJABBERD_WS_URL, api $EJABBERD_API_URL, log $log"
+}
+
+stop_ejabberd() { lobby_kill ejabberd; }
+
+# ---------------------------------------------------------------------------------------------- Janus
+lobby_janus_ready() {
+  curl -sf -m 1 "$JANUS_HTTP_URL/info" >/dev/null && lobby_port_open "$JANUS_WS_PORT"
+}
+
+start_janus() {
+  local pid log="$LOBBY_LOG_DIR/janus.log"
+  if pid=$(lobby_pid janus); then
+    echo "janus: already running (pid $pid)"
+    return 0
+  fi
+  lobby_port_free "$JANUS_WS_PORT" janus && lobby_port_free "$JANUS_HTTP_PORT" janus &&
+    lobby_port_free "$JANUS_ADMIN_PORT" janus || return 1
+  lobby_gen_janus
+  : >"$log"
+  local preload=
+  if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then preload="$JANUS_DIR/lo_shim.so"; fi
+  # -N: no stdout logging (the log file is enough); -o: no colours; -D: timestamps.
+  lobby_spawn janus "$LOBBY_LOG_DIR/janus.stdout.log" \
+    env LD_PRELOAD="$preload" janus -F "$JANUS_DIR/conf" -C "$JANUS_DIR/conf/janus.jcfg" -L "$log" -N -o -D
+  lobby_wait janus 30 "$log" lobby_janus_ready || return 1
+  echo "janus: running (pid $(lobby_pid janus)), ws $JANUS_WS_URL, http $JANUS_HTTP_URL, log $log"
+}
+
+stop_janus() { lobby_kill janus; }
+
+# --------------------------------------------------------------------------------------------- coturn
+start_coturn() {
+  local pid log="$LOBBY_LOG_DIR/coturn.log"
+  if pid=$(lobby_pid coturn); then
+    echo "coturn: already running (pid $pid)"
+    return 0
+  fi
+  lobby_port_free "$TURN_PORT" coturn || return 1
+  lobby_gen_coturn
+  : >"$log"
+  lobby_spawn coturn "$LOBBY_LOG_DIR/coturn.stdout.log" turnserver -c "$TURN_DIR/turnserver.conf"
+  lobby_wait coturn 20 "$log" lobby_port_open "$TURN_PORT" || return 1
+  echo "coturn: running (pid $(lobby_pid coturn)), turn:127.0.0.1:$TURN_PORT, log $log"
+}
+
+stop_coturn() { lobby_kill coturn; }
+
+# --------------------------------------------------------------------------------------- Lobby server
+lobby_server_ready() { curl -sf -m 2 "http://127.0.0.1:$PORT/api/health" >/dev/null; }
+
+# start_server: node apps/server/src/main.ts with the env above (LOBBY_SEED_DEMO etc. pass through).
+start_server() {
+  local pid log="$LOBBY_LOG_DIR/server.log"
+  if pid=$(lobby_pid server); then
+    echo "server: already running (pid $pid)"
+    return 0
+  fi
+  if [ ! -f "$lobby_root/apps/server/src/main.ts" ]; then
+    echo "lobby: apps/server/src/main.ts does not exist yet" >&2
+    return 1
+  fi
+  lobby_port_free "$PORT" "the Lobby server" || return 1
+  mkdir -p "$LOBBY_DATA_DIR"
+  : >"$log"
+  (cd "$lobby_root" && lobby_spawn server "$log" node apps/server/src/main.ts)
+  lobby_wait server 60 "$log" lobby_server_ready || return 1
+  echo "server: running (pid $(lobby_pid server)), http://127.0.0.1:$PORT, log $log"
+}
+
+stop_server() { lobby_kill server; }
+
+# --------------------------------------------------------------------------------------- whole stack
+# start_infra: ejabberd, Janus and coturn (what the Lobby server needs).
+start_infra() {
+  mkdir -p "$LOBBY_RUN_DIR" "$LOBBY_LOG_DIR" "$LOBBY_DATA_DIR"
+  start_coturn
+  start_janus
+  start_ejabberd
+}
+
+# stop_stack: everything of this run dir, the server first (it holds connections to the others).
+stop_stack() {
+  stop_server
+  stop_ejabberd
+  stop_janus
+  stop_coturn
+}
