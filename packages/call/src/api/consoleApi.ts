@@ -1,0 +1,48 @@
+/** The console's service calls used by the call engine (the rest of the console API lives in the app). */
+import { requestJson, type HttpOptions } from './http.ts';
+
+export interface XmppToken {
+  jid: string;
+  credential: string;
+  expires_in: number;
+}
+
+export interface OpenCallRoom {
+  room: string;
+  assignmentId: number;
+  assignmentName?: string;
+  guestUsername: string;
+  callId: string;
+  reportId?: number;
+  openedAt?: string;
+}
+
+export interface ConsoleApi {
+  xmppToken(): Promise<XmppToken>;
+  rooms(): Promise<OpenCallRoom[]>;
+  /** Subscribes to calls opened in the agent's assignments; returns the unsubscribe function. */
+  onCallOpened(listener: (room: OpenCallRoom) => void): () => void;
+}
+
+export function createConsoleApi(
+  options: HttpOptions & { EventSource?: typeof EventSource } = {},
+): ConsoleApi {
+  const base = options.baseUrl ?? '/api';
+  return {
+    xmppToken: () => requestJson(options, 'POST', '/console/xmpp-token', {}),
+    rooms: () => requestJson(options, 'GET', '/console/rooms'),
+    onCallOpened(listener) {
+      const Source = options.EventSource ?? globalThis.EventSource;
+      const source = new Source(`${base}/console/events`, { withCredentials: true });
+      const onMessage = (event: MessageEvent<string>) => {
+        try {
+          listener(JSON.parse(event.data) as OpenCallRoom);
+        } catch {
+          // a malformed event is ignored; the next rooms() refresh still lists the call
+        }
+      };
+      source.addEventListener('callOpened', onMessage as EventListener);
+      return () => source.close();
+    },
+  };
+}

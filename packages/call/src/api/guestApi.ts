@@ -1,0 +1,73 @@
+/** The guest's service calls (SPEC.md §7), against the Lobby server's /api. */
+import { requestJson, type HttpOptions } from './http.ts';
+
+export interface GuestRoom {
+  assignmentId: number;
+  name: string;
+  room: string;
+}
+
+export interface GuestRegistration {
+  jabberusername: string;
+  username: string;
+  guestRooms: GuestRoom[];
+  access_token: string;
+  credential: string;
+  expires_in: number;
+}
+
+export type ReportStatus = 'ok' | 'outOfQuota' | 'blocked';
+
+export interface AddReportBody {
+  call_id: string;
+  company: number;
+  source: 'site';
+  appointment_reference?: string;
+  assignment_id?: number;
+  service_type?: 'talk' | 'widget';
+}
+
+export type TimestampFlag =
+  'call_initiated_timestamp' | 'call_answered_timestamp' | 'call_ended_timestamp' | 'guest_exit_timestamp';
+
+export interface GuestApi {
+  register(guestId: string, companyId?: number): Promise<GuestRegistration>;
+  addReport(body: AddReportBody): Promise<{ id: number; status: ReportStatus }>;
+  updateReport(body: { call_id: string } & Record<string, unknown>): Promise<void>;
+  /** Marks timestamps; `beacon` sends it so that it survives the tab closing. */
+  updateTimestamp(callId: string, flags: TimestampFlag[], options?: { beacon?: boolean }): Promise<void>;
+  callBug(body: Record<string, unknown>): Promise<void>;
+}
+
+export function createGuestApi(options: HttpOptions = {}): GuestApi {
+  let token: string | null = null;
+  return {
+    async register(guestId, companyId) {
+      const registration = await requestJson<GuestRegistration>(options, 'POST', '/guest/register', {
+        guestId,
+        ...(companyId !== undefined ? { companyId } : {}),
+      });
+      token = registration.access_token;
+      return registration;
+    },
+    addReport: (body) => requestJson(options, 'POST', '/call-report/add', body, { token }),
+    async updateReport(body) {
+      await requestJson(options, 'PUT', '/call-report/update', body, { token });
+    },
+    async updateTimestamp(callId, flags, { beacon = false } = {}) {
+      const body: Record<string, unknown> = { call_id: callId, access_token: token };
+      for (const flag of flags) body[flag] = true;
+      if (beacon) {
+        // a keepalive fetch outlives the page like a beacon does, and can use PUT
+        await requestJson(options, 'PUT', '/call-report/update-timestamp', body, { keepalive: true }).catch(
+          () => undefined,
+        );
+        return;
+      }
+      await requestJson(options, 'PUT', '/call-report/update-timestamp', body, { token });
+    },
+    async callBug(body) {
+      await requestJson(options, 'POST', '/call-bug/by-guest', body, { token }).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,428 @@
+/**
+ * The guest's side of a call (SPEC.md §4), framework-free: the guest app renders its snapshots.
+ *
+ *   prepare()  register → XMPP session start (roster, presence, ICE servers, carbons) → join own room
+ *   call()     report add (ok | outOfQuota | blocked) → Janus room → publish → OpenCall|target|callId
+ *   (agent)    first remote stream → peer call Resumed → InCall|agentJid|callId
+ *   hangup()   end control → leave media → empty room presence → report timestamps
+ */
+import { newCallId, roomPin } from '../callId.ts';
+import { Emitter } from '../emitter.ts';
+import { encodePresenceStatus, joinStatus, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
+import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
+import { MediaSession, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
+import { getLocalMedia } from '../media/devices.ts';
+import { XmppSession, type ControlMessage } from '../xmpp/session.ts';
+import { initialCallStatus, peerJoined, peerLeft, type CallStatus } from '../state/callStatus.ts';
+import { recordingFilename } from './recording.ts';
+
+export type GuestCallPhase =
+  | 'idle' // nothing yet
+  | 'connecting' // registering and starting the XMPP session
+  | 'ready' // may call
+  | 'starting' // report, devices, media room
+  | 'waiting' // published, no agent yet
+  | 'ongoing' // an agent answered
+  | 'ended' // the call ended (by either side)
+  | 'outOfQuota'
+  | 'blocked'
+  | 'failed';
+
+export type EndReason = 'guest' | 'agent' | 'agentLeft' | 'error';
+
+export interface GuestCallSnapshot {
+  phase: GuestCallPhase;
+  status: CallStatus;
+  username: string | null;
+  callId: string | null;
+  callKind: 'video' | 'voice';
+  localStream: MediaStream | null;
+  remoteFeeds: RemoteFeed[];
+  endReason: EndReason | null;
+  error: string | null;
+  /** call stages reached (SPEC.md §4), for call-bug reports */
+  stages: Partial<Record<CallStage, boolean>>;
+}
+
+export interface GuestCallOptions {
+  api: GuestApi;
+  companyId: number;
+  /** e.g. ws://localhost:8080/xmpp-websocket */
+  xmppWsUrl: string;
+  /** e.g. ['ws://localhost:8080/janus', 'http://localhost:8080/janus-http'] */
+  janusServers: string[];
+  callMethod?: string;
+  roundRobin?: boolean;
+  recordCalls?: boolean;
+  /** recordings root on the Janus host; SPEC.md §7 shape below it */
+  recordingRoot?: string;
+  webview?: boolean;
+  appointment?: { reference: string; id: string; agentUsername: string } | null;
+  serviceType?: 'talk' | 'widget';
+  /** page visibility and device facts (SPEC.md §4 "Presence"); the browser's by default */
+  environment?: () => { pageHidden: boolean; isAndroid: boolean; notificationAllowed: boolean };
+  videoConstraints?: MediaTrackConstraints;
+}
+
+export type GuestCallEvents = { change: GuestCallSnapshot };
+
+export class GuestCall extends Emitter<GuestCallEvents> {
+  readonly #options: GuestCallOptions;
+  #registration: GuestRegistration | null = null;
+  #room: GuestRoom | null = null;
+  #xmpp: XmppSession | null = null;
+  #media: MediaSession | null = null;
+  #snapshot: GuestCallSnapshot = {
+    phase: 'idle',
+    status: initialCallStatus(),
+    username: null,
+    callId: null,
+    callKind: 'video',
+    localStream: null,
+    remoteFeeds: [],
+    endReason: null,
+    error: null,
+    stages: {},
+  };
+
+  constructor(options: GuestCallOptions) {
+    super();
+    this.#options = options;
+  }
+
+  get snapshot(): GuestCallSnapshot {
+    return this.#snapshot;
+  }
+
+  #set(patch: Partial<GuestCallSnapshot>): void {
+    this.#snapshot = { ...this.#snapshot, ...patch };
+    this.emit('change', this.#snapshot);
+  }
+
+  #setStatus(update: (status: CallStatus) => CallStatus): void {
+    this.#set({ status: update(this.#snapshot.status) });
+  }
+
+  #lobbyElement(): LobbyPresenceElement {
+    return { userType: 'guest', appointmentID: this.#options.appointment?.id ?? '' };
+  }
+
+  #environment() {
+    if (this.#options.environment) return this.#options.environment();
+    return {
+      pageHidden: typeof document !== 'undefined' && document.visibilityState === 'hidden',
+      isAndroid:
+        typeof navigator !== 'undefined' &&
+        /Android/i.test(navigator.userAgent) &&
+        /Mobile/i.test(navigator.userAgent),
+      notificationAllowed: typeof Notification !== 'undefined' && Notification.permission === 'granted',
+    };
+  }
+
+  /** Registers the guest and starts its XMPP session in the room of its assignment. */
+  async prepare(guestId: string, assignmentId?: number): Promise<void> {
+    this.#set({ phase: 'connecting', error: null });
+    try {
+      const registration = await this.#options.api.register(guestId, this.#options.companyId);
+      this.#registration = registration;
+      this.#room =
+        registration.guestRooms.find((r) => r.assignmentId === assignmentId) ??
+        registration.guestRooms[0] ??
+        null;
+      if (!this.#room) throw new Error('the company has no assignment to call');
+      const xmpp = new XmppSession({
+        wsUrl: this.#options.xmppWsUrl,
+        jid: registration.jabberusername,
+        credential: registration.credential,
+        resource: 'web',
+        maxReconnectBackoff: 10,
+      });
+      this.#xmpp = xmpp;
+      xmpp.on('control', (control) => this.#onControl(control));
+      xmpp.on('disconnected', () => {
+        this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: false } }));
+        const callId = this.#snapshot.callId;
+        if (callId)
+          void this.#options.api.updateTimestamp(callId, ['guest_exit_timestamp'], { beacon: true });
+      });
+      await xmpp.connect();
+      this.#setStatus((s) => ({
+        ...s,
+        connection: { ...s.connection, xmpp: true },
+        callInitiated: Date.now(),
+      }));
+      await xmpp.joinRoom(this.#room.room, registration.username, '', this.#lobbyElement());
+      this.#set({ phase: 'ready', username: registration.username });
+    } catch (error) {
+      this.#set({ phase: 'failed', error: String(error instanceof Error ? error.message : error) });
+      throw error;
+    }
+  }
+
+  /** Chooses the room of another assignment before calling. */
+  async selectAssignment(assignmentId: number): Promise<void> {
+    const registration = this.#registration;
+    const xmpp = this.#xmpp;
+    if (!registration || !xmpp) throw new Error('not prepared');
+    const next = registration.guestRooms.find((r) => r.assignmentId === assignmentId);
+    if (!next || next.room === this.#room?.room) return;
+    if (this.#room) await xmpp.leaveRoom(this.#room.room, registration.username);
+    this.#room = next;
+    await xmpp.joinRoom(next.room, registration.username, '', this.#lobbyElement());
+  }
+
+  /** Starts a call. Resolves with the report status once the guest is published (or stopped). */
+  async call(kind: 'video' | 'voice'): Promise<ReportStatus> {
+    const registration = this.#registration;
+    const room = this.#room;
+    const xmpp = this.#xmpp;
+    if (!registration || !room || !xmpp) throw new Error('prepare() first');
+    const callId = newCallId(registration.username);
+    this.#set({
+      phase: 'starting',
+      callId,
+      callKind: kind,
+      endReason: null,
+      error: null,
+      remoteFeeds: [],
+      stages: {},
+      status: {
+        ...initialCallStatus(),
+        connection: this.#snapshot.status.connection,
+        callInitiated: this.#snapshot.status.callInitiated,
+      },
+    });
+    const { api } = this.#options;
+    const report = await api.addReport({
+      call_id: callId,
+      company: this.#options.companyId,
+      source: 'site',
+      assignment_id: room.assignmentId,
+      ...(this.#options.appointment ? { appointment_reference: this.#options.appointment.reference } : {}),
+      ...(this.#options.serviceType ? { service_type: this.#options.serviceType } : {}),
+    });
+    if (report.status !== 'ok') {
+      this.#set({ phase: report.status });
+      return report.status;
+    }
+    try {
+      const localStream = await getLocalMedia({
+        video: kind === 'video',
+        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+      });
+      this.#set({
+        localStream,
+        status: { ...this.#snapshot.status, streamsReady: { local: true, remote: false } },
+      });
+      await api.updateTimestamp(callId, ['call_initiated_timestamp']).catch(() => undefined);
+      const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers });
+      this.#media = media;
+      this.#wireMedia(media, callId);
+      await media.connect();
+      this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } }));
+      await media.attachPublisher();
+      const roomOptions = { room: callId, pin: roomPin(callId), webview: !!this.#options.webview };
+      await media.createRoom(roomOptions);
+      await media.join(roomOptions, registration.username);
+      await whenVisible();
+      await media.publish({
+        stream: localStream,
+        audio: true,
+        video: kind === 'video',
+        ...(this.#options.recordCalls !== false && this.#options.recordingRoot
+          ? {
+              recordFilename: recordingFilename({
+                root: this.#options.recordingRoot,
+                companyId: this.#options.companyId,
+                callId,
+                username: registration.username,
+                role: 'guest',
+              }),
+            }
+          : {}),
+      });
+      if (this.#snapshot.callId !== callId || this.#snapshot.phase !== 'starting') return 'ok'; // ended meanwhile
+      this.#set({
+        phase: this.#snapshot.status.peers.length ? 'ongoing' : 'waiting',
+        status: { ...this.#snapshot.status, callStarted: true },
+      });
+      this.#announce();
+      return 'ok';
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#reportBug(callId, message);
+      await this.#teardown('error');
+      this.#set({ phase: 'failed', error: message });
+      throw error;
+    }
+  }
+
+  #wireMedia(media: MediaSession, callId: string): void {
+    media.on('stage', ({ stage, ok, error }) => {
+      this.#set({ stages: { ...this.#snapshot.stages, [stage]: ok } });
+      if (!ok) this.#reportBug(callId, `${stage}: ${error ?? ''}`);
+    });
+    media.on('remoteFeed', (feed) => {
+      if (this.#snapshot.callId !== callId) return;
+      const first = this.#snapshot.status.peers.length === 0;
+      const peer = {
+        peerJID: feed.display,
+        janusId: feed.feedId,
+        username: feed.display.split('@')[0] ?? feed.display,
+      };
+      const hasVideo = feed.stream.getVideoTracks().length > 0;
+      this.#set({
+        status: peerJoined(this.#snapshot.status, peer, hasVideo),
+        remoteFeeds: [...this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed],
+        ...(this.#snapshot.phase === 'waiting' ? { phase: 'ongoing' as const } : {}),
+      });
+      if (first && this.#snapshot.phase === 'ongoing') {
+        this.#announce();
+        void this.#options.api.updateTimestamp(callId, ['call_answered_timestamp']).catch(() => undefined);
+      }
+    });
+    media.on('remoteFeedRemoved', ({ feedId }) => {
+      this.#set({ remoteFeeds: this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feedId) });
+    });
+    media.on('publisherLeft', ({ feedId }) => {
+      this.#set({ status: peerLeft(this.#snapshot.status, feedId) });
+      if (this.#snapshot.phase === 'ongoing' && this.#snapshot.status.peers.length === 0)
+        void this.#end('agentLeft');
+    });
+    media.on('iceFailed', () => {
+      const pc = media.peerConnections().publisher;
+      void this.#options.api
+        .updateReport({
+          call_id: callId,
+          success: false,
+          guest_local_sdp: pc?.localDescription?.sdp ?? '',
+          guest_remote_sdp: pc?.remoteDescription?.sdp ?? '',
+        })
+        .catch(() => undefined);
+    });
+    media.on('destroyed', () => this.#setStatus((s) => ({ ...s, janusSessionEnded: true })));
+  }
+
+  /** Sends `status|target|callId` to the room: OpenCall while waiting, InCall with the agent. */
+  #announce(): void {
+    const xmpp = this.#xmpp;
+    const room = this.#room;
+    const username = this.#registration?.username;
+    const callId = this.#snapshot.callId;
+    if (!xmpp || !room || !username || !callId) return;
+    const { peers } = this.#snapshot.status;
+    const status = peers.length ? 'InCall' : joinStatus(this.#environment());
+    const target = presenceTarget({
+      peers,
+      appointmentAgent: this.#options.appointment?.agentUsername ?? null,
+      roundRobin: !!this.#options.roundRobin,
+    });
+    xmpp.setRoomPresence(
+      room.room,
+      username,
+      encodePresenceStatus({ status, target, callId }),
+      this.#lobbyElement(),
+    );
+  }
+
+  #onControl(control: ControlMessage): void {
+    if (control.callId !== this.#snapshot.callId || control.room !== this.#room?.room) return;
+    if (control.action === 'end') void this.#end('agent');
+  }
+
+  #reportBug(callId: string, message: string): void {
+    if (this.#options.callMethod === 'p2p') return;
+    void this.#options.api.callBug({
+      call_id: callId,
+      guest_log: message,
+      guest_state: JSON.stringify({ phase: this.#snapshot.phase, stages: this.#snapshot.stages }),
+      guest_client_info: typeof navigator !== 'undefined' ? navigator.userAgent : 'unknown',
+    });
+  }
+
+  /** The guest hangs up (or cancels while waiting). */
+  async hangup(): Promise<void> {
+    const callId = this.#snapshot.callId;
+    if (callId && this.#room) this.#xmpp?.sendControl(this.#room.room, { action: 'end', callId });
+    await this.#end('guest');
+  }
+
+  async #end(reason: EndReason): Promise<void> {
+    const callId = this.#snapshot.callId;
+    if (!callId || this.#snapshot.phase === 'ended') return;
+    this.#set({ phase: 'ended', endReason: reason });
+    await this.#teardown(reason);
+    const flags =
+      reason === 'guest'
+        ? (['guest_exit_timestamp', 'call_ended_timestamp'] as const)
+        : (['call_ended_timestamp'] as const);
+    await this.#options.api.updateTimestamp(callId, [...flags]).catch(() => undefined);
+  }
+
+  async #teardown(reason: EndReason): Promise<void> {
+    const media = this.#media;
+    this.#media = null;
+    // the guest owns the room: destroying it ends the call for every agent at once
+    await media?.close({ destroyRoom: reason === 'guest' || reason === 'error' });
+    for (const track of this.#snapshot.localStream?.getTracks() ?? []) track.stop();
+    const xmpp = this.#xmpp;
+    if (xmpp?.connected && this.#room && this.#registration) {
+      xmpp.setRoomPresence(this.#room.room, this.#registration.username, '', this.#lobbyElement());
+    }
+    this.#set({
+      localStream: null,
+      remoteFeeds: [],
+      status: {
+        ...this.#snapshot.status,
+        peers: [],
+        peerCall: null,
+        streamsReady: { local: false, remote: false },
+        connection: { ...this.#snapshot.status.connection, janus: false },
+      },
+    });
+  }
+
+  setMuted(kind: 'audio' | 'video', muted: boolean): void {
+    this.#media?.setMuted(kind, muted);
+  }
+
+  /** Called when the page is being left: the exit timestamp must survive the tab closing. */
+  pageHide(): void {
+    const callId = this.#snapshot.callId;
+    if (callId && this.#snapshot.phase !== 'ended') {
+      void this.#options.api.updateTimestamp(callId, ['guest_exit_timestamp'], { beacon: true });
+    }
+  }
+
+  /** Ends everything: call, room presence and the XMPP session. */
+  async close(): Promise<void> {
+    if (
+      this.#snapshot.phase === 'waiting' ||
+      this.#snapshot.phase === 'ongoing' ||
+      this.#snapshot.phase === 'starting'
+    ) {
+      await this.hangup();
+    }
+    await this.#xmpp?.disconnect();
+    this.#xmpp = null;
+  }
+
+  /** Statistics of the media connections (tests and diagnostics). */
+  peerConnections() {
+    return this.#media?.peerConnections() ?? {};
+  }
+}
+
+/** SPEC.md §4: publishing begins only when the page is visible. */
+function whenVisible(): Promise<void> {
+  if (typeof document === 'undefined' || document.visibilityState !== 'hidden') return Promise.resolve();
+  return new Promise((resolve) => {
+    const onChange = () => {
+      if (document.visibilityState !== 'hidden') {
+        document.removeEventListener('visibilitychange', onChange);
+        resolve();
+      }
+    };
+    document.addEventListener('visibilitychange', onChange);
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * @lobby/call — the framework-free call engine shared by the guest app and the console.
+ *
+ * - presence codec and call-id rules (pure, unit-tested)
+ * - XmppSession (StanzaJS) and MediaSession (janus.js), both loaded lazily on first use
+ * - GuestCall and AgentDesk: the two sides of a call, emitting snapshots the apps render
+ */
+export * from './presence.ts';
+export * from './callId.ts';
+export * from './guestId.ts';
+export { Emitter } from './emitter.ts';
+export * from './state/callStatus.ts';
+export * from './api/http.ts';
+export * from './api/guestApi.ts';
+export * from './api/consoleApi.ts';
+export {
+  XmppSession,
+  splitRoomJid,
+  type RoomPresence,
+  type ControlMessage,
+  type ChatMessage,
+  type XmppSessionOptions,
+} from './xmpp/session.ts';
+export { NS_LOBBY_CALL, CALL_ACTIONS, type CallAction, type CallControl } from './xmpp/stanzas.ts';
+export {
+  MediaSession,
+  loadJanus,
+  type RemoteFeed,
+  type CallStage,
+  type Publisher,
+  type MediaSessionOptions,
+} from './media/mediaSession.ts';
+export * from './media/devices.ts';
+export { retry } from './media/retry.ts';
+export * from './guest/guestCall.ts';
+export * from './guest/recording.ts';
+export * from './agent/agentDesk.ts';
+export * from './stats.ts';

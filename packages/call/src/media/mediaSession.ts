@@ -1,0 +1,588 @@
+/**
+ * A media session on the Janus videoroom plugin (SPEC.md §4 "Media session", §7 "Media gateway").
+ *
+ * One session per call: a publisher handle (own camera/microphone), an optional second publisher for
+ * the screen (`{display}-screen`), and one multistream subscriber handle that carries every other
+ * participant's feeds. janus.js and webrtc-adapter are loaded on first use.
+ */
+import type { JanusJS } from 'janus-gateway';
+import { Emitter } from '../emitter.ts';
+import { retry } from './retry.ts';
+
+type JanusClass = typeof JanusJS.Janus;
+type Handle = JanusJS.PluginHandle;
+type Message = JanusJS.Message;
+type Jsep = JanusJS.JSEP;
+
+/** The stages SPEC.md §4 tracks; a failure of any one is reported as a call bug. */
+export type CallStage =
+  'createRoom' | 'joinRoom' | 'createOffer' | 'createAnswer' | 'localStream' | 'remoteStream';
+
+export interface Publisher {
+  id: string;
+  display: string;
+  streams?: { type: string; mid: string; codec?: string }[];
+}
+
+/** A remote participant's feed, as one MediaStream of its audio and video tracks. */
+export interface RemoteFeed {
+  feedId: string;
+  display: string;
+  stream: MediaStream;
+}
+
+export interface MediaSessionOptions {
+  /** Endpoints tried in order: the websocket first, the HTTP fallback second. */
+  servers: string[];
+  iceServers: RTCIceServer[];
+  debug?: boolean;
+  /** Attempts for each gateway call (SPEC.md §8: 20). */
+  attempts?: number;
+}
+
+export interface RoomOptions {
+  room: string;
+  pin: string;
+  /** webview=true: H264 profile 42e01f for in-app webviews (SPEC.md §7) */
+  webview?: boolean;
+  description?: string;
+}
+
+export interface PublishOptions {
+  stream: MediaStream;
+  audio: boolean;
+  video: boolean;
+  /** absolute Janus-side path without extension; recording only when set */
+  recordFilename?: string;
+}
+
+export type MediaEvents = {
+  stage: { stage: CallStage; ok: boolean; error?: string };
+  remoteFeed: RemoteFeed;
+  remoteFeedRemoved: { feedId: string; display: string };
+  publisherLeft: { feedId: string; display: string };
+  screenEnded: void;
+  iceFailed: { handle: 'publisher' | 'subscriber' | 'screen' };
+  destroyed: void;
+  error: Error;
+};
+
+let janusReady: Promise<JanusClass> | null = null;
+
+/** Loads janus.js with webrtc-adapter (lazy: both are large). */
+export function loadJanus(debug = false): Promise<JanusClass> {
+  janusReady ??= (async () => {
+    const [{ default: Janus }, { default: adapter }] = await Promise.all([
+      import('janus-gateway'),
+      import('webrtc-adapter'),
+    ]);
+    await new Promise<void>((resolve) =>
+      Janus.init({
+        debug,
+        callback: () => resolve(),
+        dependencies: Janus.useDefaultDependencies({ adapter }),
+      }),
+    );
+    return Janus;
+  })();
+  return janusReady;
+}
+
+function pluginError(message: Message): Error | null {
+  if (message.error_code || message.error) {
+    return new Error(`Ooops: ${String(message.error_code ?? '')} ${String(message.error ?? '')}`.trim());
+  }
+  return null;
+}
+
+export class MediaSession extends Emitter<MediaEvents> {
+  #janus: InstanceType<JanusClass> | null = null;
+  #Janus: JanusClass | null = null;
+  readonly #options: MediaSessionOptions;
+  #room: RoomOptions | null = null;
+  #display = '';
+  #publisher: Handle | null = null;
+  #screen: Handle | null = null;
+  #subscriber: Handle | null = null;
+  #myId: string | null = null;
+  #screenId: string | null = null;
+  #privateId: number | undefined;
+  #joinWaiters: ((value: { id: string; privateId?: number; publishers: Publisher[] }) => void)[] = [];
+  #joinFailures: ((error: Error) => void)[] = [];
+  #configured: (() => void) | null = null;
+  /** feeds we asked for or receive, by feed id */
+  #feeds = new Map<string, { display: string; stream: MediaStream | null }>();
+  /** subscriber mid → feed id, from the subscriber's `streams` lists */
+  #midToFeed = new Map<string, string>();
+  #subscribeQueue: Promise<void> = Promise.resolve();
+  #screenTrack: MediaStreamTrack | null = null;
+  #closed = false;
+  localStream: MediaStream | null = null;
+
+  constructor(options: MediaSessionOptions) {
+    super();
+    this.#options = options;
+  }
+
+  get attempts(): number {
+    return this.#options.attempts ?? 20;
+  }
+
+  /** Connects to the first answering endpoint (SPEC.md §7 fallback list). */
+  async connect(): Promise<void> {
+    const Janus = await loadJanus(this.#options.debug);
+    this.#Janus = Janus;
+    if (!Janus.isWebrtcSupported()) throw new Error('WebRTC not supported by this browser');
+    this.#janus = await new Promise((resolve, reject) => {
+      let settled = false;
+      const janus: InstanceType<JanusClass> = new Janus({
+        server: this.#options.servers,
+        iceServers: this.#options.iceServers,
+        destroyOnUnload: true,
+        success: () => {
+          settled = true;
+          resolve(janus);
+        },
+        error: (error: unknown) => {
+          const err = new Error(String(error));
+          if (!settled) reject(err);
+          else if (!this.#closed) this.emit('error', err);
+        },
+        destroyed: () => this.emit('destroyed', undefined),
+      });
+    });
+  }
+
+  #attach(kind: 'publisher' | 'subscriber' | 'screen', callbacks: JanusJS.PluginCallbacks): Promise<Handle> {
+    const janus = this.#janus;
+    const Janus = this.#Janus;
+    if (!janus || !Janus) return Promise.reject(new Error('Library not initialized'));
+    return retry(
+      () =>
+        new Promise<Handle>((resolve, reject) =>
+          janus.attach({
+            plugin: 'janus.plugin.videoroom',
+            opaqueId: `lobby-${kind}-${Janus.randomString(12)}`,
+            success: resolve,
+            error: (e: string) => reject(new Error(e)),
+            iceState: (state) => {
+              if (state === 'failed') this.emit('iceFailed', { handle: kind });
+            },
+            ...callbacks,
+          }),
+        ),
+      { attempts: this.attempts, stopIf: () => this.#closed },
+    );
+  }
+
+  #request<T = Message>(handle: Handle, message: Record<string, unknown>, jsep?: Jsep): Promise<T> {
+    return new Promise<T>((resolve, reject) =>
+      handle.send({
+        message: message as JanusJS.PluginMessage['message'],
+        ...(jsep ? { jsep } : {}),
+        success: (data?: unknown) => {
+          const error = data ? pluginError(data) : null;
+          if (error) reject(error);
+          else resolve(data as T);
+        },
+        error: (e: string) => reject(new Error(e)),
+      }),
+    );
+  }
+
+  /** Attaches the publisher handle (SPEC.md §4 step 1). */
+  async attachPublisher(): Promise<void> {
+    this.#publisher = await this.#attach('publisher', {
+      onmessage: (msg, jsep) => this.#onPublisherMessage(msg, jsep),
+      onlocaltrack: () => undefined,
+      onremotetrack: () => undefined,
+    });
+  }
+
+  /** Creates the call's room (at most 10 publishers); an existing room (427) is fine. */
+  async createRoom(options: RoomOptions): Promise<void> {
+    const publisher = this.#requirePublisher();
+    try {
+      await retry(
+        async () => {
+          const body: Record<string, unknown> = {
+            request: 'create',
+            room: options.room,
+            pin: options.pin,
+            publishers: 10,
+            videoorient_ext: false,
+            is_private: true,
+            description: options.description ?? options.room,
+          };
+          if (options.webview) Object.assign(body, { videocodec: 'h264', h264_profile: '42e01f' });
+          const answer = await this.#request<Message>(publisher, body).catch((error: Error) => {
+            if (/427/.test(error.message)) return { videoroom: 'created' };
+            throw error;
+          });
+          if (answer.videoroom !== 'created') throw new Error(`Ooops: room not created`);
+        },
+        { attempts: this.attempts, stopIf: () => this.#closed },
+      );
+      this.emit('stage', { stage: 'createRoom', ok: true });
+    } catch (error) {
+      this.emit('stage', { stage: 'createRoom', ok: false, error: String(error) });
+      throw error;
+    }
+  }
+
+  /** Joins the room as a publisher (SPEC.md §5: the pin in lowercase). */
+  async join(room: RoomOptions, display: string): Promise<Publisher[]> {
+    const publisher = this.#requirePublisher();
+    this.#room = room;
+    this.#display = display;
+    try {
+      const joined = new Promise<{ id: string; privateId?: number; publishers: Publisher[] }>(
+        (resolve, reject) => {
+          this.#joinWaiters.push(resolve);
+          this.#joinFailures.push(reject);
+        },
+      );
+      await this.#request(publisher, {
+        request: 'join',
+        ptype: 'publisher',
+        room: room.room,
+        pin: room.pin.toLowerCase(),
+        display,
+      });
+      const result = await joined;
+      this.#myId = String(result.id);
+      this.#privateId = result.privateId;
+      this.emit('stage', { stage: 'joinRoom', ok: true });
+      this.#subscribeTo(result.publishers);
+      return result.publishers;
+    } catch (error) {
+      this.emit('stage', { stage: 'joinRoom', ok: false, error: String(error) });
+      throw error;
+    }
+  }
+
+  /** Publishes local media (SPEC.md §4 step 2). Resolves when Janus has configured the stream. */
+  async publish(options: PublishOptions): Promise<void> {
+    const publisher = this.#requirePublisher();
+    this.localStream = options.stream;
+    const tracks: JanusJS.TrackOption[] = [];
+    const audio = options.stream.getAudioTracks()[0];
+    const video = options.stream.getVideoTracks()[0];
+    if (options.audio && audio) tracks.push({ type: 'audio', capture: audio, recv: false });
+    if (options.video && video) tracks.push({ type: 'video', capture: video, recv: false });
+    let jsep: Jsep;
+    try {
+      jsep = await new Promise<Jsep>((resolve, reject) =>
+        publisher.createOffer({ tracks, success: resolve, error: (e) => reject(e) }),
+      );
+      this.emit('stage', { stage: 'createOffer', ok: true });
+    } catch (error) {
+      this.emit('stage', { stage: 'createOffer', ok: false, error: String(error) });
+      throw error;
+    }
+    const configured = new Promise<void>((resolve) => (this.#configured = resolve));
+    const body: Record<string, unknown> = {
+      request: 'configure',
+      audio: options.audio,
+      video: options.video,
+    };
+    if (options.recordFilename) Object.assign(body, { record: true, filename: options.recordFilename });
+    await this.#request(publisher, body, jsep);
+    await configured;
+    this.emit('stage', { stage: 'localStream', ok: true });
+  }
+
+  /** Shares the screen as a second publisher named `{display}-screen`. */
+  async startScreenShare(track: MediaStreamTrack, recordFilename?: string): Promise<void> {
+    if (!this.#room) throw new Error('not in a room');
+    const room = this.#room;
+    let joinedId: (id: string) => void = () => undefined;
+    const joined = new Promise<string>((resolve) => (joinedId = resolve));
+    let configured: () => void = () => undefined;
+    const isConfigured = new Promise<void>((resolve) => (configured = resolve));
+    const screen = await this.#attach('screen', {
+      onmessage: (msg, jsep) => {
+        if (msg.videoroom === 'joined') joinedId(String(msg.id));
+        if (jsep) screen.handleRemoteJsep({ jsep });
+        if (msg.configured === 'ok') configured();
+      },
+    });
+    this.#screen = screen;
+    this.#screenTrack = track;
+    track.addEventListener(
+      'ended',
+      () => void this.stopScreenShare().then(() => this.emit('screenEnded', undefined)),
+    );
+    await this.#request(screen, {
+      request: 'join',
+      ptype: 'publisher',
+      room: room.room,
+      pin: room.pin.toLowerCase(),
+      display: `${this.#display}-screen`,
+    });
+    this.#screenId = await joined;
+    const jsep = await new Promise<Jsep>((resolve, reject) =>
+      screen.createOffer({
+        tracks: [{ type: 'screen', capture: track, recv: false }],
+        success: resolve,
+        error: reject,
+      }),
+    );
+    const body: Record<string, unknown> = { request: 'configure', audio: false, video: true };
+    if (recordFilename) Object.assign(body, { record: true, filename: recordFilename });
+    await this.#request(screen, body, jsep);
+    await isConfigured;
+  }
+
+  async stopScreenShare(): Promise<void> {
+    const screen = this.#screen;
+    this.#screen = null;
+    this.#screenId = null;
+    this.#screenTrack?.stop();
+    this.#screenTrack = null;
+    if (!screen) return;
+    await this.#request(screen, { request: 'leave' }).catch(() => undefined);
+    screen.hangup();
+    await new Promise<void>((resolve) => screen.detach({ success: resolve, error: () => resolve() }));
+  }
+
+  get sharingScreen(): boolean {
+    return this.#screen !== null;
+  }
+
+  #requirePublisher(): Handle {
+    if (!this.#publisher) throw new Error('Invalid plugin');
+    return this.#publisher;
+  }
+
+  #onPublisherMessage(msg: Message, jsep?: Jsep): void {
+    const error = pluginError(msg);
+    if (msg.videoroom === 'joined') {
+      this.#joinFailures = [];
+      for (const resolve of this.#joinWaiters.splice(0)) {
+        resolve({
+          id: String(msg.id),
+          privateId: msg.private_id as number | undefined,
+          publishers: toPublishers(msg.publishers),
+        });
+      }
+    } else if (msg.videoroom === 'event') {
+      if (error && this.#joinFailures.length) {
+        this.#joinWaiters = [];
+        for (const reject of this.#joinFailures.splice(0)) reject(error);
+        return;
+      }
+      if (msg.publishers) this.#subscribeTo(toPublishers(msg.publishers));
+      const gone: unknown = msg.unpublished ?? msg.leaving;
+      if ((typeof gone === 'string' || typeof gone === 'number') && gone !== 'ok')
+        this.#onFeedGone(String(gone));
+    } else if (msg.videoroom === 'destroyed') {
+      this.emit('destroyed', undefined);
+    }
+    if (msg.configured === 'ok' && this.#configured) {
+      this.#configured();
+      this.#configured = null;
+    }
+    if (jsep) this.#publisher?.handleRemoteJsep({ jsep });
+  }
+
+  #isOwn(publisher: Publisher): boolean {
+    return (
+      String(publisher.id) === this.#myId ||
+      String(publisher.id) === this.#screenId ||
+      publisher.display === `${this.#display}-screen`
+    );
+  }
+
+  /** Subscribes to new publishers (skipping our own camera and screen). Queued: one negotiation at a time. */
+  #subscribeTo(publishers: Publisher[]): void {
+    const fresh = publishers.filter((p) => !this.#isOwn(p) && !this.#feeds.has(String(p.id)));
+    if (!fresh.length) return;
+    for (const p of fresh) this.#feeds.set(String(p.id), { display: p.display, stream: null });
+    const streams = fresh.map((p) => ({ feed: p.id }));
+    this.#subscribeQueue = this.#subscribeQueue
+      .then(() => this.#negotiateSubscription(streams))
+      .catch((error: unknown) =>
+        this.emit('error', error instanceof Error ? error : new Error(String(error))),
+      );
+  }
+
+  async #negotiateSubscription(streams: { feed: string }[]): Promise<void> {
+    if (this.#closed || !this.#room) return;
+    let answered: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (answered = resolve));
+    this.#afterAnswer = answered;
+    if (!this.#subscriber) {
+      this.#subscriber = await this.#attach('subscriber', {
+        onmessage: (msg, jsep) => this.#onSubscriberMessage(msg, jsep),
+        onremotetrack: (track, mid, on, metadata) => this.#onRemoteTrack(track, mid, on, metadata?.reason),
+      });
+      await this.#request(this.#subscriber, {
+        request: 'join',
+        ptype: 'subscriber',
+        room: this.#room.room,
+        pin: this.#room.pin.toLowerCase(),
+        streams,
+        ...(this.#privateId !== undefined ? { private_id: this.#privateId } : {}),
+      });
+    } else {
+      await this.#request(this.#subscriber, { request: 'subscribe', streams });
+    }
+    await done;
+  }
+
+  #afterAnswer: (() => void) | null = null;
+
+  #onSubscriberMessage(msg: Message, jsep?: Jsep): void {
+    const streams = msg.streams as
+      { mid: string; feed_id?: string | number; feed_display?: string }[] | undefined;
+    if (streams) {
+      for (const s of streams) {
+        if (s.feed_id !== undefined) {
+          this.#midToFeed.set(String(s.mid), String(s.feed_id));
+          const feed = this.#feeds.get(String(s.feed_id));
+          if (feed && s.feed_display) feed.display = s.feed_display;
+        }
+      }
+    }
+    const subscriber = this.#subscriber;
+    if (!jsep || !subscriber) return;
+    subscriber.createAnswer({
+      jsep,
+      // audio and video are accepted as recvonly; a data track keeps the negotiation shape of the demos
+      tracks: [{ type: 'data', capture: false }],
+      success: (answer) => {
+        this.emit('stage', { stage: 'createAnswer', ok: true });
+        subscriber.send({
+          message: { request: 'start', room: this.#room?.room },
+          jsep: answer,
+          success: () => {
+            this.#afterAnswer?.();
+            this.#afterAnswer = null;
+          },
+          error: () => {
+            this.#afterAnswer?.();
+            this.#afterAnswer = null;
+          },
+        });
+      },
+      error: (error) => {
+        this.emit('stage', { stage: 'createAnswer', ok: false, error: String(error) });
+        this.#afterAnswer?.();
+        this.#afterAnswer = null;
+      },
+    });
+  }
+
+  #onRemoteTrack(track: MediaStreamTrack, mid: string, on: boolean, reason?: string): void {
+    const feedId = this.#midToFeed.get(String(mid));
+    if (!feedId) return;
+    const feed = this.#feeds.get(feedId);
+    if (!feed) return;
+    if (!on) {
+      // 'mute' is a pause in the stream (e.g. the other side's camera off), not a removal
+      if (reason === 'mute' || !feed.stream) return;
+      for (const t of feed.stream.getTracks()) if (t.kind === track.kind) feed.stream.removeTrack(t);
+      if (feed.stream.getTracks().length === 0) {
+        feed.stream = null;
+        this.emit('remoteFeedRemoved', { feedId, display: feed.display });
+      }
+      return;
+    }
+    if (track.readyState === 'ended') return;
+    const stream = feed.stream ?? new MediaStream();
+    for (const t of stream.getTracks()) if (t.kind === track.kind && t.id !== track.id) stream.removeTrack(t);
+    if (!stream.getTracks().includes(track)) stream.addTrack(track);
+    const isNew = feed.stream === null;
+    feed.stream = stream;
+    if (isNew) this.emit('stage', { stage: 'remoteStream', ok: true });
+    this.emit('remoteFeed', { feedId, display: feed.display, stream });
+  }
+
+  #onFeedGone(feedId: string): void {
+    const feed = this.#feeds.get(feedId);
+    if (!feed) return;
+    this.#feeds.delete(feedId);
+    for (const [mid, id] of this.#midToFeed) if (id === feedId) this.#midToFeed.delete(mid);
+    if (feed.stream) this.emit('remoteFeedRemoved', { feedId, display: feed.display });
+    this.emit('publisherLeft', { feedId, display: feed.display });
+  }
+
+  /** Remote feeds currently received. */
+  get remoteFeeds(): RemoteFeed[] {
+    return [...this.#feeds.entries()]
+      .filter(
+        (entry): entry is [string, { display: string; stream: MediaStream }] => entry[1].stream !== null,
+      )
+      .map(([feedId, feed]) => ({ feedId, display: feed.display, stream: feed.stream }));
+  }
+
+  /** The peer connections, for statistics (own publisher, subscriber, screen). */
+  peerConnections(): {
+    publisher?: RTCPeerConnection;
+    subscriber?: RTCPeerConnection;
+    screen?: RTCPeerConnection;
+  } {
+    return {
+      publisher: this.#publisher?.webrtcStuff?.pc ?? undefined,
+      subscriber: this.#subscriber?.webrtcStuff?.pc ?? undefined,
+      screen: this.#screen?.webrtcStuff?.pc ?? undefined,
+    };
+  }
+
+  /** Mutes or unmutes our own published audio or video. */
+  setMuted(kind: 'audio' | 'video', muted: boolean): void {
+    const publisher = this.#publisher;
+    if (!publisher) return;
+    if (kind === 'audio') {
+      if (muted) publisher.muteAudio();
+      else publisher.unmuteAudio();
+    } else if (muted) publisher.muteVideo();
+    else publisher.unmuteVideo();
+  }
+
+  /**
+   * Leaves the room and ends every handle and the session (SPEC.md §4: hang-up stops tracks, clears
+   * timers and closes the peer connection; then detach; then the session is destroyed).
+   */
+  async close(options: { destroyRoom?: boolean } = {}): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.stopScreenShare().catch(() => undefined);
+    const publisher = this.#publisher;
+    if (publisher && this.#room) {
+      if (options.destroyRoom) {
+        // destroying the room tells every participant at once that the call is over
+        await this.#request(publisher, { request: 'destroy', room: this.#room.room }).catch(() => undefined);
+      } else {
+        await this.#request(publisher, { request: 'leave' }).catch(() => undefined);
+      }
+    }
+    for (const track of this.localStream?.getTracks() ?? []) track.stop();
+    const janus = this.#janus;
+    this.#janus = null;
+    if (janus) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 3000);
+        janus.destroy({
+          cleanupHandles: true,
+          success: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          error: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    }
+  }
+}
+
+function toPublishers(value: unknown): Publisher[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((p): p is { id: string | number; display?: string } => !!p && typeof p === 'object' && 'id' in p)
+    .map((p) => ({ ...(p as Publisher), id: String(p.id), display: p.display ?? '' }));
+}

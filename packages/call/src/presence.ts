@@ -1,0 +1,87 @@
+/**
+ * The guest's presence status, SPEC.md §3 "Presence (custom)" and §4 "Presence".
+ *
+ * A room presence carries `status|target|callId` in its <status/> text and a custom element
+ * `<lobby xmlns="urn:lobby:presence:0" userType="guest" appointmentID=""/>`.
+ */
+
+/** The statuses a guest sends (SPEC.md §4). */
+export const PRESENCE_STATUSES = [
+  'InCall',
+  'OpenCall',
+  'Away',
+  'CallOnHold',
+  'CallResumed',
+  'TestNode',
+] as const;
+export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
+
+/** A decoded `status|target|callId`. An unknown or empty status decodes as `status: null`. */
+export interface PresenceInfo {
+  status: PresenceStatus | null;
+  target: string;
+  callId: string;
+}
+
+/** The custom presence element: who the sender is and which appointment it calls for. */
+export interface LobbyPresenceElement {
+  userType: 'guest' | 'agent';
+  /** The appointment id as text, or empty. */
+  appointmentID: string;
+}
+
+export const NS_LOBBY_PRESENCE = 'urn:lobby:presence:0';
+
+const SEPARATOR = '|';
+
+export function isPresenceStatus(value: string): value is PresenceStatus {
+  return (PRESENCE_STATUSES as readonly string[]).includes(value);
+}
+
+/** Encodes a presence status. Fields must not contain the separator, which would shift the others. */
+export function encodePresenceStatus(info: {
+  status: PresenceStatus;
+  target?: string;
+  callId?: string;
+}): string {
+  const target = info.target ?? '';
+  const callId = info.callId ?? '';
+  if (target.includes(SEPARATOR) || callId.includes(SEPARATOR)) {
+    throw new Error(`presence fields must not contain "${SEPARATOR}"`);
+  }
+  return [info.status, target, callId].join(SEPARATOR);
+}
+
+/** Decodes a room member's status text (SPEC.md §4: split by "|"). Never throws. */
+export function decodePresenceStatus(text: string | undefined | null): PresenceInfo {
+  const [status = '', target = '', callId = ''] = (text ?? '').split(SEPARATOR);
+  return { status: isPresenceStatus(status) ? status : null, target, callId };
+}
+
+/**
+ * The presence target (SPEC.md §4): the first peer's JID, else the appointment agent's lowercase
+ * username, else 'roundRobin' when the company uses round robin, else empty.
+ */
+export function presenceTarget(input: {
+  peers?: readonly { peerJID: string }[];
+  appointmentAgent?: string | null;
+  roundRobin?: boolean;
+}): string {
+  const firstPeer = input.peers?.[0]?.peerJID;
+  if (firstPeer) return firstPeer;
+  if (input.appointmentAgent) return input.appointmentAgent.toLowerCase();
+  if (input.roundRobin) return 'roundRobin';
+  return '';
+}
+
+/**
+ * The status a guest announces when it joins its room (SPEC.md §4): Away when the page is hidden on a
+ * mobile Android device without notification permission (it could never be alerted), otherwise OpenCall.
+ */
+export function joinStatus(env: {
+  pageHidden: boolean;
+  isAndroid: boolean;
+  notificationAllowed: boolean;
+}): PresenceStatus {
+  return env.pageHidden && env.isAndroid && !env.notificationAllowed ? 'Away' : 'OpenCall';
+}

@@ -1,0 +1,143 @@
+/**
+ * Call status, SPEC.md §3 "Call status", with the transitions of §4 as pure functions.
+ * The field names are the SPEC's, so logs and error reports read the same as the specification.
+ */
+
+export interface Peer {
+  peerJID: string;
+  janusId: string;
+  username: string;
+  profileImageUrl?: string;
+  filesFetchToken?: string;
+}
+
+export interface ChatEntry {
+  id: string;
+  from: string;
+  body: string;
+  at: number;
+  mine: boolean;
+}
+
+export interface CallStatus {
+  peerCall: 'Resumed' | 'Paused' | null;
+  peerVideo: boolean;
+  OnHoldCount: number;
+  pageVisible: boolean;
+  janusSessionEnded: boolean;
+  peers: Peer[];
+  callStarted: boolean;
+  /** epoch ms of the session start (SPEC.md §4 "Session start") */
+  callInitiated: number | null;
+  mainUser: string | null;
+  mutedVideoJIDs: string[];
+  mutedAudioJIDs: string[];
+  isChatOpen: boolean;
+  deviceConfigOpen: boolean;
+  deviceConfigChanged: boolean;
+  isZoomed: boolean;
+  isBackCam: boolean;
+  callVolume: number;
+  unreadMessages: number;
+  /** newest first */
+  chatMessages: ChatEntry[];
+  screenShare: boolean;
+  streamsReady: { local: boolean; remote: boolean };
+  notificationAllowed: boolean;
+  connection: { janus: boolean; xmpp: boolean };
+  assignmentGroup: number | null;
+  appointment: { reference: string; id: string; agent: { jabberusername: string } } | null;
+}
+
+export function initialCallStatus(): CallStatus {
+  return {
+    peerCall: null,
+    peerVideo: false,
+    OnHoldCount: 0,
+    pageVisible: true,
+    janusSessionEnded: false,
+    peers: [],
+    callStarted: false,
+    callInitiated: null,
+    mainUser: null,
+    mutedVideoJIDs: [],
+    mutedAudioJIDs: [],
+    isChatOpen: false,
+    deviceConfigOpen: false,
+    deviceConfigChanged: false,
+    isZoomed: false,
+    isBackCam: false,
+    callVolume: 1,
+    unreadMessages: 0,
+    chatMessages: [],
+    screenShare: false,
+    streamsReady: { local: false, remote: false },
+    notificationAllowed: false,
+    connection: { janus: false, xmpp: false },
+    assignmentGroup: null,
+    appointment: null,
+  };
+}
+
+/** A remote stream arrived (SPEC.md §4: the peer call becomes Resumed). */
+export function peerJoined(state: CallStatus, peer: Peer, hasVideo: boolean): CallStatus {
+  const others = state.peers.filter((p) => p.janusId !== peer.janusId);
+  return {
+    ...state,
+    peerCall: 'Resumed',
+    peerVideo: state.peerVideo || hasVideo,
+    peers: [...others, peer],
+    mainUser: state.mainUser ?? peer.peerJID,
+    streamsReady: { ...state.streamsReady, remote: true },
+  };
+}
+
+/** A peer's feed left the room. */
+export function peerLeft(state: CallStatus, janusId: string): CallStatus {
+  const peers = state.peers.filter((p) => p.janusId !== janusId);
+  const gone = state.peers.find((p) => p.janusId === janusId);
+  return {
+    ...state,
+    peers,
+    mainUser: gone && state.mainUser === gone.peerJID ? (peers[0]?.peerJID ?? null) : state.mainUser,
+    streamsReady: { ...state.streamsReady, remote: peers.length > 0 },
+  };
+}
+
+/** Holding (SPEC.md §4): the on-hold count goes up; peers and the muted lists are cleared. */
+export function peerPaused(state: CallStatus): CallStatus {
+  return {
+    ...state,
+    peerCall: 'Paused',
+    OnHoldCount: state.OnHoldCount + 1,
+    peers: [],
+    mutedAudioJIDs: [],
+    mutedVideoJIDs: [],
+    mainUser: null,
+    streamsReady: { ...state.streamsReady, remote: false },
+  };
+}
+
+/** A chat message arrived or was sent: newest first; unread counts only while the chat is closed. */
+export function chatReceived(state: CallStatus, entry: ChatEntry): CallStatus {
+  return {
+    ...state,
+    chatMessages: [entry, ...state.chatMessages],
+    unreadMessages: entry.mine || state.isChatOpen ? state.unreadMessages : state.unreadMessages + 1,
+  };
+}
+
+export function chatOpened(state: CallStatus, open: boolean): CallStatus {
+  return { ...state, isChatOpen: open, unreadMessages: open ? 0 : state.unreadMessages };
+}
+
+export function mutedChanged(
+  state: CallStatus,
+  jid: string,
+  kind: 'audio' | 'video',
+  muted: boolean,
+): CallStatus {
+  const key = kind === 'audio' ? 'mutedAudioJIDs' : 'mutedVideoJIDs';
+  const without = state[key].filter((j) => j !== jid);
+  return { ...state, [key]: muted ? [...without, jid] : without };
+}

@@ -1,0 +1,228 @@
+/**
+ * An XMPP session over a websocket (StanzaJS, loaded on first use so the first screen stays small).
+ *
+ * The password is a short-lived JWT minted by the Lobby server; ejabberd checks it through SASL PLAIN,
+ * so every other mechanism is disabled on the client (StanzaJS would prefer X-OAUTH2 or SCRAM).
+ */
+import type * as XMPP from 'stanza';
+import { Emitter } from '../emitter.ts';
+import { decodePresenceStatus, type LobbyPresenceElement, type PresenceInfo } from '../presence.ts';
+import { isCallControl, lobbyStanzas, type CallControl } from './stanzas.ts';
+
+const NON_PLAIN_MECHANISMS = [
+  'SCRAM-SHA-256-PLUS',
+  'SCRAM-SHA-256',
+  'SCRAM-SHA-1-PLUS',
+  'SCRAM-SHA-1',
+  'DIGEST-MD5',
+  'X-OAUTH2',
+  'OAUTHBEARER',
+];
+
+export interface XmppSessionOptions {
+  /** e.g. ws://localhost:8080/xmpp-websocket (wss:// in production) */
+  wsUrl: string;
+  jid: string;
+  credential: string;
+  /** SPEC.md §7: 'web' for the guest */
+  resource?: string;
+  /** Auto reconnect with backoff capped at this many seconds (SPEC.md §9: 10 for the guest). */
+  maxReconnectBackoff?: number;
+  autoReconnect?: boolean;
+}
+
+/** A room member's presence as the engine sees it. */
+export interface RoomPresence {
+  room: string;
+  nick: string;
+  /** real JID when the room shows it to us */
+  jid: string | null;
+  available: boolean;
+  statusText: string;
+  info: PresenceInfo;
+  lobby: Partial<LobbyPresenceElement> | null;
+  self: boolean;
+  affiliation: string | null;
+  role: string | null;
+}
+
+export interface ControlMessage extends CallControl {
+  room: string;
+  from: string;
+}
+
+export interface ChatMessage {
+  room: string;
+  from: string;
+  body: string;
+  id: string | undefined;
+  at: number;
+}
+
+export type XmppEvents = {
+  connected: void;
+  disconnected: void;
+  roomPresence: RoomPresence;
+  control: ControlMessage;
+  chat: ChatMessage;
+  error: Error;
+};
+
+export class XmppSession extends Emitter<XmppEvents> {
+  readonly options: XmppSessionOptions;
+  #client: XMPP.Agent | null = null;
+  #iceServers: RTCIceServer[] = [];
+  connected = false;
+
+  constructor(options: XmppSessionOptions) {
+    super();
+    this.options = options;
+  }
+
+  get client(): XMPP.Agent {
+    if (!this.#client) throw new Error('XMPP session not connected');
+    return this.#client;
+  }
+
+  /** ICE servers discovered through XEP-0215 (coturn credentials). */
+  get iceServers(): RTCIceServer[] {
+    return this.#iceServers;
+  }
+
+  /**
+   * Connects and runs the session start of SPEC.md §4: roster, initial presence, ICE discovery,
+   * carbons. Resolves once all of that is done.
+   */
+  async connect(timeoutMs = 20_000): Promise<void> {
+    const { createClient } = await import('stanza');
+    const client = createClient({
+      jid: this.options.jid,
+      password: this.options.credential,
+      resource: this.options.resource ?? 'web',
+      transports: { websocket: this.options.wsUrl, bosh: false },
+      autoReconnect: this.options.autoReconnect ?? false,
+      // SPEC.md §9: stream resumption off
+      useStreamManagement: false,
+      timeout: 15,
+      // StanzaJS adds a public STUN server by default; this machine reaches none.
+      jingle: { iceServers: [] } as never,
+    });
+    if (this.options.maxReconnectBackoff !== undefined) {
+      (client.config as { maxReconnectBackoff?: number }).maxReconnectBackoff =
+        this.options.maxReconnectBackoff;
+    }
+    client.use(lobbyStanzas);
+    for (const mechanism of NON_PLAIN_MECHANISMS) client.sasl.disable(mechanism);
+    this.#client = client;
+    this.#wire(client);
+
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error('XMPP connection timed out')), timeoutMs);
+      const offs: (() => void)[] = [];
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        offs.forEach((off) => off());
+        if (error) reject(error);
+        else resolve();
+      };
+      const started = () => finish();
+      const failed = () => finish(new Error('XMPP authentication failed'));
+      const gone = () => finish(new Error('XMPP disconnected while connecting'));
+      client.on('session:started', started);
+      client.on('auth:failed', failed);
+      client.on('disconnected', gone);
+      offs.push(
+        () => client.off('session:started', started),
+        () => client.off('auth:failed', failed),
+        () => client.off('disconnected', gone),
+      );
+      client.connect();
+    });
+
+    await client.getRoster();
+    client.sendPresence();
+    // StanzaJS's discoverICEServers() swallows errors and returns []; the servers land in jingle.
+    await client.discoverICEServers().catch(() => []);
+    this.#iceServers = [...((client.jingle as unknown as { iceServers?: RTCIceServer[] }).iceServers ?? [])];
+    await client.enableCarbons().catch(() => undefined);
+    this.connected = true;
+    this.emit('connected', undefined);
+  }
+
+  #wire(client: XMPP.Agent): void {
+    client.on('disconnected', () => {
+      if (!this.connected) return;
+      this.connected = false;
+      this.emit('disconnected', undefined);
+    });
+    const onPresence = (available: boolean) => (pres: XMPP.Stanzas.ReceivedMUCPresence) => {
+      const [room = '', nick = ''] = splitRoomJid(pres.from);
+      const statusText = pres.status ?? '';
+      const item = pres.muc?.jid;
+      this.emit('roomPresence', {
+        room,
+        nick,
+        jid: item ? String(item) : null,
+        available: available && pres.type !== 'unavailable',
+        statusText,
+        info: decodePresenceStatus(statusText),
+        lobby: pres.lobby ?? null,
+        self: !!pres.muc?.statusCodes?.includes('110'),
+        affiliation: pres.muc?.affiliation ?? null,
+        role: pres.muc?.role ?? null,
+      });
+    };
+    client.on('muc:available', onPresence(true));
+    client.on('muc:unavailable', onPresence(false));
+    client.on('message', (msg) => {
+      const from = msg.from ?? '';
+      const [room = ''] = splitRoomJid(from);
+      if (isCallControl(msg.lobbyCall)) {
+        this.emit('control', { ...msg.lobbyCall, room, from });
+      } else if (msg.body && msg.type === 'groupchat') {
+        this.emit('chat', { room, from, body: msg.body, id: msg.id, at: Date.now() });
+      }
+    });
+  }
+
+  /** Joins a room with a status and Lobby element; resolves on our own presence echo. */
+  async joinRoom(room: string, nick: string, status: string, lobby: LobbyPresenceElement): Promise<void> {
+    await this.client.joinRoom(room, nick, { status, lobby });
+  }
+
+  /** Updates our presence in a room (e.g. OpenCall → InCall). An empty status clears it. */
+  setRoomPresence(room: string, nick: string, status: string, lobby: LobbyPresenceElement): void {
+    this.client.sendPresence({ to: `${room}/${nick}`, ...(status ? { status } : {}), lobby });
+  }
+
+  async leaveRoom(room: string, nick: string): Promise<void> {
+    await this.client.leaveRoom(room, nick).catch(() => undefined);
+  }
+
+  sendControl(room: string, control: CallControl): void {
+    this.client.sendMessage({ to: room, type: 'groupchat', lobbyCall: control });
+  }
+
+  sendChat(room: string, body: string): void {
+    this.client.sendMessage({ to: room, type: 'groupchat', body });
+  }
+
+  /** Sends empty presence (SPEC.md §4 "Ending a session") and closes the stream. */
+  async disconnect(): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    this.connected = false;
+    try {
+      client.sendPresence({ type: 'unavailable' });
+    } catch {
+      // already closed
+    }
+    await Promise.resolve(client.disconnect()).catch(() => undefined);
+  }
+}
+
+/** `room@service/nick` → [`room@service`, `nick`] */
+export function splitRoomJid(jid: string): [string, string] {
+  const slash = jid.indexOf('/');
+  return slash === -1 ? [jid, ''] : [jid.slice(0, slash), jid.slice(slash + 1)];
+}
