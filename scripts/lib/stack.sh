@@ -65,7 +65,12 @@ ensure_npm_deps() {
 }
 
 # npm run build, only when a source of the apps or packages changed since the last successful build.
+# LOBBY_SKIP_BUILD=1 skips it (iterating on the server or the infra while an app does not build).
 build_apps() {
+  if [ "${LOBBY_SKIP_BUILD:-0}" = 1 ]; then
+    echo "build: skipped (LOBBY_SKIP_BUILD=1)"
+    return 0
+  fi
   local stamp="$lobby_root/node_modules/.lobby-build-stamp" changed=1
   if [ -f "$stamp" ] && [ -d "$lobby_root/apps/guest/dist" ] && [ -d "$lobby_root/apps/console/dist" ]; then
     changed=$(cd "$lobby_root" && find apps/guest apps/console packages \
@@ -280,4 +285,27 @@ stop_stack() {
   stop_ejabberd
   stop_janus
   stop_coturn
+}
+
+# ------------------------------------------------------------------------------------ set-up helpers
+# lobby_prepare [extra Debian packages...]: what both scripts/start and scripts/test need first.
+lobby_prepare() {
+  lobby_ensure_node
+  ensure_debian_packages "$@"
+  ensure_npm_deps
+}
+
+# Prints how to reach the stack and the demo logins (the server seeds them from these variables).
+lobby_print_urls() {
+  cat <<TXT
+
+  Lobby is running.
+    guest app   http://localhost:$PORT/
+    console     http://localhost:$PORT/console
+    agent       agent@demo.lobby / $DEMO_AGENT_PASSWORD
+    admin       admin@demo.lobby / $DEMO_ADMIN_PASSWORD
+    logs        $LOBBY_LOG_DIR
+    stop        ./scripts/stop$([ "$LOBBY_RUN_DIR" = "$lobby_root/.run" ] || printf ' (with LOBBY_RUN_DIR=%s)' "$LOBBY_RUN_DIR")
+
+TXT
 }
