@@ -1,0 +1,108 @@
+import cookie from '@fastify/cookie';
+import Fastify from 'fastify';
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import { openDb } from './db/database.ts';
+import type { Db } from './db/database.ts';
+import { registerAuth } from './plugins/app/auth.ts';
+import { registerHelmet } from './plugins/external/helmet.ts';
+import { registerRateLimit } from './plugins/external/rateLimit.ts';
+import { registerSwagger } from './plugins/external/swagger.ts';
+import { callReportRoutes } from './routes/api/call-report/index.ts';
+import { companyRoutes } from './routes/api/company/index.ts';
+import { consoleRoutes } from './routes/api/console/index.ts';
+import { guestAuthRoutes } from './routes/api/guest-auth/index.ts';
+import { guestRoutes } from './routes/api/guest/index.ts';
+import { healthRoutes } from './routes/api/health.ts';
+import { createEjabberdHttpClient } from './services/ejabberd.ts';
+import type { EjabberdClient } from './services/ejabberd.ts';
+import { createEventBus } from './services/events.ts';
+import type { EventBus } from './services/events.ts';
+import { createRepositories } from './services/index.ts';
+import type { Services } from './services/index.ts';
+import { createJanusHttpClient } from './services/janus.ts';
+import type { JanusClient } from './services/janus.ts';
+import { createReportStatus } from './services/reportStatus.ts';
+import type { ReportStatusFn } from './services/reportStatus.ts';
+import { createApiTokens, createXmppTokens } from './services/tokens.ts';
+import type { TypeBoxProvider } from './typebox.ts';
+import type { App } from './typebox.ts';
+import { registerProxies } from './web/proxies.ts';
+import { registerStatic } from './web/static.ts';
+
+/** What tests (and main) may inject; anything missing is built from the config. */
+export interface AppDeps {
+  db?: Db;
+  ejabberd?: EjabberdClient;
+  janus?: JanusClient;
+  events?: EventBus;
+  reportStatus?: ReportStatusFn;
+  now?: () => number;
+  logger?: FastifyServerOptions['logger'];
+  /** serve the front ends and proxy the websockets (default true) */
+  web?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Long-lived SSE and proxied websockets must not keep the process alive on close.
+    forceCloseConnections: true,
+  }).withTypeProvider<TypeBoxProvider>();
+
+  const ownsDb = !deps.db;
+  const db = deps.db ?? openDb(config.databaseUrl);
+  const now = deps.now ?? Date.now;
+  const services: Services = {
+    config,
+    db,
+    repos: createRepositories(db),
+    xmppTokens: createXmppTokens(config.xmppJwtSecret, 3600, now),
+    apiTokens: createApiTokens(config.apiTokenSecret, 7200, now),
+    ejabberd:
+      deps.ejabberd ??
+      createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, mucService: config.xmppMucDomain }),
+    janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
+    events: deps.events ?? createEventBus(),
+    reportStatus: deps.reportStatus ?? createReportStatus(),
+    now,
+  };
+  app.decorate('services', services);
+  if (ownsDb) app.addHook('onClose', async () => db.close());
+
+  // External plugins.
+  await registerHelmet(app);
+  await app.register(cookie);
+  await registerRateLimit(app);
+  await registerSwagger(app);
+
+  // Application plugins.
+  registerAuth(app, services);
+
+  // Routes (mirroring the URL tree under routes/api).
+  healthRoutes(app, services);
+  guestRoutes(app, services);
+  guestAuthRoutes(app, services);
+  companyRoutes(app, services);
+  callReportRoutes(app, services);
+  consoleRoutes(app, services);
+
+  // Unknown /api paths answer JSON 404 (never the SPA).
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `${request.method} ${request.url.split('?')[0]}: no such route` }),
+  );
+
+  if (deps.web !== false) {
+    await registerProxies(app, config);
+    await registerStatic(app, config);
+  }
+  return app;
+}

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The server's settings, read from the environment (names and defaults: docs/architecture.md). */
+export interface Config {
+  nodeEnv: string;
+  port: number;
+  host: string;
+  /** `sqlite:<file>` or `postgres://…` */
+  databaseUrl: string;
+  xmppDomain: string;
+  xmppGuestDomain: string;
+  xmppMucDomain: string;
+  xmppJwtSecret: string;
+  apiTokenSecret: string;
+  sessionSecret: string;
+  ejabberdApiUrl: string;
+  ejabberdWsUrl: string;
+  janusWsUrl: string;
+  janusHttpUrl: string;
+  janusAdminUrl: string;
+  janusAdminSecret: string;
+  dataDir: string;
+  defaultCompanyId: number;
+  seedDemo: boolean;
+  demoAgentPassword: string;
+  demoAdminPassword: string;
+  guestDist: string;
+  consoleDist: string;
+  /** Trust X-Forwarded-For (behind a load balancer): `TRUST_PROXY=1`. */
+  trustProxy: boolean;
+  /** Requests per minute and client IP on POST /api/guest/register and /api/guest-auth. */
+  registerRateLimit: number;
+  /** Requests per minute and client IP on POST /api/console/login. */
+  loginRateLimit: number;
+  /** How long a call stays listed in GET /api/console/rooms without an end timestamp. */
+  openCallHours: number;
+  logLevel: string;
+}
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  return raw === '1' || raw === 'true' || raw === 'yes';
+}
+
+const TEST_SECRET = 'test-secret-not-for-production-0123456789';
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const isTest = nodeEnv === 'test';
+  const s = (name: string, dflt: string) => (env[name] === undefined || env[name] === '' ? dflt : env[name]);
+
+  const secret = (name: string): string => {
+    const v = env[name];
+    if (v && v.length > 0) {
+      if (v.length < 32 && !isTest) throw new ConfigError(`${name} must be at least 32 characters`);
+      return v;
+    }
+    if (isTest) return `${TEST_SECRET}-${name}`;
+    throw new ConfigError(`${name} is not set (see .run/secrets.env; only NODE_ENV=test runs without secrets)`);
+  };
+
+  const dataDir = path.resolve(s('LOBBY_DATA_DIR', path.join(repoRoot, 'data')));
+  const config: Config = {
+    nodeEnv,
+    port: int(env, 'PORT', 8080),
+    host: s('HOST', '127.0.0.1'),
+    databaseUrl: s('DATABASE_URL', `sqlite:${path.join(dataDir, 'lobby.sqlite')}`),
+    xmppDomain: s('XMPP_DOMAIN', 'lobby.local'),
+    xmppGuestDomain: s('XMPP_GUEST_DOMAIN', 'guest.lobby.local'),
+    xmppMucDomain: s('XMPP_MUC_DOMAIN', 'conference.lobby.local'),
+    xmppJwtSecret: secret('XMPP_JWT_SECRET'),
+    apiTokenSecret: secret('API_TOKEN_SECRET'),
+    sessionSecret: secret('SESSION_SECRET'),
+    ejabberdApiUrl: s('EJABBERD_API_URL', 'http://127.0.0.1:5281/api'),
+    ejabberdWsUrl: s('EJABBERD_WS_URL', 'ws://127.0.0.1:5280/ws'),
+    janusWsUrl: s('JANUS_WS_URL', 'ws://127.0.0.1:8188'),
+    janusHttpUrl: s('JANUS_HTTP_URL', 'http://127.0.0.1:8088/janus'),
+    janusAdminUrl: s('JANUS_ADMIN_URL', 'http://127.0.0.1:7088/admin'),
+    janusAdminSecret: s('JANUS_ADMIN_SECRET', ''),
+    dataDir,
+    defaultCompanyId: int(env, 'LOBBY_DEFAULT_COMPANY_ID', 18),
+    seedDemo: flag(env, 'LOBBY_SEED_DEMO'),
+    demoAgentPassword: s('DEMO_AGENT_PASSWORD', ''),
+    demoAdminPassword: s('DEMO_ADMIN_PASSWORD', ''),
+    guestDist: path.resolve(repoRoot, s('LOBBY_GUEST_DIST', 'apps/guest/dist')),
+    consoleDist: path.resolve(repoRoot, s('LOBBY_CONSOLE_DIST', 'apps/console/dist')),
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    registerRateLimit: int(env, 'LOBBY_REGISTER_RATE_LIMIT', 30),
+    loginRateLimit: int(env, 'LOBBY_LOGIN_RATE_LIMIT', 10),
+    openCallHours: int(env, 'LOBBY_OPEN_CALL_HOURS', 4),
+    logLevel: s('LOG_LEVEL', isTest ? 'silent' : 'info'),
+  };
+  if (config.seedDemo && !isTest && (!config.demoAgentPassword || !config.demoAdminPassword)) {
+    throw new ConfigError('LOBBY_SEED_DEMO=1 needs DEMO_AGENT_PASSWORD and DEMO_ADMIN_PASSWORD');
+  }
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(config.databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+  }
+  return config;
+}

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** true when a trivial query answers */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  /** PostgreSQL only: the schema to use (created if missing); tests use a fresh one per run */
+  pgSchema?: string;
+}
+
+/** Open the database named by DATABASE_URL: `sqlite:<file>` (or `sqlite::memory:`) or `postgres://…`. */
+export function openDb(url: string, options: OpenDbOptions = {}): Db {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const database = new SQLite(file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    return {
+      kysely,
+      dialect: 'sqlite',
+      ping: () => ping(kysely),
+      close: () => kysely.destroy(),
+    };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const schema = options.pgSchema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error('invalid pgSchema');
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+      // int8 (bigint) columns hold epoch milliseconds and counts: numbers, not strings.
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      kysely,
+      dialect: 'postgres',
+      ping: () => ping(kysely),
+      close: () => kysely.destroy(),
+    };
+  }
+  throw new Error('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+async function ping(kysely: Kysely<Database>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(kysely);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,30 @@
+import { Migrator } from 'kysely/migration';
+import type { Migration, MigrationProvider, MigrationResultSet } from 'kysely/migration';
+import type { Db, Dialect } from './database.ts';
+import { initial } from './migrations/0001_initial.ts';
+
+/**
+ * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
+ * Each entry is a factory taking the dialect, so one migration serves SQLite and PostgreSQL.
+ */
+const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
+  '0001_initial': initial,
+};
+
+class CodeMigrationProvider implements MigrationProvider {
+  readonly dialect: Dialect;
+  constructor(dialect: Dialect) {
+    this.dialect = dialect;
+  }
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(Object.fromEntries(Object.entries(MIGRATIONS).map(([name, make]) => [name, make(this.dialect)])));
+  }
+}
+
+/** Bring the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db: db.kysely, provider: new CodeMigrationProvider(db.dialect) });
+  const result = await migrator.migrateToLatest();
+  if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  return result;
+}

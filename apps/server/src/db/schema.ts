@@ -1,0 +1,112 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The database tables (Kysely types). Portable conventions, the same on SQLite and PostgreSQL:
+ * - timestamps are `bigint` epoch milliseconds (numbers in JS on both dialects);
+ * - booleans are integers 0/1;
+ * - JSON documents are text.
+ */
+export interface CompaniesTable {
+  id: Generated<number>;
+  name: string;
+  host: string;
+  activated: number;
+  /** JSON of CompanySettings (partial; missing keys take companyDefaults) */
+  settings: string;
+  created_at: number;
+}
+
+export interface AssignmentsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  type: 'queue' | 'appointment';
+  position: number;
+  created_at: number;
+}
+
+export interface AssignmentGroupsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  position: number;
+}
+
+export interface AssignmentGroupMembersTable {
+  group_id: number;
+  assignment_id: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  company_id: number;
+  email: string;
+  name: string;
+  role: 'admin' | 'supervisor' | 'agent';
+  password_hash: string;
+  xmpp_username: string;
+  created_at: number;
+}
+
+export interface UserAssignmentsTable {
+  user_id: number;
+  assignment_id: number;
+}
+
+export interface ConsoleSessionsTable {
+  /** HMAC-SHA256 of the cookie's random id (base64url) */
+  id: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface GuestsTable {
+  username: string;
+  company_id: number;
+  /** SHA-256 of the browser's persistent guest id (hex); the raw id is never stored */
+  guest_id_hash: string;
+  created_at: number;
+}
+
+export interface GuestRoomsTable {
+  guest_username: string;
+  assignment_id: number;
+  room_jid: string;
+  created_at: number;
+}
+
+export interface CallReportsTable {
+  id: Generated<number>;
+  call_id: string;
+  company_id: number;
+  guest_username: string;
+  assignment_id: number | null;
+  room_jid: string | null;
+  source: string;
+  appointment_reference: string | null;
+  service_type: string | null;
+  status: 'ok' | 'outOfQuota' | 'blocked';
+  success: number | null;
+  agent: string | null;
+  call_initiated_at: number | null;
+  call_answered_at: number | null;
+  call_ended_at: number | null;
+  guest_exit_at: number | null;
+  guest_local_sdp: string | null;
+  guest_remote_sdp: string | null;
+  created_at: number;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  assignments: AssignmentsTable;
+  assignment_groups: AssignmentGroupsTable;
+  assignment_group_members: AssignmentGroupMembersTable;
+  users: UsersTable;
+  user_assignments: UserAssignmentsTable;
+  console_sessions: ConsoleSessionsTable;
+  guests: GuestsTable;
+  guest_rooms: GuestRoomsTable;
+  call_reports: CallReportsTable;
+}

@@ -1,0 +1,54 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDb } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seedDemo } from './db/seed.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`lobby server: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  const db = openDb(config.databaseUrl);
+  const migrations = await migrateToLatest(db);
+  if (config.seedDemo) {
+    await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword: config.demoAgentPassword, adminPassword: config.demoAdminPassword });
+  }
+
+  const app = await buildApp(config, { db });
+  app.addHook('onClose', async () => db.close());
+  for (const m of migrations.results ?? []) app.log.info({ migration: m.migrationName, status: m.status }, 'migration');
+  if (config.seedDemo) app.log.info({ companyId: config.defaultCompanyId }, 'demo data seeded');
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'close failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((err: unknown) => {
+  console.error('lobby server failed to start:', err);
+  process.exit(1);
+});

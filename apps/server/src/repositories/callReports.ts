@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+import type { CallReportsTable, Database } from '../db/schema.ts';
+
+export interface NewCallReport {
+  callId: string;
+  companyId: number;
+  guestUsername: string;
+  assignmentId: number | null;
+  roomJid: string | null;
+  source: string;
+  appointmentReference: string | null;
+  serviceType: string | null;
+  status: CallReportsTable['status'];
+  now: number;
+}
+
+export type TimestampColumn = 'call_initiated_at' | 'call_answered_at' | 'call_ended_at' | 'guest_exit_at';
+
+export interface ReportPatch {
+  success?: number | null;
+  guest_local_sdp?: string;
+  guest_remote_sdp?: string;
+  agent?: string;
+  service_type?: string;
+}
+
+export interface OpenCallRow {
+  reportId: number;
+  callId: string;
+  guestUsername: string;
+  assignmentId: number;
+  assignmentName: string;
+  room: string;
+  openedAt: number;
+}
+
+export class DuplicateCallId extends Error {}
+
+export function createCallReportsRepository(db: Kysely<Database>) {
+  return {
+    /** Throws DuplicateCallId when call_id exists. */
+    async add(r: NewCallReport): Promise<number> {
+      const existing = await db.selectFrom('call_reports').select('id').where('call_id', '=', r.callId).executeTakeFirst();
+      if (existing) throw new DuplicateCallId(r.callId);
+      try {
+        const row = await db
+          .insertInto('call_reports')
+          .values({
+            call_id: r.callId,
+            company_id: r.companyId,
+            guest_username: r.guestUsername,
+            assignment_id: r.assignmentId,
+            room_jid: r.roomJid,
+            source: r.source,
+            appointment_reference: r.appointmentReference,
+            service_type: r.serviceType,
+            status: r.status,
+            call_initiated_at: r.now,
+            created_at: r.now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return row.id;
+      } catch (err) {
+        // Lost a race with a concurrent insert of the same call id.
+        const again = await db.selectFrom('call_reports').select('id').where('call_id', '=', r.callId).executeTakeFirst();
+        if (again) throw new DuplicateCallId(r.callId);
+        throw err;
+      }
+    },
+
+    async byCallId(callId: string) {
+      return (await db.selectFrom('call_reports').selectAll().where('call_id', '=', callId).executeTakeFirst()) ?? null;
+    },
+
+    async setTimestamps(id: number, columns: TimestampColumn[], now: number): Promise<void> {
+      if (columns.length === 0) return;
+      const values: Partial<Record<TimestampColumn, number>> = {};
+      for (const c of columns) values[c] = now;
+      await db.updateTable('call_reports').set(values).where('id', '=', id).execute();
+    },
+
+    async patch(id: number, patch: ReportPatch): Promise<void> {
+      if (Object.keys(patch).length === 0) return;
+      await db.updateTable('call_reports').set(patch).where('id', '=', id).execute();
+    },
+
+    /** Calls opened since `since` and not ended, in the given assignments (newest last). */
+    async openCalls(companyId: number, assignmentIds: number[], since: number): Promise<OpenCallRow[]> {
+      if (assignmentIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('call_reports')
+        .innerJoin('assignments', 'assignments.id', 'call_reports.assignment_id')
+        .select([
+          'call_reports.id',
+          'call_reports.call_id',
+          'call_reports.guest_username',
+          'call_reports.assignment_id',
+          'assignments.name',
+          'call_reports.room_jid',
+          'call_reports.created_at',
+        ])
+        .where('call_reports.company_id', '=', companyId)
+        .where('call_reports.assignment_id', 'in', assignmentIds)
+        .where('call_reports.created_at', '>=', since)
+        .where('call_reports.call_ended_at', 'is', null)
+        .where('call_reports.room_jid', 'is not', null)
+        .orderBy('call_reports.created_at')
+        .orderBy('call_reports.id')
+        .execute();
+      return rows.map((r) => ({
+        reportId: r.id,
+        callId: r.call_id,
+        guestUsername: r.guest_username,
+        assignmentId: r.assignment_id ?? 0,
+        assignmentName: r.name,
+        room: r.room_jid ?? '',
+        openedAt: r.created_at,
+      }));
+    },
+  };
+}
+export type CallReportsRepository = ReturnType<typeof createCallReportsRepository>;

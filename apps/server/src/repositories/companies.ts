@@ -1,0 +1,106 @@
+import { withCompanyDefaults } from '@lobby/contracts';
+import type { Assignment, AssignmentGroup, CompanyDetails, CompanySettings } from '@lobby/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+export interface CompanyRow {
+  id: number;
+  name: string;
+  host: string;
+  activated: boolean;
+  settings: CompanySettings;
+}
+
+function parseSettings(raw: string): CompanySettings {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return withCompanyDefaults(typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null);
+  } catch {
+    return withCompanyDefaults(null);
+  }
+}
+
+export function createCompaniesRepository(db: Kysely<Database>) {
+  const toRow = (r: { id: number; name: string; host: string; activated: number; settings: string }): CompanyRow => ({
+    id: r.id,
+    name: r.name,
+    host: r.host,
+    activated: r.activated === 1,
+    settings: parseSettings(r.settings),
+  });
+
+  return {
+    async byId(id: number): Promise<CompanyRow | null> {
+      const r = await db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+      return r ? toRow(r) : null;
+    },
+
+    /** The company whose `host` equals the request's host name (without port), lowest id first. */
+    async byHost(host: string): Promise<CompanyRow | null> {
+      const r = await db.selectFrom('companies').selectAll().where('host', '=', host).orderBy('id').executeTakeFirst();
+      return r ? toRow(r) : null;
+    },
+
+    async assignments(companyId: number): Promise<Assignment[]> {
+      return db
+        .selectFrom('assignments')
+        .select(['id', 'name', 'type'])
+        .where('company_id', '=', companyId)
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+    },
+
+    async assignmentGroups(companyId: number): Promise<AssignmentGroup[]> {
+      const groups = await db
+        .selectFrom('assignment_groups')
+        .select(['id', 'name'])
+        .where('company_id', '=', companyId)
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+      if (groups.length === 0) return [];
+      const members = await db
+        .selectFrom('assignment_group_members')
+        .select(['group_id', 'assignment_id'])
+        .where(
+          'group_id',
+          'in',
+          groups.map((g) => g.id),
+        )
+        .orderBy('assignment_id')
+        .execute();
+      return groups.map((g) => ({
+        id: g.id,
+        name: g.name,
+        assignmentIds: members.filter((m) => m.group_id === g.id).map((m) => m.assignment_id),
+      }));
+    },
+
+    async details(company: CompanyRow): Promise<CompanyDetails> {
+      const [assignments, assignmentGroups] = await Promise.all([this.assignments(company.id), this.assignmentGroups(company.id)]);
+      return {
+        ...company.settings,
+        id: company.id,
+        activated: company.activated,
+        name: company.name,
+        host: company.host,
+        assignments,
+        assignmentGroups,
+      };
+    },
+
+    /** Bare JIDs' local parts of the agents (any role) assigned to an assignment. */
+    async assignmentAgents(assignmentId: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('user_assignments')
+        .innerJoin('users', 'users.id', 'user_assignments.user_id')
+        .select('users.xmpp_username')
+        .where('user_assignments.assignment_id', '=', assignmentId)
+        .orderBy('users.id')
+        .execute();
+      return rows.map((r) => r.xmpp_username);
+    },
+  };
+}
+export type CompaniesRepository = ReturnType<typeof createCompaniesRepository>;

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+export interface GuestRow {
+  username: string;
+  companyId: number;
+  createdAt: number;
+}
+
+export interface GuestRoomRow {
+  assignmentId: number;
+  name: string;
+  room: string;
+}
+
+export function createGuestsRepository(db: Kysely<Database>) {
+  return {
+    async byIdHash(companyId: number, guestIdHash: string): Promise<GuestRow | null> {
+      const r = await db
+        .selectFrom('guests')
+        .select(['username', 'company_id', 'created_at'])
+        .where('company_id', '=', companyId)
+        .where('guest_id_hash', '=', guestIdHash)
+        .executeTakeFirst();
+      return r ? { username: r.username, companyId: r.company_id, createdAt: r.created_at } : null;
+    },
+
+    async byUsername(username: string): Promise<GuestRow | null> {
+      const r = await db.selectFrom('guests').select(['username', 'company_id', 'created_at']).where('username', '=', username).executeTakeFirst();
+      return r ? { username: r.username, companyId: r.company_id, createdAt: r.created_at } : null;
+    },
+
+    /** Insert unless (company, hash) exists; returns the stored guest either way (safe under concurrent registrations). */
+    async findOrCreate(companyId: number, guestIdHash: string, newUsername: string, now: number): Promise<GuestRow> {
+      await db
+        .insertInto('guests')
+        .values({ username: newUsername, company_id: companyId, guest_id_hash: guestIdHash, created_at: now })
+        .onConflict((oc) => oc.columns(['company_id', 'guest_id_hash']).doNothing())
+        .execute();
+      const row = await this.byIdHash(companyId, guestIdHash);
+      if (!row) throw new Error('guest vanished after insert');
+      return row;
+    },
+
+    async saveRooms(username: string, rooms: Array<{ assignmentId: number; room: string }>, now: number): Promise<void> {
+      if (rooms.length === 0) return;
+      await db
+        .insertInto('guest_rooms')
+        .values(rooms.map((r) => ({ guest_username: username, assignment_id: r.assignmentId, room_jid: r.room, created_at: now })))
+        .onConflict((oc) => oc.columns(['guest_username', 'assignment_id']).doNothing())
+        .execute();
+    },
+
+    async rooms(username: string): Promise<GuestRoomRow[]> {
+      const rows = await db
+        .selectFrom('guest_rooms')
+        .innerJoin('assignments', 'assignments.id', 'guest_rooms.assignment_id')
+        .select(['guest_rooms.assignment_id', 'assignments.name', 'guest_rooms.room_jid'])
+        .where('guest_rooms.guest_username', '=', username)
+        .orderBy('assignments.position')
+        .orderBy('assignments.id')
+        .execute();
+      return rows.map((r) => ({ assignmentId: r.assignment_id, name: r.name, room: r.room_jid }));
+    },
+  };
+}
+export type GuestsRepository = ReturnType<typeof createGuestsRepository>;

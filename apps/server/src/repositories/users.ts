@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { Database, UsersTable } from '../db/schema.ts';
+
+export interface UserRow {
+  id: number;
+  companyId: number;
+  email: string;
+  name: string;
+  role: UsersTable['role'];
+  passwordHash: string;
+  xmppUsername: string;
+}
+
+const COLUMNS = ['id', 'company_id', 'email', 'name', 'role', 'password_hash', 'xmpp_username'] as const;
+
+export function createUsersRepository(db: Kysely<Database>) {
+  const toRow = (r: Pick<UsersTable, 'company_id' | 'email' | 'name' | 'role' | 'password_hash' | 'xmpp_username'> & { id: number }): UserRow => ({
+    id: r.id,
+    companyId: r.company_id,
+    email: r.email,
+    name: r.name,
+    role: r.role,
+    passwordHash: r.password_hash,
+    xmppUsername: r.xmpp_username,
+  });
+  return {
+    async byEmail(email: string): Promise<UserRow | null> {
+      const r = await db.selectFrom('users').select(COLUMNS).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+      return r ? toRow(r) : null;
+    },
+    async byId(id: number): Promise<UserRow | null> {
+      const r = await db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+      return r ? toRow(r) : null;
+    },
+    async assignmentIds(userId: number): Promise<number[]> {
+      const rows = await db.selectFrom('user_assignments').select('assignment_id').where('user_id', '=', userId).orderBy('assignment_id').execute();
+      return rows.map((r) => r.assignment_id);
+    },
+
+    // Sessions: the cookie holds a random id; the table holds its HMAC.
+    async createSession(idHash: string, userId: number, now: number, expiresAt: number): Promise<void> {
+      await db.insertInto('console_sessions').values({ id: idHash, user_id: userId, created_at: now, expires_at: expiresAt }).execute();
+      // Opportunistic clean-up of expired sessions.
+      await db.deleteFrom('console_sessions').where('expires_at', '<', now).execute();
+    },
+    async sessionUser(idHash: string, now: number): Promise<UserRow | null> {
+      const r = await db
+        .selectFrom('console_sessions')
+        .innerJoin('users', 'users.id', 'console_sessions.user_id')
+        .select(COLUMNS.map((c) => `users.${c}` as const))
+        .where('console_sessions.id', '=', idHash)
+        .where('console_sessions.expires_at', '>', now)
+        .executeTakeFirst();
+      return r ? toRow(r) : null;
+    },
+    async deleteSession(idHash: string): Promise<void> {
+      await db.deleteFrom('console_sessions').where('id', '=', idHash).execute();
+    },
+  };
+}
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

@@ -1,0 +1,25 @@
+import { CompanyDetails, CompanyDetailsQuery, DataEnvelope } from '@lobby/contracts';
+import { resolveCompany } from '../../../services/guests.ts';
+import type { Services } from '../../../services/index.ts';
+import type { App } from '../../../typebox.ts';
+import { errors, fail } from '../../errors.ts';
+
+export function companyRoutes(app: App, services: Services): void {
+  app.get(
+    '/api/company/details',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['company'],
+        summary: 'The guest-facing settings of a company (by ?companyId=, else by Host, else the default company)',
+        querystring: CompanyDetailsQuery,
+        response: { 200: DataEnvelope(CompanyDetails), ...errors(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const company = await resolveCompany(services, request, request.query.companyId);
+      if (!company) return fail(reply, 404, 'companyId: no such company');
+      return { data: await services.repos.companies.details(company) };
+    },
+  );
+}

@@ -1,0 +1,216 @@
+import crypto from 'node:crypto';
+import { CONSOLE_EVENT_CALL_OPENED, ConsoleRooms, ConsoleSession, DataEnvelope, LoginBody, XmppToken } from '@lobby/contracts';
+import type { ConsoleUser, OpenCall } from '@lobby/contracts';
+import { Type } from '@sinclair/typebox';
+import { SESSION_COOKIE, SESSION_TTL_MS, consoleUserOf, hashSessionId } from '../../../plugins/app/auth.ts';
+import type { UserRow } from '../../../repositories/users.ts';
+import type { CallOpenedEvent } from '../../../services/events.ts';
+import type { Services } from '../../../services/index.ts';
+import { DUMMY_HASH, verifyPassword } from '../../../services/passwords.ts';
+import type { App } from '../../../typebox.ts';
+import { errors, fail } from '../../errors.ts';
+
+const HEARTBEAT_MS = 15_000;
+
+export function consoleRoutes(app: App, services: Services): void {
+  const { repos, config } = services;
+  const jidOf = (u: UserRow) => `${u.xmppUsername}@${config.xmppDomain}`;
+
+  /** The assignments whose calls a console user sees: its own; admins and supervisors see all of the company's. */
+  async function visibleAssignments(u: UserRow): Promise<number[]> {
+    if (u.role === 'agent') return repos.users.assignmentIds(u.id);
+    return (await repos.companies.assignments(u.companyId)).map((a) => a.id);
+  }
+
+  async function publicUser(u: UserRow): Promise<ConsoleUser> {
+    return {
+      id: u.id,
+      email: u.email,
+      name: u.name,
+      role: u.role,
+      companyId: u.companyId,
+      jid: jidOf(u),
+      assignmentIds: await visibleAssignments(u),
+    };
+  }
+
+  app.post(
+    '/api/console/login',
+    {
+      config: { access: 'public', rateLimit: { max: config.loginRateLimit, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['console'],
+        summary: 'Log a console user in: sets the httpOnly lobby_session cookie (12 h)',
+        body: LoginBody,
+        response: { 200: DataEnvelope(ConsoleSession), ...errors(400, 401, 429) },
+      },
+    },
+    async (request, reply) => {
+      const user = await repos.users.byEmail(request.body.email);
+      // Same work for unknown emails as for wrong passwords.
+      const ok = await verifyPassword(request.body.password, user?.passwordHash ?? DUMMY_HASH);
+      if (!user || !ok) return fail(reply, 401, 'email or password is wrong');
+      const id = crypto.randomBytes(32).toString('base64url');
+      const now = services.now();
+      await repos.users.createSession(hashSessionId(services, id), user.id, now, now + SESSION_TTL_MS);
+      reply.setCookie(SESSION_COOKIE, id, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: 'auto',
+        maxAge: SESSION_TTL_MS / 1000,
+      });
+      return { data: { user: await publicUser(user) } };
+    },
+  );
+
+  app.post(
+    '/api/console/logout',
+    {
+      config: { access: 'console' },
+      schema: {
+        tags: ['console'],
+        summary: 'End the session and clear the cookie',
+        security: [{ consoleSession: [] }],
+        response: { 200: DataEnvelope(Type.Object({ loggedOut: Type.Boolean() })), ...errors(401) },
+      },
+    },
+    async (request, reply) => {
+      const id = request.cookies[SESSION_COOKIE];
+      if (id) await repos.users.deleteSession(hashSessionId(services, id));
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return { data: { loggedOut: true } };
+    },
+  );
+
+  app.get(
+    '/api/console/me',
+    {
+      config: { access: 'console' },
+      schema: {
+        tags: ['console'],
+        summary: 'The logged-in console user',
+        security: [{ consoleSession: [] }],
+        response: { 200: DataEnvelope(ConsoleSession), ...errors(401) },
+      },
+    },
+    async (request) => ({ data: { user: await publicUser(consoleUserOf(request)) } }),
+  );
+
+  app.post(
+    '/api/console/xmpp-token',
+    {
+      config: { access: 'console' },
+      schema: {
+        tags: ['console'],
+        summary: "A short-lived XMPP credential for the user's JID (SASL PLAIN password)",
+        security: [{ consoleSession: [] }],
+        response: { 200: DataEnvelope(XmppToken), ...errors(401) },
+      },
+    },
+    (request) => {
+      const jid = jidOf(consoleUserOf(request));
+      const t = services.xmppTokens.mint(jid);
+      return Promise.resolve({ data: { jid, credential: t.token, expires_in: t.expiresIn } });
+    },
+  );
+
+  app.get(
+    '/api/console/rooms',
+    {
+      config: { access: 'console' },
+      schema: {
+        tags: ['console'],
+        summary: `The guest rooms of the user's assignments with a call opened in the last hours and not ended`,
+        security: [{ consoleSession: [] }],
+        response: { 200: DataEnvelope(ConsoleRooms), ...errors(401) },
+      },
+    },
+    async (request) => {
+      const user = consoleUserOf(request);
+      const since = services.now() - config.openCallHours * 3600_000;
+      const rows = await repos.callReports.openCalls(user.companyId, await visibleAssignments(user), since);
+      const rooms: OpenCall[] = rows.map((r) => ({ ...r, openedAt: new Date(r.openedAt).toISOString() }));
+      return { data: { rooms } };
+    },
+  );
+
+  /** Open event streams, ended when the server closes. */
+  const streams = new Set<() => void>();
+  app.addHook('preClose', (done) => {
+    for (const end of streams) end();
+    done();
+  });
+
+  app.get(
+    '/api/console/events',
+    {
+      config: { access: 'console' },
+      schema: {
+        tags: ['console'],
+        summary: 'Server-sent events: `event: callOpened` (data: OpenCall JSON) for calls in your assignments; heartbeat every 15 s',
+        security: [{ consoleSession: [] }],
+        produces: ['text/event-stream'],
+        response: { 401: errors(401)[401] },
+      },
+    },
+    async (request, reply) => {
+      const user = consoleUserOf(request);
+      const sessionHash = hashSessionId(services, request.cookies[SESSION_COOKIE] ?? '');
+      let assignmentIds = new Set(await visibleAssignments(user));
+
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 3000\n: connected\n\n');
+
+      const onCall = (e: CallOpenedEvent) => {
+        if (e.companyId !== user.companyId || e.assignmentId === null || e.room === null) return;
+        if (!assignmentIds.has(e.assignmentId)) return;
+        const data: OpenCall = {
+          room: e.room,
+          assignmentId: e.assignmentId,
+          assignmentName: e.assignmentName ?? '',
+          guestUsername: e.guestUsername,
+          callId: e.callId,
+          reportId: e.reportId,
+          openedAt: new Date(e.openedAt).toISOString(),
+        };
+        res.write(`event: ${CONSOLE_EVENT_CALL_OPENED}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      const unsubscribe = services.events.subscribe('callOpened', onCall);
+
+      // Heartbeat; also ends the stream when the session was logged out or expired, and refreshes assignments.
+      const heartbeat = setInterval(() => {
+        void (async () => {
+          try {
+            const still = await repos.users.sessionUser(sessionHash, services.now());
+            if (!still) return end();
+            assignmentIds = new Set(await visibleAssignments(still));
+            res.write(': heartbeat\n\n');
+          } catch (err) {
+            request.log.warn({ err }, 'console events heartbeat failed');
+          }
+        })();
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
+
+      let ended = false;
+      function end() {
+        if (ended) return;
+        ended = true;
+        clearInterval(heartbeat);
+        unsubscribe();
+        streams.delete(end);
+        res.end();
+      }
+      streams.add(end);
+      request.raw.on('close', end);
+    },
+  );
+}

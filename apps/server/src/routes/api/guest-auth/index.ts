@@ -1,0 +1,29 @@
+import { DataEnvelope, GuestAuth, GuestAuthBody } from '@lobby/contracts';
+import { guestCredentials, hashGuestId, resolveCompany } from '../../../services/guests.ts';
+import type { Services } from '../../../services/index.ts';
+import type { App } from '../../../typebox.ts';
+import { errors, fail } from '../../errors.ts';
+
+export function guestAuthRoutes(app: App, services: Services): void {
+  app.post(
+    '/api/guest-auth',
+    {
+      config: { access: 'public', rateLimit: { max: services.config.registerRateLimit, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['guest'],
+        summary: 'Fresh access_token and XMPP credential for an already registered guest',
+        body: GuestAuthBody,
+        response: { 200: DataEnvelope(GuestAuth), ...errors(400, 404, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const company = await resolveCompany(services, request, request.body.companyId);
+      if (!company) return fail(reply, 404, 'companyId: no such company');
+      if (!company.activated) return fail(reply, 409, 'company is not activated');
+      const guest = await services.repos.guests.byIdHash(company.id, hashGuestId(request.body.guestId));
+      if (!guest) return fail(reply, 404, 'guestId: no guest registered with this id, register first');
+      const guestRooms = await services.repos.guests.rooms(guest.username);
+      return { data: { ...guestCredentials(services, guest.username, company.id), guestRooms } };
+    },
+  );
+}

@@ -1,0 +1,21 @@
+import type { FastifyReply } from 'fastify';
+import { ErrorResponse } from '@lobby/contracts';
+
+const NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  503: 'Service Unavailable',
+};
+
+/** `{statusCode, error, message}`; the message names the field at fault (`field: what is wrong`). */
+export function fail(reply: FastifyReply, statusCode: keyof typeof NAMES & number, message: string) {
+  return reply.code(statusCode).send({ statusCode, error: NAMES[statusCode] ?? 'Error', message });
+}
+
+/** Response schemas for the error codes a route may answer. */
+export function errors(...codes: number[]) {
+  return Object.fromEntries(codes.map((c) => [c, ErrorResponse]));
+}

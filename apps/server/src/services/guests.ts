@@ -1,0 +1,60 @@
+import crypto from 'node:crypto';
+import { guestRoomName } from '@lobby/contracts';
+import type { GuestRoom } from '@lobby/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { CompanyRow } from '../repositories/companies.ts';
+import type { Services } from './index.ts';
+
+/** The company a guest request is about: the explicit id, else the one whose host is the request's host, else the default. */
+export async function resolveCompany(services: Services, request: FastifyRequest, companyId?: number): Promise<CompanyRow | null> {
+  const repo = services.repos.companies;
+  if (companyId !== undefined) return repo.byId(companyId);
+  const byHost = await repo.byHost(request.hostname);
+  return byHost ?? repo.byId(services.config.defaultCompanyId);
+}
+
+/** SHA-256 of the browser's persistent id: a 128-bit random value, so an unkeyed hash cannot be reversed. */
+export function hashGuestId(guestId: string): string {
+  return crypto.createHash('sha256').update(guestId, 'utf8').digest('hex');
+}
+
+export function newGuestUsername(): string {
+  return `g${crypto.randomBytes(8).toString('hex')}`;
+}
+
+/** Create (idempotently) the guest's room of every assignment: guest as member, the assignment's agents as admins. */
+export async function provisionGuestRooms(services: Services, company: CompanyRow, username: string): Promise<GuestRoom[]> {
+  const { config, repos, ejabberd } = services;
+  const assignments = await repos.companies.assignments(company.id);
+  const rooms = await Promise.all(
+    assignments.map(async (a) => {
+      const name = guestRoomName(a.id, username);
+      const agents = await repos.companies.assignmentAgents(a.id);
+      await ejabberd.ensureRoom({
+        name,
+        title: a.name,
+        members: [`${username}@${config.xmppGuestDomain}`],
+        admins: agents.map((u) => `${u}@${config.xmppDomain}`),
+      });
+      return { assignmentId: a.id, name: a.name, room: `${name}@${config.xmppMucDomain}` };
+    }),
+  );
+  await repos.guests.saveRooms(username, rooms, services.now());
+  return rooms;
+}
+
+export function guestCredentials(services: Services, username: string, companyId: number) {
+  const { config } = services;
+  const jabberusername = `${username}@${config.xmppGuestDomain}`;
+  const access = services.apiTokens.mint({ username, companyId });
+  const xmpp = services.xmppTokens.mint(jabberusername);
+  return {
+    username,
+    jabberusername,
+    companyId,
+    access_token: access.token,
+    credential: xmpp.token,
+    expires_in: access.expiresIn,
+    credential_expires_in: xmpp.expiresIn,
+  };
+}

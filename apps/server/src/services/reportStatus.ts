@@ -1,0 +1,24 @@
+import type { ReportStatus } from '@lobby/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+export interface ReportStatusInput {
+  companyId: number;
+  guestUsername: string;
+  assignmentId: number | null;
+  now: number;
+}
+
+/** One check of a new call; the first non-'ok' answer wins. Quota and blocked-guest checks plug in here. */
+export type ReportStatusCheck = (db: Kysely<Database>, input: ReportStatusInput) => Promise<ReportStatus>;
+
+export function createReportStatus(checks: ReportStatusCheck[] = []) {
+  return async (db: Kysely<Database>, input: ReportStatusInput): Promise<ReportStatus> => {
+    for (const check of checks) {
+      const status = await check(db, input);
+      if (status !== 'ok') return status;
+    }
+    return 'ok';
+  };
+}
+export type ReportStatusFn = ReturnType<typeof createReportStatus>;

@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { CompanyId, Timestamp } from './common.ts';
+
+export const Role = Type.Union([Type.Literal('admin'), Type.Literal('supervisor'), Type.Literal('agent')]);
+export type Role = Static<typeof Role>;
+
+export const LoginBody = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+export type LoginBody = Static<typeof LoginBody>;
+
+export const ConsoleUser = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  name: Type.String(),
+  role: Role,
+  companyId: CompanyId,
+  jid: Type.String({ description: 'the user\'s bare XMPP JID, <xmpp username>@<XMPP_DOMAIN>' }),
+  assignmentIds: Type.Array(Type.Integer()),
+});
+export type ConsoleUser = Static<typeof ConsoleUser>;
+
+export const ConsoleSession = Type.Object({ user: ConsoleUser });
+export type ConsoleSession = Static<typeof ConsoleSession>;
+
+export const XmppToken = Type.Object({
+  jid: Type.String(),
+  credential: Type.String({ description: 'XMPP password: HS256 JWT {jid, exp}' }),
+  expires_in: Type.Integer(),
+});
+export type XmppToken = Static<typeof XmppToken>;
+
+/** An open call in one of the agent's rooms (GET /api/console/rooms, and the `callOpened` event). */
+export const OpenCall = Type.Object({
+  room: Type.String({ description: 'room JID a<assignmentId>-<guest>@<muc domain>' }),
+  assignmentId: Type.Integer(),
+  assignmentName: Type.String(),
+  guestUsername: Type.String(),
+  callId: Type.String(),
+  reportId: Type.Integer(),
+  openedAt: Timestamp,
+});
+export type OpenCall = Static<typeof OpenCall>;
+
+export const ConsoleRooms = Type.Object({ rooms: Type.Array(OpenCall) });
+export type ConsoleRooms = Static<typeof ConsoleRooms>;
+
+/** Server-sent events of GET /api/console/events: `event: callOpened`, `data: <OpenCall JSON>`. */
+export const CONSOLE_EVENT_CALL_OPENED = 'callOpened';
