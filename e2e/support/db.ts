@@ -1,0 +1,29 @@
+/**
+ * Read-only access to the stack's database, to check what a journey recorded. SQLite by default
+ * (the file of LOBBY_DATA_DIR), PostgreSQL when DATABASE_URL is a postgres URL.
+ */
+import path from 'node:path';
+
+export async function queryRows<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const url = process.env.DATABASE_URL ?? '';
+  if (url.startsWith('postgres')) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      let i = 0;
+      const text = sql.replace(/\?/g, () => `$${++i}`);
+      return (await client.query(text, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+  const { default: Database } = await import('better-sqlite3');
+  const file = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : path.join(process.env.LOBBY_DATA_DIR ?? 'data', 'lobby.sqlite');
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
