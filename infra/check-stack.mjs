@@ -2,7 +2,7 @@
 // Proves that the real servers of a running stack work the way Lobby uses them. Prints OK/FAIL per
 // item and exits non-zero on any failure. Reads the same environment as the servers
 // (scripts/lib/env.sh), e.g.: `bash -c '. scripts/lib/env.sh && node infra/check-stack.mjs'`.
-// scripts/test runs it right after starting the tests' stack.
+// scripts/test runs it right after starting the tests' stack. Needs Node 22+ (global WebSocket).
 //
 //  a. a JWT signed with XMPP_JWT_SECRET logs in a guest over the websocket; a wrong signature fails
 //  b. the loopback HTTP API creates a members-only room and sets affiliations; a member joins it and a
@@ -201,6 +201,7 @@ await check('b. HTTP API: a command outside the allowed list is refused', async 
   return `HTTP ${r.status}`;
 });
 
+let turnCredentials;
 await check('c. XEP-0215: TURN on 127.0.0.1 with credentials', async () => {
   const client = clients[0];
   await client.discoverICEServers();
@@ -208,6 +209,7 @@ await check('c. XEP-0215: TURN on 127.0.0.1 with credentials', async () => {
   const turn = servers.filter((s) => [s.urls].flat().some((u) => String(u).startsWith(`turn:127.0.0.1:${TURN_PORT}`)));
   assert(turn.length > 0, `no turn:127.0.0.1:${TURN_PORT} in ${JSON.stringify(servers)}`);
   assert(turn.every((s) => s.username && s.credential), `TURN without credentials: ${JSON.stringify(turn)}`);
+  turnCredentials = { username: turn[0].username, credential: turn[0].credential };
   return turn.map((s) => [s.urls].flat().join(',')).join(' ');
 });
 
@@ -329,6 +331,89 @@ await check('e. coturn: listens (TCP) and answers a STUN binding request (UDP)',
     );
     assert(answer.readUInt16BE(0) === 0x0101 && answer.subarray(8, 20).equals(tid), 'not a STUN binding success');
     return `turn:127.0.0.1:${TURN_PORT}`;
+  } finally {
+    sock.close();
+  }
+});
+
+// A TURN Allocate with the credentials ejabberd handed out proves both share TURN_SECRET.
+function stunMessage(type, tid, attrs, key) {
+  const body = [];
+  for (const [t, v] of attrs) {
+    const h = Buffer.alloc(4);
+    h.writeUInt16BE(t, 0);
+    h.writeUInt16BE(v.length, 2);
+    body.push(h, v, Buffer.alloc((4 - (v.length % 4)) % 4));
+  }
+  let payload = Buffer.concat(body);
+  const header = (len) => {
+    const h = Buffer.alloc(20);
+    h.writeUInt16BE(type, 0);
+    h.writeUInt16BE(len, 2);
+    h.writeUInt32BE(0x2112a442, 4);
+    tid.copy(h, 8);
+    return h;
+  };
+  if (key) {
+    // MESSAGE-INTEGRITY: HMAC-SHA1 over the message whose length already counts this attribute.
+    const mac = crypto.createHmac('sha1', key).update(Buffer.concat([header(payload.length + 24), payload])).digest();
+    const h = Buffer.alloc(4);
+    h.writeUInt16BE(0x0008, 0);
+    h.writeUInt16BE(20, 2);
+    payload = Buffer.concat([payload, h, mac]);
+  }
+  return Buffer.concat([header(payload.length), payload]);
+}
+function stunAttrs(msg) {
+  const out = new Map();
+  for (let i = 20; i + 4 <= msg.length; ) {
+    const t = msg.readUInt16BE(i);
+    const len = msg.readUInt16BE(i + 2);
+    out.set(t, msg.subarray(i + 4, i + 4 + len));
+    i += 4 + len + ((4 - (len % 4)) % 4);
+  }
+  return out;
+}
+
+await check('e. coturn: TURN allocation with the XEP-0215 credentials (shared secret matches)', async () => {
+  assert(turnCredentials, 'no credentials from step c');
+  const sock = dgram.createSocket('udp4');
+  const exchange = (msg) =>
+    withTimeout(
+      new Promise((resolve, reject) => {
+        sock.once('message', resolve);
+        sock.once('error', reject);
+        sock.send(msg, TURN_PORT, '127.0.0.1');
+      }),
+      3000,
+      'TURN allocate',
+    );
+  try {
+    const udp = Buffer.from([17, 0, 0, 0]); // REQUESTED-TRANSPORT: UDP
+    const first = await exchange(stunMessage(0x0003, crypto.randomBytes(12), [[0x0019, udp]]));
+    const a = stunAttrs(first);
+    assert(first.readUInt16BE(0) === 0x0113 && a.has(0x0014) && a.has(0x0015), 'expected a 401 with realm and nonce');
+    const realm = a.get(0x0014);
+    const nonce = a.get(0x0015);
+    const key = crypto.createHash('md5').update(`${turnCredentials.username}:${realm}:${turnCredentials.credential}`).digest();
+    const attrs = [
+      [0x0019, udp],
+      [0x0006, Buffer.from(turnCredentials.username)],
+      [0x0014, realm],
+      [0x0015, nonce],
+    ];
+    const second = await exchange(stunMessage(0x0003, crypto.randomBytes(12), attrs, key));
+    const b = stunAttrs(second);
+    if (second.readUInt16BE(0) !== 0x0103) {
+      const err = b.get(0x0009);
+      throw new Error(`allocate refused: ${err ? `${err[2] * 100 + err[3]} ${err.subarray(4)}` : second.readUInt16BE(0).toString(16)}`);
+    }
+    const relay = b.get(0x0016); // XOR-RELAYED-ADDRESS
+    const port = relay.readUInt16BE(2) ^ 0x2112;
+    const ip = [...relay.subarray(4, 8)].map((x, i) => x ^ [0x21, 0x12, 0xa4, 0x42][i]).join('.');
+    // Release the allocation (Refresh with LIFETIME 0).
+    await exchange(stunMessage(0x0004, crypto.randomBytes(12), [[0x000d, Buffer.alloc(4)], ...attrs.slice(1)], key)).catch(() => undefined);
+    return `relay ${ip}:${port} for ${realm}`;
   } finally {
     sock.close();
   }
