@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const secrets = {
+  XMPP_JWT_SECRET: 'x'.repeat(32),
+  API_TOKEN_SECRET: 'a'.repeat(32),
+  SESSION_SECRET: 's'.repeat(32),
+};
+
+describe('config', () => {
+  it('when nothing is set outside tests, then it refuses to start without secrets', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/XMPP_JWT_SECRET/);
+  });
+
+  it('when only the secrets are set, then the defaults of docs/architecture.md apply', () => {
+    const c = loadConfig({ ...secrets, LOBBY_DATA_DIR: '/tmp/lobby-data' });
+    expect(c.port).toBe(8080);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.databaseUrl).toBe('sqlite:/tmp/lobby-data/lobby.sqlite');
+    expect(c.xmppDomain).toBe('lobby.local');
+    expect(c.xmppGuestDomain).toBe('guest.lobby.local');
+    expect(c.xmppMucDomain).toBe('conference.lobby.local');
+    expect(c.defaultCompanyId).toBe(18);
+    expect(c.guestDist).toMatch(/apps\/guest\/dist$/);
+    expect(c.consoleDist).toMatch(/apps\/console\/dist$/);
+  });
+
+  it('when NODE_ENV is test, then it starts without secrets', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).apiTokenSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('when a postgres URL or a bad number is given, then it is used or refused', () => {
+    expect(loadConfig({ ...secrets, DATABASE_URL: 'postgres://u@127.0.0.1:5433/lobby' }).databaseUrl).toMatch(/^postgres:/);
+    expect(() => loadConfig({ ...secrets, PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ ...secrets, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ ...secrets, LOBBY_SEED_DEMO: '1' })).toThrow(/DEMO_AGENT_PASSWORD/);
+  });
+});

@@ -1,0 +1,136 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import type { AppDeps } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Config } from '../../src/config.ts';
+import { openDb } from '../../src/db/database.ts';
+import type { Db, Dialect } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { seedDemo } from '../../src/db/seed.ts';
+import { createEventBus } from '../../src/services/events.ts';
+import type { EventBus } from '../../src/services/events.ts';
+import type { App } from '../../src/typebox.ts';
+import { createFakeEjabberd, createFakeJanus } from './fakes.ts';
+import type { FakeEjabberd, FakeJanus } from './fakes.ts';
+
+export const DEMO = {
+  companyId: 18,
+  agentEmail: 'agent@demo.lobby',
+  agentPassword: 'agent-password-for-tests',
+  adminEmail: 'admin@demo.lobby',
+  adminPassword: 'admin-password-for-tests',
+};
+
+/** The dialects the data layer and route tests run on: SQLite always, PostgreSQL when LOBBY_TEST_PG_URL is set. */
+export function dialects(): Dialect[] {
+  return process.env.LOBBY_TEST_PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export interface TestDb {
+  db: Db;
+  dialect: Dialect;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database: a temp SQLite file, or a fresh schema in LOBBY_TEST_PG_URL. */
+export async function freshDb(dialect: Dialect): Promise<TestDb> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lobby-test-'));
+    const db = openDb(`sqlite:${path.join(dir, 'lobby.sqlite')}`);
+    await migrateToLatest(db);
+    return {
+      db,
+      dialect,
+      async drop() {
+        await db.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const url = process.env.LOBBY_TEST_PG_URL;
+  if (!url) throw new Error('LOBBY_TEST_PG_URL is not set');
+  const schema = `lobby_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const db = openDb(url, { pgSchema: schema });
+  await migrateToLatest(db);
+  return {
+    db,
+    dialect,
+    async drop() {
+      await db.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: App;
+  db: Db;
+  dialect: Dialect;
+  config: Config;
+  ejabberd: FakeEjabberd;
+  janus: FakeJanus;
+  events: EventBus;
+  clock: { now: number };
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const missing = path.join(os.tmpdir(), 'lobby-test-no-dist');
+  return {
+    ...loadConfig({ NODE_ENV: 'test', LOBBY_GUEST_DIST: missing, LOBBY_CONSOLE_DIST: missing }),
+    registerRateLimit: 1000,
+    loginRateLimit: 1000,
+    ...overrides,
+  };
+}
+
+/** An app on a fresh database with the demo company, fake ejabberd/Janus, a controllable clock. */
+export async function createTestContext(
+  dialect: Dialect,
+  options: { config?: Partial<Config>; deps?: Partial<AppDeps>; seed?: boolean } = {},
+): Promise<TestContext> {
+  const t = await freshDb(dialect);
+  if (options.seed !== false) {
+    await seedDemo(t.db, { companyId: DEMO.companyId, agentPassword: DEMO.agentPassword, adminPassword: DEMO.adminPassword });
+  }
+  const config = testConfig(options.config);
+  const ejabberd = createFakeEjabberd();
+  const janus = createFakeJanus();
+  const events = createEventBus();
+  const clock = { now: Date.now() };
+  const app = await buildApp(config, {
+    db: t.db,
+    ejabberd,
+    janus,
+    events,
+    now: () => clock.now,
+    logger: false,
+    ...options.deps,
+  });
+  await app.ready();
+  return {
+    app,
+    db: t.db,
+    dialect,
+    config,
+    ejabberd,
+    janus,
+    events,
+    clock,
+    async close() {
+      await app.close();
+      await t.drop();
+    },
+  };
+}
