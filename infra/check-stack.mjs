@@ -28,7 +28,9 @@ const TURN_PORT = Number(env('TURN_PORT', '3478'));
 const JWT_SECRET = process.env.XMPP_JWT_SECRET;
 const JANUS_ADMIN_SECRET = process.env.JANUS_ADMIN_SECRET;
 if (!JWT_SECRET || !JANUS_ADMIN_SECRET) {
-  console.error('check-stack: XMPP_JWT_SECRET and JANUS_ADMIN_SECRET must be set (source scripts/lib/env.sh)');
+  console.error(
+    'check-stack: XMPP_JWT_SECRET and JANUS_ADMIN_SECRET must be set (source scripts/lib/env.sh)',
+  );
   process.exit(2);
 }
 
@@ -60,7 +62,15 @@ function mintJwt(jid, secret = JWT_SECRET, ttl = 300) {
 }
 
 // JWT-as-password works only through PLAIN: StanzaJS would otherwise prefer what ejabberd may offer.
-const NOT_PLAIN = ['SCRAM-SHA-256-PLUS', 'SCRAM-SHA-256', 'SCRAM-SHA-1-PLUS', 'SCRAM-SHA-1', 'DIGEST-MD5', 'X-OAUTH2', 'OAUTHBEARER'];
+const NOT_PLAIN = [
+  'SCRAM-SHA-256-PLUS',
+  'SCRAM-SHA-256',
+  'SCRAM-SHA-1-PLUS',
+  'SCRAM-SHA-1',
+  'DIGEST-MD5',
+  'X-OAUTH2',
+  'OAUTHBEARER',
+];
 const clients = [];
 function makeClient(jid, password) {
   const client = XMPP.createClient({
@@ -80,7 +90,9 @@ function connect(client) {
     new Promise((resolve, reject) => {
       client.on('session:started', () => resolve(client));
       client.on('auth:failed', () => reject(new Error(`auth failed for ${client.config.jid}`)));
-      client.on('disconnected', () => reject(new Error(`disconnected before the session started (${client.config.jid})`)));
+      client.on('disconnected', () =>
+        reject(new Error(`disconnected before the session started (${client.config.jid})`)),
+      );
       client.connect();
     }),
     10000,
@@ -138,7 +150,10 @@ await check('b. HTTP API: create a members-only room and set affiliations', asyn
       { name: 'public', value: 'false' },
     ],
   });
-  assert(created.status === 200 && created.body.trim() === '0', `create_room_with_opts: ${created.status} ${created.body}`);
+  assert(
+    created.status === 200 && created.body.trim() === '0',
+    `create_room_with_opts: ${created.status} ${created.body}`,
+  );
   for (const [jid, affiliation] of [
     [guest1, 'member'],
     [`agent1@${AGENT_DOMAIN}`, 'admin'],
@@ -147,7 +162,10 @@ await check('b. HTTP API: create a members-only room and set affiliations', asyn
     assert(r.status === 200, `set_room_affiliation ${jid}: ${r.status} ${r.body}`);
   }
   const affs = await api('get_room_affiliations', { name: room, service: MUC });
-  assert(affs.body.includes('"member"') && affs.body.includes('"admin"'), `get_room_affiliations: ${affs.body}`);
+  assert(
+    affs.body.includes('"member"') && affs.body.includes('"admin"'),
+    `get_room_affiliations: ${affs.body}`,
+  );
   const opts = await api('get_room_options', { name: room, service: MUC });
   // ejabberd 23.01 answers an object; later versions a list of {name, value}.
   const parsed = JSON.parse(opts.body);
@@ -206,9 +224,14 @@ await check('c. XEP-0215: TURN on 127.0.0.1 with credentials', async () => {
   const client = clients[0];
   await client.discoverICEServers();
   const servers = client.jingle.iceServers ?? [];
-  const turn = servers.filter((s) => [s.urls].flat().some((u) => String(u).startsWith(`turn:127.0.0.1:${TURN_PORT}`)));
+  const turn = servers.filter((s) =>
+    [s.urls].flat().some((u) => String(u).startsWith(`turn:127.0.0.1:${TURN_PORT}`)),
+  );
   assert(turn.length > 0, `no turn:127.0.0.1:${TURN_PORT} in ${JSON.stringify(servers)}`);
-  assert(turn.every((s) => s.username && s.credential), `TURN without credentials: ${JSON.stringify(turn)}`);
+  assert(
+    turn.every((s) => s.username && s.credential),
+    `TURN without credentials: ${JSON.stringify(turn)}`,
+  );
   turnCredentials = { username: turn[0].username, credential: turn[0].credential };
   return turn.map((s) => [s.urls].flat().join(',')).join(' ');
 });
@@ -329,7 +352,10 @@ await check('e. coturn: listens (TCP) and answers a STUN binding request (UDP)',
       3000,
       'STUN binding',
     );
-    assert(answer.readUInt16BE(0) === 0x0101 && answer.subarray(8, 20).equals(tid), 'not a STUN binding success');
+    assert(
+      answer.readUInt16BE(0) === 0x0101 && answer.subarray(8, 20).equals(tid),
+      'not a STUN binding success',
+    );
     return `turn:127.0.0.1:${TURN_PORT}`;
   } finally {
     sock.close();
@@ -356,7 +382,10 @@ function stunMessage(type, tid, attrs, key) {
   };
   if (key) {
     // MESSAGE-INTEGRITY: HMAC-SHA1 over the message whose length already counts this attribute.
-    const mac = crypto.createHmac('sha1', key).update(Buffer.concat([header(payload.length + 24), payload])).digest();
+    const mac = crypto
+      .createHmac('sha1', key)
+      .update(Buffer.concat([header(payload.length + 24), payload]))
+      .digest();
     const h = Buffer.alloc(4);
     h.writeUInt16BE(0x0008, 0);
     h.writeUInt16BE(20, 2);
@@ -366,7 +395,7 @@ function stunMessage(type, tid, attrs, key) {
 }
 function stunAttrs(msg) {
   const out = new Map();
-  for (let i = 20; i + 4 <= msg.length; ) {
+  for (let i = 20; i + 4 <= msg.length;) {
     const t = msg.readUInt16BE(i);
     const len = msg.readUInt16BE(i + 2);
     out.set(t, msg.subarray(i + 4, i + 4 + len));
@@ -392,10 +421,16 @@ await check('e. coturn: TURN allocation with the XEP-0215 credentials (shared se
     const udp = Buffer.from([17, 0, 0, 0]); // REQUESTED-TRANSPORT: UDP
     const first = await exchange(stunMessage(0x0003, crypto.randomBytes(12), [[0x0019, udp]]));
     const a = stunAttrs(first);
-    assert(first.readUInt16BE(0) === 0x0113 && a.has(0x0014) && a.has(0x0015), 'expected a 401 with realm and nonce');
+    assert(
+      first.readUInt16BE(0) === 0x0113 && a.has(0x0014) && a.has(0x0015),
+      'expected a 401 with realm and nonce',
+    );
     const realm = a.get(0x0014);
     const nonce = a.get(0x0015);
-    const key = crypto.createHash('md5').update(`${turnCredentials.username}:${realm}:${turnCredentials.credential}`).digest();
+    const key = crypto
+      .createHash('md5')
+      .update(`${turnCredentials.username}:${realm}:${turnCredentials.credential}`)
+      .digest();
     const attrs = [
       [0x0019, udp],
       [0x0006, Buffer.from(turnCredentials.username)],
@@ -406,13 +441,17 @@ await check('e. coturn: TURN allocation with the XEP-0215 credentials (shared se
     const b = stunAttrs(second);
     if (second.readUInt16BE(0) !== 0x0103) {
       const err = b.get(0x0009);
-      throw new Error(`allocate refused: ${err ? `${err[2] * 100 + err[3]} ${err.subarray(4)}` : second.readUInt16BE(0).toString(16)}`);
+      throw new Error(
+        `allocate refused: ${err ? `${err[2] * 100 + err[3]} ${err.subarray(4)}` : second.readUInt16BE(0).toString(16)}`,
+      );
     }
     const relay = b.get(0x0016); // XOR-RELAYED-ADDRESS
     const port = relay.readUInt16BE(2) ^ 0x2112;
     const ip = [...relay.subarray(4, 8)].map((x, i) => x ^ [0x21, 0x12, 0xa4, 0x42][i]).join('.');
     // Release the allocation (Refresh with LIFETIME 0).
-    await exchange(stunMessage(0x0004, crypto.randomBytes(12), [[0x000d, Buffer.alloc(4)], ...attrs.slice(1)], key)).catch(() => undefined);
+    await exchange(
+      stunMessage(0x0004, crypto.randomBytes(12), [[0x000d, Buffer.alloc(4)], ...attrs.slice(1)], key),
+    ).catch(() => undefined);
     return `relay ${ip}:${port} for ${realm}`;
   } finally {
     sock.close();
