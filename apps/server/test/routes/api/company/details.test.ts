@@ -1,0 +1,63 @@
+import { companyDefaults } from '@lobby/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, dialects } from '../../../helpers/context.ts';
+import type { TestContext } from '../../../helpers/context.ts';
+import { addCompany } from '../../../helpers/fixtures.ts';
+
+describe.each(dialects())('GET /api/company/details (%s)', (dialect) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext(dialect);
+  });
+  afterAll(async () => t.close());
+
+  it('when no company is named, then the default company answers with every setting at its default', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/company/details', headers: { host: 'unknown.example' } });
+
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json<{ data: Record<string, unknown> }>();
+    expect(data).toMatchObject({ id: 18, activated: true, name: 'Lobby Demo', host: 'localhost' });
+    expect(data).toMatchObject({
+      callMethod: 'mediaServer',
+      callType: 'userSelect',
+      language: 'multilingual',
+      recordCalls: true,
+      backgroundColor: '#707070',
+      streamWatermark: 'hidden',
+    });
+    for (const key of Object.keys(companyDefaults)) expect(data).toHaveProperty(key);
+    expect(data.assignments).toEqual([
+      { id: expect.any(Number) as number, name: 'Sales', type: 'queue' },
+      { id: expect.any(Number) as number, name: 'Support', type: 'queue' },
+    ]);
+    expect(data.assignmentGroups).toEqual([]);
+  });
+
+  it('when stored settings override some defaults, then those win and unknown keys are dropped', async () => {
+    const id = await addCompany(t.db, {
+      name: 'Arabic Co',
+      settings: { language: 'arabic', callType: 'voice', welcomeMsg_ar: 'أهلا', secretInternalKey: 'x' },
+      activated: false,
+    });
+    const res = await t.app.inject({ method: 'GET', url: `/api/company/details?companyId=${id}` });
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json<{ data: Record<string, unknown> }>();
+    expect(data).toMatchObject({ id, activated: false, language: 'arabic', callType: 'voice', welcomeMsg_ar: 'أهلا', recordCalls: true });
+    expect(data).not.toHaveProperty('secretInternalKey');
+  });
+
+  it('when the Host header matches a company host, then that company answers', async () => {
+    const id = await addCompany(t.db, { name: 'Hosted', host: 'video.acme.test' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/company/details', headers: { host: 'video.acme.test' } });
+    expect(res.json<{ data: { id: number } }>().data.id).toBe(id);
+  });
+
+  it('when the company is unknown or the id malformed, then 404 / 400 name companyId', async () => {
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=424242' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json<{ message: string }>().message).toContain('companyId');
+    const bad = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=abc' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toContain('companyId');
+  });
+});
