@@ -84,7 +84,10 @@ build_apps() {
     lobby_log "npm run build"
     local t
     t=$(mktemp "$lobby_root/node_modules/.lobby-build-stamp.XXXX")
-    (cd "$lobby_root" && npm run build)
+    (cd "$lobby_root" && npm run build) || {
+      rm -f "$t"
+      return 1
+    }
     mv "$t" "$stamp" # the stamp's time is the build's start: edits during the build count next time
   else
     echo "build: up to date"
