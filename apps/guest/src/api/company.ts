@@ -1,0 +1,110 @@
+// Company details: the settings of the guest experience (SPEC.md §3 "Company details").
+// Local type for now; it will be replaced by the schema type from @lobby/contracts.
+import { apiRequest } from './client.ts';
+
+export type CallMethod = 'mediaServer' | 'p2p';
+/** What the company lets the guest do: choose, or voice only, or video only. */
+export type CompanyCallType = 'userSelect' | 'voice' | 'video';
+/** 'arabic' → Arabic, rtl; 'multilingual' → the guest can switch; anything else → English. */
+export type CompanyLanguage = 'multilingual' | 'arabic' | 'english';
+export type RatingStyle = 'stars' | 'emojies';
+export type AssignmentFilter = 'all' | 'queue' | 'appointment';
+
+export interface Assignment {
+  id: number | string;
+  name: string;
+  name_ar?: string | null;
+  description?: string | null;
+  description_ar?: string | null;
+}
+
+export interface AssignmentGroup {
+  id: number | string;
+  name: string;
+  name_ar?: string | null;
+  assignments: Array<number | string>;
+}
+
+/** One opening period of the timetable; `day` 0 = Sunday … 6 = Saturday, times 'HH:MM' local. */
+export interface ScheduleEntry {
+  day: number;
+  from: string;
+  to: string;
+}
+
+/** The company message fields; each has an optional `_ar` variant. */
+export const COMPANY_MESSAGE_KEYS = [
+  'welcomeMsg',
+  'waitingMsg',
+  'outOfHoursMsg',
+  'outOfZoneMsg',
+  'ratingPageMsg',
+  'thanksMsg',
+  'ratingSubmitMsg',
+  'ratingThanksMsg',
+  'holdPageText',
+  'videoOnHoldText',
+  'audioOnHoldText',
+  'recordAlertText',
+  'welcomeButtonText',
+  'welcomeFormTitle',
+] as const;
+export type CompanyMessageKey = (typeof COMPANY_MESSAGE_KEYS)[number];
+type CompanyMessages = { [K in CompanyMessageKey]?: string | null } & {
+  [K in CompanyMessageKey as `${K}_ar`]?: string | null;
+};
+
+export interface Company extends CompanyMessages {
+  id: number;
+  activated: boolean;
+  name: string;
+  host?: string | null;
+  conferenceName?: string | null;
+  details?: string | null;
+  schedule?: ScheduleEntry[] | null;
+
+  callMethod?: CallMethod;
+  callType?: CompanyCallType;
+  language?: CompanyLanguage;
+  multilang?: boolean;
+
+  // Look
+  logoImageUrl?: string | null;
+  websiteUrl?: string | null;
+  websiteTitle?: string | null;
+  backgroundImgUrl?: string | null;
+  backgroundColor?: string | null;
+  textColor?: string | null;
+  categoryTextColor?: string | null;
+  categoryBackgroundColor?: string | null;
+  categoryStyle?: string | null;
+  waterMarkLogo?: string | null;
+  poweredByLogo?: string | null;
+  fontFamily?: string | null;
+  faviconUrl?: string | null;
+  waitingImageUrl?: string | null;
+  holdPageImage?: string | null;
+  ratingPageImage?: string | null;
+  hideTimetable?: boolean;
+
+  // Behaviour
+  recordCalls?: boolean;
+  flipCamera?: boolean;
+  locationOfService?: unknown;
+  requestLocation?: boolean;
+  showRatingPage?: boolean;
+  previewScreen?: boolean;
+  welcomeForm?: boolean;
+  ratingStyle?: RatingStyle;
+  advanceRating?: boolean;
+  ratingForm?: { id: number | string } | null;
+  streamWatermark?: boolean;
+  roundRobin?: boolean;
+  assignments?: Assignment[];
+  assignmentGroups?: AssignmentGroup[];
+}
+
+/** `GET /api/company/details`: the company of this site (the server knows it from the host). */
+export function fetchCompanyDetails(signal?: AbortSignal): Promise<Company> {
+  return apiRequest<Company>('/company/details', { signal });
+}

@@ -1,0 +1,85 @@
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { applyLanguage, ensureLanguage } from '../i18n/index.ts';
+import { applyTheme } from '../theme/theme.ts';
+import { CallActionsContext, demoCallActions, type CallActions } from './callActions.ts';
+import { GuestStoreContext, useGuestStore, type GuestStore } from './store.ts';
+import { CallPage } from './CallPage.tsx';
+import { AppServicesContext, defaultServices, type AppServices } from './services.ts';
+
+/** Keeps the document in step with the store: language and direction, theme, title. */
+function AppEffects() {
+  const { t } = useTranslation();
+  const language = useGuestStore((s) => s.language);
+  const company = useGuestStore((s) => s.company);
+  useEffect(() => {
+    let current = true;
+    ensureLanguage(language)
+      .catch(() => undefined) // a missing catalogue falls back to English text, still in the right direction
+      .finally(() => current && applyLanguage(language));
+    return () => {
+      current = false;
+    };
+  }, [language]);
+  useEffect(() => {
+    if (company) applyTheme(company);
+  }, [company]);
+  useEffect(() => {
+    document.title = company?.name ? t('app.title', { company: company.name }) : t('app.titleFallback');
+  }, [company, t, language]);
+  return null;
+}
+
+export interface AppProvidersProps {
+  store: GuestStore;
+  /** The call engine's actions; the screen-only demo actions until it is wired. */
+  callActions?: CallActions;
+  services?: Partial<AppServices>;
+  children: ReactNode;
+}
+
+export function AppProviders({ store, callActions, services, children }: AppProvidersProps) {
+  const actions = useMemo(() => callActions ?? demoCallActions(store), [callActions, store]);
+  const value = useMemo(() => ({ loadCompany: services?.loadCompany ?? defaultServices.loadCompany }), [services?.loadCompany]);
+  return (
+    <GuestStoreContext.Provider value={store}>
+      <CallActionsContext.Provider value={actions}>
+        <AppServicesContext.Provider value={value}>
+          <AppEffects />
+          {children}
+        </AppServicesContext.Provider>
+      </CallActionsContext.Provider>
+    </GuestStoreContext.Provider>
+  );
+}
+
+const NotFoundPage = lazy(() => import('./NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })));
+
+/** "/" and "/appointment/:reference" are the call page; anything else is not found. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<CallPage />} />
+      <Route path="/appointment/:reference" element={<CallPage />} />
+      <Route
+        path="*"
+        element={
+          <Suspense fallback={null}>
+            <NotFoundPage />
+          </Suspense>
+        }
+      />
+    </Routes>
+  );
+}
+
+export function App(props: Omit<AppProvidersProps, 'children'>) {
+  return (
+    <AppProviders {...props}>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </AppProviders>
+  );
+}

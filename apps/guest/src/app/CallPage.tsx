@@ -1,0 +1,40 @@
+import { useCallback, useEffect } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import { ScreenSwitch } from '../features/screens/ScreenSwitch.tsx';
+import { ScreenRegistry } from '../features/screens/registry.ts';
+import { useGuestStoreApi } from './store.ts';
+import { loadCompanyInto } from './bootstrap.ts';
+import { useAppServices } from './services.ts';
+import { PageShell } from './PageShell.tsx';
+
+/** "/" and "/appointment/:reference": reads the URL into the store, loads the company, shows the screen. */
+export function CallPage() {
+  const store = useGuestStoreApi();
+  const { loadCompany } = useAppServices();
+  const { reference } = useParams();
+  const [search] = useSearchParams();
+  const webview = search.get('webview') === 'true';
+
+  useEffect(() => {
+    store.getState().setWebview(webview);
+    store.getState().setAppointmentReference(reference ?? null);
+  }, [store, webview, reference]);
+
+  useEffect(() => {
+    // Fixtures (dev only) and a second visit of the page arrive with the company already loaded.
+    if (store.getState().phase !== 'loading') return;
+    // The start screen's chunk loads alongside the company details.
+    ScreenRegistry.preload('selection');
+    const controller = new AbortController();
+    void loadCompanyInto(store, loadCompany, controller.signal);
+    return () => controller.abort();
+  }, [store, loadCompany]);
+
+  const retry = useCallback(() => void loadCompanyInto(store, loadCompany), [store, loadCompany]);
+
+  return (
+    <PageShell>
+      <ScreenSwitch onRetry={retry} />
+    </PageShell>
+  );
+}

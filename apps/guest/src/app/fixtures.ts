@@ -1,0 +1,108 @@
+// DEV ONLY (imported behind `import.meta.env.DEV` in main.tsx): a demo company and fake media so every
+// screen can be looked at without a server: `/?fixture=ongoing&lang=ar&callType=voice`.
+// Parameters: fixture=<screen>|loading|error, lang=en|ar|multi, callType=userSelect|video|voice,
+// reason=<endReason|unsupportedReason>, assignments=<n>, style=stars|emojies, webview=true.
+import type { Company } from '../api/company.ts';
+import { applyCompany } from './bootstrap.ts';
+import { isScreen } from './screens.ts';
+import type { EndReason, GuestStore, UnsupportedReason } from './store.ts';
+
+export function demoCompany(params: URLSearchParams): Company {
+  const lang = params.get('lang');
+  const count = Number(params.get('assignments') ?? '3');
+  const assignments = [
+    { id: 1, name: 'Sales', name_ar: 'المبيعات' },
+    { id: 2, name: 'Customer support', name_ar: 'دعم العملاء' },
+    { id: 3, name: 'Billing', name_ar: 'الفواتير' },
+    { id: 4, name: 'Technical help', name_ar: 'المساعدة التقنية' },
+  ].slice(0, Math.max(0, Math.min(4, count)));
+  const hours = (day: number) => [{ day, from: '09:00', to: '13:00' }, { day, from: '14:00', to: '18:00' }];
+  return {
+    id: 18,
+    activated: true,
+    name: lang === 'ar' ? 'شركة النخبة' : 'Acme Insurance',
+    callMethod: 'mediaServer',
+    callType: (params.get('callType') as Company['callType']) ?? 'userSelect',
+    language: lang === 'ar' ? 'arabic' : lang === 'en' ? 'english' : 'multilingual',
+    welcomeMsg: 'Questions about your policy? Talk to an advisor face to face — no appointment needed.',
+    welcomeMsg_ar: 'هل لديك أسئلة حول وثيقتك؟ تحدّث مع مستشار وجهًا لوجه دون موعد مسبق.',
+    backgroundColor: params.get('bg') ?? '#707070',
+    categoryBackgroundColor: params.get('accent') ?? '#0b6bcb',
+    categoryTextColor: '#ffffff',
+    websiteUrl: 'https://example.com',
+    websiteTitle: 'example.com',
+    recordCalls: true,
+    showRatingPage: true,
+    ratingStyle: (params.get('style') as Company['ratingStyle']) ?? 'stars',
+    advanceRating: true,
+    hideTimetable: false,
+    schedule: [1, 2, 3, 4, 5].flatMap(hours).concat([{ day: 6, from: '10:00', to: '14:00' }]),
+    assignments,
+  };
+}
+
+/** A moving canvas picture standing in for the agent's camera. */
+function fakeRemoteStream(): MediaStream | null {
+  const canvas = document.createElement('canvas');
+  canvas.width = 1280;
+  canvas.height = 720;
+  const ctx = canvas.getContext('2d');
+  if (!ctx || typeof canvas.captureStream !== 'function') return null;
+  const draw = (time: number) => {
+    const gradient = ctx.createLinearGradient(0, 0, 1280, 720);
+    gradient.addColorStop(0, '#3b4f66');
+    gradient.addColorStop(1, '#1d2633');
+    ctx.fillStyle = gradient;
+    ctx.fillRect(0, 0, 1280, 720);
+    ctx.fillStyle = '#5b7390';
+    ctx.fillRect(860, 140, 260, 300);
+    const sway = Math.sin(time / 900) * 8;
+    ctx.fillStyle = '#c99a7b';
+    ctx.beginPath();
+    ctx.arc(640 + sway, 300, 110, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.fillStyle = '#23395b';
+    ctx.beginPath();
+    ctx.ellipse(640 + sway, 690, 300, 260, 0, Math.PI, 0);
+    ctx.fill();
+    requestAnimationFrame(draw);
+  };
+  requestAnimationFrame(draw);
+  return canvas.captureStream(30);
+}
+
+async function fakeLocalStream(video: boolean): Promise<MediaStream | null> {
+  try {
+    return await navigator.mediaDevices.getUserMedia({ audio: true, video });
+  } catch {
+    return null;
+  }
+}
+
+export async function applyFixture(store: GuestStore, fixture: string, params: URLSearchParams): Promise<void> {
+  const s = store.getState();
+  if (fixture === 'loading') return; // stays in the loading phase: the page never asks the API
+  const company = demoCompany(params);
+  if (fixture === 'error') {
+    s.setLoadFailed({ code: 'company-load', message: 'fixture' });
+    return;
+  }
+  applyCompany(store, company, null);
+  if (!isScreen(fixture)) return;
+  const callType = company.callType === 'voice' ? 'voice' : 'video';
+  s.setCallType(callType);
+  const reason = params.get('reason');
+  if (fixture === 'abandoned') s.setEndReason((reason as EndReason | null) ?? 'noAnswer');
+  if (fixture === 'unsupported') s.setUnsupportedReason((reason as UnsupportedReason | null) ?? 'media');
+  if (fixture === 'waiting' || fixture === 'preview' || fixture === 'ongoing') {
+    s.setLocalStream(await fakeLocalStream(callType === 'video'));
+    s.setWaitingSince(Date.now() - 37_000);
+  }
+  if (fixture === 'ongoing') {
+    const remote = callType === 'video' ? fakeRemoteStream() : await fakeLocalStream(false);
+    if (remote) s.addRemoteStream({ id: 'agent-1', display: params.get('lang') === 'ar' ? 'سارة' : 'Sarah Miller', stream: remote });
+    s.setCallStartedAt(Date.now() - 134_000);
+    if (params.get('muted') === 'true') s.setAudioMuted(true);
+  }
+  s.setScreen(fixture);
+}

@@ -1,0 +1,168 @@
+// The guest app's state: one zustand vanilla store. The UI only reads it; the call engine (packages/call)
+// will drive `screen`, the streams and the mute flags through the actions below.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { createContext, useContext } from 'react';
+import type { Company } from '../api/company.ts';
+import type { Screen } from './screens.ts';
+
+export type { Screen } from './screens.ts';
+export type Language = 'en' | 'ar';
+/** The kind of call the guest places. */
+export type CallKind = 'video' | 'voice';
+/** Where the app is before a screen can show: fetching the company, or that failed. */
+export type Phase = 'loading' | 'ready' | 'failed';
+/** Why the abandoned screen shows. */
+export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed';
+/** Why the unsupported screen shows. */
+export type UnsupportedReason = 'browser' | 'media' | 'network';
+
+export interface RemoteStream {
+  /** Stable id (Janus feed id or peer JID). */
+  id: string;
+  /** Display name of the peer (agent name). */
+  display: string;
+  stream: MediaStream;
+}
+
+export interface AppError {
+  /** Machine-readable code, e.g. 'company-load', 'disabledCamera'. */
+  code: string;
+  message?: string;
+}
+
+export interface GuestData {
+  phase: Phase;
+  company: Company | null;
+  screen: Screen;
+  language: Language;
+  /** `?webview=true`: embedded in a native app's web view. */
+  webview: boolean;
+  /** Reference of `/appointment/:reference`, or null on "/". */
+  appointmentReference: string | null;
+  /** Kind of call chosen by the guest (or imposed by the company's callType). */
+  callType: CallKind | null;
+  /** Assignment chosen on the selection screen. */
+  assignmentId: number | string | null;
+  localStream: MediaStream | null;
+  remoteStreams: RemoteStream[];
+  audioMuted: boolean;
+  videoMuted: boolean;
+  /** Epoch ms of the moment the agent joined (ongoing timer). */
+  callStartedAt: number | null;
+  /** Epoch ms of the moment the guest started waiting. */
+  waitingSince: number | null;
+  endReason: EndReason | null;
+  unsupportedReason: UnsupportedReason | null;
+  error: AppError | null;
+}
+
+export interface GuestActions {
+  /** Company details arrived: phase ready. Does not change the screen (see bootstrap). */
+  setCompany: (company: Company) => void;
+  /** Company details failed: phase failed with the error. */
+  setLoadFailed: (error: AppError) => void;
+  /** Back to the loading phase (retry). */
+  setLoading: () => void;
+  /** Show a screen. */
+  setScreen: (screen: Screen) => void;
+  setLanguage: (language: Language) => void;
+  setWebview: (webview: boolean) => void;
+  setAppointmentReference: (reference: string | null) => void;
+  /** Remember the kind of call chosen. */
+  setCallType: (kind: CallKind | null) => void;
+  setAssignment: (id: number | string | null) => void;
+  setLocalStream: (stream: MediaStream | null) => void;
+  /** Add or replace (same id) a remote stream. */
+  addRemoteStream: (remote: RemoteStream) => void;
+  removeRemoteStream: (id: string) => void;
+  setRemoteStreams: (remotes: RemoteStream[]) => void;
+  setAudioMuted: (muted: boolean) => void;
+  setVideoMuted: (muted: boolean) => void;
+  setCallStartedAt: (at: number | null) => void;
+  setWaitingSince: (at: number | null) => void;
+  setEndReason: (reason: EndReason | null) => void;
+  setUnsupportedReason: (reason: UnsupportedReason | null) => void;
+  setError: (error: AppError | null) => void;
+  /** Forget everything of the last call (streams, flags, timers); keeps company, language, choices. */
+  resetCall: () => void;
+}
+
+export type GuestState = GuestData & GuestActions;
+export type GuestStore = StoreApi<GuestState>;
+
+export const initialGuestData: GuestData = {
+  phase: 'loading',
+  company: null,
+  screen: 'selection',
+  language: 'en',
+  webview: false,
+  appointmentReference: null,
+  callType: null,
+  assignmentId: null,
+  localStream: null,
+  remoteStreams: [],
+  audioMuted: false,
+  videoMuted: false,
+  callStartedAt: null,
+  waitingSince: null,
+  endReason: null,
+  unsupportedReason: null,
+  error: null,
+};
+
+/** A fresh store (one per app; tests make their own). */
+export function createGuestStore(initial: Partial<GuestData> = {}): GuestStore {
+  return createStore<GuestState>()((set) => ({
+    ...initialGuestData,
+    ...initial,
+    setCompany: (company) => set({ company, phase: 'ready', error: null }),
+    setLoadFailed: (error) => set({ phase: 'failed', error }),
+    setLoading: () => set({ phase: 'loading', error: null }),
+    setScreen: (screen) => set({ screen }),
+    setLanguage: (language) => set({ language }),
+    setWebview: (webview) => set({ webview }),
+    setAppointmentReference: (appointmentReference) => set({ appointmentReference }),
+    setCallType: (callType) => set({ callType }),
+    setAssignment: (assignmentId) => set({ assignmentId }),
+    setLocalStream: (localStream) => set({ localStream }),
+    addRemoteStream: (remote) =>
+      set((state) => ({
+        remoteStreams: [...state.remoteStreams.filter((r) => r.id !== remote.id), remote],
+      })),
+    removeRemoteStream: (id) =>
+      set((state) => ({ remoteStreams: state.remoteStreams.filter((r) => r.id !== id) })),
+    setRemoteStreams: (remoteStreams) => set({ remoteStreams }),
+    setAudioMuted: (audioMuted) => set({ audioMuted }),
+    setVideoMuted: (videoMuted) => set({ videoMuted }),
+    setCallStartedAt: (callStartedAt) => set({ callStartedAt }),
+    setWaitingSince: (waitingSince) => set({ waitingSince }),
+    setEndReason: (endReason) => set({ endReason }),
+    setUnsupportedReason: (unsupportedReason) => set({ unsupportedReason }),
+    setError: (error) => set({ error }),
+    resetCall: () =>
+      set({
+        localStream: null,
+        remoteStreams: [],
+        audioMuted: false,
+        videoMuted: false,
+        callStartedAt: null,
+        waitingSince: null,
+        endReason: null,
+      }),
+  }));
+}
+
+export const GuestStoreContext = createContext<GuestStore | null>(null);
+
+/** The store of the nearest <GuestStoreContext.Provider>. */
+export function useGuestStoreApi(): GuestStore {
+  const store = useContext(GuestStoreContext);
+  if (!store) throw new Error('useGuestStore must be used inside <GuestStoreContext.Provider>');
+  return store;
+}
+
+/** Select from the guest store; re-renders when the selected value changes. */
+export function useGuestStore<T>(selector: (state: GuestState) => T): T {
+  return useStore(useGuestStoreApi(), selector);
+}

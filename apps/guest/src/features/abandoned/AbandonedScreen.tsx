@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import PhoneMissed from 'lucide-react/icons/phone-missed';
+import PhoneOff from 'lucide-react/icons/phone-off';
+import WifiOff from 'lucide-react/icons/wifi-off';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import { useGuestStore } from '../../app/store.ts';
+import { useCallActions } from '../../app/callActions.ts';
+import { MessageScreen } from '../base/MessageScreen.tsx';
+import { Button } from '../base/Button.tsx';
+import { useCompanyMessage } from '../base/hooks.ts';
+
+/** The call is over without (further) conversation: ended, nobody answered, cancelled, dropped. */
+export function AbandonedScreen() {
+  const { t } = useTranslation();
+  const actions = useCallActions();
+  const reason = useGuestStore((s) => s.endReason) ?? 'ended';
+  const thanks = useCompanyMessage('thanksMsg');
+  const content = {
+    ended: { icon: <PhoneOff size={34} />, title: t('abandoned.endedTitle'), body: thanks, tone: 'neutral' },
+    noAnswer: { icon: <PhoneMissed size={34} />, title: t('abandoned.noAnswerTitle'), body: t('abandoned.noAnswerBody'), tone: 'warning' },
+    cancelled: { icon: <PhoneOff size={34} />, title: t('abandoned.cancelledTitle'), body: t('abandoned.cancelledBody'), tone: 'neutral' },
+    failed: { icon: <WifiOff size={34} />, title: t('abandoned.failedTitle'), body: t('abandoned.failedBody'), tone: 'danger' },
+  } as const;
+  const { icon, title, body, tone } = content[reason];
+  return (
+    <MessageScreen
+      screen="abandoned"
+      tone={tone}
+      icon={icon}
+      title={title}
+      body={<p data-end-reason={reason}>{body}</p>}
+      actions={
+        <Button block size="lg" icon={<RotateCcw size={22} />} onClick={() => void actions.callAgain()} data-testid="call-again-button">
+          {t('abandoned.callAgain')}
+        </Button>
+      }
+    />
+  );
+}

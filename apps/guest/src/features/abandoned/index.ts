@@ -1,0 +1,3 @@
+import { ScreenRegistry } from '../screens/registry.ts';
+
+ScreenRegistry.registerLazy('abandoned', () => import('./AbandonedScreen.tsx').then((m) => m.AbandonedScreen));

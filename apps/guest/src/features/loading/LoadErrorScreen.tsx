@@ -1,0 +1,26 @@
+import { useTranslation } from 'react-i18next';
+import WifiOff from 'lucide-react/icons/wifi-off';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
+import { MessageScreen } from '../base/MessageScreen.tsx';
+import { Button } from '../base/Button.tsx';
+
+/** The company details could not be loaded. */
+export function LoadErrorScreen({ onRetry }: { onRetry?: (() => void) | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <MessageScreen
+      screen="error"
+      tone="danger"
+      icon={<WifiOff size={34} />}
+      title={t('loadError.title')}
+      body={<p>{t('loadError.body')}</p>}
+      actions={
+        onRetry ? (
+          <Button block icon={<RefreshCw size={20} />} onClick={onRetry} data-testid="retry-button">
+            {t('loadError.retry')}
+          </Button>
+        ) : null
+      }
+    />
+  );
+}

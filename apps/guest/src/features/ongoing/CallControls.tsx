@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next';
+import Mic from 'lucide-react/icons/mic';
+import MicOff from 'lucide-react/icons/mic-off';
+import Video from 'lucide-react/icons/video';
+import VideoOff from 'lucide-react/icons/video-off';
+import PhoneOff from 'lucide-react/icons/phone-off';
+import { useGuestStore } from '../../app/store.ts';
+import { useCallActions } from '../../app/callActions.ts';
+import { IconButton } from '../base/IconButton.tsx';
+import styles from './OngoingScreen.module.css';
+
+/** Mute, camera (video calls) and hang up. Labels say what a press will do. */
+export function CallControls({ video }: { video: boolean }) {
+  const { t } = useTranslation();
+  const actions = useCallActions();
+  const audioMuted = useGuestStore((s) => s.audioMuted);
+  const videoMuted = useGuestStore((s) => s.videoMuted);
+  return (
+    <div className={styles.controls} role="toolbar" aria-label={t('call.controls')}>
+      <IconButton
+        label={audioMuted ? t('call.unmuteAudio') : t('call.muteAudio')}
+        icon={audioMuted ? <MicOff size={24} /> : <Mic size={24} />}
+        tone={audioMuted ? 'off' : 'default'}
+        onClick={() => actions.toggleAudio()}
+        data-testid="mute-audio-button"
+        data-muted={audioMuted}
+      />
+      {video ? (
+        <IconButton
+          label={videoMuted ? t('call.cameraOn') : t('call.cameraOff')}
+          icon={videoMuted ? <VideoOff size={24} /> : <Video size={24} />}
+          tone={videoMuted ? 'off' : 'default'}
+          onClick={() => actions.toggleVideo()}
+          data-testid="mute-video-button"
+          data-muted={videoMuted}
+        />
+      ) : null}
+      <IconButton
+        label={t('call.hangup')}
+        icon={<PhoneOff size={26} />}
+        tone="danger"
+        onClick={() => void actions.hangup()}
+        data-testid="hangup-button"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+import { ScreenRegistry } from '../screens/registry.ts';
+
+ScreenRegistry.registerLazy('outOfQuota', () => import('./OutOfQuotaScreen.tsx').then((m) => m.OutOfQuotaScreen));

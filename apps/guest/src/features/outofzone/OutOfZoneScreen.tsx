@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next';
+import MapPinOff from 'lucide-react/icons/map-pin-off';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import { useCallActions } from '../../app/callActions.ts';
+import { MessageScreen } from '../base/MessageScreen.tsx';
+import { Button } from '../base/Button.tsx';
+import { useCompanyMessage } from '../base/hooks.ts';
+
+/** The location check found the guest outside the company's service area. */
+export function OutOfZoneScreen() {
+  const { t } = useTranslation();
+  const actions = useCallActions();
+  const message = useCompanyMessage('outOfZoneMsg');
+  return (
+    <MessageScreen
+      screen="outofzone"
+      tone="warning"
+      icon={<MapPinOff size={34} />}
+      title={t('outofzone.title')}
+      body={
+        <>
+          <p>{message}</p>
+          <p>{t('outofzone.hint')}</p>
+        </>
+      }
+      actions={
+        <Button block icon={<RotateCcw size={20} />} onClick={() => void actions.callAgain()} data-testid="retry-location-button">
+          {t('outofzone.retry')}
+        </Button>
+      }
+    />
+  );
+}

@@ -1,0 +1,3 @@
+import { ScreenRegistry } from '../screens/registry.ts';
+
+ScreenRegistry.registerLazy('outofzone', () => import('./OutOfZoneScreen.tsx').then((m) => m.OutOfZoneScreen));

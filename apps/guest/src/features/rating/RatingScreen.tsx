@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import Star from 'lucide-react/icons/star';
+import CircleCheck from 'lucide-react/icons/circle-check';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import { useGuestStore } from '../../app/store.ts';
+import { useCallActions } from '../../app/callActions.ts';
+import { MessageScreen } from '../base/MessageScreen.tsx';
+import { Button } from '../base/Button.tsx';
+import { useCompanyMessage } from '../base/hooks.ts';
+import styles from './RatingScreen.module.css';
+
+const SCORES = [1, 2, 3, 4, 5] as const;
+const EMOJI = ['😞', '🙁', '😐', '🙂', '😄'] as const;
+
+/** After the call: a 1–5 rating (stars or faces) and an optional comment, then a thank-you. */
+export function RatingScreen() {
+  const { t } = useTranslation();
+  const actions = useCallActions();
+  const company = useGuestStore((s) => s.company);
+  const title = useCompanyMessage('ratingPageMsg');
+  const submitText = useCompanyMessage('ratingSubmitMsg');
+  const thanks = useCompanyMessage('ratingThanksMsg');
+  const [score, setScore] = useState(0);
+  const [comment, setComment] = useState('');
+  const [state, setState] = useState<'form' | 'sending' | 'done'>('form');
+  const emojis = company?.ratingStyle === 'emojies';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!score) return;
+    setState('sending');
+    try {
+      await actions.submitRating({ score, comment: comment.trim() });
+    } finally {
+      setState('done');
+    }
+  };
+
+  if (state === 'done') {
+    return (
+      <MessageScreen
+        screen="rating"
+        tone="success"
+        icon={<CircleCheck size={36} />}
+        title={thanks}
+        actions={
+          <Button block variant="secondary" icon={<RotateCcw size={20} />} onClick={() => void actions.callAgain()} data-testid="call-again-button">
+            {t('rating.callAgain')}
+          </Button>
+        }
+      />
+    );
+  }
+
+  return (
+    <MessageScreen screen="rating" imageUrl={company?.ratingPageImage} icon={<Star size={34} />} tone="info" title={title}>
+      <form className={styles.form} onSubmit={(e) => void submit(e)}>
+        <fieldset className={styles.scale}>
+          <legend className="visually-hidden">{t('rating.legend')}</legend>
+          <div className={styles.options} data-style={emojis ? 'emojies' : 'stars'}>
+            {SCORES.map((value) => (
+              <label key={value} className={styles.option} data-active={value <= score} data-testid="rating-option">
+                <input
+                  type="radio"
+                  name="rating"
+                  value={value}
+                  className={styles.radio}
+                  checked={score === value}
+                  onChange={() => setScore(value)}
+                />
+                <span className="visually-hidden">{emojis ? t(`rating.emoji${value}`) : t('rating.star', { count: value })}</span>
+                {emojis ? (
+                  <span className={styles.emoji} aria-hidden="true" data-selected={score === value}>
+                    {EMOJI[value - 1]}
+                  </span>
+                ) : (
+                  <Star className={styles.star} size={40} aria-hidden="true" />
+                )}
+              </label>
+            ))}
+          </div>
+          <p className={styles.scoreText} aria-hidden="true">
+            {score ? (emojis ? t(`rating.emoji${score}` as 'rating.emoji1') : t('rating.star', { count: score })) : '\u00a0'}
+          </p>
+        </fieldset>
+        {company?.advanceRating !== false ? (
+          <label className={styles.comment}>
+            <span className={styles.commentLabel}>{t('rating.comment')}</span>
+            <textarea rows={3} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={1000} />
+          </label>
+        ) : null}
+        <div className={styles.actions}>
+          <Button type="submit" block disabled={!score || state === 'sending'} data-testid="rating-submit-button">
+            {submitText}
+          </Button>
+          <Button variant="ghost" block onClick={() => setState('done')} data-testid="rating-skip-button">
+            {t('rating.skip')}
+          </Button>
+        </div>
+      </form>
+    </MessageScreen>
+  );
+}

@@ -1,0 +1,51 @@
+import { useTranslation } from 'react-i18next';
+import CalendarClock from 'lucide-react/icons/calendar-clock';
+import { useGuestStore } from '../../app/store.ts';
+import { MessageScreen } from '../base/MessageScreen.tsx';
+import { useCompanyMessage } from '../base/hooks.ts';
+import { formatClock, timetableRows, weekdayName } from './timetable.ts';
+import styles from './ScheduleScreen.module.css';
+
+/** Out of opening hours: the message and, unless hidden, the week's timetable with today marked. */
+export function ScheduleScreen() {
+  const { t } = useTranslation();
+  const company = useGuestStore((s) => s.company);
+  const language = useGuestStore((s) => s.language);
+  const message = useCompanyMessage('outOfHoursMsg');
+  const today = new Date().getDay();
+  // Arabic-speaking countries start the week on Sunday (or Saturday); use Sunday there, Monday otherwise.
+  const rows = timetableRows(company?.schedule, language === 'ar' ? 0 : 1);
+
+  return (
+    <MessageScreen screen="schedule" tone="info" icon={<CalendarClock size={34} />} title={t('schedule.title')} body={<p>{message}</p>}>
+      {!company?.hideTimetable && company?.schedule?.length ? (
+        <table className={styles.table} data-testid="timetable">
+          <caption className={styles.caption}>{t('schedule.timetable')}</caption>
+          <thead className="visually-hidden">
+            <tr>
+              <th scope="col">{t('schedule.day')}</th>
+              <th scope="col">{t('schedule.hours')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.day} className={row.day === today ? styles.today : undefined} aria-current={row.day === today ? 'date' : undefined}>
+                <th scope="row">
+                  {weekdayName(row.day, language)}
+                  {row.day === today ? <span className={styles.badge}>{t('schedule.today')}</span> : null}
+                </th>
+                <td>
+                  {row.periods.length
+                    ? row.periods
+                        .map((p) => t('schedule.range', { from: formatClock(p.from, language), to: formatClock(p.to, language) }))
+                        .join(', ')
+                    : <span className={styles.closed}>{t('schedule.closed')}</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </MessageScreen>
+  );
+}

@@ -1,0 +1,58 @@
+import { useTranslation } from 'react-i18next';
+import MonitorX from 'lucide-react/icons/monitor-x';
+import VideoOff from 'lucide-react/icons/video-off';
+import WifiOff from 'lucide-react/icons/wifi-off';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
+import { useGuestStore } from '../../app/store.ts';
+import { MessageScreen } from '../base/MessageScreen.tsx';
+import { Button } from '../base/Button.tsx';
+import styles from './UnsupportedScreen.module.css';
+
+/** The browser, the devices or the network cannot carry a call; says what to do about it. */
+export function UnsupportedScreen() {
+  const { t } = useTranslation();
+  const reason = useGuestStore((s) => s.unsupportedReason) ?? 'browser';
+  const content = {
+    browser: {
+      icon: <MonitorX size={34} />,
+      title: t('unsupported.browserTitle'),
+      body: t('unsupported.browserBody'),
+      steps: [t('unsupported.browserStep1'), t('unsupported.browserStep2')],
+    },
+    media: {
+      icon: <VideoOff size={34} />,
+      title: t('unsupported.mediaTitle'),
+      body: t('unsupported.mediaBody'),
+      steps: [t('unsupported.mediaStep1'), t('unsupported.mediaStep2'), t('unsupported.mediaStep3')],
+    },
+    network: {
+      icon: <WifiOff size={34} />,
+      title: t('unsupported.networkTitle'),
+      body: t('unsupported.networkBody'),
+      steps: [t('unsupported.networkStep1'), t('unsupported.networkStep2')],
+    },
+  }[reason];
+  return (
+    <MessageScreen
+      screen="unsupported"
+      tone="warning"
+      icon={content.icon}
+      title={content.title}
+      body={<p data-unsupported-reason={reason}>{content.body}</p>}
+      actions={
+        <Button block variant="secondary" icon={<RefreshCw size={20} />} onClick={() => window.location.reload()} data-testid="reload-button">
+          {t('unsupported.retry')}
+        </Button>
+      }
+    >
+      <div className={styles.steps}>
+        <h2 className={styles.heading}>{t('unsupported.whatToDo')}</h2>
+        <ol className={styles.list}>
+          {content.steps.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ol>
+      </div>
+    </MessageScreen>
+  );
+}

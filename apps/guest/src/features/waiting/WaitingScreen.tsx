@@ -1,0 +1,77 @@
+import { useTranslation } from 'react-i18next';
+import X from 'lucide-react/icons/x';
+import Headset from 'lucide-react/icons/headset';
+import VideoOff from 'lucide-react/icons/video-off';
+import { useGuestStore } from '../../app/store.ts';
+import { useCallActions } from '../../app/callActions.ts';
+import { Button } from '../base/Button.tsx';
+import { VideoTile } from '../base/VideoTile.tsx';
+import { useCompanyMessage } from '../base/hooks.ts';
+import { useElapsed } from '../base/time.ts';
+import styles from './WaitingScreen.module.css';
+
+/** In the queue: waiting for an agent to answer. */
+export function WaitingScreen() {
+  const { t } = useTranslation();
+  const actions = useCallActions();
+  const company = useGuestStore((s) => s.company);
+  const callType = useGuestStore((s) => s.callType);
+  const localStream = useGuestStore((s) => s.localStream);
+  const videoMuted = useGuestStore((s) => s.videoMuted);
+  const waitingSince = useGuestStore((s) => s.waitingSince);
+  const waitingMsg = useCompanyMessage('waitingMsg');
+  const elapsed = useElapsed(waitingSince);
+  const video = callType !== 'voice';
+
+  return (
+    <section className={styles.card} data-screen="waiting" aria-labelledby="waiting-title">
+      <div className={styles.visual}>
+        {company?.waitingImageUrl ? (
+          <img className={styles.image} src={company.waitingImageUrl} alt="" />
+        ) : (
+          <div className={styles.pulse} aria-hidden="true">
+            <span className={styles.ring} />
+            <span className={styles.ring} />
+            <span className={styles.ring} />
+            <span className={styles.core}>
+              {company?.logoImageUrl ? <img src={company.logoImageUrl} alt="" /> : <Headset size={38} />}
+            </span>
+          </div>
+        )}
+      </div>
+
+      <div className={styles.text}>
+        <h1 id="waiting-title" className={styles.title}>
+          {t('waiting.title')}
+        </h1>
+        <p className={styles.message}>{waitingMsg}</p>
+        <p className={styles.timer}>
+          <span>{t('waiting.elapsed')}</span>{' '}
+          <time className={styles.time} role="timer" aria-live="off">
+            {elapsed}
+          </time>
+        </p>
+      </div>
+
+      {video ? (
+        <VideoTile
+          className={styles.selfView}
+          stream={localStream}
+          muted
+          mirrored
+          videoOff={videoMuted}
+          label={t('waiting.selfView')}
+          peer="local"
+          data-testid="local-video"
+          placeholder={<VideoOff size={28} aria-hidden="true" />}
+        />
+      ) : (
+        <p className={styles.voiceNote}>{t('waiting.voiceNote')}</p>
+      )}
+
+      <Button variant="secondary" block icon={<X size={20} />} onClick={() => void actions.cancel()} data-testid="cancel-button">
+        {t('waiting.cancel')}
+      </Button>
+    </section>
+  );
+}
