@@ -46,10 +46,7 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
       max: 10,
       connectionTimeoutMillis: 5000,
       // int8 (bigint) columns hold epoch milliseconds and counts: numbers, not strings.
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
+      types: int8AsNumber,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -62,6 +59,11 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
   }
   throw new Error('DATABASE_URL must start with sqlite: or postgres://');
 }
+
+const int8AsNumber = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+    oid === 20 ? (v: string) => Number(v) : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+};
 
 async function ping(kysely: Kysely<Database>): Promise<boolean> {
   try {

@@ -25,6 +25,6 @@ class CodeMigrationProvider implements MigrationProvider {
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   const migrator = new Migrator({ db: db.kysely, provider: new CodeMigrationProvider(db.dialect) });
   const result = await migrator.migrateToLatest();
-  if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  if (result.error) throw result.error instanceof Error ? result.error : new Error(JSON.stringify(result.error));
   return result;
 }

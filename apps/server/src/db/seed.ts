@@ -20,7 +20,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
 
   await k
     .insertInto('companies')
-    .values({ id: companyId, name: 'Lobby Demo', host: 'localhost', activated: 1, settings: '{}', created_at: now } as never)
+    .values({ id: companyId, name: 'Lobby Demo', host: 'localhost', activated: 1, settings: '{}', created_at: now })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
   if (db.dialect === 'postgres') {

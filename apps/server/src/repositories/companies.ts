@@ -14,7 +14,7 @@ export interface CompanyRow {
 function parseSettings(raw: string): CompanySettings {
   try {
     const parsed: unknown = JSON.parse(raw);
-    return withCompanyDefaults(typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null);
+    return withCompanyDefaults(typeof parsed === 'object' && parsed !== null ? (parsed) : null);
   } catch {
     return withCompanyDefaults(null);
   }

@@ -11,7 +11,7 @@ const NAMES: Record<number, string> = {
 };
 
 /** `{statusCode, error, message}`; the message names the field at fault (`field: what is wrong`). */
-export function fail(reply: FastifyReply, statusCode: keyof typeof NAMES & number, message: string) {
+export function fail(reply: FastifyReply, statusCode: 400 | 401 | 403 | 404 | 409 | 503, message: string) {
   return reply.code(statusCode).send({ statusCode, error: NAMES[statusCode] ?? 'Error', message });
 }
 

@@ -64,7 +64,7 @@ export interface RegisteredGuest {
 export async function registerGuest(app: App, body: { guestId?: string; companyId?: number } = {}): Promise<RegisteredGuest> {
   const res = await app.inject({ method: 'POST', url: '/api/guest/register', payload: { guestId: randomGuestId(), ...body } });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-  return (res.json() as { data: RegisteredGuest }).data;
+  return res.json<{ data: RegisteredGuest }>().data;
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -87,5 +87,5 @@ export async function openCall(app: App, guest: RegisteredGuest, extra: Record<s
     payload: { call_id: callId, company: guest.companyId, source: 'site', ...extra },
   });
   if (res.statusCode !== 201) throw new Error(`add report failed: ${res.statusCode} ${res.body}`);
-  return { callId, reportId: (res.json() as { data: { id: number } }).data.id };
+  return { callId, reportId: res.json<{ data: { id: number } }>().data.id };
 }

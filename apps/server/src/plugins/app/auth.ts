@@ -49,7 +49,7 @@ export function registerAuth(app: App, services: Services): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
-    const access = (route.config as { access?: Access } | undefined)?.access;
+    const access = (route.config)?.access;
     if (!access) throw new Error(`route ${String(route.method)} ${route.url} does not declare config.access`);
   });
 

@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import { WebSocket, WebSocketServer } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext } from '../helpers/context.ts';
+import type { TestContext } from '../helpers/context.ts';
+
+function dist(name: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lobby-${name}-`));
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>${name}</title>`);
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'assets', 'app.js'), `console.log(${JSON.stringify(name)})`);
+  return dir;
+}
+
+describe('front ends, proxies and security headers', () => {
+  let t: TestContext;
+  let upstream: http.Server;
+  let wss: WebSocketServer;
+  let upstreamPort: number;
+  let port: number;
+  const seen: Array<{ url: string; protocol: string }> = [];
+
+  beforeAll(async () => {
+    // One fake upstream for XMPP and Janus: echoes websocket messages and HTTP paths.
+    upstream = http.createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ path: req.url }));
+    });
+    wss = new WebSocketServer({ server: upstream, handleProtocols: (protocols) => [...protocols][0] ?? false });
+    wss.on('connection', (ws, req) => {
+      seen.push({ url: req.url ?? '', protocol: ws.protocol });
+      ws.on('message', (m: Buffer) => ws.send(`echo:${m.toString()}`));
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    upstreamPort = (upstream.address() as AddressInfo).port;
+
+    t = await createTestContext('sqlite', {
+      seed: false,
+      config: {
+        guestDist: dist('guest'),
+        consoleDist: dist('console'),
+        ejabberdWsUrl: `ws://127.0.0.1:${upstreamPort}/ws`,
+        janusWsUrl: `ws://127.0.0.1:${upstreamPort}`,
+        janusHttpUrl: `http://127.0.0.1:${upstreamPort}/janus`,
+      },
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await t.close();
+    wss.close();
+    await new Promise((r) => upstream.close(r));
+  });
+
+  it('when / or /appointment/<ref> is asked, then the guest index.html is served; assets are files', async () => {
+    for (const url of ['/', '/appointment/abc-123', '/appointment/x/y']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<title>guest</title>');
+    }
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
+    expect(asset.body).toContain('"guest"');
+  });
+
+  it('when /console/ or a console route is asked, then the console index.html is served', async () => {
+    for (const url of ['/console/', '/console/queue', '/console/admin/settings']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<title>console</title>');
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/console/assets/app.js' })).body).toContain('"console"');
+    const bare = await t.app.inject({ method: 'GET', url: '/console' });
+    expect(bare.statusCode).toBe(302);
+  });
+
+  it('when an unknown /api path is asked, then JSON 404, not the SPA', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json<{ message: string }>().message).toContain('/api/nope');
+  });
+
+  it('when a page is served, then the CSP allows same-origin ws/wss, blob:/mediastream: media and data:/blob: images', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/', headers: { host: 'calls.example.com' } });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("connect-src 'self' ws://calls.example.com wss://calls.example.com");
+    expect(csp).toContain("media-src 'self' blob: mediastream:");
+    expect(csp).toMatch(/img-src 'self' data: blob:/);
+    expect(csp).toContain("script-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('when a browser opens /xmpp-websocket with subprotocol xmpp, then it reaches ejabberd /ws with that subprotocol', async () => {
+    const reply = await wsRoundTrip(`ws://127.0.0.1:${port}/xmpp-websocket`, 'xmpp', '<open/>');
+    expect(reply).toEqual({ protocol: 'xmpp', message: 'echo:<open/>' });
+    expect(seen.at(-1)).toEqual({ url: '/ws', protocol: 'xmpp' });
+  });
+
+  it('when a browser opens /janus with subprotocol janus-protocol, then it reaches Janus with that subprotocol', async () => {
+    const reply = await wsRoundTrip(`ws://127.0.0.1:${port}/janus`, 'janus-protocol', '{"janus":"info"}');
+    expect(reply).toEqual({ protocol: 'janus-protocol', message: 'echo:{"janus":"info"}' });
+    expect(seen.at(-1)?.protocol).toBe('janus-protocol');
+  });
+
+  it('when /janus-http/<path> is asked, then it is forwarded to JANUS_HTTP_URL/<path>', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/janus-http/info' });
+    expect(res.json()).toEqual({ path: '/janus/info' });
+  });
+
+  it('when /api/docs is asked, then the OpenAPI UI and document answer with every API route', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/docs/' })).statusCode).toBe(200);
+    const doc = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const paths = Object.keys(doc.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/health',
+        '/api/guest/register',
+        '/api/guest-auth',
+        '/api/guest/details',
+        '/api/company/details',
+        '/api/call-report/add',
+        '/api/call-report/update-timestamp',
+        '/api/call-report/update',
+        '/api/console/login',
+        '/api/console/logout',
+        '/api/console/me',
+        '/api/console/xmpp-token',
+        '/api/console/rooms',
+        '/api/console/events',
+      ]),
+    );
+  });
+});
+
+describe('front ends not built', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext('sqlite', { seed: false });
+  });
+  afterAll(async () => t.close());
+
+  it('when a dist folder is missing, then the pages answer 503 text saying what to build', async () => {
+    for (const url of ['/', '/appointment/1', '/console/', '/console/queue']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(503);
+      expect(res.headers['content-type']).toContain('text/plain');
+      expect(res.body).toContain('not built');
+    }
+  });
+});
+
+describe('route access declarations', () => {
+  it('when a route under /api does not declare who may call it, then the app refuses to start', async () => {
+    const { buildApp } = await import('../../src/app.ts');
+    const { testConfig } = await import('../helpers/context.ts');
+    const { openDb } = await import('../../src/db/database.ts');
+    const db = openDb('sqlite::memory:');
+    const app = await buildApp(testConfig(), { db, logger: false, web: false });
+    expect(() => app.get('/api/undeclared', () => ({}))).toThrow(/config.access/);
+    await app.close();
+    await db.close();
+  });
+});
+
+function wsRoundTrip(url: string, protocol: string, message: string): Promise<{ protocol: string; message: string }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, protocol);
+    const timer = setTimeout(() => reject(new Error('timeout')), 3000);
+    ws.on('open', () => ws.send(message));
+    ws.on('message', (m: Buffer) => {
+      clearTimeout(timer);
+      resolve({ protocol: ws.protocol, message: m.toString() });
+      ws.close();
+    });
+    ws.on('error', reject);
+  });
+}
