@@ -48,10 +48,7 @@ describe('retry', () => {
   it('when a call fails twice then succeeds, then it resolves on the third attempt', async () => {
     let n = 0;
     const value = await retry(
-      async () => {
-        if (++n < 3) throw new Error('no');
-        return n;
-      },
+      () => (++n < 3 ? Promise.reject(new Error('no')) : Promise.resolve(n)),
       { attempts: 20, delayMs: 1 },
     );
     expect(value).toBe(3);
@@ -61,10 +58,7 @@ describe('retry', () => {
     let n = 0;
     await expect(
       retry(
-        async () => {
-          n++;
-          throw new Error(`fail ${n}`);
-        },
+        () => Promise.reject(new Error(`fail ${++n}`)),
         { attempts: 4, delayMs: 1 },
       ),
     ).rejects.toThrow('fail 4');

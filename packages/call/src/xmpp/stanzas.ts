@@ -5,7 +5,7 @@
  *   and the agents of its room (end now; hold, resume, transfer and more in later work).
  */
 import type * as XMPP from 'stanza';
-import { attribute } from 'stanza/jxt';
+import { attribute } from 'stanza/jxt/index.js';
 import { NS_LOBBY_PRESENCE, type LobbyPresenceElement } from '../presence.ts';
 
 export const NS_LOBBY_CALL = 'urn:lobby:call:0';
