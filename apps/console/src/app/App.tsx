@@ -1,0 +1,102 @@
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { applyLanguage } from '../i18n/index.ts';
+import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { WorkspacePage } from '../features/workspace/WorkspacePage.tsx';
+import { Spinner } from '../features/base/Spinner.tsx';
+import { AgentActionsContext, placeholderAgentActions, useAgentActions, type AgentActions } from './agentActions.ts';
+import { ConsoleStoreContext, useConsoleStore, type ConsoleStore } from './store.ts';
+
+/** Keeps `<html lang dir>` and the title in step with the store. */
+function AppEffects() {
+  const { t } = useTranslation();
+  const language = useConsoleStore((s) => s.language);
+  const companyName = useConsoleStore((s) => s.companyName);
+  useEffect(() => applyLanguage(language), [language]);
+  useEffect(() => {
+    document.title = companyName ? `${companyName} · ${t('app.name')}` : t('app.name');
+  }, [companyName, t, language]);
+  return null;
+}
+
+/** Restores the session once (GET /api/console/me) unless a fixture already decided it. */
+function SessionRestore() {
+  const actions = useAgentActions();
+  const session = useConsoleStore((s) => s.session);
+  useEffect(() => {
+    if (session === 'unknown') void actions.restoreSession();
+    // Only on mount: later changes of `session` come from login/logout.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [actions]);
+  return null;
+}
+
+function SessionLoading() {
+  const { t } = useTranslation();
+  return (
+    <div role="status" data-screen="session-loading" style={{ display: 'grid', placeItems: 'center', blockSize: '100dvh', color: 'var(--ink-muted)', gap: 12, alignContent: 'center' }}>
+      <Spinner size={36} />
+      <span>{t('app.loading')}</span>
+    </div>
+  );
+}
+
+/** Shows its children to a signed-in user; sends others to /login. */
+function RequireSession({ children }: { children: ReactNode }) {
+  const session = useConsoleStore((s) => s.session);
+  if (session === 'unknown') return <SessionLoading />;
+  if (session === 'anonymous') return <Navigate to="/login" replace />;
+  return children;
+}
+
+export interface AppProvidersProps {
+  store: ConsoleStore;
+  /** The agent engine's actions; the placeholder ones until it is wired. */
+  agentActions?: AgentActions;
+  children: ReactNode;
+}
+
+export function AppProviders({ store, agentActions, children }: AppProvidersProps) {
+  const actions = useMemo(() => agentActions ?? placeholderAgentActions(store), [agentActions, store]);
+  return (
+    <ConsoleStoreContext.Provider value={store}>
+      <AgentActionsContext.Provider value={actions}>
+        <AppEffects />
+        <SessionRestore />
+        {children}
+      </AgentActionsContext.Provider>
+    </ConsoleStoreContext.Provider>
+  );
+}
+
+/** /login, / (the queue workspace); anything else goes to /. Admin pages come later. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route
+        path="/"
+        element={
+          <RequireSession>
+            <WorkspacePage />
+          </RequireSession>
+        }
+      />
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}
+
+/** The router's basename is Vite's base without the trailing slash: '/console'. */
+export const BASENAME = import.meta.env.BASE_URL.replace(/\/$/, '');
+
+export function App(props: Omit<AppProvidersProps, 'children'>) {
+  return (
+    <AppProviders {...props}>
+      <BrowserRouter basename={BASENAME}>
+        <AppRoutes />
+      </BrowserRouter>
+    </AppProviders>
+  );
+}

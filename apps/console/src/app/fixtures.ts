@@ -1,0 +1,67 @@
+// DEV ONLY (imported behind `import.meta.env.DEV` in main.tsx): demo agent, queue and fake media.
+import type { ConsoleStore, QueueEntry } from './store.ts';
+
+function fakeRemoteStream(): MediaStream | null {
+  const canvas = document.createElement('canvas');
+  canvas.width = 1280;
+  canvas.height = 720;
+  const ctx = canvas.getContext('2d');
+  if (!ctx || typeof canvas.captureStream !== 'function') return null;
+  const draw = (time: number) => {
+    const g = ctx.createLinearGradient(0, 0, 1280, 720);
+    g.addColorStop(0, '#6b5b4b');
+    g.addColorStop(1, '#2b2520');
+    ctx.fillStyle = g;
+    ctx.fillRect(0, 0, 1280, 720);
+    const sway = Math.sin(time / 800) * 10;
+    ctx.fillStyle = '#d8b094';
+    ctx.beginPath();
+    ctx.arc(640 + sway, 300, 115, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.fillStyle = '#4a6b52';
+    ctx.beginPath();
+    ctx.ellipse(640 + sway, 700, 310, 270, 0, Math.PI, 0);
+    ctx.fill();
+    requestAnimationFrame(draw);
+  };
+  requestAnimationFrame(draw);
+  return canvas.captureStream(30);
+}
+
+export function demoQueue(now = Date.now()): QueueEntry[] {
+  return [
+    { callId: 'g7f3a9--1', guestName: 'Guest 7F3A', kind: 'video', assignmentId: 1, assignmentName: 'Sales', waitingSince: now - 45_000 },
+    { callId: 'g19c2e--1', guestName: 'Guest 19C2', kind: 'voice', assignmentId: 2, assignmentName: 'Customer support', waitingSince: now - 192_000 },
+    { callId: 'g5b80d--1', guestName: 'Guest 5B80', kind: 'video', assignmentId: 3, assignmentName: 'Billing', waitingSince: now - 9_000 },
+    { callId: 'g2aa41--1', guestName: 'Guest 2AA4', kind: 'video', assignmentId: 2, assignmentName: 'Customer support', waitingSince: now - 351_000 },
+  ];
+}
+
+export async function applyFixture(store: ConsoleStore, fixture: string, params: URLSearchParams): Promise<void> {
+  const s = store.getState();
+  const lang = params.get('lang');
+  if (lang === 'ar' || lang === 'en') s.setLanguage(lang);
+  if (fixture === 'login' || fixture === 'login-error') {
+    s.setSession(null);
+    if (fixture === 'login-error') s.setLoginError('invalid');
+    return;
+  }
+  s.setSession({ id: 1, email: 'sarah@example.com', name: 'Sarah Miller', role: 'agent', companyId: 18, jid: 'sarah@lobby.local' });
+  s.setCompanyName('Acme Insurance');
+  if (params.get('away') === 'true') s.setAvailability('away');
+  if (fixture === 'empty') return;
+  s.setQueue(demoQueue());
+  if (fixture === 'call' || fixture === 'voice-call') {
+    const kind = fixture === 'call' ? 'video' : 'voice';
+    let local: MediaStream | null = null;
+    try {
+      local = await navigator.mediaDevices.getUserMedia({ audio: true, video: kind === 'video' });
+    } catch {
+      local = null;
+    }
+    const remote = kind === 'video' ? fakeRemoteStream() : local;
+    s.removeQueueEntry('g7f3a9--1');
+    s.setActiveCall({ callId: 'g7f3a9--1', guestName: 'Guest 7F3A', kind, assignmentName: 'Sales', startedAt: Date.now() - 83_000 });
+    s.setStreams(local, remote ? [{ id: 'guest', display: 'Guest 7F3A', stream: remote }] : []);
+  }
+}

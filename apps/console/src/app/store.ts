@@ -1,0 +1,158 @@
+// The console's state: one zustand vanilla store. Screens read it; the agent engine (packages/call)
+// will drive the queue, the active call and the streams through the actions below.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { createContext, useContext } from 'react';
+import type { ConsoleUser } from '../api/console.ts';
+
+export type Language = 'en' | 'ar';
+export type CallKind = 'video' | 'voice';
+export type Availability = 'available' | 'away';
+/** 'unknown' while GET /api/console/me restores a session on load. */
+export type SessionState = 'unknown' | 'anonymous' | 'authenticated';
+/** Login failure, as a translation key suffix (login.error.<code>). */
+export type LoginError = 'invalid' | 'rateLimited' | 'network' | 'unknown';
+
+/** A guest waiting in the queue (an OpenCall presence in one of the agent's rooms). */
+export interface QueueEntry {
+  callId: string;
+  /** What to call the guest (their username until a welcome form gives a name). */
+  guestName: string;
+  kind: CallKind;
+  assignmentId: number;
+  assignmentName: string;
+  /** Epoch ms when the guest started waiting. */
+  waitingSince: number;
+  /** Room JID of the guest (a<assignmentId>-<guest>@conference…). */
+  room?: string;
+}
+
+/** The call the agent is in. */
+export interface ActiveCall {
+  callId: string;
+  guestName: string;
+  kind: CallKind;
+  assignmentName: string;
+  /** Epoch ms when media started; null while connecting. */
+  startedAt: number | null;
+}
+
+export interface RemoteStream {
+  id: string;
+  display: string;
+  stream: MediaStream;
+}
+
+export interface ConsoleData {
+  session: SessionState;
+  user: ConsoleUser | null;
+  companyName: string | null;
+  language: Language;
+  availability: Availability;
+  queue: QueueEntry[];
+  activeCall: ActiveCall | null;
+  localStream: MediaStream | null;
+  remoteStreams: RemoteStream[];
+  audioMuted: boolean;
+  videoMuted: boolean;
+  loginPending: boolean;
+  loginError: LoginError | null;
+  /** Last operational error shown as a banner (translation key suffix or message). */
+  error: string | null;
+}
+
+export interface ConsoleActions {
+  /** Logged in or restored: user set, session authenticated. `null`: logged out / no session. */
+  setSession: (user: ConsoleUser | null) => void;
+  setCompanyName: (name: string | null) => void;
+  setLanguage: (language: Language) => void;
+  setAvailability: (availability: Availability) => void;
+  setLoginPending: (pending: boolean) => void;
+  setLoginError: (error: LoginError | null) => void;
+  /** Replace the whole queue. */
+  setQueue: (queue: QueueEntry[]) => void;
+  /** Add or replace (same callId) one waiting guest. */
+  upsertQueueEntry: (entry: QueueEntry) => void;
+  removeQueueEntry: (callId: string) => void;
+  setActiveCall: (call: ActiveCall | null) => void;
+  setLocalStream: (stream: MediaStream | null) => void;
+  setStreams: (local: MediaStream | null, remotes: RemoteStream[]) => void;
+  addRemoteStream: (remote: RemoteStream) => void;
+  removeRemoteStream: (id: string) => void;
+  setAudioMuted: (muted: boolean) => void;
+  setVideoMuted: (muted: boolean) => void;
+  setError: (error: string | null) => void;
+  /** Forget the active call and its media (keeps queue, session, availability). */
+  resetCall: () => void;
+}
+
+export type ConsoleState = ConsoleData & ConsoleActions;
+export type ConsoleStore = StoreApi<ConsoleState>;
+
+export const initialConsoleData: ConsoleData = {
+  session: 'unknown',
+  user: null,
+  companyName: null,
+  language: 'en',
+  availability: 'available',
+  queue: [],
+  activeCall: null,
+  localStream: null,
+  remoteStreams: [],
+  audioMuted: false,
+  videoMuted: false,
+  loginPending: false,
+  loginError: null,
+  error: null,
+};
+
+/** Queue order: longest waiting first (then by call id, for a stable order). */
+export function sortQueue(queue: QueueEntry[]): QueueEntry[] {
+  return [...queue].sort((a, b) => a.waitingSince - b.waitingSince || a.callId.localeCompare(b.callId));
+}
+
+export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleStore {
+  return createStore<ConsoleState>()((set) => ({
+    ...initialConsoleData,
+    ...initial,
+    setSession: (user) =>
+      set(
+        user
+          ? { user, session: 'authenticated', loginError: null }
+          : { user: null, session: 'anonymous', companyName: null, queue: [], activeCall: null },
+      ),
+    setCompanyName: (companyName) => set({ companyName }),
+    setLanguage: (language) => set({ language }),
+    setAvailability: (availability) => set({ availability }),
+    setLoginPending: (loginPending) => set({ loginPending }),
+    setLoginError: (loginError) => set({ loginError }),
+    setQueue: (queue) => set({ queue: sortQueue(queue) }),
+    upsertQueueEntry: (entry) =>
+      set((s) => ({ queue: sortQueue([...s.queue.filter((q) => q.callId !== entry.callId), entry]) })),
+    removeQueueEntry: (callId) => set((s) => ({ queue: s.queue.filter((q) => q.callId !== callId) })),
+    setActiveCall: (activeCall) => set({ activeCall }),
+    setLocalStream: (localStream) => set({ localStream }),
+    setStreams: (localStream, remoteStreams) => set({ localStream, remoteStreams }),
+    addRemoteStream: (remote) =>
+      set((s) => ({ remoteStreams: [...s.remoteStreams.filter((r) => r.id !== remote.id), remote] })),
+    removeRemoteStream: (id) => set((s) => ({ remoteStreams: s.remoteStreams.filter((r) => r.id !== id) })),
+    setAudioMuted: (audioMuted) => set({ audioMuted }),
+    setVideoMuted: (videoMuted) => set({ videoMuted }),
+    setError: (error) => set({ error }),
+    resetCall: () =>
+      set({ activeCall: null, localStream: null, remoteStreams: [], audioMuted: false, videoMuted: false }),
+  }));
+}
+
+export const ConsoleStoreContext = createContext<ConsoleStore | null>(null);
+
+export function useConsoleStoreApi(): ConsoleStore {
+  const store = useContext(ConsoleStoreContext);
+  if (!store) throw new Error('useConsoleStore must be used inside <ConsoleStoreContext.Provider>');
+  return store;
+}
+
+/** Select from the console store. */
+export function useConsoleStore<T>(selector: (state: ConsoleState) => T): T {
+  return useStore(useConsoleStoreApi(), selector);
+}

@@ -1,0 +1,101 @@
+import { useTranslation } from 'react-i18next';
+import Video from 'lucide-react/icons/video';
+import Phone from 'lucide-react/icons/phone';
+import PhoneIncoming from 'lucide-react/icons/phone-incoming';
+import Inbox from 'lucide-react/icons/inbox';
+import Coffee from 'lucide-react/icons/coffee';
+import { useConsoleStore, type QueueEntry } from '../../app/store.ts';
+import { useAgentActions } from '../../app/agentActions.ts';
+import { Avatar } from '../base/Avatar.tsx';
+import { formatDuration, useNow } from '../base/time.ts';
+import styles from './QueuePanel.module.css';
+
+function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
+  if (ms >= 5 * 60_000) return 'veryLong';
+  if (ms >= 2 * 60_000) return 'long';
+  return 'ok';
+}
+
+function QueueItem({ entry, now, busy }: { entry: QueueEntry; now: number; busy: boolean }) {
+  const { t } = useTranslation();
+  const actions = useAgentActions();
+  const waited = now - entry.waitingSince;
+  const time = formatDuration(waited);
+  return (
+    <li className={styles.item} data-testid="queue-item" data-call-id={entry.callId} data-kind={entry.kind}>
+      <Avatar name={entry.guestName} size={40} />
+      <div className={styles.info}>
+        <span className={styles.name}>
+          <bdi>{entry.guestName}</bdi>
+        </span>
+        <span className={styles.meta}>
+          <span className={styles.kind} title={t(entry.kind === 'video' ? 'queue.video' : 'queue.voice')}>
+            {entry.kind === 'video' ? <Video size={15} aria-hidden="true" /> : <Phone size={15} aria-hidden="true" />}
+            <span className="visually-hidden">{t(entry.kind === 'video' ? 'queue.video' : 'queue.voice')}</span>
+          </span>
+          <span className={styles.assignment}>{entry.assignmentName}</span>
+        </span>
+      </div>
+      <span className={styles.wait} data-level={waitLevel(waited)} data-testid="queue-wait">
+        <span className="visually-hidden">{t('queue.waited', { time })}</span>
+        <time aria-hidden="true">{time}</time>
+      </span>
+      <button
+        type="button"
+        className={styles.answer}
+        onClick={() => void actions.answer(entry.callId)}
+        disabled={busy}
+        title={busy ? t('queue.busy') : undefined}
+        aria-label={t('queue.answerGuest', { name: entry.guestName })}
+        data-testid="answer-button"
+      >
+        <PhoneIncoming size={16} aria-hidden="true" />
+        <span>{t('queue.answer')}</span>
+      </button>
+    </li>
+  );
+}
+
+/** The waiting guests, longest wait first, with a ticking wait time and an Answer button each. */
+export function QueuePanel() {
+  const { t } = useTranslation();
+  const queue = useConsoleStore((s) => s.queue);
+  const busy = useConsoleStore((s) => s.activeCall !== null);
+  const away = useConsoleStore((s) => s.availability === 'away');
+  const now = useNow();
+  return (
+    <aside className={styles.panel} aria-labelledby="queue-title" data-testid="queue-panel">
+      <div className={styles.head}>
+        <h2 id="queue-title" className={styles.title}>
+          {t('queue.title')}
+        </h2>
+        <span className={styles.count} aria-live="polite" data-testid="queue-count">
+          <span aria-hidden="true">{queue.length}</span>
+          <span className="visually-hidden">{t('queue.count', { count: queue.length })}</span>
+        </span>
+      </div>
+      {away ? (
+        <p className={styles.away}>
+          <Coffee size={16} aria-hidden="true" />
+          {t('queue.awayNote')}
+        </p>
+      ) : null}
+      {queue.length === 0 ? (
+        <div className={styles.empty} data-testid="queue-empty">
+          <span className={styles.emptyIcon} aria-hidden="true">
+            <Inbox size={28} />
+          </span>
+          <p className={styles.emptyTitle}>{t('queue.emptyTitle')}</p>
+          <p className={styles.emptyBody}>{t('queue.emptyBody')}</p>
+        </div>
+      ) : (
+        <ol className={styles.list}>
+          {queue.map((entry) => (
+            <QueueItem key={entry.callId} entry={entry} now={now} busy={busy} />
+          ))}
+        </ol>
+      )}
+      {busy && queue.length > 0 ? <p className={styles.busy}>{t('queue.busy')}</p> : null}
+    </aside>
+  );
+}

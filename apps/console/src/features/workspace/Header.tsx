@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import LogOut from 'lucide-react/icons/log-out';
+import Headset from 'lucide-react/icons/headset';
+import ListOrdered from 'lucide-react/icons/list-ordered';
+import { useConsoleStore } from '../../app/store.ts';
+import { useAgentActions } from '../../app/agentActions.ts';
+import { Avatar } from '../base/Avatar.tsx';
+import { LanguageSwitch } from '../base/LanguageSwitch.tsx';
+import { useLanguageChange } from '../base/useLanguageChange.ts';
+import { AvailabilitySwitch } from './AvailabilitySwitch.tsx';
+import styles from './Workspace.module.css';
+
+/** Company, navigation, availability, the agent, language and sign-out. */
+export function Header() {
+  const { t } = useTranslation();
+  const actions = useAgentActions();
+  const user = useConsoleStore((s) => s.user);
+  const companyName = useConsoleStore((s) => s.companyName);
+  const language = useConsoleStore((s) => s.language);
+  const changeLanguage = useLanguageChange();
+  return (
+    <header className={styles.header}>
+      <div className={styles.brand}>
+        <span className={styles.mark} aria-hidden="true">
+          <Headset size={18} />
+        </span>
+        <span className={styles.company} data-testid="company-name">
+          {companyName ?? t('app.name')}
+        </span>
+      </div>
+      <nav className={styles.nav} aria-label={t('nav.label')}>
+        <NavLink to="/" end className={styles.navLink}>
+          <ListOrdered size={18} aria-hidden="true" />
+          {t('nav.queue')}
+        </NavLink>
+      </nav>
+      <div className={styles.tools}>
+        <AvailabilitySwitch />
+        <LanguageSwitch value={language} onChange={changeLanguage} />
+        <div className={styles.user}>
+          <Avatar name={user?.name} size={34} />
+          <span className={styles.userText}>
+            <span className={styles.userName} data-testid="agent-name">
+              {user?.name}
+            </span>
+            {user ? <span className={styles.userRole}>{t(`header.role.${user.role}`)}</span> : null}
+          </span>
+        </div>
+        <button type="button" className={styles.logout} onClick={() => void actions.logout()} data-testid="logout-button">
+          <LogOut size={18} aria-hidden="true" />
+          <span className={styles.logoutText}>{t('header.logout')}</span>
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,54 @@
+// i18next for the console: English and Arabic bundled, initialised synchronously.
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from './en.json';
+import ar from './ar.json';
+import type { Language } from '../app/store.ts';
+
+export const resources = { en: { translation: en }, ar: { translation: ar } } as const;
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof en };
+  }
+}
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: 'en',
+  fallbackLng: 'en',
+  supportedLngs: ['en', 'ar'],
+  interpolation: { escapeValue: false },
+  initAsync: false,
+});
+
+const STORAGE_KEY = 'lobby.console.language';
+
+/** The saved choice, else the browser's language. */
+export function initialLanguage(): Language {
+  try {
+    const saved = localStorage.getItem(STORAGE_KEY);
+    if (saved === 'en' || saved === 'ar') return saved;
+  } catch {
+    // no storage: fall through
+  }
+  return typeof navigator !== 'undefined' && navigator.language.toLowerCase().startsWith('ar') ? 'ar' : 'en';
+}
+
+export function saveLanguage(language: Language): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, language);
+  } catch {
+    // private mode
+  }
+}
+
+/** Switches i18next and sets `<html lang dir>`. */
+export function applyLanguage(language: Language, root: HTMLElement = document.documentElement): void {
+  if (i18n.language !== language) void i18n.changeLanguage(language);
+  root.lang = language;
+  root.dir = i18n.dir(language);
+}
+
+export { i18n };

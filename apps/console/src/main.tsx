@@ -1,0 +1,29 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import './theme/global.css';
+import { initialLanguage } from './i18n/index.ts';
+import { App } from './app/App.tsx';
+import { createConsoleStore } from './app/store.ts';
+
+async function start(): Promise<void> {
+  const store = createConsoleStore({ language: initialLanguage() });
+  // Dev-only fixtures (`?fixture=login|login-error|empty|queue|call|voice-call&lang=ar`): no server needed.
+  // The branch and the fixtures module are dropped from production builds.
+  if (import.meta.env.DEV) {
+    const params = new URLSearchParams(window.location.search);
+    const fixture = params.get('fixture');
+    if (fixture) {
+      const { applyFixture } = await import('./app/fixtures.ts');
+      await applyFixture(store, fixture, params);
+    }
+  }
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root missing from index.html');
+  createRoot(root).render(
+    <StrictMode>
+      <App store={store} />
+    </StrictMode>,
+  );
+}
+
+void start();
