@@ -4,6 +4,7 @@
 // reason=<endReason|unsupportedReason>, assignments=<n>, style=stars|emojies, webview=true.
 import type { Company } from '../api/company.ts';
 import { applyCompany } from './bootstrap.ts';
+import type { AppServices } from './services.ts';
 import { isScreen } from './screens.ts';
 import type { EndReason, GuestStore, UnsupportedReason } from './store.ts';
 
@@ -79,16 +80,22 @@ async function fakeLocalStream(video: boolean): Promise<MediaStream | null> {
   }
 }
 
-export async function applyFixture(store: GuestStore, fixture: string, params: URLSearchParams): Promise<void> {
+/** Sets the store up for `fixture`; returns services to use instead of the real ones. */
+export async function applyFixture(
+  store: GuestStore,
+  fixture: string,
+  params: URLSearchParams,
+): Promise<Partial<AppServices>> {
   const s = store.getState();
-  if (fixture === 'loading') return; // stays in the loading phase: the page never asks the API
+  // Stays in the loading phase: the company never arrives.
+  if (fixture === 'loading') return { loadCompany: () => new Promise<never>(() => undefined) };
   const company = demoCompany(params);
   if (fixture === 'error') {
     s.setLoadFailed({ code: 'company-load', message: 'fixture' });
-    return;
+    return { loadCompany: () => Promise.reject(new Error('fixture: the company never loads')) };
   }
   applyCompany(store, company, null);
-  if (!isScreen(fixture)) return;
+  if (!isScreen(fixture)) return {};
   const callType = company.callType === 'voice' ? 'voice' : 'video';
   s.setCallType(callType);
   const reason = params.get('reason');
@@ -105,4 +112,5 @@ export async function applyFixture(store: GuestStore, fixture: string, params: U
     if (params.get('muted') === 'true') s.setAudioMuted(true);
   }
   s.setScreen(fixture);
+  return {};
 }

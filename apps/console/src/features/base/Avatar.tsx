@@ -15,7 +15,7 @@ export function Avatar({
 }) {
   const initial = name?.trim().charAt(0).toUpperCase();
   return (
-    <span className={styles.avatar} style={{ inlineSize: size, blockSize: size, fontSize: size * 0.4 }} aria-hidden="true">
+    <span className={styles.avatar} data-has-image={imageUrl ? 'true' : undefined} style={{ inlineSize: size, blockSize: size, fontSize: size * 0.4 }} aria-hidden="true">
       {imageUrl ? <img src={imageUrl} alt="" className={styles.image} /> : (initial ?? fallbackIcon)}
     </span>
   );

@@ -1,9 +1,10 @@
-import { useId } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Video from 'lucide-react/icons/video';
 import Phone from 'lucide-react/icons/phone';
 import CircleDot from 'lucide-react/icons/circle-dot';
 import CalendarCheck from 'lucide-react/icons/calendar-check';
+import CircleAlert from 'lucide-react/icons/circle-alert';
 import { useGuestStore, type CallKind } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
 import { Button } from '../base/Button.tsx';
@@ -33,9 +34,18 @@ export function SelectionScreen() {
   const assignments = company?.assignments ?? [];
   const chooseAssignment = !appointment && assignments.length > 1;
   const selected = assignments.find((a) => a.id === assignmentId) ?? null;
-  const canCall = !chooseAssignment || selected !== null;
   const callType = company?.callType ?? 'userSelect';
-  const start = (kind: CallKind) => void actions.startCall(kind);
+  const [missing, setMissing] = useState(false);
+  const groupRef = useRef<HTMLFieldSetElement>(null);
+  const start = (kind: CallKind) => {
+    // The call needs an assignment: ask for one instead of disabling the buttons without a word.
+    if (chooseAssignment && selected === null) {
+      setMissing(true);
+      groupRef.current?.querySelector('input')?.focus();
+      return;
+    }
+    void actions.startCall(kind);
+  };
 
   return (
     <section className={styles.card} data-screen="selection" aria-labelledby="selection-title">
@@ -56,7 +66,12 @@ export function SelectionScreen() {
       ) : null}
 
       {chooseAssignment ? (
-        <fieldset className={styles.assignments}>
+        <fieldset
+          ref={groupRef}
+          className={styles.assignments}
+          data-invalid={missing && selected === null ? 'true' : undefined}
+          aria-describedby={missing && selected === null ? `${groupId}-missing` : undefined}
+        >
           <legend className={styles.legend} id={groupId}>
             {t('selection.chooseAssignment')}
           </legend>
@@ -68,13 +83,22 @@ export function SelectionScreen() {
                   name={groupId}
                   value={String(assignment.id)}
                   checked={assignmentId === assignment.id}
-                  onChange={() => setAssignment(assignment.id)}
+                  onChange={() => {
+                    setAssignment(assignment.id);
+                    setMissing(false);
+                  }}
                   className={styles.radio}
                 />
                 <span className={styles.optionLabel}>{assignmentName(assignment, language)}</span>
               </label>
             ))}
           </div>
+          {missing && selected === null ? (
+            <p className={styles.missing} id={`${groupId}-missing`} role="alert">
+              <CircleAlert size={16} aria-hidden="true" />
+              {t('selection.chooseAssignmentFirst')}
+            </p>
+          ) : null}
         </fieldset>
       ) : null}
 
@@ -86,7 +110,6 @@ export function SelectionScreen() {
               block
               icon={<Video size={22} />}
               hint={t('selection.videoHint')}
-              disabled={!canCall}
               onClick={() => start('video')}
               data-testid="call-button"
               data-call-kind="video"
@@ -99,7 +122,6 @@ export function SelectionScreen() {
               variant="secondary"
               icon={<Phone size={22} />}
               hint={t('selection.voiceHint')}
-              disabled={!canCall}
               onClick={() => start('voice')}
               data-testid="call-button"
               data-call-kind="voice"
@@ -113,7 +135,6 @@ export function SelectionScreen() {
             block
             icon={callType === 'voice' ? <Phone size={22} /> : <Video size={22} />}
             hint={callType === 'voice' ? t('call.voiceCall') : t('call.videoCall')}
-            disabled={!canCall}
             onClick={() => start(callType)}
             data-testid="call-button"
             data-call-kind={callType}

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { createConsoleStore, type QueueEntry } from '../src/app/store.ts';
+import { WorkspacePage } from '../src/features/workspace/WorkspacePage.tsx';
+import { agent, Wrapper } from './helpers.tsx';
+
+afterEach(cleanup);
+
+const now = Date.now();
+const entry = (callId: string, waitedMs: number, kind: 'video' | 'voice' = 'video'): QueueEntry => ({
+  callId,
+  guestName: `Guest ${callId}`,
+  kind,
+  assignmentId: 1,
+  assignmentName: 'Sales',
+  waitingSince: now - waitedMs,
+});
+
+function renderWorkspace() {
+  const store = createConsoleStore({ session: 'authenticated', user: agent });
+  store.getState().setQueue([entry('b', 10_000), entry('a', 300_000, 'voice'), entry('c', 60_000)]);
+  render(
+    <Wrapper store={store}>
+      <WorkspacePage />
+    </Wrapper>,
+  );
+  return store;
+}
+
+describe('queue panel', () => {
+  it('when guests are waiting, then they are listed longest wait first', () => {
+    renderWorkspace();
+    const items = screen.getAllByTestId('queue-item');
+    expect(items.map((i) => i.getAttribute('data-call-id'))).toEqual(['a', 'c', 'b']);
+    expect(items[0]?.getAttribute('data-kind')).toBe('voice');
+    expect(items[0]?.textContent).toContain('Sales');
+    expect(screen.getAllByTestId('queue-wait')[0]?.textContent).toContain('5:00');
+  });
+
+  it('when a guest is added later, then the order still follows the wait', () => {
+    const store = renderWorkspace();
+    store.getState().upsertQueueEntry(entry('d', 600_000));
+    expect(store.getState().queue.map((q) => q.callId)).toEqual(['d', 'a', 'c', 'b']);
+  });
+
+  it('when the agent answers, then the call area shows the call and answering is disabled', () => {
+    const store = renderWorkspace();
+    fireEvent.click(screen.getAllByTestId('answer-button')[1]!);
+    expect(store.getState().activeCall?.callId).toBe('c');
+    expect(screen.getByTestId('active-call').getAttribute('data-call-id')).toBe('c');
+    expect(screen.getByTestId('remote-video')).toBeTruthy();
+    expect(screen.getAllByTestId('answer-button').every((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    fireEvent.click(screen.getByTestId('agent-hangup-button'));
+    expect(store.getState().activeCall).toBeNull();
+    expect(screen.getByTestId('call-idle')).toBeTruthy();
+  });
+
+  it('when nobody waits, then the empty state says so', () => {
+    const store = createConsoleStore({ session: 'authenticated', user: agent });
+    render(
+      <Wrapper store={store}>
+        <WorkspacePage />
+      </Wrapper>,
+    );
+    expect(screen.getByTestId('queue-empty').textContent).toContain('No guests waiting');
+  });
+});

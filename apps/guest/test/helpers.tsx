@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import '../src/i18n/index.ts';
+import '../src/features/index.ts';
+import { AppProviders } from '../src/app/App.tsx';
+import type { Company } from '../src/api/company.ts';
+import type { GuestStore } from '../src/app/store.ts';
+import type { AppServices } from '../src/app/services.ts';
+
+export function company(overrides: Partial<Company> = {}): Company {
+  return {
+    id: 18,
+    activated: true,
+    name: 'Acme',
+    callType: 'userSelect',
+    language: 'english',
+    assignments: [{ id: 1, name: 'Sales' }],
+    ...overrides,
+  };
+}
+
+export function Wrapper({
+  store,
+  children,
+  path = '/',
+  services,
+}: {
+  store: GuestStore;
+  children: ReactNode;
+  path?: string;
+  services?: Partial<AppServices>;
+}) {
+  return (
+    <AppProviders store={store} services={services}>
+      <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
+    </AppProviders>
+  );
+}
