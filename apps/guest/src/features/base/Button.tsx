@@ -22,7 +22,7 @@ export function Button({
   type = 'button',
   ...rest
 }: ButtonProps) {
-  const classes = [styles.button, styles[variant], styles[size], block ? styles.block : '', className]
+  const classes = [styles.button, styles[variant], styles[size], block ? styles.block : '', hint ? styles.withHint : '', className]
     .filter(Boolean)
     .join(' ');
   return (
