@@ -25,7 +25,10 @@ export async function registerGuest(companyId = 18): Promise<GuestRegistration> 
   return json<GuestRegistration>(response, 'register');
 }
 
-export async function addReport(token: string, body: Record<string, unknown>): Promise<{ id: number; status: string }> {
+export async function addReport(
+  token: string,
+  body: Record<string, unknown>,
+): Promise<{ id: number; status: string }> {
   const response = await fetch(`${BASE_URL}/api/call-report/add`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -42,7 +45,10 @@ export async function consoleLogin(user: { email: string; password: string }): P
     body: JSON.stringify(user),
   });
   await json(response, 'console/login');
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   if (!cookie) throw new Error('console/login set no cookie');
   return cookie;
 }

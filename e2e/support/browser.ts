@@ -79,6 +79,10 @@ export async function launchParticipant(
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('console', (m) => log.push(`[${tag}] ${m.type()} ${m.text()}`));
   page.on('pageerror', (e) => log.push(`[${tag}] pageerror ${e.message}`));
+  // what the app reports as a failed call stage is the best clue when a journey fails
+  context.on('request', (request) => {
+    if (request.url().includes('/api/call-bug/')) log.push(`[${tag}] call-bug ${request.postData() ?? ''}`);
+  });
   return {
     context,
     page,

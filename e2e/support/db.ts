@@ -4,7 +4,10 @@
  */
 import path from 'node:path';
 
-export async function queryRows<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+export async function queryRows<T = Record<string, unknown>>(
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const url = process.env.DATABASE_URL ?? '';
   if (url.startsWith('postgres')) {
     const { default: pg } = await import('pg');
@@ -19,7 +22,9 @@ export async function queryRows<T = Record<string, unknown>>(sql: string, params
     }
   }
   const { default: Database } = await import('better-sqlite3');
-  const file = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : path.join(process.env.LOBBY_DATA_DIR ?? 'data', 'lobby.sqlite');
+  const file = url.startsWith('sqlite:')
+    ? url.slice('sqlite:'.length)
+    : path.join(process.env.LOBBY_DATA_DIR ?? 'data', 'lobby.sqlite');
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     return db.prepare(sql).all(...params) as T[];

@@ -14,17 +14,27 @@ export interface MediaCounters {
 
 export async function mediaCounters(page: Page): Promise<MediaCounters> {
   return page.evaluate(async () => {
-    const pcs = ((window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? []).filter(
-      (pc) => pc.connectionState !== 'closed',
-    );
-    const totals = { videoFramesDecoded: 0, audioPacketsReceived: 0, videoFramesEncoded: 0, audioPacketsSent: 0, connections: pcs.length };
+    const pcs = (
+      (window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? []
+    ).filter((pc) => pc.connectionState !== 'closed');
+    const totals = {
+      videoFramesDecoded: 0,
+      audioPacketsReceived: 0,
+      videoFramesEncoded: 0,
+      audioPacketsSent: 0,
+      connections: pcs.length,
+    };
     for (const pc of pcs) {
       const report = await pc.getStats();
       report.forEach((s: Record<string, unknown>) => {
-        if (s.type === 'inbound-rtp' && s.kind === 'video') totals.videoFramesDecoded += Number(s.framesDecoded ?? 0);
-        if (s.type === 'inbound-rtp' && s.kind === 'audio') totals.audioPacketsReceived += Number(s.packetsReceived ?? 0);
-        if (s.type === 'outbound-rtp' && s.kind === 'video') totals.videoFramesEncoded += Number(s.framesEncoded ?? 0);
-        if (s.type === 'outbound-rtp' && s.kind === 'audio') totals.audioPacketsSent += Number(s.packetsSent ?? 0);
+        if (s.type === 'inbound-rtp' && s.kind === 'video')
+          totals.videoFramesDecoded += Number(s.framesDecoded ?? 0);
+        if (s.type === 'inbound-rtp' && s.kind === 'audio')
+          totals.audioPacketsReceived += Number(s.packetsReceived ?? 0);
+        if (s.type === 'outbound-rtp' && s.kind === 'video')
+          totals.videoFramesEncoded += Number(s.framesEncoded ?? 0);
+        if (s.type === 'outbound-rtp' && s.kind === 'audio')
+          totals.audioPacketsSent += Number(s.packetsSent ?? 0);
       });
     }
     return totals;
@@ -32,15 +42,26 @@ export async function mediaCounters(page: Page): Promise<MediaCounters> {
 }
 
 /** Asserts that received video frames are decoded and audio packets arrive, increasing over `ms`. */
-export async function expectMediaFlowing(page: Page, who: string, ms = 2000): Promise<{ before: MediaCounters; after: MediaCounters }> {
+export async function expectMediaFlowing(
+  page: Page,
+  who: string,
+  ms = 2000,
+): Promise<{ before: MediaCounters; after: MediaCounters }> {
   // first wait until something has been decoded at all (ICE and DTLS take a moment)
   await expect
-    .poll(async () => (await mediaCounters(page)).videoFramesDecoded, { message: `${who}: first decoded video frame`, timeout: 30_000 })
+    .poll(async () => (await mediaCounters(page)).videoFramesDecoded, {
+      message: `${who}: first decoded video frame`,
+      timeout: 30_000,
+    })
     .toBeGreaterThan(0);
   const before = await mediaCounters(page);
   await page.waitForTimeout(ms);
   const after = await mediaCounters(page);
-  expect(after.videoFramesDecoded, `${who}: video frames decoded over ${ms} ms`).toBeGreaterThan(before.videoFramesDecoded);
-  expect(after.audioPacketsReceived, `${who}: audio packets received over ${ms} ms`).toBeGreaterThan(before.audioPacketsReceived);
+  expect(after.videoFramesDecoded, `${who}: video frames decoded over ${ms} ms`).toBeGreaterThan(
+    before.videoFramesDecoded,
+  );
+  expect(after.audioPacketsReceived, `${who}: audio packets received over ${ms} ms`).toBeGreaterThan(
+    before.audioPacketsReceived,
+  );
   return { before, after };
 }

@@ -6,7 +6,14 @@
  */
 import { expect, test } from '@playwright/test';
 import { XmppSession, newCallId, type RoomPresence } from '@lobby/call';
-import { addReport, consoleLogin, consoleXmppToken, DEMO_AGENT, registerGuest, XMPP_WS_URL } from '../support/api.ts';
+import {
+  addReport,
+  consoleLogin,
+  consoleXmppToken,
+  DEMO_AGENT,
+  registerGuest,
+  XMPP_WS_URL,
+} from '../support/api.ts';
 
 const guestElement = { userType: 'guest' as const, appointmentID: '' };
 
@@ -31,7 +38,12 @@ test('when two guests of one assignment are online and one calls, then the other
   // positive control: an agent of the assignment in A's room does receive A's presence
   const cookie = await consoleLogin(DEMO_AGENT);
   const token = await consoleXmppToken(cookie);
-  const agent = new XmppSession({ wsUrl: XMPP_WS_URL, jid: token.jid, credential: token.credential, resource: 'privacy-test' });
+  const agent = new XmppSession({
+    wsUrl: XMPP_WS_URL,
+    jid: token.jid,
+    credential: token.credential,
+    resource: 'privacy-test',
+  });
   await agent.connect();
   const agentSaw: RoomPresence[] = [];
   agent.on('roomPresence', (p) => agentSaw.push(p));
@@ -39,10 +51,14 @@ test('when two guests of one assignment are online and one calls, then the other
 
   // act: A opens a call and announces it
   const callId = newCallId(a.username);
-  expect((await addReport(a.access_token, { call_id: callId, company: 18, source: 'site' })).status).toBe('ok');
+  expect((await addReport(a.access_token, { call_id: callId, company: 18, source: 'site' })).status).toBe(
+    'ok',
+  );
   sessionA.setRoomPresence(roomA.room, a.username, `OpenCall|roundRobin|${callId}`, guestElement);
   await expect
-    .poll(() => agentSaw.some((p) => p.nick === a.username && p.statusText === `OpenCall|roundRobin|${callId}`))
+    .poll(() =>
+      agentSaw.some((p) => p.nick === a.username && p.statusText === `OpenCall|roundRobin|${callId}`),
+    )
     .toBe(true);
   // the agent saw it; give ejabberd the same time again to deliver anything it would send to B
   await new Promise((r) => setTimeout(r, 500));
@@ -58,7 +74,8 @@ test('when two guests of one assignment are online and one calls, then the other
   const received = seenByB.length;
   const intrusion = await sessionB.joinRoom(roomA.room, b.username, '', guestElement).then(
     () => 'joined',
-    (error: unknown) => `refused: ${String((error as { error?: { condition?: string } })?.error?.condition ?? error)}`,
+    (error: unknown) =>
+      `refused: ${String((error as { error?: { condition?: string } })?.error?.condition ?? error)}`,
   );
   expect(intrusion).toBe('refused: registration-required');
   expect(seenByB.slice(received).join('\n')).not.toContain(callId);

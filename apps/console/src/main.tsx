@@ -4,24 +4,30 @@ import './theme/global.css';
 import { initialLanguage } from './i18n/index.ts';
 import { App } from './app/App.tsx';
 import { createConsoleStore } from './app/store.ts';
+import type { AgentActions } from './app/agentActions.ts';
+import { engineAgentActions } from './features/desk/engineAgentActions.ts';
 
 async function start(): Promise<void> {
   const store = createConsoleStore({ language: initialLanguage() });
+  let agentActions: AgentActions | undefined;
+  let fixture: string | null = null;
   // Dev-only fixtures (`?fixture=login|login-error|empty|queue|call|voice-call&lang=ar`): no server needed.
   // The branch and the fixtures module are dropped from production builds.
   if (import.meta.env.DEV) {
     const params = new URLSearchParams(window.location.search);
-    const fixture = params.get('fixture');
+    fixture = params.get('fixture');
     if (fixture) {
       const { applyFixture } = await import('./app/fixtures.ts');
       await applyFixture(store, fixture, params);
     }
   }
+  // Real calls, unless a dev fixture asked for the state-only placeholder actions.
+  if (!fixture) agentActions = engineAgentActions(store);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
   createRoot(root).render(
     <StrictMode>
-      <App store={store} />
+      <App store={store} agentActions={agentActions} />
     </StrictMode>,
   );
 }

@@ -6,10 +6,13 @@ import './features/index.ts';
 import { App } from './app/App.tsx';
 import { createGuestStore } from './app/store.ts';
 import type { AppServices } from './app/services.ts';
+import type { CallActions } from './app/callActions.ts';
+import { lazyCallActions } from './features/call/lazyCallActions.ts';
 
 async function start(): Promise<void> {
   const store = createGuestStore();
   let services: Partial<AppServices> | undefined;
+  let callActions: CallActions | undefined;
   // Dev-only screen fixtures (`?fixture=<screen>`): a demo company, straight to that screen.
   // The whole branch, and the fixtures module with it, is dropped from production builds.
   if (import.meta.env.DEV) {
@@ -20,11 +23,13 @@ async function start(): Promise<void> {
       services = await applyFixture(store, fixture, params);
     }
   }
+  // Real calls, unless a dev fixture asked for the screen-only demo actions.
+  if (!services) callActions = lazyCallActions(store);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
   createRoot(root).render(
     <StrictMode>
-      <App store={store} services={services} />
+      <App store={store} services={services} callActions={callActions} />
     </StrictMode>,
   );
 }

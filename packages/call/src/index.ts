@@ -21,6 +21,7 @@ export {
   type ChatMessage,
   type XmppSessionOptions,
 } from './xmpp/session.ts';
+export { normalizeIceServers } from './xmpp/iceServers.ts';
 export { NS_LOBBY_CALL, CALL_ACTIONS, type CallAction, type CallControl } from './xmpp/stanzas.ts';
 export {
   MediaSession,

@@ -28,6 +28,8 @@ export interface LobbyPresenceElement {
   userType: 'guest' | 'agent';
   /** The appointment id as text, or empty. */
   appointmentID: string;
+  /** Lobby's addition: the kind of call the guest placed, so the agent sees it in the queue. */
+  callType?: 'video' | 'voice';
 }
 
 export const NS_LOBBY_PRESENCE = 'urn:lobby:presence:0';

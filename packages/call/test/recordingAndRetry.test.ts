@@ -47,20 +47,17 @@ describe('recording file names', () => {
 describe('retry', () => {
   it('when a call fails twice then succeeds, then it resolves on the third attempt', async () => {
     let n = 0;
-    const value = await retry(
-      () => (++n < 3 ? Promise.reject(new Error('no')) : Promise.resolve(n)),
-      { attempts: 20, delayMs: 1 },
-    );
+    const value = await retry(() => (++n < 3 ? Promise.reject(new Error('no')) : Promise.resolve(n)), {
+      attempts: 20,
+      delayMs: 1,
+    });
     expect(value).toBe(3);
   });
 
   it('when every attempt fails, then the last error comes out after exactly that many attempts', async () => {
     let n = 0;
     await expect(
-      retry(
-        () => Promise.reject(new Error(`fail ${++n}`)),
-        { attempts: 4, delayMs: 1 },
-      ),
+      retry(() => Promise.reject(new Error(`fail ${++n}`)), { attempts: 4, delayMs: 1 }),
     ).rejects.toThrow('fail 4');
     expect(n).toBe(4);
   });

@@ -25,6 +25,10 @@ export interface QueueEntry {
   waitingSince: number;
   /** Room JID of the guest (a<assignmentId>-<guest>@conference…). */
   room?: string;
+  /** The guest's presence as received: `status|target|callId` and the Lobby element's fields. */
+  presence?: string;
+  userType?: string;
+  appointmentID?: string;
 }
 
 /** The call the agent is in. */
@@ -35,6 +39,8 @@ export interface ActiveCall {
   assignmentName: string;
   /** Epoch ms when media started; null while connecting. */
   startedAt: number | null;
+  /** The guest's latest presence status, e.g. `InCall|agent@lobby.local|callId`. */
+  guestPresence?: string;
 }
 
 export interface RemoteStream {

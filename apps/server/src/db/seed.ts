@@ -20,7 +20,15 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
 
   await k
     .insertInto('companies')
-    .values({ id: companyId, name: 'Lobby Demo', host: 'localhost', activated: 1, settings: '{}', created_at: now })
+    .values({
+      id: companyId,
+      name: 'Lobby Demo',
+      host: 'localhost',
+      activated: 1,
+      // round robin: a new guest is offered to the agents in turn (presence target 'roundRobin')
+      settings: JSON.stringify({ roundRobin: true, welcomeMsg: 'Talk to our team, face to face.' }),
+      created_at: now,
+    })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
   if (db.dialect === 'postgres') {

@@ -28,6 +28,7 @@ export interface QueueEntry {
   /** the raw presence the agent received, kept for audits and tests */
   statusText: string;
   lobby: Partial<LobbyPresenceElement> | null;
+  callType: 'video' | 'voice';
 }
 
 export type AgentPhase = 'offline' | 'connecting' | 'idle' | 'joining' | 'inCall';
@@ -37,6 +38,9 @@ export interface ActiveCall {
   room: string;
   guestNick: string;
   startedAt: number;
+  callType: 'video' | 'voice';
+  /** the guest's latest room presence status (e.g. InCall|agent@lobby.local|callId) */
+  guestStatus: string;
 }
 
 export interface AgentSnapshot {
@@ -145,13 +149,9 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     if (presence.available) this.#presence.set(key, presence);
     else this.#presence.delete(key);
     const active = this.#snapshot.activeCall;
-    if (
-      active &&
-      active.room === presence.room &&
-      active.guestNick === presence.nick &&
-      !presence.available
-    ) {
-      void this.#leaveCall('guest');
+    if (active && active.room === presence.room && active.guestNick === presence.nick) {
+      if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
+      else void this.#leaveCall('guest');
     }
     this.#set({ queue: this.#computeQueue() });
   }
@@ -177,6 +177,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
         since: previous.get(info.callId)?.since ?? Date.now(),
         statusText: presence.statusText,
         lobby: presence.lobby,
+        callType: presence.lobby?.callType === 'voice' ? 'voice' : 'video',
       });
     }
     return entries.sort((a, b) => a.since - b.since);
@@ -188,11 +189,19 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const xmpp = this.#xmpp;
     if (!entry || !xmpp) throw new Error('no such waiting call');
     if (this.#snapshot.activeCall) throw new Error('already in a call');
-    const activeCall: ActiveCall = { callId, room: entry.room, guestNick: entry.nick, startedAt: Date.now() };
+    const activeCall: ActiveCall = {
+      callId,
+      room: entry.room,
+      guestNick: entry.nick,
+      startedAt: Date.now(),
+      callType: entry.callType,
+      guestStatus: entry.statusText,
+    };
     this.#set({ phase: 'joining', activeCall, error: null, lastEnded: null });
     try {
       const localStream = await getLocalMedia({
-        video: options.video ?? true,
+        // a voice call stays a voice call on both sides
+        video: options.video ?? entry.callType === 'video',
         ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
       });
       this.#set({ localStream });

@@ -30,7 +30,7 @@ export function createConsoleApi(
   const base = options.baseUrl ?? '/api';
   return {
     xmppToken: () => requestJson(options, 'POST', '/console/xmpp-token', {}),
-    rooms: () => requestJson(options, 'GET', '/console/rooms'),
+    rooms: async () => (await requestJson<{ rooms: OpenCallRoom[] }>(options, 'GET', '/console/rooms')).rooms,
     onCallOpened(listener) {
       const Source = options.EventSource ?? globalThis.EventSource;
       const source = new Source(`${base}/console/events`, { withCredentials: true });

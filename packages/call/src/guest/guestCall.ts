@@ -104,7 +104,12 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   }
 
   #lobbyElement(): LobbyPresenceElement {
-    return { userType: 'guest', appointmentID: this.#options.appointment?.id ?? '' };
+    const element: LobbyPresenceElement = {
+      userType: 'guest',
+      appointmentID: this.#options.appointment?.id ?? '',
+    };
+    if (this.#snapshot.callId) element.callType = this.#snapshot.callKind;
+    return element;
   }
 
   #environment() {
@@ -279,6 +284,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       if (first && this.#snapshot.phase === 'ongoing') {
         this.#announce();
         void this.#options.api.updateTimestamp(callId, ['call_answered_timestamp']).catch(() => undefined);
+        void this.#options.api.updateReport({ call_id: callId, agent: peer.peerJID }).catch(() => undefined);
       }
     });
     media.on('remoteFeedRemoved', ({ feedId }) => {

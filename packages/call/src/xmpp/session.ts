@@ -8,6 +8,7 @@ import type * as XMPP from 'stanza';
 import { Emitter } from '../emitter.ts';
 import { decodePresenceStatus, type LobbyPresenceElement, type PresenceInfo } from '../presence.ts';
 import { isCallControl, lobbyStanzas, type CallControl } from './stanzas.ts';
+import { normalizeIceServers } from './iceServers.ts';
 
 const NON_PLAIN_MECHANISMS = [
   'SCRAM-SHA-256-PLUS',
@@ -143,7 +144,9 @@ export class XmppSession extends Emitter<XmppEvents> {
     client.sendPresence();
     // StanzaJS's discoverICEServers() swallows errors and returns []; the servers land in jingle.
     await client.discoverICEServers().catch(() => []);
-    this.#iceServers = [...((client.jingle as unknown as { iceServers?: RTCIceServer[] }).iceServers ?? [])];
+    this.#iceServers = normalizeIceServers(
+      (client.jingle as unknown as { iceServers?: RTCIceServer[] }).iceServers ?? [],
+    );
     await client.enableCarbons().catch(() => undefined);
     this.connected = true;
     this.emit('connected', undefined);

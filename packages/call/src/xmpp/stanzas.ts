@@ -35,7 +35,11 @@ export function lobbyStanzas(_client: XMPP.Agent, stanzas: XMPP.JXT.Registry): v
       element: 'lobby',
       namespace: NS_LOBBY_PRESENCE,
       path: 'presence.lobby',
-      fields: { userType: attribute('userType'), appointmentID: attribute('appointmentID') },
+      fields: {
+        userType: attribute('userType'),
+        appointmentID: attribute('appointmentID'),
+        callType: attribute('callType'),
+      },
     },
     {
       element: 'call',

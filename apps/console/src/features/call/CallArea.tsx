@@ -83,6 +83,7 @@ export function CallArea() {
       data-testid="active-call"
       data-call-id={call.callId}
       data-call-kind={call.kind}
+      data-guest-presence={call.guestPresence}
       aria-label={t('call.with', { name: call.guestName })}
     >
       <div className={styles.bar}>

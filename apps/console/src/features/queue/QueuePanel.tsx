@@ -22,7 +22,15 @@ function QueueItem({ entry, now, busy }: { entry: QueueEntry; now: number; busy:
   const waited = now - entry.waitingSince;
   const time = formatDuration(waited);
   return (
-    <li className={styles.item} data-testid="queue-item" data-call-id={entry.callId} data-kind={entry.kind}>
+    <li
+      className={styles.item}
+      data-testid="queue-item"
+      data-call-id={entry.callId}
+      data-kind={entry.kind}
+      data-presence={entry.presence}
+      data-user-type={entry.userType}
+      data-appointment-id={entry.appointmentID}
+    >
       <Avatar name={entry.guestName} size={40} />
       <div className={styles.info}>
         <span className={styles.name}>

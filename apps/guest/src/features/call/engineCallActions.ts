@@ -24,8 +24,13 @@ export interface EngineCallActions extends CallActions {
   dispose(): Promise<void>;
 }
 
-export function engineCallActions(store: GuestStore, company: Company): EngineCallActions {
+export function engineCallActions(store: GuestStore): EngineCallActions {
   const s = () => store.getState();
+  const company = (): Company => {
+    const loaded = s().company;
+    if (!loaded) throw new Error('company details not loaded');
+    return loaded;
+  };
   let call: GuestCall | null = null;
   let preparing: Promise<GuestCall> | null = null;
   let lastPhase: GuestCallSnapshot['phase'] | null = null;
@@ -61,10 +66,12 @@ export function engineCallActions(store: GuestStore, company: Company): EngineCa
       case 'ended': {
         const answered = state.callStartedAt !== null;
         state.resetCall();
-        if (answered && company.showRatingPage) {
+        if (answered && company().showRatingPage) {
           state.setScreen('rating');
         } else {
-          state.setEndReason(snap.endReason === 'guest' ? (answered ? 'ended' : 'cancelled') : answered ? 'ended' : 'noAnswer');
+          state.setEndReason(
+            snap.endReason === 'guest' ? (answered ? 'ended' : 'cancelled') : answered ? 'ended' : 'noAnswer',
+          );
           state.setScreen('abandoned');
         }
         break;
@@ -90,15 +97,18 @@ export function engineCallActions(store: GuestStore, company: Company): EngineCa
       const engine = await import('@lobby/call');
       const guestId = engine.getOrCreateGuestId(engine.browserGuestIdEnvironment());
       const appointmentReference = s().appointmentReference;
+      const details = company();
       const created = new engine.GuestCall({
         api: engine.createGuestApi(),
-        companyId: company.id,
+        companyId: details.id,
         ...endpoints(),
-        callMethod: company.callMethod ?? 'mediaServer',
-        roundRobin: !!company.roundRobin,
+        callMethod: details.callMethod ?? 'mediaServer',
+        roundRobin: !!details.roundRobin,
         webview: s().webview,
         serviceType: 'talk',
-        appointment: appointmentReference ? { reference: appointmentReference, id: appointmentReference, agentUsername: '' } : null,
+        appointment: appointmentReference
+          ? { reference: appointmentReference, id: appointmentReference, agentUsername: '' }
+          : null,
         environment: () => ({
           pageHidden: document.visibilityState === 'hidden',
           isAndroid: isAndroidMobile(),
@@ -108,7 +118,10 @@ export function engineCallActions(store: GuestStore, company: Company): EngineCa
       created.on('change', apply);
       window.addEventListener('pagehide', () => created.pageHide());
       const assignment = s().assignmentId;
-      await created.prepare(guestId, typeof assignment === 'number' ? assignment : assignment ? Number(assignment) : undefined);
+      await created.prepare(
+        guestId,
+        typeof assignment === 'number' ? assignment : assignment ? Number(assignment) : undefined,
+      );
       call = created;
       return created;
     })();
@@ -138,7 +151,10 @@ export function engineCallActions(store: GuestStore, company: Company): EngineCa
       } catch (error) {
         if (call?.snapshot.phase === 'failed') return; // the snapshot already moved the screen
         s().resetCall();
-        s().setError({ code: 'call-failed', message: error instanceof Error ? error.message : String(error) });
+        s().setError({
+          code: 'call-failed',
+          message: error instanceof Error ? error.message : String(error),
+        });
         s().setEndReason('failed');
         s().setScreen('abandoned');
       }

@@ -1,0 +1,109 @@
+// The real AgentActions: session calls as before, and the call engine (packages/call, AgentDesk) for
+// the queue and the calls. The engine is imported once the agent is signed in.
+import type { AgentDesk, AgentSnapshot } from '@lobby/call';
+import { placeholderAgentActions, type AgentActions } from '../../app/agentActions.ts';
+import type { ConsoleStore, QueueEntry } from '../../app/store.ts';
+
+function endpoints(loc: Location = window.location) {
+  const ws = loc.protocol === 'https:' ? 'wss:' : 'ws:';
+  return {
+    xmppWsUrl: `${ws}//${loc.host}/xmpp-websocket`,
+    janusServers: [`${ws}//${loc.host}/janus`, `${loc.origin}/janus-http`],
+  };
+}
+
+export function engineAgentActions(store: ConsoleStore): AgentActions {
+  const s = () => store.getState();
+  const session = placeholderAgentActions(store);
+  let desk: AgentDesk | null = null;
+  let starting: Promise<void> | null = null;
+
+  const apply = (snap: AgentSnapshot) => {
+    const state = s();
+    const queue: QueueEntry[] = snap.queue.map((e) => ({
+      callId: e.callId,
+      guestName: e.nick,
+      kind: e.callType,
+      assignmentId: e.assignmentId ?? 0,
+      assignmentName: e.assignmentName ?? '',
+      waitingSince: e.since,
+      room: e.room,
+      presence: e.statusText,
+      userType: e.lobby?.userType ?? '',
+      appointmentID: e.appointmentID,
+    }));
+    state.setQueue(queue);
+    const active = snap.activeCall;
+    if (!active) {
+      if (state.activeCall) state.resetCall();
+    } else {
+      state.setActiveCall({
+        callId: active.callId,
+        guestName: active.guestNick,
+        kind: active.callType,
+        assignmentName:
+          queue.find((q) => q.callId === active.callId)?.assignmentName ??
+          state.activeCall?.assignmentName ??
+          '',
+        startedAt: snap.phase === 'inCall' ? (state.activeCall?.startedAt ?? Date.now()) : null,
+        guestPresence: active.guestStatus,
+      });
+      state.setStreams(
+        snap.localStream,
+        snap.remoteFeeds.map((f) => ({ id: f.feedId, display: f.display, stream: f.stream })),
+      );
+    }
+    state.setError(snap.error);
+  };
+
+  const startDesk = () => {
+    starting ??= (async () => {
+      const engine = await import('@lobby/call');
+      const created = new engine.AgentDesk({ api: engine.createConsoleApi(), ...endpoints() });
+      created.on('change', apply);
+      desk = created;
+      await created.start();
+    })().catch((error: unknown) => {
+      starting = null;
+      s().setError(error instanceof Error ? error.message : String(error));
+    });
+    return starting;
+  };
+
+  const stopDesk = async () => {
+    const current = desk;
+    desk = null;
+    starting = null;
+    await current?.stop();
+  };
+
+  // The desk runs exactly while somebody is signed in.
+  store.subscribe((state, previous) => {
+    if (state.session === 'authenticated' && previous.session !== 'authenticated') void startDesk();
+    if (state.session !== 'authenticated' && previous.session === 'authenticated') void stopDesk();
+  });
+
+  return {
+    ...session,
+    async logout() {
+      await stopDesk();
+      await session.logout();
+    },
+    async answer(callId) {
+      await desk?.answer(callId).catch(() => undefined); // the snapshot carries the error
+    },
+    async hangup() {
+      await desk?.hangup();
+    },
+    toggleAudio() {
+      const muted = !s().audioMuted;
+      desk?.setMuted('audio', muted);
+      s().setAudioMuted(muted);
+    },
+    toggleVideo() {
+      const muted = !s().videoMuted;
+      desk?.setMuted('video', muted);
+      s().setVideoMuted(muted);
+    },
+  };
+}
