@@ -8,6 +8,7 @@ import { registerAuth } from './plugins/app/auth.ts';
 import { registerHelmet } from './plugins/external/helmet.ts';
 import { registerRateLimit } from './plugins/external/rateLimit.ts';
 import { registerSwagger } from './plugins/external/swagger.ts';
+import { adminCompanyRoutes } from './routes/api/admin/company.ts';
 import { callReportRoutes } from './routes/api/call-report/index.ts';
 import { companyRoutes } from './routes/api/company/index.ts';
 import { consoleRoutes } from './routes/api/console/index.ts';
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   companyRoutes(app, services);
   callReportRoutes(app, services);
   consoleRoutes(app, services);
+  adminCompanyRoutes(app, services);
 
   // Unknown /api paths answer JSON 404 (never the SPA).
   app.setNotFoundHandler((request, reply) =>

@@ -27,9 +27,12 @@ export type AssignmentGroup = Static<typeof AssignmentGroup>;
 
 const HhMm = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' });
 
-/** Opening hours. null = always open. `day`: 0 = Sunday … 6 = Saturday, in `timezone` (IANA). */
+/**
+ * Opening hours. null = always open. `day`: 0 = Sunday … 6 = Saturday, in `timezone` (IANA, e.g. 'UTC').
+ * `closedDays`: dates (YYYY-MM-DD, in `timezone`) closed whatever the weekly periods say (holidays).
+ */
 export const Schedule = Type.Object({
-  timezone: Type.String({ minLength: 1, maxLength: 64, default: 'UTC' }),
+  timezone: Type.String({ minLength: 1, maxLength: 64 }),
   weekly: Type.Array(
     Type.Object({
       day: Type.Integer({ minimum: 0, maximum: 6 }),
@@ -38,6 +41,7 @@ export const Schedule = Type.Object({
     }),
     { maxItems: 70 },
   ),
+  closedDays: Type.Optional(Type.Array(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), { maxItems: 366 })),
 });
 export type Schedule = Static<typeof Schedule>;
 

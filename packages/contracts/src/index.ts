@@ -5,3 +5,4 @@ export * from './guest.ts';
 export * from './callReport.ts';
 export * from './console.ts';
 export * from './health.ts';
+export * from './admin.ts';
