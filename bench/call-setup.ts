@@ -1,0 +1,157 @@
+/**
+ * Call set-up time, Lobby against bare janus.js, side by side in one process and one browser.
+ *
+ *   bare:  a page with janus.js alone joins a room where another page publishes: session, attach,
+ *          join, getUserMedia, publish, subscribe → first decoded remote frame
+ *   Lobby: the agent presses Answer on a waiting guest in the console → first decoded frame of the
+ *          guest (the same steps, plus Lobby's engine, state and React rendering)
+ *
+ * Prints each run, both medians and the ratio Lobby / bare (goal ≤ 1.1). Needs a running stack:
+ *   ./scripts/start --detach && node bench/call-setup.ts [runs]
+ * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), DEMO_AGENT_PASSWORD (from .run/secrets.env).
+ */
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from 'playwright-core';
+import os from 'node:os';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser.ts';
+import { LOOPBACK_ICE_INIT_SCRIPT } from '../e2e/support/loopbackIce.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const BASE = process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080';
+const RUNS = Number(process.argv[2] ?? 5);
+const password = process.env.DEMO_AGENT_PASSWORD;
+if (!password) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
+};
+
+/** Serves the bare page and its two scripts from the installed packages. */
+function serveBare(): Promise<{ url: string; close: () => void }> {
+  const files: Record<string, [string, string]> = {
+    '/bare.html': [path.join(here, 'pages/bare-janus.html'), 'text/html'],
+    '/janus.es.js': [path.join(root, 'node_modules/janus-gateway/npm/dist/janus.es.js'), 'text/javascript'],
+    '/adapter.js': [path.join(root, 'node_modules/webrtc-adapter/out/adapter.js'), 'text/javascript'],
+  };
+  const server = http.createServer((req, res) => {
+    const file = files[(req.url ?? '').split('?')[0] ?? ''];
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': file[1] }).end(fs.readFileSync(file[0]));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() });
+    }),
+  );
+}
+
+/** Resolves with the page time of the first decoded frame of a remote video shown in the console. */
+function armFirstRemoteFrame(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __t0?: number; __t1?: Promise<number> };
+    w.__t1 = new Promise<number>((resolve) => {
+      const seen = new WeakSet<HTMLVideoElement>();
+      const check = () => {
+        for (const v of document.querySelectorAll<HTMLVideoElement>(
+          '[data-testid="remote-video"] video, video[data-testid="remote-video"]',
+        )) {
+          if (seen.has(v)) continue;
+          seen.add(v);
+          v.requestVideoFrameCallback(() => resolve(performance.now()));
+        }
+        requestAnimationFrame(check);
+      };
+      check();
+    });
+    document.addEventListener('click', () => (w.__t0 = performance.now()), { capture: true, once: true });
+  });
+}
+
+async function lobbyRun(guest: Page, agent: Page): Promise<number> {
+  await guest.goto(`${BASE}/`);
+  await guest.getByTestId('assignment-option').first().click();
+  await guest.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+  const item = agent.getByTestId('queue-item');
+  await item.first().waitFor({ timeout: 30_000 });
+  await armFirstRemoteFrame(agent);
+  await item.first().getByTestId('answer-button').click();
+  const ms = await agent.evaluate(async () => {
+    const w = window as unknown as { __t0: number; __t1: Promise<number> };
+    return (await w.__t1) - w.__t0;
+  });
+  await agent.getByTestId('agent-hangup-button').click();
+  await agent.getByTestId('call-idle').waitFor();
+  await guest.locator('[data-screen="abandoned"], [data-screen="rating"]').waitFor();
+  return ms;
+}
+
+async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number): Promise<number> {
+  const room = `benchbare${Date.now().toString(36)}${i}`;
+  const janus = `${BASE.replace(/^http/, 'ws')}/janus`;
+  const query = `server=${encodeURIComponent(janus)}&room=${room}`;
+  await pubPage.goto(`${bareUrl}/bare.html?role=pub&${query}`);
+  await pubPage.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
+  await pubPage.evaluate(() =>
+    (window as unknown as { bench: { publishOnly(): Promise<boolean> } }).bench.publishOnly(),
+  );
+  await subPage.goto(`${bareUrl}/bare.html?role=sub&${query}`);
+  await subPage.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
+  return subPage.evaluate(() => (window as unknown as { bench: { join(): Promise<number> } }).bench.join());
+}
+
+async function main(): Promise<void> {
+  const bare = await serveBare();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lobby-bench-'));
+  fs.mkdirSync(path.join(dir, 'Default'));
+  fs.writeFileSync(
+    path.join(dir, 'Default', 'Preferences'),
+    JSON.stringify({ webrtc: { ip_handling_policy: 'default_public_and_private_interfaces' } }),
+  );
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  await context.addInitScript(LOOPBACK_ICE_INIT_SCRIPT);
+  try {
+    const agent = await context.newPage();
+    await agent.goto(`${BASE}/console/`);
+    await agent.getByTestId('login-email').fill('agent@demo.lobby');
+    await agent.getByTestId('login-password').fill(password!);
+    await agent.getByTestId('login-submit').click();
+    await agent.getByTestId('queue-empty').waitFor();
+    const guest = await context.newPage();
+    const pubPage = await context.newPage();
+    const subPage = await context.newPage();
+
+    const lobby: number[] = [];
+    const bareTimes: number[] = [];
+    // alternate, so that drift of the machine's load affects both sides alike
+    for (let i = 0; i < RUNS; i++) {
+      bareTimes.push(await bareRun(bare.url, pubPage, subPage, i));
+      lobby.push(await lobbyRun(guest, agent));
+      console.log(
+        `run ${i + 1}: bare ${bareTimes.at(-1)!.toFixed(0)} ms, Lobby ${lobby.at(-1)!.toFixed(0)} ms`,
+      );
+      await pubPage.goto('about:blank');
+      await subPage.goto('about:blank');
+    }
+    const m = { bare: median(bareTimes), lobby: median(lobby) };
+    console.log(
+      `\nanswer → first remote frame, median of ${RUNS}: bare janus.js ${m.bare.toFixed(0)} ms, Lobby ${m.lobby.toFixed(0)} ms, ratio ${(m.lobby / m.bare).toFixed(2)} (goal ≤ 1.10)`,
+    );
+  } finally {
+    await context.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    bare.close();
+  }
+}
+
+await main();
