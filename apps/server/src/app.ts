@@ -9,6 +9,17 @@ import { registerHelmet } from './plugins/external/helmet.ts';
 import { registerRateLimit } from './plugins/external/rateLimit.ts';
 import { registerSwagger } from './plugins/external/swagger.ts';
 import { adminCompanyRoutes } from './routes/api/admin/company.ts';
+import { adminBlockedGuestRoutes } from './routes/api/admin/blocked-guests.ts';
+import { adminFormsRoutes } from './routes/api/admin/forms.ts';
+import { adminGeofenceRoutes } from './routes/api/admin/geofence-zones.ts';
+import { adminQuotaRoutes } from './routes/api/admin/quotas.ts';
+import { callBugRoutes } from './routes/api/call-bug/index.ts';
+import { holdCallRoute } from './routes/api/call-report/hold-call.ts';
+import { fileRoutes } from './routes/api/files/index.ts';
+import { formSubmissionRoutes } from './routes/api/form-submission/index.ts';
+import { geoFenceRoutes } from './routes/api/geo-fence/index.ts';
+import { ratingRoutes } from './routes/api/rating-form/index.ts';
+import { uploadRoutes } from './routes/api/upload/index.ts';
 import { callReportRoutes } from './routes/api/call-report/index.ts';
 import { companyRoutes } from './routes/api/company/index.ts';
 import { consoleRoutes } from './routes/api/console/index.ts';
@@ -23,6 +34,7 @@ import { createRepositories } from './services/index.ts';
 import type { Services } from './services/index.ts';
 import { createJanusHttpClient } from './services/janus.ts';
 import type { JanusClient } from './services/janus.ts';
+import { defaultReportChecks } from './services/guestChecks.ts';
 import { createReportStatus } from './services/reportStatus.ts';
 import type { ReportStatusFn } from './services/reportStatus.ts';
 import { createApiTokens, createXmppTokens } from './services/tokens.ts';
@@ -73,7 +85,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, mucService: config.xmppMucDomain }),
     janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
     events: deps.events ?? createEventBus(),
-    reportStatus: deps.reportStatus ?? createReportStatus(),
+    reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
     now,
   };
   app.decorate('services', services);
@@ -95,6 +107,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   companyRoutes(app, services);
   callReportRoutes(app, services);
   consoleRoutes(app, services);
+  // Service API of SPEC.md §7 (issue 3) and the admin data its guest calls check.
+  holdCallRoute(app, services);
+  callBugRoutes(app, services);
+  formSubmissionRoutes(app, services);
+  ratingRoutes(app, services);
+  geoFenceRoutes(app, services);
+  await uploadRoutes(app, services);
+  fileRoutes(app, services);
+  adminFormsRoutes(app, services);
+  adminGeofenceRoutes(app, services);
+  adminQuotaRoutes(app, services);
+  adminBlockedGuestRoutes(app, services);
   adminCompanyRoutes(app, services);
 
   // Unknown /api paths answer JSON 404 (never the SPA).

@@ -31,6 +31,8 @@ export interface Config {
   trustProxy: boolean;
   /** Requests per minute and client IP on POST /api/guest/register and /api/guest-auth. */
   registerRateLimit: number;
+  /** Requests per minute and client IP on POST /api/upload/{type}. */
+  uploadRateLimit: number;
   /** Requests per minute and client IP on POST /api/console/login. */
   loginRateLimit: number;
   /** How long a call stays listed in GET /api/console/rooms without an end timestamp. */
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: flag(env, 'TRUST_PROXY'),
     registerRateLimit: int(env, 'LOBBY_REGISTER_RATE_LIMIT', 30),
     loginRateLimit: int(env, 'LOBBY_LOGIN_RATE_LIMIT', 10),
+    uploadRateLimit: int(env, 'LOBBY_UPLOAD_RATE_LIMIT', 30),
     openCallHours: int(env, 'LOBBY_OPEN_CALL_HOURS', 4),
     logLevel: s('LOG_LEVEL', isTest ? 'silent' : 'info'),
   };

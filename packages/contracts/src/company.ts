@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static, TProperties } from '@sinclair/typebox';
 import { CompanyId } from './common.ts';
+import { CompanyForms } from './forms.ts';
 
 /** SPEC §3 "Company details": the settings of the guest experience, with their defaults. */
 
@@ -206,6 +207,7 @@ export const CompanyDetails = Type.Composite([
   Type.Object({
     assignments: Type.Array(Assignment),
     assignmentGroups: Type.Array(AssignmentGroup),
+    forms: CompanyForms,
   }),
 ]);
 export type CompanyDetails = Static<typeof CompanyDetails>;

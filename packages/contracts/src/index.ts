@@ -6,3 +6,6 @@ export * from './callReport.ts';
 export * from './console.ts';
 export * from './health.ts';
 export * from './admin.ts';
+export * from './forms.ts';
+export * from './guestCalls.ts';
+export * from './guestRules.ts';

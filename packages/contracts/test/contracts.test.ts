@@ -35,7 +35,7 @@ describe('company details', () => {
     expect(s.language).toBe('arabic');
     expect(s.recordCalls).toBe(true);
     expect(s).not.toHaveProperty('nope');
-    const details = { ...s, id: 18, activated: true, name: 'x', host: 'h', assignments: [], assignmentGroups: [] };
+    const details = { ...s, id: 18, activated: true, name: 'x', host: 'h', assignments: [], assignmentGroups: [], forms: { welcome: null, rating: null } };
     expect(Value.Check(CompanyDetails, details)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { Migrator } from 'kysely/migration';
 import type { Migration, MigrationProvider, MigrationResultSet } from 'kysely/migration';
 import type { Db, Dialect } from './database.ts';
 import { initial } from './migrations/0001_initial.ts';
+import { serviceApi } from './migrations/0002_service_api.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -9,6 +10,7 @@ import { initial } from './migrations/0001_initial.ts';
  */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_initial': initial,
+  '0002_service_api': serviceApi,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

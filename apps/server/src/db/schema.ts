@@ -96,6 +96,93 @@ export interface CallReportsTable {
   guest_local_sdp: string | null;
   guest_remote_sdp: string | null;
   created_at: number;
+  /** hold-call: the first call of the chain, and the call this one replaced */
+  origin_call_id: Generated<string | null>;
+  previous_call_id: Generated<string | null>;
+}
+
+export interface FormsTable {
+  id: Generated<number>;
+  company_id: number;
+  kind: 'welcome' | 'rating';
+  title: string;
+  title_ar: string | null;
+  /** JSON of FormField[] */
+  fields: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FormSubmissionsTable {
+  id: Generated<number>;
+  company_id: number;
+  form_id: number;
+  guest_username: string;
+  service_type: string;
+  /** JSON of Answers */
+  answers: string;
+  created_at: number;
+}
+
+export interface RatingSubmissionsTable {
+  id: Generated<number>;
+  company_id: number;
+  call_report_id: number;
+  form_id: number | null;
+  guest_username: string;
+  answers: string;
+  created_at: number;
+}
+
+export interface GeofenceZonesTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  kind: 'polygon' | 'circle';
+  /** JSON: polygon `{coordinates: [lng, lat][]}`, circle `{center: {lat, lng}, radiusMeters}` */
+  geometry: string;
+  created_at: number;
+}
+
+export interface QuotasTable {
+  id: Generated<number>;
+  company_id: number;
+  period: 'day' | 'week' | 'month';
+  max_calls: number;
+  created_at: number;
+}
+
+export interface BlockedGuestsTable {
+  id: Generated<number>;
+  company_id: number;
+  guest_username: string;
+  reason: string;
+  created_at: number;
+}
+
+export interface CallBugsTable {
+  id: Generated<number>;
+  company_id: number;
+  call_id: string;
+  guest_username: string;
+  guest_id: string | null;
+  guest_log: string;
+  guest_state: string;
+  guest_client_info: string;
+  created_at: number;
+}
+
+export interface UploadsTable {
+  /** random, unguessable (base64url) */
+  id: string;
+  company_id: number;
+  guest_username: string | null;
+  user_id: number | null;
+  type: string;
+  mime: string;
+  size: number;
+  original_name: string;
+  created_at: number;
 }
 
 export interface Database {
@@ -109,4 +196,12 @@ export interface Database {
   guests: GuestsTable;
   guest_rooms: GuestRoomsTable;
   call_reports: CallReportsTable;
+  forms: FormsTable;
+  form_submissions: FormSubmissionsTable;
+  rating_submissions: RatingSubmissionsTable;
+  geofence_zones: GeofenceZonesTable;
+  quotas: QuotasTable;
+  blocked_guests: BlockedGuestsTable;
+  call_bugs: CallBugsTable;
+  uploads: UploadsTable;
 }

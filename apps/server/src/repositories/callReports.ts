@@ -12,6 +12,9 @@ export interface NewCallReport {
   serviceType: string | null;
   status: CallReportsTable['status'];
   now: number;
+  /** hold-call: the first call of the chain and the call this one replaces */
+  originCallId?: string;
+  previousCallId?: string;
 }
 
 export type TimestampColumn = 'call_initiated_at' | 'call_answered_at' | 'call_ended_at' | 'guest_exit_at';
@@ -57,6 +60,8 @@ export function createCallReportsRepository(db: Kysely<Database>) {
             status: r.status,
             call_initiated_at: r.now,
             created_at: r.now,
+            origin_call_id: r.originCallId ?? null,
+            previous_call_id: r.previousCallId ?? null,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -67,6 +72,10 @@ export function createCallReportsRepository(db: Kysely<Database>) {
         if (again) throw new DuplicateCallId(r.callId);
         throw err;
       }
+    },
+
+    async byId(id: number) {
+      return (await db.selectFrom('call_reports').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
     },
 
     async byCallId(callId: string) {

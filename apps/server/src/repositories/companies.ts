@@ -2,6 +2,7 @@ import { withCompanyDefaults } from '@lobby/contracts';
 import type { Assignment, AssignmentGroup, CompanyDetails, CompanySettings } from '@lobby/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { createFormsRepository } from './forms.ts';
 
 export interface CompanyRow {
   id: number;
@@ -29,6 +30,7 @@ export function createCompaniesRepository(db: Kysely<Database>) {
     settings: parseSettings(r.settings),
   });
 
+  const forms = createFormsRepository(db);
   return {
     async byId(id: number): Promise<CompanyRow | null> {
       const r = await db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
@@ -78,9 +80,17 @@ export function createCompaniesRepository(db: Kysely<Database>) {
     },
 
     async details(company: CompanyRow): Promise<CompanyDetails> {
-      const [assignments, assignmentGroups] = await Promise.all([this.assignments(company.id), this.assignmentGroups(company.id)]);
+      const [assignments, assignmentGroups, welcome, rating] = await Promise.all([
+        this.assignments(company.id),
+        this.assignmentGroups(company.id),
+        forms.byKind(company.id, 'welcome'),
+        forms.byKind(company.id, 'rating'),
+      ]);
       return {
         ...company.settings,
+        // The rating form the guest app should post against is the company's current one.
+        ratingForm: rating ? { id: rating.id } : null,
+        forms: { welcome, rating },
         id: company.id,
         activated: company.activated,
         name: company.name,

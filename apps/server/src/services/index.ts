@@ -1,8 +1,12 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { createCallBugsRepository } from '../repositories/callBugs.ts';
 import { createCallReportsRepository } from '../repositories/callReports.ts';
 import { createCompaniesRepository } from '../repositories/companies.ts';
+import { createFormsRepository } from '../repositories/forms.ts';
+import { createGuestRulesRepository } from '../repositories/guestRules.ts';
 import { createGuestsRepository } from '../repositories/guests.ts';
+import { createUploadsRepository } from '../repositories/uploads.ts';
 import { createUsersRepository } from '../repositories/users.ts';
 import type { EjabberdClient } from './ejabberd.ts';
 import type { EventBus } from './events.ts';
@@ -19,6 +23,10 @@ export interface Services {
     guests: ReturnType<typeof createGuestsRepository>;
     users: ReturnType<typeof createUsersRepository>;
     callReports: ReturnType<typeof createCallReportsRepository>;
+    forms: ReturnType<typeof createFormsRepository>;
+    guestRules: ReturnType<typeof createGuestRulesRepository>;
+    callBugs: ReturnType<typeof createCallBugsRepository>;
+    uploads: ReturnType<typeof createUploadsRepository>;
   };
   xmppTokens: XmppTokens;
   apiTokens: ApiTokens;
@@ -35,5 +43,9 @@ export function createRepositories(db: Db): Services['repos'] {
     guests: createGuestsRepository(db.kysely),
     users: createUsersRepository(db.kysely),
     callReports: createCallReportsRepository(db.kysely),
+    forms: createFormsRepository(db.kysely),
+    guestRules: createGuestRulesRepository(db.kysely),
+    callBugs: createCallBugsRepository(db.kysely),
+    uploads: createUploadsRepository(db.kysely),
   };
 }

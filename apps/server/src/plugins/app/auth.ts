@@ -10,9 +10,10 @@ import type { App } from '../../typebox.ts';
  * - public: anybody
  * - guest: `Authorization: Bearer <access_token>`
  * - guestBeacon: the bearer header, or `access_token` in the body (navigator.sendBeacon cannot set headers)
- * - console: the `lobby_session` cookie of a console user
+ * - console: the `lobby_session` cookie of a console user (routes narrow the role with services/roles.ts)
+ * - guestOrConsole: a bearer token if one is sent, else the console cookie (uploads and files: both sides of a chat)
  */
-export type Access = 'public' | 'guest' | 'guestBeacon' | 'console';
+export type Access = 'public' | 'guest' | 'guestBeacon' | 'console' | 'guestOrConsole';
 
 export const SESSION_COOKIE = 'lobby_session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -58,7 +59,8 @@ export function registerAuth(app: App, services: Services): void {
   app.addHook('preValidation', async (request, reply) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
-    if (access === 'guest' || access === 'guestBeacon') {
+    const asGuest = access === 'guest' || access === 'guestBeacon' || (access === 'guestOrConsole' && request.headers.authorization !== undefined);
+    if (asGuest) {
       let token = bearer(request);
       if (!token && access === 'guestBeacon') {
         const body = request.body as { access_token?: unknown } | null | undefined;

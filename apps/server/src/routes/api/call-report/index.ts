@@ -18,13 +18,13 @@ import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
 
 /** The call id must belong to the caller: `<caller's username>--<suffix>`. */
-function ownsCallId(guest: GuestClaims, callId: string): boolean {
+export function ownsCallId(guest: GuestClaims, callId: string): boolean {
   const parsed = parseCallId(callId);
   return parsed !== null && parsed.username === guest.username;
 }
 
 /** The report of a call id if the guest owns it; otherwise the error was sent and null returned. */
-async function ownedReport(services: Services, reply: FastifyReply, guest: GuestClaims, callId: string) {
+export async function ownedReport(services: Services, reply: FastifyReply, guest: GuestClaims, callId: string) {
   if (!ownsCallId(guest, callId)) {
     await fail(reply, 403, 'call_id: must be <your username>--<suffix>');
     return null;

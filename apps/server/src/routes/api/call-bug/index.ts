@@ -1,0 +1,50 @@
+import { CallBugBody, CreatedId, DataEnvelope } from '@lobby/contracts';
+import { guestOf } from '../../../plugins/app/auth.ts';
+import type { Services } from '../../../services/index.ts';
+import type { App } from '../../../typebox.ts';
+import { errors, fail } from '../../errors.ts';
+import { ownsCallId } from '../call-report/index.ts';
+
+const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/**
+ * POST /api/call-bug/by-guest: a call stage failed (SPEC.md §7). Kept even when the call was never
+ * reported (the failure may be why), but only for the guest's own call ids.
+ */
+export function callBugRoutes(app: App, services: Services): void {
+  app.post(
+    '/api/call-bug/by-guest',
+    {
+      config: { access: 'guest' },
+      // The log can be large; the schema caps each part.
+      bodyLimit: 1024 * 1024,
+      schema: {
+        tags: ['call report'],
+        summary: "Store a guest's report of a failed call stage, with its log, state and browser info",
+        security: [{ guestBearer: [] }],
+        body: CallBugBody,
+        response: { 201: DataEnvelope(CreatedId), ...errors(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const guest = guestOf(request);
+      const b = request.body;
+      if (!ownsCallId(guest, b.call_id)) return fail(reply, 403, 'call_id: must be <your username>--<suffix>');
+      const report = await services.repos.callReports.byCallId(b.call_id);
+      if (report && (report.company_id !== guest.companyId || report.guest_username !== guest.username)) {
+        return fail(reply, 403, 'call_id: not your call');
+      }
+      const id = await services.repos.callBugs.add({
+        companyId: guest.companyId,
+        callId: b.call_id,
+        guestUsername: guest.username,
+        guestId: b.guest_id ?? null,
+        guestLog: text(b.guest_log),
+        guestState: text(b.guest_state),
+        guestClientInfo: text(b.guest_client_info),
+        now: services.now(),
+      });
+      return reply.code(201).send({ data: { id } });
+    },
+  );
+}

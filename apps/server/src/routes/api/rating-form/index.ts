@@ -1,0 +1,65 @@
+import { CreatedId, DataEnvelope, RatingSubmissionBody } from '@lobby/contracts';
+import type { Answers } from '@lobby/contracts';
+import { guestOf } from '../../../plugins/app/auth.ts';
+import { DuplicateRow } from '../../../repositories/forms.ts';
+import { checkAnswers } from '../../../services/formAnswers.ts';
+import type { Services } from '../../../services/index.ts';
+import type { App } from '../../../typebox.ts';
+import { errors, fail } from '../../errors.ts';
+
+/** Without a rating form the page is one stars/emojies score: `{score: 1..5}`. */
+function checkPlainScore(answers: Answers): string | null {
+  const extra = Object.keys(answers).find((k) => k !== 'score');
+  if (extra) return `answers.${extra}: only score is accepted without a rating form`;
+  const s = answers.score;
+  return typeof s === 'number' && Number.isInteger(s) && s >= 1 && s <= 5 ? null : 'answers.score: must be an integer from 1 to 5';
+}
+
+export function ratingRoutes(app: App, services: Services): void {
+  const { repos } = services;
+  app.post(
+    '/api/rating-form/submissions',
+    {
+      config: { access: 'guest' },
+      schema: {
+        tags: ['forms'],
+        summary: "Rate a call (one rating per call), against the company's rating form or as a plain score",
+        security: [{ guestBearer: [] }],
+        body: RatingSubmissionBody,
+        response: { 201: DataEnvelope(CreatedId), ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const guest = guestOf(request);
+      const b = request.body;
+      if (b.guestUsername !== guest.username) return fail(reply, 403, 'guestUsername: not the guest of your access_token');
+      const report = await repos.callReports.byId(b.report);
+      if (!report) return fail(reply, 404, 'report: no such call report');
+      if (report.company_id !== guest.companyId || report.guest_username !== guest.username) return fail(reply, 403, 'report: not your call');
+      let problem: string | null;
+      if (b.form === null) {
+        problem = checkPlainScore(b.answers);
+      } else {
+        const form = await repos.forms.byId(guest.companyId, b.form);
+        if (!form) return fail(reply, 404, 'form: no such form in this company');
+        if (form.kind !== 'rating') return fail(reply, 400, 'form: not a rating form');
+        problem = checkAnswers(form.fields, b.answers);
+      }
+      if (problem) return fail(reply, 400, problem);
+      try {
+        const id = await repos.forms.addRating({
+          companyId: guest.companyId,
+          reportId: report.id,
+          formId: b.form,
+          guestUsername: guest.username,
+          answers: b.answers,
+          now: services.now(),
+        });
+        return await reply.code(201).send({ data: { id } });
+      } catch (err) {
+        if (err instanceof DuplicateRow) return fail(reply, 409, 'report: this call is already rated');
+        throw err;
+      }
+    },
+  );
+}
