@@ -8,7 +8,12 @@ import { registerAuth } from './plugins/app/auth.ts';
 import { registerHelmet } from './plugins/external/helmet.ts';
 import { registerRateLimit } from './plugins/external/rateLimit.ts';
 import { registerSwagger } from './plugins/external/swagger.ts';
+import { adminAppointmentRoutes } from './routes/api/admin/appointments.ts';
+import { adminAssignmentGroupRoutes } from './routes/api/admin/assignment-groups.ts';
+import { adminAssignmentRoutes } from './routes/api/admin/assignments.ts';
 import { adminCompanyRoutes } from './routes/api/admin/company.ts';
+import { adminScheduleRoutes } from './routes/api/admin/schedule.ts';
+import { adminUserRoutes } from './routes/api/admin/users.ts';
 import { adminBlockedGuestRoutes } from './routes/api/admin/blocked-guests.ts';
 import { adminFormsRoutes } from './routes/api/admin/forms.ts';
 import { adminGeofenceRoutes } from './routes/api/admin/geofence-zones.ts';
@@ -23,6 +28,7 @@ import { uploadRoutes } from './routes/api/upload/index.ts';
 import { callReportRoutes } from './routes/api/call-report/index.ts';
 import { companyRoutes } from './routes/api/company/index.ts';
 import { consoleRoutes } from './routes/api/console/index.ts';
+import { consoleReportRoutes } from './routes/api/console/reports.ts';
 import { guestAuthRoutes } from './routes/api/guest-auth/index.ts';
 import { guestRoutes } from './routes/api/guest/index.ts';
 import { healthRoutes } from './routes/api/health.ts';
@@ -120,6 +126,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   adminQuotaRoutes(app, services);
   adminBlockedGuestRoutes(app, services);
   adminCompanyRoutes(app, services);
+  adminAssignmentRoutes(app, services);
+  adminAssignmentGroupRoutes(app, services);
+  adminUserRoutes(app, services);
+  adminScheduleRoutes(app, services);
+  adminAppointmentRoutes(app, services);
+  consoleReportRoutes(app, services);
 
   // Unknown /api paths answer JSON 404 (never the SPA).
   app.setNotFoundHandler((request, reply) =>

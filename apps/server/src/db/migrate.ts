@@ -3,6 +3,7 @@ import type { Migration, MigrationProvider, MigrationResultSet } from 'kysely/mi
 import type { Db, Dialect } from './database.ts';
 import { initial } from './migrations/0001_initial.ts';
 import { serviceApi } from './migrations/0002_service_api.ts';
+import { admin } from './migrations/0003_admin.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -11,6 +12,7 @@ import { serviceApi } from './migrations/0002_service_api.ts';
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_initial': initial,
   '0002_service_api': serviceApi,
+  '0003_admin': admin,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

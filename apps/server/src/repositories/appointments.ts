@@ -1,0 +1,103 @@
+import crypto from 'node:crypto';
+import type { Appointment } from '@lobby/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { adminDb } from './adminTables.ts';
+
+/** Unambiguous lowercase letters and digits (no 0/o, 1/l/i). */
+const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** 12 characters ≈ 59 bits: a link that cannot be guessed. */
+export function newReference(): string {
+  const bytes = crypto.randomBytes(12);
+  let out = '';
+  for (const b of bytes) out += ALPHABET[b % ALPHABET.length];
+  return out;
+}
+
+export function createAppointmentsRepository(base: Kysely<Database>, now: () => number) {
+  const db = adminDb(base);
+  const select = () =>
+    db
+      .selectFrom('appointments')
+      .innerJoin('users', 'users.id', 'appointments.agent_id')
+      .select([
+        'appointments.id',
+        'appointments.reference',
+        'appointments.agent_id',
+        'users.name as agent_name',
+        'appointments.starts_at',
+        'appointments.duration_minutes',
+        'appointments.note',
+        'appointments.created_at',
+      ]);
+  type Row = Awaited<ReturnType<ReturnType<typeof select>['executeTakeFirstOrThrow']>>;
+  const toApi = (r: Row): Appointment => ({
+    id: r.id,
+    reference: r.reference,
+    agentId: r.agent_id,
+    agentName: r.agent_name,
+    startsAt: new Date(Number(r.starts_at)).toISOString(),
+    durationMinutes: r.duration_minutes,
+    note: r.note,
+    link: `/appointment/${r.reference}`,
+    createdAt: new Date(Number(r.created_at)).toISOString(),
+  });
+
+  return {
+    /** The company's appointments from `since` on (ordered by time); only one agent's when `agentId` is given. */
+    async list(companyId: number, since: number, agentId?: number): Promise<Appointment[]> {
+      let q = select().where('appointments.company_id', '=', companyId).where('appointments.starts_at', '>=', since);
+      if (agentId !== undefined) q = q.where('appointments.agent_id', '=', agentId);
+      return (await q.orderBy('appointments.starts_at').orderBy('appointments.id').limit(500).execute()).map(toApi);
+    },
+
+    async byId(companyId: number, id: number): Promise<Appointment | null> {
+      const r = await select().where('appointments.company_id', '=', companyId).where('appointments.id', '=', id).executeTakeFirst();
+      return r ? toApi(r) : null;
+    },
+
+    /** Any company's appointment by its reference (the guest's link); null when unknown. */
+    async byReference(reference: string): Promise<(Appointment & { companyId: number; agentXmppUsername: string }) | null> {
+      const r = await select()
+        .select(['appointments.company_id', 'users.xmpp_username'])
+        .where('appointments.reference', '=', reference)
+        .executeTakeFirst();
+      return r ? { ...toApi(r), companyId: r.company_id, agentXmppUsername: r.xmpp_username } : null;
+    },
+
+    async agentInCompany(companyId: number, agentId: number): Promise<boolean> {
+      const r = await db.selectFrom('users').select('id').where('id', '=', agentId).where('company_id', '=', companyId).executeTakeFirst();
+      return r !== undefined;
+    },
+
+    async create(
+      companyId: number,
+      a: { agentId: number; startsAt: number; durationMinutes: number; note: string; createdBy: number },
+    ): Promise<Appointment> {
+      const row = await db
+        .insertInto('appointments')
+        .values({
+          company_id: companyId,
+          reference: newReference(),
+          agent_id: a.agentId,
+          starts_at: a.startsAt,
+          duration_minutes: a.durationMinutes,
+          note: a.note,
+          created_by: a.createdBy,
+          created_at: now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const created = await this.byId(companyId, row.id);
+      if (!created) throw new Error('appointment vanished');
+      return created;
+    },
+
+    async remove(companyId: number, id: number): Promise<boolean> {
+      const r = await db.deleteFrom('appointments').where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+  };
+}
+export type AppointmentsRepository = ReturnType<typeof createAppointmentsRepository>;

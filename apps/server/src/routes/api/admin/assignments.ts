@@ -1,0 +1,82 @@
+import { AdminAssignment, AdminAssignmentBody, DataEnvelope, IdParams } from '@lobby/contracts';
+import { Type } from '@sinclair/typebox';
+import { consoleUserOf } from '../../../plugins/app/auth.ts';
+import { createAdminAssignmentsRepository } from '../../../repositories/adminAssignments.ts';
+import type { Services } from '../../../services/index.ts';
+import { requireRole } from '../../../services/roles.ts';
+import type { App } from '../../../typebox.ts';
+import { errors, fail } from '../../errors.ts';
+
+const Deleted = DataEnvelope(Type.Object({ deleted: Type.Boolean() }));
+
+export function adminAssignmentRoutes(app: App, services: Services): void {
+  const repo = createAdminAssignmentsRepository(services.db.kysely, services.now);
+  const base = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
+  const security = [{ consoleSession: [] }];
+
+  app.get(
+    '/api/admin/assignments',
+    {
+      ...base,
+      schema: {
+        tags: ['admin'],
+        summary: 'The assignments (queues) of the admin’s company, with the agents serving each',
+        security,
+        response: { 200: DataEnvelope(Type.Object({ assignments: Type.Array(AdminAssignment) })), ...errors(401, 403) },
+      },
+    },
+    async (request) => ({ data: { assignments: await repo.list(consoleUserOf(request).companyId) } }),
+  );
+
+  app.post(
+    '/api/admin/assignments',
+    {
+      ...base,
+      schema: {
+        tags: ['admin'],
+        summary: 'Create an assignment',
+        security,
+        body: AdminAssignmentBody,
+        response: { 201: DataEnvelope(Type.Object({ id: Type.Integer() })), ...errors(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const r = await repo.create(consoleUserOf(request).companyId, request.body);
+      if ('badUserId' in r) return fail(reply, 400, `agentIds: no user ${r.badUserId} in this company`);
+      return reply.code(201).send({ data: r });
+    },
+  );
+
+  app.put(
+    '/api/admin/assignments/:id',
+    {
+      ...base,
+      schema: {
+        tags: ['admin'],
+        summary: 'Change an assignment (agentIds, when given, replaces the agents serving it)',
+        security,
+        params: IdParams,
+        body: AdminAssignmentBody,
+        response: { 200: DataEnvelope(Type.Object({ id: Type.Integer() })), ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const r = await repo.update(consoleUserOf(request).companyId, request.params.id, request.body);
+      if (r === 'notFound') return fail(reply, 404, 'id: no such assignment');
+      if (typeof r === 'object') return fail(reply, 400, `agentIds: no user ${r.badUserId} in this company`);
+      return { data: { id: request.params.id } };
+    },
+  );
+
+  app.delete(
+    '/api/admin/assignments/:id',
+    {
+      ...base,
+      schema: { tags: ['admin'], summary: 'Delete an assignment', security, params: IdParams, response: { 200: Deleted, ...errors(401, 403, 404) } },
+    },
+    async (request, reply) => {
+      if (!(await repo.remove(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such assignment');
+      return { data: { deleted: true } };
+    },
+  );
+}

@@ -1,0 +1,117 @@
+import { AdminUser, AdminUserCreate, AdminUserUpdate, DataEnvelope, IdParams } from '@lobby/contracts';
+import { Type } from '@sinclair/typebox';
+import { consoleUserOf } from '../../../plugins/app/auth.ts';
+import { createAdminUsersRepository } from '../../../repositories/adminUsers.ts';
+import type { Services } from '../../../services/index.ts';
+import { hashPassword } from '../../../services/passwords.ts';
+import { requireRole } from '../../../services/roles.ts';
+import type { App } from '../../../typebox.ts';
+import { errors, fail } from '../../errors.ts';
+
+const normEmail = (e: string) => e.trim().toLowerCase();
+
+export function adminUserRoutes(app: App, services: Services): void {
+  const repo = createAdminUsersRepository(services.db.kysely, services.now);
+  const base = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
+  const security = [{ consoleSession: [] }];
+  const IdAnswer = DataEnvelope(Type.Object({ id: Type.Integer() }));
+
+  app.get(
+    '/api/admin/users',
+    {
+      ...base,
+      schema: {
+        tags: ['admin'],
+        summary: 'The console users (admins, supervisors, agents) of the admin’s company',
+        security,
+        response: { 200: DataEnvelope(Type.Object({ users: Type.Array(AdminUser) })), ...errors(401, 403) },
+      },
+    },
+    async (request) => ({ data: { users: await repo.list(consoleUserOf(request).companyId) } }),
+  );
+
+  app.post(
+    '/api/admin/users',
+    {
+      ...base,
+      schema: {
+        tags: ['admin'],
+        summary: 'Create a console user; the password is stored as a scrypt hash',
+        security,
+        body: AdminUserCreate,
+        response: { 201: IdAnswer, ...errors(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const companyId = consoleUserOf(request).companyId;
+      const email = normEmail(request.body.email);
+      if (await repo.emailTaken(email)) return fail(reply, 409, 'email: already in use');
+      const r = await repo.create(companyId, {
+        email,
+        name: request.body.name.trim(),
+        role: request.body.role,
+        passwordHash: await hashPassword(request.body.password),
+        assignmentIds: [...new Set(request.body.assignmentIds ?? [])],
+      });
+      if ('badAssignmentId' in r) return fail(reply, 400, `assignmentIds: no assignment ${r.badAssignmentId} in this company`);
+      return reply.code(201).send({ data: r });
+    },
+  );
+
+  app.put(
+    '/api/admin/users/:id',
+    {
+      ...base,
+      schema: {
+        tags: ['admin'],
+        summary: 'Change a console user (a new password ends its sessions)',
+        security,
+        params: IdParams,
+        body: AdminUserUpdate,
+        response: { 200: IdAnswer, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const me = consoleUserOf(request);
+      const { id } = request.params;
+      const b = request.body;
+      const current = await repo.roleOf(me.companyId, id);
+      if (!current) return fail(reply, 404, 'id: no such user');
+      if (b.role !== undefined && b.role !== 'admin' && current === 'admin' && (await repo.adminCount(me.companyId)) <= 1) {
+        return fail(reply, 409, 'role: the company would have no admin left');
+      }
+      const email = b.email !== undefined ? normEmail(b.email) : undefined;
+      if (email !== undefined && (await repo.emailTaken(email, id))) return fail(reply, 409, 'email: already in use');
+      const r = await repo.update(me.companyId, id, {
+        email,
+        name: b.name?.trim(),
+        role: b.role,
+        passwordHash: b.password !== undefined ? await hashPassword(b.password) : undefined,
+        assignmentIds: b.assignmentIds ? [...new Set(b.assignmentIds)] : undefined,
+      });
+      if (r === 'notFound') return fail(reply, 404, 'id: no such user');
+      if (typeof r === 'object') return fail(reply, 400, `assignmentIds: no assignment ${r.badAssignmentId} in this company`);
+      return { data: { id } };
+    },
+  );
+
+  app.delete(
+    '/api/admin/users/:id',
+    {
+      ...base,
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete a console user (not yourself)',
+        security,
+        params: IdParams,
+        response: { 200: DataEnvelope(Type.Object({ deleted: Type.Boolean() })), ...errors(401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const me = consoleUserOf(request);
+      if (request.params.id === me.id) return fail(reply, 409, 'id: you cannot delete yourself');
+      if (!(await repo.remove(me.companyId, request.params.id))) return fail(reply, 404, 'id: no such user');
+      return { data: { deleted: true } };
+    },
+  );
+}
