@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen as view } from '@testing-library/react';
 import { SCREENS } from '../src/app/screens.ts';
 import { createGuestStore } from '../src/app/store.ts';
@@ -6,6 +6,13 @@ import { ScreenSwitch } from '../src/features/screens/ScreenSwitch.tsx';
 import { company, Wrapper } from './helpers.tsx';
 
 afterEach(cleanup);
+// the preview opens the camera: a browser whose permission prompt is still open
+beforeAll(() => {
+  Object.defineProperty(navigator, 'mediaDevices', {
+    configurable: true,
+    value: { getUserMedia: () => new Promise(() => undefined), enumerateDevices: () => Promise.resolve([]) },
+  });
+});
 
 function renderAt(store: ReturnType<typeof createGuestStore>) {
   return render(

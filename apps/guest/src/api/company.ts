@@ -13,6 +13,8 @@ export type AssignmentFilter = 'all' | 'queue' | 'appointment';
 export interface Assignment {
   id: number | string;
   name: string;
+  /** queue (anyone of the assignment answers) or appointment (calls booked with one agent). */
+  type?: 'queue' | 'appointment';
   name_ar?: string | null;
   description?: string | null;
   description_ar?: string | null;
@@ -22,14 +24,45 @@ export interface AssignmentGroup {
   id: number | string;
   name: string;
   name_ar?: string | null;
-  assignments: Array<number | string>;
+  assignmentIds: Array<number | string>;
 }
 
-/** One opening period of the timetable; `day` 0 = Sunday … 6 = Saturday, times 'HH:MM' local. */
+/** One opening period of the timetable; `day` 0 = Sunday … 6 = Saturday, times 'HH:MM' in the schedule's timezone. */
 export interface ScheduleEntry {
   day: number;
   from: string;
   to: string;
+}
+
+/** Opening hours (contracts `Schedule`); null = always open. */
+export interface CompanySchedule {
+  timezone: string;
+  weekly: ScheduleEntry[];
+}
+
+export interface FormOption {
+  value: string;
+  label: string;
+  label_ar?: string | null;
+}
+
+export interface FormField {
+  key: string;
+  type: 'text' | 'email' | 'tel' | 'number' | 'textarea' | 'select' | 'checkbox' | 'stars' | 'emojies';
+  label: string;
+  label_ar?: string | null;
+  required: boolean;
+  options?: FormOption[];
+  order: number;
+}
+
+/** docs/api.md "Forms". */
+export interface FormDefinition {
+  id: number | string;
+  kind: 'welcome' | 'rating';
+  title: string;
+  title_ar?: string | null;
+  fields: FormField[];
 }
 
 /** The company message fields; each has an optional `_ar` variant. */
@@ -61,7 +94,9 @@ export interface Company extends CompanyMessages {
   host?: string | null;
   conferenceName?: string | null;
   details?: string | null;
-  schedule?: ScheduleEntry[] | null;
+  schedule?: CompanySchedule | null;
+  /** Deployment switch for automated browsers (asked of the server; see docs/guest-journey.md). */
+  allowAutomation?: boolean;
 
   callMethod?: CallMethod;
   callType?: CompanyCallType;
@@ -77,7 +112,7 @@ export interface Company extends CompanyMessages {
   textColor?: string | null;
   categoryTextColor?: string | null;
   categoryBackgroundColor?: string | null;
-  categoryStyle?: string | null;
+  categoryStyle?: 'list' | 'grid' | string | null;
   waterMarkLogo?: string | null;
   poweredByLogo?: string | null;
   fontFamily?: string | null;
@@ -90,7 +125,7 @@ export interface Company extends CompanyMessages {
   // Behaviour
   recordCalls?: boolean;
   flipCamera?: boolean;
-  locationOfService?: unknown;
+  locationOfService?: { type: string; coordinates: unknown[] } | null;
   requestLocation?: boolean;
   showRatingPage?: boolean;
   previewScreen?: boolean;
@@ -98,10 +133,12 @@ export interface Company extends CompanyMessages {
   ratingStyle?: RatingStyle;
   advanceRating?: boolean;
   ratingForm?: { id: number | string } | null;
-  streamWatermark?: boolean;
+  streamWatermark?: 'hidden' | 'visible' | boolean;
   roundRobin?: boolean;
   assignments?: Assignment[];
   assignmentGroups?: AssignmentGroup[];
+  assignmentFilter?: AssignmentFilter;
+  forms?: { welcome: FormDefinition | null; rating: FormDefinition | null };
 }
 
 /** `GET /api/company/details`: the company of this site (the server knows it from the host). */

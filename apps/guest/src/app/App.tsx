@@ -7,6 +7,22 @@ import { CallActionsContext, demoCallActions, type CallActions } from './callAct
 import { GuestStoreContext, useGuestStore, type GuestStore } from './store.ts';
 import { CallPage } from './CallPage.tsx';
 import { AppServicesContext, defaultServices, type AppServices } from './services.ts';
+import { browserGateServices, type GateServices } from '../journey/controller.ts';
+import { checkGeofence, welcomeFormRequired } from '../api/guest.ts';
+
+/** The gate's checks against the real browser and API; the API session comes from the call engine. */
+function remoteGate(actions: CallActions): GateServices {
+  return browserGateServices({
+    insideZone: async (position) => {
+      const session = await actions.session();
+      return session ? checkGeofence(session, position) : false;
+    },
+    formRequired: async () => {
+      const session = await actions.session();
+      return session ? welcomeFormRequired(session) : false;
+    },
+  });
+}
 
 /** Keeps the document in step with the store: language and direction, theme, title. */
 function AppEffects() {
@@ -41,7 +57,13 @@ export interface AppProvidersProps {
 
 export function AppProviders({ store, callActions, services, children }: AppProvidersProps) {
   const actions = useMemo(() => callActions ?? demoCallActions(store), [callActions, store]);
-  const value = useMemo(() => ({ loadCompany: services?.loadCompany ?? defaultServices.loadCompany }), [services?.loadCompany]);
+  const value = useMemo<AppServices>(
+    () => ({
+      loadCompany: services?.loadCompany ?? defaultServices.loadCompany,
+      gate: services?.gate !== undefined ? services.gate : remoteGate(actions),
+    }),
+    [services?.loadCompany, services?.gate, actions],
+  );
   return (
     <GuestStoreContext.Provider value={store}>
       <CallActionsContext.Provider value={actions}>

@@ -10,7 +10,7 @@ import { PageShell } from './PageShell.tsx';
 /** "/" and "/appointment/:reference": reads the URL into the store, loads the company, shows the screen. */
 export function CallPage() {
   const store = useGuestStoreApi();
-  const { loadCompany } = useAppServices();
+  const { loadCompany, gate } = useAppServices();
   const { reference } = useParams();
   const [search] = useSearchParams();
   const webview = search.get('webview') === 'true';
@@ -26,11 +26,11 @@ export function CallPage() {
     // The start screen's chunk loads alongside the company details.
     ScreenRegistry.preload('selection');
     const controller = new AbortController();
-    void loadCompanyInto(store, loadCompany, controller.signal);
+    void loadCompanyInto(store, loadCompany, gate, controller.signal);
     return () => controller.abort();
-  }, [store, loadCompany]);
+  }, [store, loadCompany, gate]);
 
-  const retry = useCallback(() => void loadCompanyInto(store, loadCompany), [store, loadCompany]);
+  const retry = useCallback(() => void loadCompanyInto(store, loadCompany, gate), [store, loadCompany, gate]);
 
   return (
     <PageShell>

@@ -1,42 +1,34 @@
-// What happens once the company details are known. Pure decisions here; DOM effects live in AppEffects.
+// What happens once the company details are known: language, preselected assignment, then the journey's
+// gate (journey/chart.ts) decides the first screen. DOM effects live in AppEffects.
 import type { Company } from '../api/company.ts';
 import { resolveLanguage, savedLanguage } from '../i18n/language.ts';
 import { ensureLanguage } from '../i18n/index.ts';
-import type { GuestStore, UnsupportedReason } from './store.ts';
-import type { Screen } from './screens.ts';
+import type { GuestStore } from './store.ts';
+import { runGate, type GateServices } from '../journey/controller.ts';
+import { visibleAssignments } from '../journey/assignments.ts';
 
-/** Whether this browser can place a WebRTC call at all. */
-export function browserSupport(win: Window | undefined = typeof window === 'undefined' ? undefined : window): UnsupportedReason | null {
-  if (!win) return null;
-  if (!('RTCPeerConnection' in win) || typeof win.RTCPeerConnection !== 'function') return 'browser';
-  if (!win.navigator.mediaDevices || typeof win.navigator.mediaDevices.getUserMedia !== 'function') return 'browser';
-  return null;
-}
-
-/** The first screen for a company: inactive, unsupported, preview or selection. */
-export function initialScreen(company: Company, unsupported: UnsupportedReason | null): Screen {
-  if (!company.activated) return 'inactive';
-  if (unsupported) return 'unsupported';
-  if (company.previewScreen) return 'preview';
-  return 'selection';
-}
-
-/** Puts a freshly loaded company into the store: company, language, preselected assignment, first screen. */
-export function applyCompany(store: GuestStore, company: Company, unsupported: UnsupportedReason | null = browserSupport()): void {
+/** Puts a freshly loaded company into the store, then runs the gate (or, without services, shows selection). */
+export async function applyCompany(store: GuestStore, company: Company, gateServices: GateServices | null): Promise<void> {
   const s = store.getState();
-  s.setCompany(company);
   s.setLanguage(resolveLanguage(company));
-  const assignments = company.assignments ?? [];
+  const assignments = visibleAssignments(company);
   if (assignments.length === 1 && assignments[0]) s.setAssignment(assignments[0].id);
-  const screen = initialScreen(company, unsupported);
-  if (screen === 'unsupported') s.setUnsupportedReason(unsupported);
-  s.setScreen(screen);
+  if (!gateServices) {
+    s.setScreen(company.activated ? 'selection' : 'inactive');
+    s.setCompany(company);
+    return;
+  }
+  // the loading screen stays until the gate has decided (location and form checks may take a moment)
+  s.setCompanyOnly(company);
+  await runGate(store, gateServices);
+  store.getState().setReady();
 }
 
 /** Loads the company into the store (loading → ready | failed). Aborting leaves the store alone. */
 export async function loadCompanyInto(
   store: GuestStore,
   load: (signal?: AbortSignal) => Promise<Company>,
+  gateServices: GateServices | null,
   signal?: AbortSignal,
 ): Promise<void> {
   store.getState().setLoading();
@@ -47,7 +39,7 @@ export async function loadCompanyInto(
     const company = await load(signal);
     await ensureLanguage(resolveLanguage(company)).catch(() => undefined);
     if (signal?.aborted) return;
-    applyCompany(store, company);
+    await applyCompany(store, company, gateServices);
   } catch (error) {
     if (signal?.aborted) return;
     store.getState().setLoadFailed({ code: 'company-load', message: error instanceof Error ? error.message : String(error) });

@@ -3,11 +3,15 @@
 // `demoCallActions` only moves between screens.
 import { createContext, useContext } from 'react';
 import type { CallKind, GuestStore } from './store.ts';
+import type { FormAnswers, GuestSession } from '../api/guest.ts';
+import { sendEvent } from '../journey/controller.ts';
 
 export interface RatingAnswer {
   /** 1–5. */
   score: number;
   comment: string;
+  /** Answers of the company's rating form (advanceRating). */
+  answers?: FormAnswers;
 }
 
 export interface CallActions {
@@ -29,6 +33,12 @@ export interface CallActions {
   submitRating(answer: RatingAnswer): void | Promise<void>;
   /** inCall screen: take the call over into this tab. */
   takeOver(): void | Promise<void>;
+  /** The guest's API session (registers on first use); null when there is no server (demo). */
+  session(): Promise<GuestSession | null>;
+  /** Welcome form: send the answers; the selection screen then shows the call buttons. */
+  submitWelcomeForm(formId: number | string, answers: FormAnswers): Promise<void>;
+  /** Preview screen: the camera and microphone the guest chose. */
+  chooseDevices(devices: { video?: string | null; audio?: string | null }): void;
 }
 
 /** Placeholder actions: they only change screens and flags. Replaced when the call engine is wired. */
@@ -46,15 +56,15 @@ export function demoCallActions(store: GuestStore): CallActions {
   return {
     startCall(kind) {
       s().setCallType(kind);
-      s().setWaitingSince(Date.now());
-      s().setScreen('waiting');
+      sendEvent(store, { type: 'CALL' });
     },
     cancel() {
-      s().resetCall();
-      s().setEndReason('cancelled');
-      s().setScreen('abandoned');
+      sendEvent(store, { type: 'ENDED', by: 'guest' });
     },
-    hangup: afterCall,
+    hangup: () => {
+      if (s().screen === 'ongoing') sendEvent(store, { type: 'ENDED', by: 'guest' });
+      else afterCall();
+    },
     toggleAudio() {
       const muted = !s().audioMuted;
       s().localStream?.getAudioTracks().forEach((track) => (track.enabled = !muted));
@@ -66,8 +76,7 @@ export function demoCallActions(store: GuestStore): CallActions {
       s().setVideoMuted(muted);
     },
     callAgain() {
-      s().resetCall();
-      s().setScreen('selection');
+      sendEvent(store, { type: 'CALL_AGAIN' });
     },
     confirmPreview() {
       s().setScreen('selection');
@@ -76,7 +85,14 @@ export function demoCallActions(store: GuestStore): CallActions {
       // The rating screen shows its own thank-you once this resolves.
     },
     takeOver() {
-      s().setScreen('selection');
+      sendEvent(store, { type: 'TAKE_OVER' });
+    },
+    session: () => Promise.resolve(null),
+    async submitWelcomeForm() {
+      s().setFormRequired(false);
+    },
+    chooseDevices(devices) {
+      s().setDevices(devices);
     },
   };
 }

@@ -37,7 +37,7 @@ export function demoCompany(params: URLSearchParams): Company {
     ratingStyle: (params.get('style') as Company['ratingStyle']) ?? 'stars',
     advanceRating: true,
     hideTimetable: false,
-    schedule: [1, 2, 3, 4, 5].flatMap(hours).concat([{ day: 6, from: '10:00', to: '14:00' }]),
+    schedule: { timezone: 'UTC', weekly: [1, 2, 3, 4, 5].flatMap(hours).concat([{ day: 6, from: '10:00', to: '14:00' }]) },
     assignments,
   };
 }
@@ -88,14 +88,14 @@ export async function applyFixture(
 ): Promise<Partial<AppServices>> {
   const s = store.getState();
   // Stays in the loading phase: the company never arrives.
-  if (fixture === 'loading') return { loadCompany: () => new Promise<never>(() => undefined) };
+  if (fixture === 'loading') return { gate: null, loadCompany: () => new Promise<never>(() => undefined) };
   const company = demoCompany(params);
   if (fixture === 'error') {
     s.setLoadFailed({ code: 'company-load', message: 'fixture' });
-    return { loadCompany: () => Promise.reject(new Error('fixture: the company never loads')) };
+    return { gate: null, loadCompany: () => Promise.reject(new Error('fixture: the company never loads')) };
   }
-  applyCompany(store, company, null);
-  if (!isScreen(fixture)) return {};
+  await applyCompany(store, company, null);
+  if (!isScreen(fixture)) return { gate: null };
   const callType = company.callType === 'voice' ? 'voice' : 'video';
   s.setCallType(callType);
   const reason = params.get('reason');
@@ -112,5 +112,5 @@ export async function applyFixture(
     if (params.get('muted') === 'true') s.setAudioMuted(true);
   }
   s.setScreen(fixture);
-  return {};
+  return { gate: null };
 }

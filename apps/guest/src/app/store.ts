@@ -55,6 +55,15 @@ export interface GuestData {
   endReason: EndReason | null;
   unsupportedReason: UnsupportedReason | null;
   error: AppError | null;
+  /** The welcome form must be filled before calling (selection shows it first). */
+  formRequired: boolean;
+  /** The guest's position once read (SPEC.md §3 guest auth `location`, strings). */
+  position: { latitude: string; longitude: string } | null;
+  /** A gate check under way (the loading screen says which). */
+  checking: 'location' | 'form' | null;
+  /** Camera chosen on the preview screen (deviceId), and whether it faces the user. */
+  videoDeviceId: string | null;
+  audioDeviceId: string | null;
 }
 
 export interface GuestActions {
@@ -64,6 +73,10 @@ export interface GuestActions {
   setLoadFailed: (error: AppError) => void;
   /** Back to the loading phase (retry). */
   setLoading: () => void;
+  /** The company, keeping the phase (the gate is still deciding). */
+  setCompanyOnly: (company: Company) => void;
+  /** Phase ready (the gate decided the first screen). */
+  setReady: () => void;
   /** Show a screen. */
   setScreen: (screen: Screen) => void;
   setLanguage: (language: Language) => void;
@@ -84,6 +97,10 @@ export interface GuestActions {
   setEndReason: (reason: EndReason | null) => void;
   setUnsupportedReason: (reason: UnsupportedReason | null) => void;
   setError: (error: AppError | null) => void;
+  setFormRequired: (required: boolean) => void;
+  setPosition: (position: { latitude: string; longitude: string } | null) => void;
+  setChecking: (checking: 'location' | 'form' | null) => void;
+  setDevices: (devices: { video?: string | null; audio?: string | null }) => void;
   /** Forget everything of the last call (streams, flags, timers); keeps company, language, choices. */
   resetCall: () => void;
 }
@@ -109,6 +126,11 @@ export const initialGuestData: GuestData = {
   endReason: null,
   unsupportedReason: null,
   error: null,
+  formRequired: false,
+  position: null,
+  checking: null,
+  videoDeviceId: null,
+  audioDeviceId: null,
 };
 
 /** A fresh store (one per app; tests make their own). */
@@ -119,6 +141,8 @@ export function createGuestStore(initial: Partial<GuestData> = {}): GuestStore {
     setCompany: (company) => set({ company, phase: 'ready', error: null }),
     setLoadFailed: (error) => set({ phase: 'failed', error }),
     setLoading: () => set({ phase: 'loading', error: null }),
+    setCompanyOnly: (company) => set({ company }),
+    setReady: () => set({ phase: 'ready' }),
     setScreen: (screen) => set({ screen }),
     setLanguage: (language) => set({ language }),
     setWebview: (webview) => set({ webview }),
@@ -140,6 +164,14 @@ export function createGuestStore(initial: Partial<GuestData> = {}): GuestStore {
     setEndReason: (endReason) => set({ endReason }),
     setUnsupportedReason: (unsupportedReason) => set({ unsupportedReason }),
     setError: (error) => set({ error }),
+    setFormRequired: (formRequired) => set({ formRequired }),
+    setPosition: (position) => set({ position }),
+    setChecking: (checking) => set({ checking }),
+    setDevices: (devices) =>
+      set((state) => ({
+        videoDeviceId: devices.video === undefined ? state.videoDeviceId : devices.video,
+        audioDeviceId: devices.audio === undefined ? state.audioDeviceId : devices.audio,
+      })),
     resetCall: () =>
       set({
         localStream: null,
@@ -166,3 +198,11 @@ export function useGuestStoreApi(): GuestStore {
 export function useGuestStore<T>(selector: (state: GuestState) => T): T {
   return useStore(useGuestStoreApi(), selector);
 }
+
+/** Like useGuestStore, but undefined outside a provider (screens shown before the store exists). */
+export function useGuestStoreMaybe<T>(selector: (state: GuestState) => T): T | undefined {
+  const store = useContext(GuestStoreContext);
+  return useStore(store ?? fallbackStore, (state) => (store ? selector(state) : undefined));
+}
+
+const fallbackStore = createGuestStore();

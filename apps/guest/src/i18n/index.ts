@@ -4,17 +4,19 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from './en.json';
+import journeyEn from './journey/en.json';
 import type { Language } from '../app/store.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: typeof en; journey: typeof journeyEn };
   }
 }
 
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en } },
+  resources: { en: { translation: en, journey: journeyEn } },
+  ns: ['translation', 'journey'],
   lng: 'en',
   fallbackLng: 'en',
   supportedLngs: ['en', 'ar'],
@@ -25,11 +27,16 @@ void i18n.use(initReactI18next).init({
 const catalogues: Record<Exclude<Language, 'en'>, () => Promise<{ default: unknown }>> = {
   ar: () => import('./ar.json'),
 };
+// The journey's own strings (docs/guest-journey.md) live in their own namespace.
+const journeyCatalogues: Record<Exclude<Language, 'en'>, () => Promise<{ default: unknown }>> = {
+  ar: () => import('./journey/ar.json'),
+};
 
 /** Makes sure the catalogue of `language` is loaded (no-op for English or when already there). */
 export async function ensureLanguage(language: Language): Promise<void> {
   if (language === 'en' || i18n.hasResourceBundle(language, 'translation')) return;
-  const catalogue = await catalogues[language]();
+  const [catalogue, journey] = await Promise.all([catalogues[language](), journeyCatalogues[language]()]);
+  i18n.addResourceBundle(language, 'journey', journey.default, true, true);
   i18n.addResourceBundle(language, 'translation', catalogue.default, true, true);
 }
 

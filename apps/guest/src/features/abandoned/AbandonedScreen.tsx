@@ -5,6 +5,7 @@ import WifiOff from 'lucide-react/icons/wifi-off';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { useGuestStore } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
+import { useRecheck } from '../base/useRecheck.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import { Button } from '../base/Button.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
@@ -13,6 +14,7 @@ import { useCompanyMessage } from '../base/hooks.ts';
 export function AbandonedScreen() {
   const { t } = useTranslation();
   const actions = useCallActions();
+  const recheck = useRecheck();
   const reason = useGuestStore((s) => s.endReason) ?? 'ended';
   const thanks = useCompanyMessage('thanksMsg');
   const content = {
@@ -30,7 +32,7 @@ export function AbandonedScreen() {
       title={title}
       body={<p data-end-reason={reason}>{body}</p>}
       actions={
-        <Button block size="lg" icon={<RotateCcw size={22} />} onClick={() => void actions.callAgain()} data-testid="call-again-button">
+        <Button block size="lg" icon={<RotateCcw size={22} />} onClick={() => void Promise.resolve(actions.callAgain()).then(recheck)} data-testid="call-again-button">
           {t('abandoned.callAgain')}
         </Button>
       }

@@ -1,6 +1,9 @@
 // The real CallActions: the call engine (packages/call, GuestCall) drives the store.
 // The engine is imported lazily, so StanzaJS and janus.js never weigh on the first screen.
-import type { GuestCall, GuestCallSnapshot } from '@lobby/call';
+import type { GuestApi, GuestCall, GuestCallSnapshot } from '@lobby/call';
+import { submitForm, submitRating, type GuestSession } from '../../api/guest.ts';
+import { sendEvent } from '../../journey/controller.ts';
+import { guestTabs } from '../../journey/tabs.ts';
 import type { Company } from '../../api/company.ts';
 import type { CallActions } from '../../app/callActions.ts';
 import type { GuestStore } from '../../app/store.ts';
@@ -34,6 +37,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   let call: GuestCall | null = null;
   let preparing: Promise<GuestCall> | null = null;
   let lastPhase: GuestCallSnapshot['phase'] | null = null;
+  const tabs = guestTabs();
+  // another tab of this guest takes the call over: this one hangs up
+  tabs.onTakeOver(() => void call?.hangup());
 
   const apply = (snap: GuestCallSnapshot) => {
     const state = s();
@@ -47,50 +53,56 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     }
     if (snap.phase === lastPhase) return;
     lastPhase = snap.phase;
+    // the engine's phases become the journey's events (docs/guest-journey.md)
     switch (snap.phase) {
-      case 'starting':
-      case 'waiting':
-        if (!state.waitingSince) state.setWaitingSince(Date.now());
-        state.setScreen('waiting');
-        break;
       case 'ongoing':
-        state.setCallStartedAt(Date.now());
-        state.setScreen('ongoing');
+        sendEvent(store, { type: 'ANSWERED' });
+        tabs.inCall(true);
+        break;
+      case 'waiting':
+        tabs.inCall(true);
         break;
       case 'outOfQuota':
-        state.setScreen('outOfQuota');
-        break;
       case 'blocked':
-        state.setScreen('blocked');
+        sendEvent(store, { type: 'REPORT', status: snap.phase });
+        tabs.inCall(false);
         break;
-      case 'ended': {
-        const answered = state.callStartedAt !== null;
-        state.resetCall();
-        if (answered && company().showRatingPage) {
-          state.setScreen('rating');
-        } else {
-          state.setEndReason(
-            snap.endReason === 'guest' ? (answered ? 'ended' : 'cancelled') : answered ? 'ended' : 'noAnswer',
-          );
-          state.setScreen('abandoned');
-        }
+      case 'ended':
+        sendEvent(store, { type: 'ENDED', by: snap.endReason === 'guest' ? 'guest' : 'agent' });
+        tabs.inCall(false);
         break;
-      }
       case 'failed':
-        if (snap.error === 'disabledCamera') {
-          state.setUnsupportedReason('media');
-          state.setScreen('unsupported');
-        } else {
-          state.resetCall();
-          state.setError({ code: 'call-failed', ...(snap.error ? { message: snap.error } : {}) });
-          state.setEndReason('failed');
-          state.setScreen('abandoned');
-        }
+        tabs.inCall(false);
+        if (snap.error !== 'disabledCamera' && !['waiting', 'ongoing', 'selection', 'preview'].includes(s().screen)) break;
+        if (snap.error !== 'disabledCamera') s().setError({ code: 'call-failed', ...(snap.error ? { message: snap.error } : {}) });
+        sendEvent(store, { type: 'FAILED', disabledCamera: snap.error === 'disabledCamera' });
         break;
       default:
         break;
     }
   };
+
+  // The engine's API client, watched: the journey's own calls (form, geofence, rating) reuse its token,
+  // and the rating needs the report id.
+  let session: GuestSession | null = null;
+  let lastReport: { id: number; status: string } | null = null;
+  const videoConstraints: MediaTrackConstraints = {
+    width: { ideal: 1440, max: 1440 },
+    height: { ideal: 1080 },
+  };
+  const watchedApi = (api: GuestApi, companyId: number): GuestApi => ({
+    ...api,
+    async register(guestId, company) {
+      const registration = await api.register(guestId, company);
+      session = { username: registration.username, accessToken: registration.access_token, companyId };
+      return registration;
+    },
+    async addReport(body) {
+      const report = await api.addReport(body);
+      lastReport = report;
+      return report;
+    },
+  });
 
   const prepare = (): Promise<GuestCall> => {
     preparing ??= (async () => {
@@ -99,7 +111,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       const appointmentReference = s().appointmentReference;
       const details = company();
       const created = new engine.GuestCall({
-        api: engine.createGuestApi(),
+        api: watchedApi(engine.createGuestApi(), details.id),
+        recordCalls: details.recordCalls !== false,
+        videoConstraints,
         companyId: details.id,
         ...endpoints(),
         callMethod: details.callMethod ?? 'mediaServer',
@@ -141,22 +155,23 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       const state = s();
       state.setCallType(kind);
       state.setError(null);
-      state.setWaitingSince(Date.now());
-      state.setScreen('waiting');
+      lastPhase = null;
+      sendEvent(store, { type: 'CALL' });
       try {
         const engineCall = await ensureCall();
         const assignment = state.assignmentId;
         if (assignment !== null) await engineCall.selectAssignment(Number(assignment));
+        const camera = s().videoDeviceId;
+        if (camera) videoConstraints.deviceId = { exact: camera };
+        else delete videoConstraints.deviceId;
         await engineCall.call(kind);
       } catch (error) {
         if (call?.snapshot.phase === 'failed') return; // the snapshot already moved the screen
-        s().resetCall();
         s().setError({
           code: 'call-failed',
           message: error instanceof Error ? error.message : String(error),
         });
-        s().setEndReason('failed');
-        s().setScreen('abandoned');
+        sendEvent(store, { type: 'FAILED' });
       }
     },
     async cancel() {
@@ -176,19 +191,41 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       s().setVideoMuted(muted);
     },
     callAgain() {
-      s().resetCall();
       s().setError(null);
       lastPhase = null;
-      s().setScreen('selection');
+      sendEvent(store, { type: 'CALL_AGAIN' });
     },
     confirmPreview() {
       s().setScreen('selection');
     },
-    submitRating() {
-      // issue 4: POST /api/rating-form/submissions
+    async submitRating(answer) {
+      const company = s().company;
+      const current = session;
+      const report = lastReport;
+      // SPEC.md §5: skipped unless the company, the guest and (for a rating form) the form are known
+      if (!company || !current || !report) return;
+      const form = company.advanceRating && company.ratingForm ? company.ratingForm.id : null;
+      const answers = form !== null && answer.answers ? answer.answers : { score: answer.score, ...(answer.comment ? { comment: answer.comment } : {}) };
+      await submitRating(current, report.id, form, answers).catch(() => undefined);
     },
     takeOver() {
-      s().setScreen('selection');
+      tabs.takeOver();
+      sendEvent(store, { type: 'TAKE_OVER' });
+    },
+    async session() {
+      await prepare();
+      return session;
+    },
+    async submitWelcomeForm(formId, answers) {
+      await prepare();
+      if (!session) throw new Error('no guest session');
+      await submitForm(session, formId, answers);
+      s().setFormRequired(false);
+      // the gate continues: preview when the company has one, else the call buttons
+      if (company().previewScreen) s().setScreen('preview');
+    },
+    chooseDevices(devices) {
+      s().setDevices(devices);
     },
     async dispose() {
       await call?.close();

@@ -3,17 +3,27 @@
 import type { CallActions } from '../../app/callActions.ts';
 import type { GuestStore } from '../../app/store.ts';
 import type { EngineCallActions } from './engineCallActions.ts';
+import { guestTabs } from '../../journey/tabs.ts';
+import { sendEvent } from '../../journey/controller.ts';
 
 export function lazyCallActions(store: GuestStore): CallActions {
   let loaded: Promise<EngineCallActions> | null = null;
   const engine = () => (loaded ??= import('./engineCallActions.ts').then((m) => m.engineCallActions(store)));
 
-  // Register and connect as soon as the company is known and a call is possible at all.
+  // Register and connect as soon as the gate lets the guest call — unless another tab of this guest is
+  // in a call (it holds the XMPP session): then this tab shows inCall until the guest takes over.
   const unsubscribe = store.subscribe((state) => {
-    if (!state.company?.activated || state.screen === 'unsupported' || state.screen === 'inactive') return;
+    if (state.phase !== 'ready' || (state.screen !== 'selection' && state.screen !== 'preview')) return;
     unsubscribe();
-    void engine()
-      .then((actions) => actions.prepare())
+    void guestTabs()
+      .otherTabInCall()
+      .then((busy) => {
+        if (busy) {
+          sendEvent(store, { type: 'OTHER_TAB_IN_CALL' });
+          return;
+        }
+        return engine().then((actions) => actions.prepare());
+      })
       .catch(() => undefined); // the Call button retries and shows what failed
   });
 
@@ -26,6 +36,13 @@ export function lazyCallActions(store: GuestStore): CallActions {
     callAgain: async () => (await engine()).callAgain(),
     confirmPreview: async () => (await engine()).confirmPreview(),
     submitRating: async (answer) => (await engine()).submitRating(answer),
-    takeOver: async () => (await engine()).takeOver(),
+    takeOver: async () => {
+      const actions = await engine();
+      await actions.takeOver();
+      void actions.prepare().catch(() => undefined);
+    },
+    session: async () => (await engine()).session(),
+    submitWelcomeForm: async (formId, answers) => (await engine()).submitWelcomeForm(formId, answers),
+    chooseDevices: (devices) => store.getState().setDevices(devices),
   };
 }

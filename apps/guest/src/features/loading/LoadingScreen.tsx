@@ -1,14 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../base/Spinner.tsx';
+import { useGuestStoreMaybe } from '../../app/store.ts';
 import styles from './LoadingScreen.module.css';
 
-/** Shown while the company details load. */
+/** Shown while the company details load, and while the gate checks the location or the form. */
 export function LoadingScreen() {
   const { t } = useTranslation();
+  const { t: tj } = useTranslation('journey');
+  const checking = useGuestStoreMaybe((s) => s.checking);
   return (
-    <div className={styles.loading} data-screen="loading" role="status" aria-live="polite">
+    <div className={styles.loading} data-screen="loading" data-checking={checking ?? undefined} role="status" aria-live="polite">
       <Spinner size={44} />
-      <p className={styles.text}>{t('loading.title')}</p>
+      <p className={styles.text}>{checking ? tj(`checking.${checking}`) : t('loading.title')}</p>
     </div>
   );
 }

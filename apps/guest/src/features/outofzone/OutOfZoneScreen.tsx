@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import MapPinOff from 'lucide-react/icons/map-pin-off';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
-import { useCallActions } from '../../app/callActions.ts';
+import { useState } from 'react';
+import { useRecheck } from '../base/useRecheck.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import { Button } from '../base/Button.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
@@ -9,7 +10,8 @@ import { useCompanyMessage } from '../base/hooks.ts';
 /** The location check found the guest outside the company's service area. */
 export function OutOfZoneScreen() {
   const { t } = useTranslation();
-  const actions = useCallActions();
+  const recheck = useRecheck();
+  const [checking, setChecking] = useState(false);
   const message = useCompanyMessage('outOfZoneMsg');
   return (
     <MessageScreen
@@ -24,7 +26,10 @@ export function OutOfZoneScreen() {
         </>
       }
       actions={
-        <Button block icon={<RotateCcw size={20} />} onClick={() => void actions.callAgain()} data-testid="retry-location-button">
+        <Button block icon={<RotateCcw size={20} />} disabled={checking} onClick={() => {
+            setChecking(true);
+            void recheck().finally(() => setChecking(false));
+          }} data-testid="retry-location-button">
           {t('outofzone.retry')}
         </Button>
       }

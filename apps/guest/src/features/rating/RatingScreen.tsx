@@ -5,9 +5,12 @@ import CircleCheck from 'lucide-react/icons/circle-check';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { useGuestStore } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
+import { useRecheck } from '../base/useRecheck.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import { Button } from '../base/Button.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
+import { FormFields } from '../forms/FormFields.tsx';
+import type { FormAnswers } from '../../api/guest.ts';
 import styles from './RatingScreen.module.css';
 
 const SCORES = [1, 2, 3, 4, 5] as const;
@@ -17,6 +20,7 @@ const EMOJI = ['😞', '🙁', '😐', '🙂', '😄'] as const;
 export function RatingScreen() {
   const { t } = useTranslation();
   const actions = useCallActions();
+  const recheck = useRecheck();
   const company = useGuestStore((s) => s.company);
   const title = useCompanyMessage('ratingPageMsg');
   const submitText = useCompanyMessage('ratingSubmitMsg');
@@ -25,13 +29,17 @@ export function RatingScreen() {
   const [comment, setComment] = useState('');
   const [state, setState] = useState<'form' | 'sending' | 'done'>('form');
   const emojis = company?.ratingStyle === 'emojies';
+  const language = useGuestStore((s) => s.language);
+  // advanceRating with a rating form: the company's questions replace the single score
+  const ratingForm = company?.advanceRating && company.ratingForm ? (company.forms?.rating ?? null) : null;
+  const [answers, setAnswers] = useState<FormAnswers>({});
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!score) return;
+    if (!score && !ratingForm) return;
     setState('sending');
     try {
-      await actions.submitRating({ score, comment: comment.trim() });
+      await actions.submitRating({ score, comment: comment.trim(), ...(ratingForm ? { answers } : {}) });
     } finally {
       setState('done');
     }
@@ -45,7 +53,7 @@ export function RatingScreen() {
         icon={<CircleCheck size={36} />}
         title={thanks}
         actions={
-          <Button block variant="secondary" icon={<RotateCcw size={20} />} onClick={() => void actions.callAgain()} data-testid="call-again-button">
+          <Button block variant="secondary" icon={<RotateCcw size={20} />} onClick={() => void Promise.resolve(actions.callAgain()).then(recheck)} data-testid="call-again-button">
             {t('rating.callAgain')}
           </Button>
         }
@@ -55,7 +63,10 @@ export function RatingScreen() {
 
   return (
     <MessageScreen screen="rating" imageUrl={company?.ratingPageImage} icon={<Star size={34} />} tone="info" title={title}>
-      <form className={styles.form} onSubmit={(e) => void submit(e)}>
+      <form className={styles.form} onSubmit={(e) => void submit(e)} data-rating-style={ratingForm ? 'form' : emojis ? 'emojies' : 'stars'}>
+        {ratingForm ? (
+          <FormFields fields={ratingForm.fields} language={language} answers={answers} onChange={(key, value) => setAnswers((a) => ({ ...a, [key]: value }))} />
+        ) : (
         <fieldset className={styles.scale}>
           <legend className="visually-hidden">{t('rating.legend')}</legend>
           <div className={styles.options} data-style={emojis ? 'emojies' : 'stars'}>
@@ -84,14 +95,15 @@ export function RatingScreen() {
             {score ? (emojis ? t(`rating.emoji${score}` as 'rating.emoji1') : t('rating.star', { count: score })) : '\u00a0'}
           </p>
         </fieldset>
-        {company?.advanceRating !== false ? (
+        )}
+        {!ratingForm ? (
           <label className={styles.comment}>
             <span className={styles.commentLabel}>{t('rating.comment')}</span>
             <textarea rows={3} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={1000} />
           </label>
         ) : null}
         <div className={styles.actions}>
-          <Button type="submit" block disabled={!score || state === 'sending'} data-testid="rating-submit-button">
+          <Button type="submit" block disabled={(!score && !ratingForm) || state === 'sending'} data-testid="rating-submit-button">
             {submitText}
           </Button>
           <Button variant="ghost" block onClick={() => setState('done')} data-testid="rating-skip-button">

@@ -1,4 +1,7 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRecheck } from '../base/useRecheck.ts';
+import { localTime } from '../../journey/checks.ts';
 import CalendarClock from 'lucide-react/icons/calendar-clock';
 import { useGuestStore } from '../../app/store.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
@@ -12,15 +15,23 @@ export function ScheduleScreen() {
   const company = useGuestStore((s) => s.company);
   const language = useGuestStore((s) => s.language);
   const message = useCompanyMessage('outOfHoursMsg');
-  const today = new Date().getDay();
+  const recheck = useRecheck();
+  // the page opens for calls by itself when the opening hour comes
+  useEffect(() => {
+    const id = setInterval(() => void recheck(), 60_000);
+    return () => clearInterval(id);
+  }, [recheck]);
+  const today = localTime(new Date(), company?.schedule?.timezone || 'UTC').day;
   // Arabic-speaking countries start the week on Sunday (or Saturday); use Sunday there, Monday otherwise.
   const rows = timetableRows(company?.schedule, language === 'ar' ? 0 : 1);
 
   return (
     <MessageScreen screen="schedule" tone="info" icon={<CalendarClock size={34} />} title={t('schedule.title')} body={<p>{message}</p>}>
-      {!company?.hideTimetable && company?.schedule?.length ? (
+      {!company?.hideTimetable && company?.schedule?.weekly.length ? (
         <table className={styles.table} data-testid="timetable">
-          <caption className={styles.caption}>{t('schedule.timetable')}</caption>
+          <caption className={styles.caption}>
+            {t('schedule.timetable')} <span className={styles.zone}>({company.schedule.timezone})</span>
+          </caption>
           <thead className="visually-hidden">
             <tr>
               <th scope="col">{t('schedule.day')}</th>

@@ -1,4 +1,4 @@
-import type { ScheduleEntry } from '../../api/company.ts';
+import type { CompanySchedule } from '../../api/company.ts';
 
 export interface TimetableRow {
   day: number;
@@ -6,11 +6,11 @@ export interface TimetableRow {
 }
 
 /** Seven rows (one per weekday) starting at `firstDay`, periods sorted by start time. */
-export function timetableRows(schedule: ScheduleEntry[] | null | undefined, firstDay = 1): TimetableRow[] {
+export function timetableRows(schedule: CompanySchedule | null | undefined, firstDay = 1): TimetableRow[] {
   const rows: TimetableRow[] = [];
   for (let i = 0; i < 7; i++) {
     const day = (firstDay + i) % 7;
-    const periods = (schedule ?? [])
+    const periods = (schedule?.weekly ?? [])
       .filter((entry) => entry.day === day)
       .map(({ from, to }) => ({ from, to }))
       .sort((a, b) => a.from.localeCompare(b.from));

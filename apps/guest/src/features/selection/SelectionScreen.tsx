@@ -11,6 +11,9 @@ import { Button } from '../base/Button.tsx';
 import { Avatar } from '../base/Avatar.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
 import type { Assignment } from '../../api/company.ts';
+import { visibleAssignments, visibleGroups } from '../../journey/assignments.ts';
+import { WelcomeForm } from './WelcomeForm.tsx';
+import ExternalLink from 'lucide-react/icons/external-link';
 import styles from './SelectionScreen.module.css';
 
 function assignmentName(assignment: Assignment, language: string): string {
@@ -31,9 +34,22 @@ export function SelectionScreen() {
   const recordAlert = useCompanyMessage('recordAlertText');
   const groupId = useId();
 
-  const assignments = company?.assignments ?? [];
-  const chooseAssignment = !appointment && assignments.length > 1;
-  const selected = assignments.find((a) => a.id === assignmentId) ?? null;
+  const { t: tj } = useTranslation('journey');
+  const formRequired = useGuestStore((s) => s.formRequired);
+  const groups = visibleGroups(company);
+  const [groupChoice, setGroupChoice] = useState<string | null>(null);
+  const group = groups.find((g) => String(g.group.id) === groupChoice) ?? null;
+  const allAssignments = visibleAssignments(company);
+  // With groups, the guest first says what it is about, then (when the group has several) to whom.
+  const assignments = groups.length > 1 ? (group?.assignments ?? []) : allAssignments;
+  const chooseAssignment = !appointment && (assignments.length > 1 || (groups.length > 1 && !group));
+  const selected = allAssignments.find((a) => a.id === assignmentId) ?? null;
+  const chooseGroup = (id: string) => {
+    setGroupChoice(id);
+    const chosen = groups.find((g) => String(g.group.id) === id);
+    setAssignment(chosen?.assignments.length === 1 && chosen.assignments[0] ? chosen.assignments[0].id : null);
+    setMissing(false);
+  };
   const callType = company?.callType ?? 'userSelect';
   const [missing, setMissing] = useState(false);
   const groupRef = useRef<HTMLFieldSetElement>(null);
@@ -55,7 +71,15 @@ export function SelectionScreen() {
           {company?.name}
         </h1>
         <p className={styles.welcome}>{welcome}</p>
+        {company?.websiteUrl ? (
+          <a className={styles.website} href={company.websiteUrl} target="_blank" rel="noopener noreferrer" data-testid="website-link">
+            {company.websiteTitle || company.websiteUrl}
+            <ExternalLink size={14} aria-hidden="true" />
+          </a>
+        ) : null}
       </header>
+
+      {formRequired ? <WelcomeForm /> : null}
 
       {appointment ? (
         <p className={styles.appointment}>
@@ -65,8 +89,30 @@ export function SelectionScreen() {
         </p>
       ) : null}
 
-      {chooseAssignment ? (
+      {!formRequired && !appointment && groups.length > 1 ? (
+        <fieldset className={styles.assignments} data-style={company?.categoryStyle ?? 'list'}>
+          <legend className={styles.legend}>{tj('selection.chooseGroup')}</legend>
+          <div className={styles.options}>
+            {groups.map(({ group: g }) => (
+              <label key={g.id} className={styles.option} data-testid="group-option">
+                <input
+                  type="radio"
+                  name={`${groupId}-group`}
+                  value={String(g.id)}
+                  checked={groupChoice === String(g.id)}
+                  onChange={() => chooseGroup(String(g.id))}
+                  className={styles.radio}
+                />
+                <span className={styles.optionLabel}>{(language === 'ar' && g.name_ar) || g.name}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
+
+      {!formRequired && chooseAssignment && assignments.length > 1 ? (
         <fieldset
+          data-style={company?.categoryStyle ?? 'list'}
           ref={groupRef}
           className={styles.assignments}
           data-invalid={missing && selected === null ? 'true' : undefined}
@@ -102,6 +148,7 @@ export function SelectionScreen() {
         </fieldset>
       ) : null}
 
+      {formRequired ? null : (
       <div className={styles.calls} role="group" aria-label={t('selection.chooseCall')}>
         {callType === 'userSelect' ? (
           <>
@@ -143,6 +190,14 @@ export function SelectionScreen() {
           </Button>
         )}
       </div>
+      )}
+
+      {missing && chooseAssignment && assignments.length <= 1 ? (
+        <p className={styles.missing} role="alert">
+          <CircleAlert size={16} aria-hidden="true" />
+          {t('selection.chooseAssignmentFirst')}
+        </p>
+      ) : null}
 
       {company?.recordCalls !== false ? (
         <p className={styles.notice}>
