@@ -19,6 +19,7 @@ export {
   type RoomPresence,
   type ControlMessage,
   type ChatMessage,
+  type OutgoingChat,
   type XmppSessionOptions,
 } from './xmpp/session.ts';
 export { normalizeIceServers } from './xmpp/iceServers.ts';

@@ -30,6 +30,10 @@ export interface LobbyPresenceElement {
   appointmentID: string;
   /** Lobby's addition: the kind of call the guest placed, so the agent sees it in the queue. */
   callType?: 'video' | 'voice';
+  /** Lobby's addition: the sender's microphone is muted (docs/protocol.md "Mute state"). */
+  audioMuted?: boolean;
+  /** Lobby's addition: the sender's camera is off. */
+  videoMuted?: boolean;
 }
 
 export const NS_LOBBY_PRESENCE = 'urn:lobby:presence:0';

@@ -7,6 +7,9 @@ import {
   peerJoined,
   peerLeft,
   peerPaused,
+  remoteScreensChanged,
+  isScreenDisplay,
+  fileKind,
 } from '../src/state/callStatus.ts';
 
 const agent = { peerJID: 'agent@lobby.local', janusId: '11', username: 'agent' };
@@ -55,12 +58,38 @@ describe('call status', () => {
   });
 
   it('when messages arrive with the chat closed, then they count as unread, newest first', () => {
-    let s = chatReceived(initialCallStatus(), { id: '1', from: 'a', body: 'hi', at: 1, mine: false });
-    s = chatReceived(s, { id: '2', from: 'a', body: 'there', at: 2, mine: false });
-    s = chatReceived(s, { id: '3', from: 'me', body: 'mine', at: 3, mine: true });
+    let s = chatReceived(initialCallStatus(), { id: '1', from: 'a', nick: 'a', body: 'hi', at: 1, mine: false });
+    s = chatReceived(s, { id: '2', from: 'a', nick: 'a', body: 'there', at: 2, mine: false });
+    s = chatReceived(s, { id: '3', from: 'me', nick: 'me', body: 'mine', at: 3, mine: true });
     expect(s.unreadMessages).toBe(2);
     expect(s.chatMessages.map((m) => m.id)).toEqual(['3', '2', '1']);
     expect(chatOpened(s, true).unreadMessages).toBe(0);
+  });
+
+  it('when the room echoes a message already listed, then it is not listed twice', () => {
+    const entry = { id: '1', from: 'a', nick: 'a', body: 'hi', at: 1, mine: false };
+    const s = chatReceived(chatReceived(initialCallStatus(), entry), entry);
+    expect(s.chatMessages).toHaveLength(1);
+    expect(s.unreadMessages).toBe(1);
+  });
+
+  it('when the chat is open, then arriving messages are not unread', () => {
+    const s = chatReceived(chatOpened(initialCallStatus(), true), {
+      id: '1', from: 'a', nick: 'a', body: 'hi', at: 1, mine: false,
+    });
+    expect(s.unreadMessages).toBe(0);
+  });
+
+  it('when a remote screen appears and goes, then it is shown large and back', () => {
+    expect(remoteScreensChanged(initialCallStatus(), 1).isZoomed).toBe(true);
+    expect(remoteScreensChanged(remoteScreensChanged(initialCallStatus(), 1), 0).isZoomed).toBe(false);
+    expect(isScreenDisplay('agent@lobby.local-screen')).toBe(true);
+    expect(isScreenDisplay('agent@lobby.local')).toBe(false);
+  });
+
+  it('when a file is named like an image, then it is previewed, otherwise linked', () => {
+    expect(fileKind('photo.PNG', '/api/files/1')).toBe('image');
+    expect(fileKind('terms.pdf', '/api/files/2')).toBe('document');
   });
 
   it('when a muted flag is set twice, then the JID is listed once, and unmuting removes it', () => {

@@ -12,7 +12,20 @@ import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
 import type { ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
 import { MediaSession, type RemoteFeed } from '../media/mediaSession.ts';
 import { getLocalMedia } from '../media/devices.ts';
-import { XmppSession, type RoomPresence } from '../xmpp/session.ts';
+import { XmppSession, type ChatMessage, type RoomPresence } from '../xmpp/session.ts';
+import {
+  chatOpened,
+  chatReceived,
+  initialCallStatus,
+  isScreenDisplay,
+  mutedChanged,
+  remoteScreensChanged,
+  screenShareChanged,
+  fileKind,
+  type CallStatus,
+} from '../state/callStatus.ts';
+import { uploadTypeOf } from '../api/http.ts';
+import { recordingFilename } from '../guest/recording.ts';
 
 export interface QueueEntry {
   room: string;
@@ -54,6 +67,13 @@ export interface AgentSnapshot {
   error: string | null;
   /** the last call that ended, and why */
   lastEnded: { callId: string; reason: 'agent' | 'guest' | 'error' } | null;
+  /**
+   * The active call's status with the names of SPEC.md §3 (chatMessages newest first, unreadMessages,
+   * isChatOpen, mutedAudioJIDs / mutedVideoJIDs of the others, screenShare, isZoomed); fresh per call.
+   */
+  status: CallStatus;
+  /** our own shared screen while status.screenShare */
+  localScreen: MediaStream | null;
 }
 
 export interface AgentDeskOptions {
@@ -61,6 +81,10 @@ export interface AgentDeskOptions {
   xmppWsUrl: string;
   janusServers: string[];
   videoConstraints?: MediaTrackConstraints;
+  /** the console user's company (uploads, recording paths) */
+  companyId?: number;
+  /** recordings root on the Janus host when the company records calls (SPEC.md §7 shape below it) */
+  recordingRoot?: () => string | null;
 }
 
 export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
@@ -82,6 +106,8 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     muted: { audio: false, video: false },
     error: null,
     lastEnded: null,
+    status: initialCallStatus(),
+    localScreen: null,
   };
 
   constructor(options: AgentDeskOptions) {
@@ -122,6 +148,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
         void this.#leaveCall('guest');
       }
     });
+    xmpp.on('chat', (message) => this.#onChat(message));
     xmpp.on('disconnected', () => this.#set({ phase: 'offline' }));
     await xmpp.connect();
     this.#set({ phase: 'idle', jid: token.jid });
@@ -149,6 +176,12 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     if (presence.available) this.#presence.set(key, presence);
     else this.#presence.delete(key);
     const active = this.#snapshot.activeCall;
+    if (active && active.room === presence.room && presence.nick !== this.#nick) {
+      const jid = presence.jid ? presence.jid.split('/')[0]! : presence.nick;
+      const audio = presence.available && !!presence.lobby?.audioMuted;
+      const video = presence.available && !!presence.lobby?.videoMuted;
+      this.#setStatus((s) => mutedChanged(mutedChanged(s, jid, 'audio', audio), jid, 'video', video));
+    }
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
       else void this.#leaveCall('guest');
@@ -197,7 +230,17 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       callType: entry.callType,
       guestStatus: entry.statusText,
     };
-    this.#set({ phase: 'joining', activeCall, error: null, lastEnded: null });
+    this.#set({
+      phase: 'joining',
+      activeCall,
+      error: null,
+      lastEnded: null,
+      status: { ...initialCallStatus(), callStarted: true },
+      localScreen: null,
+    });
+    // the guest may have muted before we answered: its latest presence says so
+    const guestPresence = this.#presence.get(`${entry.room}/${entry.nick}`);
+    if (guestPresence) this.#onPresence(guestPresence);
     try {
       const localStream = await getLocalMedia({
         // a voice call stays a voice call on both sides
@@ -207,13 +250,22 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       this.#set({ localStream });
       const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers });
       this.#media = media;
-      media.on('remoteFeed', (feed) =>
+      media.on('remoteFeed', (feed) => {
+        const remoteFeeds = [...this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed];
         this.#set({
-          remoteFeeds: [...this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed],
-        }),
-      );
-      media.on('remoteFeedRemoved', ({ feedId }) =>
-        this.#set({ remoteFeeds: this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feedId) }),
+          remoteFeeds,
+          status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
+        });
+      });
+      media.on('remoteFeedRemoved', ({ feedId }) => {
+        const remoteFeeds = this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feedId);
+        this.#set({
+          remoteFeeds,
+          status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
+        });
+      });
+      media.on('screenEnded', () =>
+        this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) }),
       );
       media.on('publisherLeft', ({ display }) => {
         if (display === entry.nick) void this.#leaveCall('guest');
@@ -223,10 +275,12 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       await media.attachPublisher();
       const bareJid = this.#snapshot.jid ?? this.#nick;
       await media.join({ room: callId, pin: roomPin(callId) }, bareJid);
+      const recordFilename = this.#recordFilename(callId);
       await media.publish({
         stream: localStream,
         audio: true,
         video: localStream.getVideoTracks().length > 0,
+        ...(recordFilename ? { recordFilename } : {}),
       });
       if (this.#activeCallId() === callId) this.#set({ phase: 'inCall' });
     } catch (error) {
@@ -234,6 +288,93 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       this.#set({ error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
+  }
+
+  #setStatus(update: (status: CallStatus) => CallStatus): void {
+    this.#set({ status: update(this.#snapshot.status) });
+  }
+
+  #recordFilename(callId: string, screen = false): string | undefined {
+    const root = this.#options.recordingRoot?.();
+    if (!root || this.#options.companyId === undefined) return undefined;
+    return recordingFilename({
+      root,
+      companyId: this.#options.companyId,
+      callId,
+      username: this.#nick,
+      role: 'agent',
+      screen,
+    });
+  }
+
+  /** Chat in the active call's room (newest first; unread while the chat is closed). */
+  #onChat(message: ChatMessage): void {
+    const active = this.#snapshot.activeCall;
+    if (!active || message.room !== active.room || message.delayed) return;
+    const mine = message.nick === this.#nick;
+    const occupant = this.#presence.get(`${message.room}/${message.nick}`);
+    this.#setStatus((s) =>
+      chatReceived(s, {
+        id: message.id ?? `${message.from}-${message.at}`,
+        from: mine ? (this.#snapshot.jid ?? message.nick) : (occupant?.jid?.split('/')[0] ?? message.nick),
+        nick: message.nick,
+        body: message.body,
+        at: message.at,
+        mine,
+        ...(message.file
+          ? { file: { ...message.file, kind: fileKind(message.file.name, message.file.url) } }
+          : {}),
+      }),
+    );
+  }
+
+  sendChat(body: string): void {
+    const active = this.#snapshot.activeCall;
+    const text = body.trim();
+    if (!active || !text || !this.#xmpp?.connected) return;
+    this.#xmpp.sendChat(active.room, { body: text });
+  }
+
+  async sendFile(file: Blob & { name?: string }): Promise<void> {
+    const active = this.#snapshot.activeCall;
+    const { api, companyId } = this.#options;
+    if (!active || !this.#xmpp?.connected) throw new Error('not in a call');
+    if (!api.upload || companyId === undefined) throw new Error('uploads are not available');
+    const url = await api.upload(uploadTypeOf(file), file, companyId);
+    const name = file.name ?? 'file';
+    this.#xmpp.sendChat(active.room, { body: name, file: { url, name } });
+  }
+
+  setChatOpen(open: boolean): void {
+    this.#setStatus((s) => chatOpened(s, open));
+  }
+
+  setZoomed(zoomed: boolean): void {
+    this.#setStatus((s) => ({ ...s, isZoomed: zoomed }));
+  }
+
+  /** Shares the agent's screen as `{jid}-screen` in the call's room. */
+  async startScreenShare(): Promise<void> {
+    const media = this.#media;
+    const callId = this.#activeCallId();
+    if (!media || !callId || media.sharingScreen) return;
+    const display = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false });
+    const track = display.getVideoTracks()[0];
+    if (!track) throw new Error('no screen track');
+    this.#set({ localScreen: display, status: screenShareChanged(this.#snapshot.status, true) });
+    try {
+      await media.startScreenShare(track, this.#recordFilename(callId, true));
+    } catch (error) {
+      for (const t of display.getTracks()) t.stop();
+      await media.stopScreenShare().catch(() => undefined);
+      this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
+      throw error;
+    }
+  }
+
+  async stopScreenShare(): Promise<void> {
+    await this.#media?.stopScreenShare();
+    this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
   }
 
   /** Read through a method: TypeScript would keep an earlier narrowing of the snapshot field. */
@@ -261,12 +402,29 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     });
     await media?.close();
     for (const track of this.#snapshot.localStream?.getTracks() ?? []) track.stop();
-    this.#set({ localStream: null, muted: { audio: false, video: false } });
+    for (const track of this.#snapshot.localScreen?.getTracks() ?? []) track.stop();
+    const wasMuted = this.#snapshot.muted.audio || this.#snapshot.muted.video;
+    this.#set({ localStream: null, localScreen: null, muted: { audio: false, video: false } });
+    if (wasMuted) this.#sendMuteState(active.room);
   }
 
+  /** Mutes our microphone or camera and tells the call's room through our presence there. */
   setMuted(kind: 'audio' | 'video', muted: boolean): void {
     this.#media?.setMuted(kind, muted);
     this.#set({ muted: { ...this.#snapshot.muted, [kind]: muted } });
+    const active = this.#snapshot.activeCall;
+    if (active) this.#sendMuteState(active.room);
+  }
+
+  #sendMuteState(room: string): void {
+    if (!this.#xmpp?.connected) return;
+    const { audio, video } = this.#snapshot.muted;
+    this.#xmpp.setRoomPresence(room, this.#nick, '', {
+      userType: 'agent',
+      appointmentID: '',
+      ...(audio ? { audioMuted: true } : {}),
+      ...(video ? { videoMuted: true } : {}),
+    });
   }
 
   peerConnections() {
@@ -281,4 +439,8 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#xmpp = null;
     this.#set({ phase: 'offline', queue: [] });
   }
+}
+
+function countScreens(feeds: RemoteFeed[]): number {
+  return feeds.filter((f) => isScreenDisplay(f.display)).length;
 }

@@ -1,5 +1,5 @@
 /** The console's service calls used by the call engine (the rest of the console API lives in the app). */
-import { requestJson, type HttpOptions } from './http.ts';
+import { requestJson, uploadFile, type HttpOptions, type UploadType } from './http.ts';
 
 export interface XmppToken {
   jid: string;
@@ -22,6 +22,8 @@ export interface ConsoleApi {
   rooms(): Promise<OpenCallRoom[]>;
   /** Subscribes to calls opened in the agent's assignments; returns the unsubscribe function. */
   onCallOpened(listener: (room: OpenCallRoom) => void): () => void;
+  /** POST /upload/{type} for the chat (session cookie); resolves with the file's URL. */
+  upload?(type: UploadType, file: Blob & { name?: string }, companyId: number): Promise<string>;
 }
 
 export function createConsoleApi(
@@ -30,6 +32,7 @@ export function createConsoleApi(
   const base = options.baseUrl ?? '/api';
   return {
     xmppToken: () => requestJson(options, 'POST', '/console/xmpp-token', {}),
+    upload: (type, file, companyId) => uploadFile(options, type, file, companyId),
     rooms: async () => (await requestJson<{ rooms: OpenCallRoom[] }>(options, 'GET', '/console/rooms')).rooms,
     onCallOpened(listener) {
       const Source = options.EventSource ?? globalThis.EventSource;

@@ -1,5 +1,5 @@
 /** The guest's service calls (SPEC.md §7), against the Lobby server's /api. */
-import { requestJson, type HttpOptions } from './http.ts';
+import { requestJson, uploadFile, type HttpOptions, type UploadType } from './http.ts';
 
 export interface GuestRoom {
   assignmentId: number;
@@ -37,6 +37,8 @@ export interface GuestApi {
   /** Marks timestamps; `beacon` sends it so that it survives the tab closing. */
   updateTimestamp(callId: string, flags: TimestampFlag[], options?: { beacon?: boolean }): Promise<void>;
   callBug(body: Record<string, unknown>): Promise<void>;
+  /** POST /upload/{type} for the chat; resolves with the file's URL. */
+  upload(type: UploadType, file: Blob & { name?: string }, companyId: number): Promise<string>;
 }
 
 export function createGuestApi(options: HttpOptions = {}): GuestApi {
@@ -66,6 +68,7 @@ export function createGuestApi(options: HttpOptions = {}): GuestApi {
       }
       await requestJson(options, 'PUT', '/call-report/update-timestamp', body, { token });
     },
+    upload: (type, file, companyId) => uploadFile(options, type, file, companyId, { token }),
     async callBug(body) {
       await requestJson(options, 'POST', '/call-bug/by-guest', body, { token }).catch(() => undefined);
     },

@@ -45,3 +45,45 @@ export async function requestJson<T>(
   }
   return ((parsed as { data?: T } | null)?.data ?? null) as T;
 }
+
+export type UploadType = 'image' | 'document';
+
+/** The upload type for a file: images by MIME type, everything else as a document. */
+export function uploadTypeOf(file: { type: string }): UploadType {
+  return /^image\/(png|jpeg|webp|gif)$/.test(file.type) ? 'image' : 'document';
+}
+
+/**
+ * POST /upload/{type} (SPEC.md §7): multipart with the file under the type's name, companyId and
+ * forChat=true. Resolves with data.fileUrl; on failure throws an ApiError with the HTTP status (0 when
+ * the request itself failed).
+ */
+export async function uploadFile(
+  options: HttpOptions,
+  type: UploadType,
+  file: Blob & { name?: string },
+  companyId: number,
+  init: { token?: string | null } = {},
+): Promise<string> {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const form = new FormData();
+  form.append('companyId', String(companyId));
+  form.append('forChat', 'true');
+  form.append(type, file, file.name ?? type);
+  let response: Response;
+  try {
+    response = await doFetch(`${options.baseUrl ?? '/api'}/upload/${type}`, {
+      method: 'POST',
+      body: form,
+      credentials: 'same-origin',
+      ...(init.token ? { headers: { authorization: `Bearer ${init.token}` } } : {}),
+    });
+  } catch {
+    throw new ApiError(0, 'upload failed');
+  }
+  if (!response.ok) throw new ApiError(response.status, `upload failed (${response.status})`);
+  const body = (await response.json().catch(() => null)) as { data?: { fileUrl?: string } } | null;
+  const url = body?.data?.fileUrl;
+  if (!url) throw new ApiError(response.status, 'upload answer without fileUrl');
+  return url;
+}

@@ -12,8 +12,21 @@ import { encodePresenceStatus, joinStatus, presenceTarget, type LobbyPresenceEle
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
 import { MediaSession, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
 import { getLocalMedia } from '../media/devices.ts';
-import { XmppSession, type ControlMessage } from '../xmpp/session.ts';
-import { initialCallStatus, peerJoined, peerLeft, type CallStatus } from '../state/callStatus.ts';
+import { XmppSession, type ChatMessage, type ControlMessage, type RoomPresence } from '../xmpp/session.ts';
+import {
+  chatOpened,
+  chatReceived,
+  initialCallStatus,
+  isScreenDisplay,
+  mutedChanged,
+  peerJoined,
+  peerLeft,
+  remoteScreensChanged,
+  screenShareChanged,
+  fileKind,
+  type CallStatus,
+} from '../state/callStatus.ts';
+import { uploadTypeOf } from '../api/http.ts';
 import { recordingFilename } from './recording.ts';
 
 export type GuestCallPhase =
@@ -42,6 +55,10 @@ export interface GuestCallSnapshot {
   error: string | null;
   /** call stages reached (SPEC.md §4), for call-bug reports */
   stages: Partial<Record<CallStage, boolean>>;
+  /** our own microphone and camera state (the others' are in status.mutedAudioJIDs / mutedVideoJIDs) */
+  muted: { audio: boolean; video: boolean };
+  /** our own shared screen while status.screenShare */
+  localScreen: MediaStream | null;
 }
 
 export interface GuestCallOptions {
@@ -83,6 +100,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     endReason: null,
     error: null,
     stages: {},
+    muted: { audio: false, video: false },
+    localScreen: null,
   };
 
   constructor(options: GuestCallOptions) {
@@ -109,6 +128,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       appointmentID: this.#options.appointment?.id ?? '',
     };
     if (this.#snapshot.callId) element.callType = this.#snapshot.callKind;
+    if (this.#snapshot.muted.audio) element.audioMuted = true;
+    if (this.#snapshot.muted.video) element.videoMuted = true;
     return element;
   }
 
@@ -144,6 +165,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       });
       this.#xmpp = xmpp;
       xmpp.on('control', (control) => this.#onControl(control));
+      xmpp.on('chat', (message) => this.#onChat(message));
+      xmpp.on('roomPresence', (presence) => this.#onRoomPresence(presence));
       xmpp.on('disconnected', () => {
         this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: false } }));
         const callId = this.#snapshot.callId;
@@ -191,6 +214,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       error: null,
       remoteFeeds: [],
       stages: {},
+      muted: { audio: false, video: false },
+      localScreen: null,
       status: {
         ...initialCallStatus(),
         connection: this.#snapshot.status.connection,
@@ -234,16 +259,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         stream: localStream,
         audio: true,
         video: kind === 'video',
-        ...(this.#options.recordCalls !== false && this.#options.recordingRoot
-          ? {
-              recordFilename: recordingFilename({
-                root: this.#options.recordingRoot,
-                companyId: this.#options.companyId,
-                callId,
-                username: registration.username,
-                role: 'guest',
-              }),
-            }
+        ...(this.#recordFilename(callId, registration.username)
+          ? { recordFilename: this.#recordFilename(callId, registration.username) }
           : {}),
       });
       if (this.#snapshot.callId !== callId || this.#snapshot.phase !== 'starting') return 'ok'; // ended meanwhile
@@ -269,6 +286,14 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     });
     media.on('remoteFeed', (feed) => {
       if (this.#snapshot.callId !== callId) return;
+      if (isScreenDisplay(feed.display)) {
+        const remoteFeeds = [...this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed];
+        this.#set({
+          remoteFeeds,
+          status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
+        });
+        return;
+      }
       const first = this.#snapshot.status.peers.length === 0;
       const peer = {
         peerJID: feed.display,
@@ -288,7 +313,15 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       }
     });
     media.on('remoteFeedRemoved', ({ feedId }) => {
-      this.#set({ remoteFeeds: this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feedId) });
+      const remoteFeeds = this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feedId);
+      this.#set({
+        remoteFeeds,
+        status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
+      });
+    });
+    media.on('screenEnded', () => {
+      // the browser's sharing track ended ("Stop sharing"): the screen publisher is gone already
+      this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
     });
     media.on('publisherLeft', ({ feedId }) => {
       this.#set({ status: peerLeft(this.#snapshot.status, feedId) });
@@ -329,6 +362,97 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       encodePresenceStatus({ status, target, callId }),
       this.#lobbyElement(),
     );
+  }
+
+  /** Chat in the call's room (SPEC.md §3: newest first, unread while the chat is closed). */
+  #onChat(message: ChatMessage): void {
+    if (message.room !== this.#room?.room || message.delayed || !this.#snapshot.callId) return;
+    const username = this.#registration?.username;
+    const mine = message.nick === username;
+    const peer = this.#snapshot.status.peers.find((p) => p.username === message.nick);
+    this.#setStatus((s) =>
+      chatReceived(s, {
+        id: message.id ?? `${message.from}-${message.at}`,
+        from: mine ? (this.#registration?.jabberusername ?? message.nick) : (peer?.peerJID ?? message.nick),
+        nick: message.nick,
+        body: message.body,
+        at: message.at,
+        mine,
+        ...(message.file ? { file: { ...message.file, kind: fileKind(message.file.name, message.file.url) } } : {}),
+      }),
+    );
+  }
+
+  /** Agents' presence in our room: their mute state (docs/protocol.md "Mute state"). */
+  #onRoomPresence(presence: RoomPresence): void {
+    if (presence.self || presence.room !== this.#room?.room) return;
+    if (presence.lobby?.userType === 'guest') return;
+    const jid = presence.jid ? presence.jid.split('/')[0]! : presence.nick;
+    const audio = presence.available && !!presence.lobby?.audioMuted;
+    const video = presence.available && !!presence.lobby?.videoMuted;
+    this.#setStatus((s) => mutedChanged(mutedChanged(s, jid, 'audio', audio), jid, 'video', video));
+  }
+
+  /** Sends a chat message to the call's agents. */
+  sendChat(body: string): void {
+    const text = body.trim();
+    if (!text || !this.#room || !this.#xmpp?.connected) return;
+    this.#xmpp.sendChat(this.#room.room, { body: text });
+  }
+
+  /** Uploads a file (POST /upload/{type}, forChat) and sends its link in the chat. */
+  async sendFile(file: Blob & { name?: string }): Promise<void> {
+    if (!this.#room || !this.#xmpp?.connected) throw new Error('not in a call');
+    const url = await this.#options.api.upload(uploadTypeOf(file), file, this.#options.companyId);
+    const name = file.name ?? 'file';
+    this.#xmpp.sendChat(this.#room.room, { body: name, file: { url, name } });
+  }
+
+  /** Opens or closes the chat panel (opening clears the unread count). */
+  setChatOpen(open: boolean): void {
+    this.#setStatus((s) => chatOpened(s, open));
+  }
+
+  /** A shared screen large or not (the guest may shrink it back). */
+  setZoomed(zoomed: boolean): void {
+    this.#setStatus((s) => ({ ...s, isZoomed: zoomed }));
+  }
+
+  /** Starts sharing the screen as the `{username}-screen` publisher (recorded like the camera). */
+  async startScreenShare(): Promise<void> {
+    const media = this.#media;
+    const callId = this.#snapshot.callId;
+    const username = this.#registration?.username;
+    if (!media || !callId || !username || media.sharingScreen) return;
+    const display = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false });
+    const track = display.getVideoTracks()[0];
+    if (!track) throw new Error('no screen track');
+    this.#set({ localScreen: display, status: screenShareChanged(this.#snapshot.status, true) });
+    try {
+      await media.startScreenShare(track, this.#recordFilename(callId, username, true));
+    } catch (error) {
+      for (const t of display.getTracks()) t.stop();
+      await media.stopScreenShare().catch(() => undefined);
+      this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
+      throw error;
+    }
+  }
+
+  async stopScreenShare(): Promise<void> {
+    await this.#media?.stopScreenShare();
+    this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
+  }
+
+  #recordFilename(callId: string, username: string, screen = false): string | undefined {
+    if (this.#options.recordCalls === false || !this.#options.recordingRoot) return undefined;
+    return recordingFilename({
+      root: this.#options.recordingRoot,
+      companyId: this.#options.companyId,
+      callId,
+      username,
+      role: 'guest',
+      screen,
+    });
   }
 
   #onControl(control: ControlMessage): void {
@@ -375,21 +499,30 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     if (xmpp?.connected && this.#room && this.#registration) {
       xmpp.setRoomPresence(this.#room.room, this.#registration.username, '', this.#lobbyElement());
     }
+    for (const track of this.#snapshot.localScreen?.getTracks() ?? []) track.stop();
     this.#set({
       localStream: null,
+      localScreen: null,
       remoteFeeds: [],
       status: {
         ...this.#snapshot.status,
         peers: [],
         peerCall: null,
+        screenShare: false,
+        isZoomed: false,
+        mutedAudioJIDs: [],
+        mutedVideoJIDs: [],
         streamsReady: { local: false, remote: false },
         connection: { ...this.#snapshot.status.connection, janus: false },
       },
     });
   }
 
+  /** Mutes our microphone or camera and tells the room (the agents show it). */
   setMuted(kind: 'audio' | 'video', muted: boolean): void {
     this.#media?.setMuted(kind, muted);
+    this.#set({ muted: { ...this.#snapshot.muted, [kind]: muted } });
+    if (this.#snapshot.phase === 'ongoing' || this.#snapshot.phase === 'waiting') this.#announce();
   }
 
   /** Called when the page is being left: the exit timestamp must survive the tab closing. */
@@ -431,4 +564,8 @@ function whenVisible(): Promise<void> {
     };
     document.addEventListener('visibilitychange', onChange);
   });
+}
+
+function countScreens(feeds: RemoteFeed[]): number {
+  return feeds.filter((f) => isScreenDisplay(f.display)).length;
 }

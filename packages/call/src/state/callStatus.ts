@@ -13,10 +13,15 @@ export interface Peer {
 
 export interface ChatEntry {
   id: string;
+  /** the sender: a JID when known, else the room nick */
   from: string;
+  /** the sender's room nick (guest username, or the agent's user part) */
+  nick: string;
   body: string;
   at: number;
   mine: boolean;
+  /** an uploaded file (POST /api/upload/{type}): shown as a link, or a preview for images */
+  file?: { url: string; name: string; kind: 'image' | 'document' };
 }
 
 export interface CallStatus {
@@ -120,6 +125,7 @@ export function peerPaused(state: CallStatus): CallStatus {
 
 /** A chat message arrived or was sent: newest first; unread counts only while the chat is closed. */
 export function chatReceived(state: CallStatus, entry: ChatEntry): CallStatus {
+  if (state.chatMessages.some((m) => m.id === entry.id)) return state;
   return {
     ...state,
     chatMessages: [entry, ...state.chatMessages],
@@ -140,4 +146,27 @@ export function mutedChanged(
   const key = kind === 'audio' ? 'mutedAudioJIDs' : 'mutedVideoJIDs';
   const without = state[key].filter((j) => j !== jid);
   return { ...state, [key]: muted ? [...without, jid] : without };
+}
+
+/** Our own screen share started or stopped (SPEC.md §4 "Media session"). */
+export function screenShareChanged(state: CallStatus, sharing: boolean): CallStatus {
+  return { ...state, screenShare: sharing };
+}
+
+/**
+ * A remote screen appeared or went: a shared screen is shown large (isZoomed) while there is one.
+ * `remoteScreens` is how many remote `-screen` feeds are received now.
+ */
+export function remoteScreensChanged(state: CallStatus, remoteScreens: number): CallStatus {
+  return { ...state, isZoomed: remoteScreens > 0 };
+}
+
+/** Whether a Janus display names a screen publisher (`{display}-screen`). */
+export function isScreenDisplay(display: string): boolean {
+  return display.endsWith('-screen');
+}
+
+/** Images are previewed, everything else is a link. */
+export function fileKind(name: string, url: string): 'image' | 'document' {
+  return /\.(png|jpe?g|webp|gif)$/i.test(name) || /\.(png|jpe?g|webp|gif)$/i.test(url) ? 'image' : 'document';
 }

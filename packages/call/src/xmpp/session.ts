@@ -54,10 +54,22 @@ export interface ControlMessage extends CallControl {
 
 export interface ChatMessage {
   room: string;
+  /** `room@service/nick` */
   from: string;
+  nick: string;
   body: string;
   id: string | undefined;
   at: number;
+  /** an attached file (XEP-0066 out-of-band data): an uploaded file's URL */
+  file: { url: string; name: string } | null;
+  /** true for room history replayed on join (XEP-0203 delay) */
+  delayed: boolean;
+}
+
+/** What a chat message carries: text, and optionally an uploaded file's link. */
+export interface OutgoingChat {
+  body: string;
+  file?: { url: string; name: string };
 }
 
 export type XmppEvents = {
@@ -182,8 +194,19 @@ export class XmppSession extends Emitter<XmppEvents> {
       const [room = ''] = splitRoomJid(from);
       if (isCallControl(msg.lobbyCall)) {
         this.emit('control', { ...msg.lobbyCall, room, from });
-      } else if (msg.body && msg.type === 'groupchat') {
-        this.emit('chat', { room, from, body: msg.body, id: msg.id, at: Date.now() });
+      } else if ((msg.body || msg.links?.length) && msg.type === 'groupchat') {
+        const [, nick = ''] = splitRoomJid(from);
+        const link = msg.links?.find((l) => !!l.url);
+        this.emit('chat', {
+          room,
+          from,
+          nick,
+          body: msg.body ?? '',
+          id: msg.id,
+          at: msg.delay?.timestamp ? new Date(msg.delay.timestamp).getTime() : Date.now(),
+          file: link?.url ? { url: link.url, name: link.description ?? '' } : null,
+          delayed: !!msg.delay,
+        });
       }
     });
   }
@@ -206,8 +229,18 @@ export class XmppSession extends Emitter<XmppEvents> {
     this.client.sendMessage({ to: room, type: 'groupchat', lobbyCall: control });
   }
 
-  sendChat(room: string, body: string): void {
-    this.client.sendMessage({ to: room, type: 'groupchat', body });
+  /** A chat message to everybody in the room; the room echoes it back to us (that is the delivery). */
+  sendChat(room: string, message: OutgoingChat | string): string {
+    const chat = typeof message === 'string' ? { body: message } : message;
+    const id = `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    this.client.sendMessage({
+      to: room,
+      type: 'groupchat',
+      id,
+      body: chat.body,
+      ...(chat.file ? { links: [{ url: chat.file.url, description: chat.file.name }] } : {}),
+    });
+    return id;
   }
 
   /** Sends empty presence (SPEC.md §4 "Ending a session") and closes the stream. */

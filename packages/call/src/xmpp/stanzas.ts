@@ -5,7 +5,7 @@
  *   and the agents of its room (end now; hold, resume, transfer and more in later work).
  */
 import type * as XMPP from 'stanza';
-import { attribute } from 'stanza/jxt/index.js';
+import { attribute, booleanAttribute } from 'stanza/jxt/index.js';
 import { NS_LOBBY_PRESENCE, type LobbyPresenceElement } from '../presence.ts';
 
 export const NS_LOBBY_CALL = 'urn:lobby:call:0';
@@ -39,6 +39,8 @@ export function lobbyStanzas(_client: XMPP.Agent, stanzas: XMPP.JXT.Registry): v
         userType: attribute('userType'),
         appointmentID: attribute('appointmentID'),
         callType: attribute('callType'),
+        audioMuted: booleanAttribute('audioMuted'),
+        videoMuted: booleanAttribute('videoMuted'),
       },
     },
     {

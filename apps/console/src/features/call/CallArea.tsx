@@ -6,6 +6,12 @@ import VideoOff from 'lucide-react/icons/video-off';
 import PhoneOff from 'lucide-react/icons/phone-off';
 import Headphones from 'lucide-react/icons/headphones';
 import Coffee from 'lucide-react/icons/coffee';
+import MessageCircle from 'lucide-react/icons/message-circle';
+import MonitorUp from 'lucide-react/icons/monitor-up';
+import MonitorX from 'lucide-react/icons/monitor-x';
+import { useState } from 'react';
+import { ChatPanel } from '../chat/ChatPanel.tsx';
+import { NONE, useAgentInCall } from './agentInCall.ts';
 import { useConsoleStore } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
 import { VideoTile } from '../base/VideoTile.tsx';
@@ -20,6 +26,24 @@ function CallControls({ video }: { video: boolean }) {
   const actions = useAgentActions();
   const audioMuted = useConsoleStore((s) => s.audioMuted);
   const videoMuted = useConsoleStore((s) => s.videoMuted);
+  const engine = useAgentInCall((s) => s.engine);
+  const chatOpen = useAgentInCall((s) => !!s.status?.isChatOpen);
+  const unread = useAgentInCall((s) => s.status?.unreadMessages ?? 0);
+  const sharing = useAgentInCall((s) => !!s.status?.screenShare);
+  const [sharingBusy, setSharingBusy] = useState(false);
+  const canShare = typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getDisplayMedia;
+  const toggleShare = async () => {
+    if (!engine) return;
+    setSharingBusy(true);
+    try {
+      if (sharing) await engine.stopScreenShare();
+      else await engine.startScreenShare();
+    } catch {
+      // refused or cancelled: nothing is shared
+    } finally {
+      setSharingBusy(false);
+    }
+  };
   return (
     <div className={styles.controls} role="toolbar" aria-label={t('call.controls')}>
       <IconButton
@@ -39,6 +63,33 @@ function CallControls({ video }: { video: boolean }) {
           data-testid="agent-mute-video-button"
           data-muted={videoMuted}
         />
+      ) : null}
+      {engine && canShare ? (
+        <IconButton
+          label={sharing ? t('inCall.stopSharing') : t('inCall.shareScreen')}
+          icon={sharing ? <MonitorX size={22} /> : <MonitorUp size={22} />}
+          tone={sharing ? 'off' : 'default'}
+          disabled={sharingBusy}
+          onClick={() => void toggleShare()}
+          data-testid="agent-screen-share-button"
+          data-sharing={sharing}
+        />
+      ) : null}
+      {engine ? (
+        <span className={styles.badgeWrap}>
+          <IconButton
+            label={chatOpen ? t('inCall.closeChat') : t('inCall.openChat')}
+            icon={<MessageCircle size={22} />}
+            onClick={() => engine.setChatOpen(!chatOpen)}
+            data-testid="agent-chat-toggle-button"
+            aria-expanded={chatOpen}
+          />
+          {unread > 0 ? (
+            <span className={styles.badge} data-testid="agent-chat-unread" aria-label={t('inCall.unread', { count: unread })}>
+              {unread}
+            </span>
+          ) : null}
+        </span>
       ) : null}
       <IconButton
         label={t('call.hangup')}
@@ -60,6 +111,12 @@ export function CallArea() {
   const videoMuted = useConsoleStore((s) => s.videoMuted);
   const away = useConsoleStore((s) => s.availability === 'away');
   const elapsed = useElapsed(call?.startedAt ?? null);
+  const engine = useAgentInCall((s) => s.engine);
+  const isZoomed = useAgentInCall((s) => !!s.status?.isZoomed);
+  const chatOpen = useAgentInCall((s) => !!s.status?.isChatOpen);
+  const mutedAudio: readonly string[] = useAgentInCall((s) => s.status?.mutedAudioJIDs ?? NONE);
+  const mutedVideo: readonly string[] = useAgentInCall((s) => s.status?.mutedVideoJIDs ?? NONE);
+  const localScreen = useAgentInCall((s) => s.localScreen);
 
   if (!call) {
     return (
@@ -75,7 +132,16 @@ export function CallArea() {
     );
   }
 
-  const remote = remoteStreams[0] ?? null;
+  const cameras = remoteStreams.filter((r) => !r.display.endsWith('-screen'));
+  const screens = remoteStreams.filter((r) => r.display.endsWith('-screen'));
+  // the guest's camera is the main picture; other agents (a supervisor) are small tiles
+  const remote = cameras.find((r) => r.display === call.guestName) ?? cameras[0] ?? null;
+  const others = cameras.filter((r) => r !== remote);
+  const screen = screens[0] ?? null;
+  const zoomedScreen = screen && isZoomed ? screen : null;
+  const isGuest = (jid: string) => jid === call.guestName || jid.split('@')[0] === call.guestName;
+  const guestAudioMuted = mutedAudio.some(isGuest);
+  const guestVideoMuted = mutedVideo.some(isGuest);
   const video = call.kind === 'video';
   return (
     <section
@@ -84,6 +150,8 @@ export function CallArea() {
       data-call-id={call.callId}
       data-call-kind={call.kind}
       data-guest-presence={call.guestPresence}
+      data-guest-audio-muted={guestAudioMuted}
+      data-guest-video-muted={guestVideoMuted}
       aria-label={t('call.with', { name: call.guestName })}
     >
       <div className={styles.bar}>
@@ -99,9 +167,20 @@ export function CallArea() {
         </span>
       </div>
       <div className={styles.stage}>
-        {video ? (
+        {zoomedScreen ? (
           <VideoTile
             className={styles.remote}
+            stream={zoomedScreen.stream}
+            peer={zoomedScreen.id}
+            fit="contain"
+            label={t('inCall.sharedScreen')}
+            data-testid="remote-screen"
+          />
+        ) : null}
+        {video ? (
+          <VideoTile
+            className={zoomedScreen ? styles.strip : styles.remote}
+            videoOff={guestVideoMuted}
             stream={remote?.stream ?? null}
             peer={remote?.id}
             label={call.guestName}
@@ -143,6 +222,36 @@ export function CallArea() {
             placeholder={<VideoOff size={20} aria-label={t('call.cameraIsOff')} />}
           />
         ) : null}
+        {others.length || (screen && !zoomedScreen) ? (
+          <div className={styles.others}>
+            {screen && !zoomedScreen ? (
+              <button type="button" className={styles.otherTile} onClick={() => engine?.setZoomed(true)} aria-label={t('inCall.showScreenLarge')}>
+                <VideoTile stream={screen.stream} peer={screen.id} fit="contain" label={t('inCall.sharedScreen')} data-testid="remote-screen" />
+              </button>
+            ) : null}
+            {others.map((o) =>
+              video ? (
+                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={o.display} data-testid="remote-video-other" />
+              ) : (
+                <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} data-testid="remote-video-other" />
+              ),
+            )}
+          </div>
+        ) : null}
+        {localScreen ? (
+          <p className={styles.note} role="status" data-testid="agent-sharing-note">
+            {t('inCall.youAreSharing')}
+          </p>
+        ) : null}
+        {guestAudioMuted || guestVideoMuted ? (
+          <p className={`${styles.note} ${styles.noteLow}`} role="status" data-testid="guest-muted">
+            <MicOff size={14} aria-hidden="true" />{' '}
+            {guestAudioMuted
+              ? t('inCall.peerMicMuted', { name: call.guestName })
+              : t('inCall.peerCameraOff', { name: call.guestName })}
+          </p>
+        ) : null}
+        {chatOpen ? <ChatPanel onClose={() => engine?.setChatOpen(false)} /> : null}
       </div>
       <CallControls video={video} />
     </section>

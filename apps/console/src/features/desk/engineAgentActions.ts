@@ -3,6 +3,7 @@
 import type { AgentDesk, AgentSnapshot } from '@lobby/call';
 import { placeholderAgentActions, type AgentActions } from '../../app/agentActions.ts';
 import type { ConsoleStore, QueueEntry } from '../../app/store.ts';
+import { bindAgentDesk } from '../call/agentInCall.ts';
 
 function endpoints(loc: Location = window.location) {
   const ws = loc.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -59,8 +60,14 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
   const startDesk = () => {
     starting ??= (async () => {
       const engine = await import('@lobby/call');
-      const created = new engine.AgentDesk({ api: engine.createConsoleApi(), ...endpoints() });
+      const user = s().user;
+      const created = new engine.AgentDesk({
+        api: engine.createConsoleApi(),
+        ...endpoints(),
+        ...(user ? { companyId: user.companyId } : {}),
+      });
       created.on('change', apply);
+      bindAgentDesk(created); // the in-call UI (chat, screen share, mute states): features/call
       desk = created;
       await created.start();
     })().catch((error: unknown) => {

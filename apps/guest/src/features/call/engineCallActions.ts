@@ -7,6 +7,7 @@ import { guestTabs } from '../../journey/tabs.ts';
 import type { Company } from '../../api/company.ts';
 import type { CallActions } from '../../app/callActions.ts';
 import type { GuestStore } from '../../app/store.ts';
+import { bindGuestCall } from '../ongoing/inCall.ts';
 
 /** Same-origin endpoints: the server proxies ejabberd and Janus. */
 export function endpoints(loc: Location = window.location) {
@@ -130,6 +131,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         }),
       });
       created.on('change', apply);
+      bindGuestCall(created); // the in-call UI (chat, screen share, mute states): features/ongoing
       window.addEventListener('pagehide', () => created.pageHide());
       const assignment = s().assignmentId;
       await created.prepare(

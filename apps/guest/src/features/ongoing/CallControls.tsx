@@ -4,6 +4,9 @@ import MicOff from 'lucide-react/icons/mic-off';
 import Video from 'lucide-react/icons/video';
 import VideoOff from 'lucide-react/icons/video-off';
 import PhoneOff from 'lucide-react/icons/phone-off';
+import MessageCircle from 'lucide-react/icons/message-circle';
+import { ScreenShareButton } from '../screenshare/ScreenShareButton.tsx';
+import { useInCall } from './inCall.ts';
 import { useGuestStore } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
 import { IconButton } from '../base/IconButton.tsx';
@@ -15,6 +18,9 @@ export function CallControls({ video }: { video: boolean }) {
   const actions = useCallActions();
   const audioMuted = useGuestStore((s) => s.audioMuted);
   const videoMuted = useGuestStore((s) => s.videoMuted);
+  const engine = useInCall((s) => s.engine);
+  const chatOpen = useInCall((s) => !!s.status?.isChatOpen);
+  const unread = useInCall((s) => s.status?.unreadMessages ?? 0);
   return (
     <div className={styles.controls} role="toolbar" aria-label={t('call.controls')}>
       <IconButton
@@ -34,6 +40,23 @@ export function CallControls({ video }: { video: boolean }) {
           data-testid="mute-video-button"
           data-muted={videoMuted}
         />
+      ) : null}
+      {engine ? <ScreenShareButton /> : null}
+      {engine ? (
+        <span className={styles.badgeWrap}>
+          <IconButton
+            label={chatOpen ? t('ongoing.closeChat') : t('ongoing.openChat')}
+            icon={<MessageCircle size={24} />}
+            onClick={() => engine.setChatOpen(!chatOpen)}
+            data-testid="chat-toggle-button"
+            aria-expanded={chatOpen}
+          />
+          {unread > 0 ? (
+            <span className={styles.badge} data-testid="chat-unread" aria-label={t('ongoing.unread', { count: unread })}>
+              {unread}
+            </span>
+          ) : null}
+        </span>
       ) : null}
       <IconButton
         label={t('call.hangup')}

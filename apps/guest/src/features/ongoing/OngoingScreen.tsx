@@ -8,6 +8,8 @@ import { Avatar } from '../base/Avatar.tsx';
 import { Spinner } from '../base/Spinner.tsx';
 import { useElapsed } from '../base/time.ts';
 import { CallControls } from './CallControls.tsx';
+import { ChatPanel } from '../chat/ChatPanel.tsx';
+import { NONE, useInCall } from './inCall.ts';
 import styles from './OngoingScreen.module.css';
 
 /** The call itself: remote video large with a self-view, or the voice layout with the agent's avatar. */
@@ -21,8 +23,22 @@ export function OngoingScreen() {
   const audioMuted = useGuestStore((s) => s.audioMuted);
   const callStartedAt = useGuestStore((s) => s.callStartedAt);
   const elapsed = useElapsed(callStartedAt);
-  const remote = remoteStreams[0] ?? null;
+  const cameras = remoteStreams.filter((r) => !r.display.endsWith('-screen'));
+  const screens = remoteStreams.filter((r) => r.display.endsWith('-screen'));
+  const mainUser = useInCall((s) => s.status?.mainUser ?? null);
+  const isZoomed = useInCall((s) => !!s.status?.isZoomed);
+  const chatOpen = useInCall((s) => !!s.status?.isChatOpen);
+  const mutedAudio: readonly string[] = useInCall((s) => s.status?.mutedAudioJIDs ?? NONE);
+  const mutedVideo: readonly string[] = useInCall((s) => s.status?.mutedVideoJIDs ?? NONE);
+  const localScreen = useInCall((s) => s.localScreen);
+  const engine = useInCall((s) => s.engine);
+  const remote = cameras.find((r) => r.display === mainUser) ?? cameras[0] ?? null;
+  const others = cameras.filter((r) => r !== remote);
+  const screen = screens[0] ?? null;
+  const zoomedScreen = screen && isZoomed ? screen : null;
   const agentName = remote?.display || t('call.agent');
+  const remoteAudioMuted = !!remote && mutedAudio.includes(remote.display);
+  const remoteVideoMuted = !!remote && mutedVideo.includes(remote.display);
   const video = callType !== 'voice';
 
   const status = (
@@ -45,9 +61,20 @@ export function OngoingScreen() {
   return (
     <section className={styles.call} data-screen="ongoing" data-call-kind={video ? 'video' : 'voice'} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
       {video ? (
-        <div className={styles.stage}>
+        <div className={styles.stage} data-zoomed={!!zoomedScreen}>
+          {zoomedScreen ? (
+            <VideoTile
+              className={styles.remote}
+              stream={zoomedScreen.stream}
+              peer={zoomedScreen.id}
+              fit="contain"
+              label={t('ongoing.sharedScreen')}
+              data-testid="remote-screen"
+            />
+          ) : null}
           <VideoTile
-            className={styles.remote}
+            className={zoomedScreen ? styles.strip : styles.remote}
+            videoOff={remoteVideoMuted}
             stream={remote?.stream ?? null}
             peer={remote?.id}
             label={remote ? agentName : undefined}
@@ -77,6 +104,23 @@ export function OngoingScreen() {
             data-testid="local-video"
             placeholder={<VideoOff size={22} aria-label={t('call.cameraIsOff')} />}
           />
+          {others.length || (screen && !zoomedScreen) ? (
+            <div className={styles.others}>
+              {screen && !zoomedScreen ? (
+                <button type="button" className={styles.otherTile} onClick={() => engine?.setZoomed(true)} aria-label={t('ongoing.showScreenLarge')}>
+                  <VideoTile stream={screen.stream} peer={screen.id} fit="contain" label={t('ongoing.sharedScreen')} data-testid="remote-screen" />
+                </button>
+              ) : null}
+              {others.map((o) => (
+                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={o.display} data-testid="remote-video-other" />
+              ))}
+            </div>
+          ) : null}
+          {localScreen ? (
+            <p className={styles.sharingNote} role="status" data-testid="sharing-note">
+              {t('ongoing.youAreSharing')}
+            </p>
+          ) : null}
           {status}
         </div>
       ) : (
@@ -96,8 +140,21 @@ export function OngoingScreen() {
             peer={remote?.id}
             data-testid="remote-video"
           />
+          {others.map((o) => (
+            <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} data-testid="remote-video-other" />
+          ))}
+          {screen ? (
+            <VideoTile className={styles.voiceScreen} stream={screen.stream} peer={screen.id} fit="contain" label={t('ongoing.sharedScreen')} data-testid="remote-screen" />
+          ) : null}
         </div>
       )}
+      {remote && (remoteAudioMuted || remoteVideoMuted) ? (
+        <p className={styles.remoteMuted} role="status" data-testid="remote-muted" data-audio={remoteAudioMuted} data-video={remoteVideoMuted}>
+          <MicOff size={16} aria-hidden="true" />
+          {remoteAudioMuted ? t('ongoing.peerMicMuted', { name: agentName }) : t('ongoing.peerCameraOff', { name: agentName })}
+        </p>
+      ) : null}
+      {chatOpen ? <ChatPanel onClose={() => engine?.setChatOpen(false)} /> : null}
       {audioMuted ? (
         <p className={styles.mutedNote} role="status">
           <MicOff size={16} aria-hidden="true" />

@@ -1,0 +1,42 @@
+// The in-call state the call area needs beyond the console store: the desk's call status (SPEC.md §3
+// "Call status": chat, unread count, the guest's mute state, screen share, zoom) and the in-call
+// actions. engineAgentActions binds its AgentDesk once; only types come from the engine here.
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import type { AgentDesk, AgentSnapshot, CallStatus } from '@lobby/call';
+
+/** A stable empty list for selectors (a fresh [] each render would loop useSyncExternalStore). */
+export const NONE: readonly never[] = Object.freeze([]);
+
+export interface AgentInCallEngine {
+  sendChat(body: string): void;
+  sendFile(file: File): Promise<void>;
+  setChatOpen(open: boolean): void;
+  setZoomed(zoomed: boolean): void;
+  startScreenShare(): Promise<void>;
+  stopScreenShare(): Promise<void>;
+}
+
+export interface AgentInCallState {
+  status: CallStatus | null;
+  localScreen: MediaStream | null;
+  engine: AgentInCallEngine | null;
+}
+
+export const agentInCallStore = createStore<AgentInCallState>(() => ({
+  status: null,
+  localScreen: null,
+  engine: null,
+}));
+
+export function bindAgentDesk(desk: AgentDesk): () => void {
+  const apply = (snap: AgentSnapshot) =>
+    agentInCallStore.setState({ status: snap.status, localScreen: snap.localScreen });
+  agentInCallStore.setState({ engine: desk });
+  apply(desk.snapshot);
+  return desk.on('change', apply);
+}
+
+export function useAgentInCall<T>(selector: (state: AgentInCallState) => T): T {
+  return useStore(agentInCallStore, selector);
+}

@@ -1,0 +1,52 @@
+/**
+ * In-call chat (issue 5): messages travel through the guest's XMPP room between the guest and the
+ * call's agent, newest first; while a side's chat is closed its unread count shows what arrived.
+ */
+import { expect, test } from '@playwright/test';
+import { closeAll, screenshot } from '../support/journey.ts';
+import { guestCallsAndAgentAnswers, launchPair, sendChat } from './incall-support.ts';
+
+test('when the agent writes during a call, then the guest sees an unread count, reads it and answers', async ({}, testInfo) => {
+  const { agent, guest } = await launchPair();
+  try {
+    await guestCallsAndAgentAnswers(agent, guest);
+    await expect(guest.page.getByTestId('chat-unread')).toHaveCount(0);
+
+    // act: the agent writes two messages while the guest's chat is closed
+    await sendChat(agent.page, 'agent-', 'Hello, how can I help?');
+    await sendChat(agent.page, 'agent-', 'I can see your <b>camera</b> now');
+
+    // assert: the guest's unread count says 2; the agent's own messages are in its panel, newest first
+    await expect(guest.page.getByTestId('chat-unread')).toHaveText('2');
+    await expect(agent.page.getByTestId('chat-message')).toHaveText([
+      /I can see your <b>camera<\/b> now/,
+      /Hello, how can I help\?/,
+    ]);
+
+    // act: the guest opens the chat
+    await guest.page.getByTestId('chat-toggle-button').click();
+
+    // assert: newest first, shown as text (no markup), and nothing is unread any more
+    const guestMessages = guest.page.getByTestId('chat-message');
+    await expect(guestMessages).toHaveText([/I can see your <b>camera<\/b> now/, /Hello, how can I help\?/]);
+    await expect(guestMessages.first()).toHaveAttribute('data-mine', 'false');
+    await expect(guest.page.getByTestId('chat-messages').locator('b')).toHaveCount(0);
+    await expect(guest.page.getByTestId('chat-unread')).toHaveCount(0);
+
+    // act: the agent closes its chat; the guest replies
+    await agent.page.getByTestId('agent-chat-toggle-button').click();
+    await sendChat(guest.page, '', 'My order number is 12345');
+
+    // assert: the agent's unread count shows the reply, and opening shows it on top
+    await expect(agent.page.getByTestId('agent-chat-unread')).toHaveText('1');
+    await expect(guestMessages.first()).toHaveText(/My order number is 12345/);
+    await expect(guestMessages.first()).toHaveAttribute('data-mine', 'true');
+    await agent.page.getByTestId('agent-chat-toggle-button').click();
+    await expect(agent.page.getByTestId('chat-message').first()).toHaveText(/My order number is 12345/);
+    await expect(agent.page.getByTestId('agent-chat-unread')).toHaveCount(0);
+    await screenshot(guest.page, testInfo, 'incall-chat-guest');
+    await screenshot(agent.page, testInfo, 'incall-chat-agent');
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
