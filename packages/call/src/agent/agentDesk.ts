@@ -410,7 +410,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
 
   /** Mutes our microphone or camera and tells the call's room through our presence there. */
   setMuted(kind: 'audio' | 'video', muted: boolean): void {
-    this.#media?.setMuted(kind, muted);
+    void this.#media?.setMuted(kind, muted).catch(() => undefined);
     this.#set({ muted: { ...this.#snapshot.muted, [kind]: muted } });
     const active = this.#snapshot.activeCall;
     if (active) this.#sendMuteState(active.room);

@@ -520,7 +520,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
 
   /** Mutes our microphone or camera and tells the room (the agents show it). */
   setMuted(kind: 'audio' | 'video', muted: boolean): void {
-    this.#media?.setMuted(kind, muted);
+    void this.#media?.setMuted(kind, muted).catch(() => undefined);
     this.#set({ muted: { ...this.#snapshot.muted, [kind]: muted } });
     if (this.#snapshot.phase === 'ongoing' || this.#snapshot.phase === 'waiting') this.#announce();
   }

@@ -530,15 +530,31 @@ export class MediaSession extends Emitter<MediaEvents> {
     };
   }
 
-  /** Mutes or unmutes our own published audio or video. */
-  setMuted(kind: 'audio' | 'video', muted: boolean): void {
-    const publisher = this.#publisher;
-    if (!publisher) return;
-    if (kind === 'audio') {
-      if (muted) publisher.muteAudio();
-      else publisher.unmuteAudio();
-    } else if (muted) publisher.muteVideo();
-    else publisher.unmuteVideo();
+  /** senders whose track we took away to mute, by kind */
+  #mutedSenders = new Map<'audio' | 'video', { sender: RTCRtpSender; track: MediaStreamTrack }>();
+
+  /**
+   * Mutes or unmutes our own published audio or video. A muted track is disabled and taken off its
+   * sender (replaceTrack(null)), so nothing at all is sent (a disabled track alone still sends silence
+   * or black frames); unmuting puts it back. No renegotiation either way.
+   */
+  async setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void> {
+    const pc = this.#publisher?.webrtcStuff?.pc;
+    for (const track of this.localStream?.getTracks() ?? []) if (track.kind === kind) track.enabled = !muted;
+    if (!pc) return;
+    if (muted) {
+      if (this.#mutedSenders.has(kind)) return;
+      const sender = pc.getSenders().find((s) => s.track?.kind === kind);
+      if (!sender?.track) return;
+      this.#mutedSenders.set(kind, { sender, track: sender.track });
+      await sender.replaceTrack(null);
+    } else {
+      const entry = this.#mutedSenders.get(kind);
+      if (!entry) return;
+      this.#mutedSenders.delete(kind);
+      entry.track.enabled = true;
+      await entry.sender.replaceTrack(entry.track);
+    }
   }
 
   /**

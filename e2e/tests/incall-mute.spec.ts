@@ -1,0 +1,67 @@
+/**
+ * Mute state (issue 5): a muted side stops sending (the other side's received audio packets stop
+ * increasing) and the other side shows it muted, through the mute flags of the room presence
+ * (docs/protocol.md "Mute state"); unmuting brings both back.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { closeAll, screenshot } from '../support/journey.ts';
+import { mediaCounters } from '../support/media.ts';
+import { guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
+
+/** Received audio packets over `ms` (after letting in-flight packets land). */
+async function audioPacketsOver(page: Page, ms = 1500): Promise<number> {
+  await page.waitForTimeout(500);
+  const before = (await mediaCounters(page)).audioPacketsReceived;
+  await page.waitForTimeout(ms);
+  return (await mediaCounters(page)).audioPacketsReceived - before;
+}
+
+test('when the guest mutes, then the agent stops receiving its audio and shows it muted; the same the other way', async ({}, testInfo) => {
+  const { agent, guest } = await launchPair();
+  try {
+    await guestCallsAndAgentAnswers(agent, guest);
+    const call = agent.page.getByTestId('active-call');
+    await expect(call).toHaveAttribute('data-guest-audio-muted', 'false');
+    expect(await audioPacketsOver(agent.page)).toBeGreaterThan(20);
+
+    // act: the guest mutes its microphone
+    await guest.page.getByTestId('mute-audio-button').click();
+
+    // assert: the agent shows it and no more audio arrives from the guest
+    await expect(call).toHaveAttribute('data-guest-audio-muted', 'true');
+    await expect(agent.page.getByTestId('guest-muted')).toBeVisible();
+    expect(await audioPacketsOver(agent.page)).toBe(0);
+    await screenshot(agent.page, testInfo, 'incall-mute-agent-sees-guest-muted');
+
+    // act: the guest unmutes
+    await guest.page.getByTestId('mute-audio-button').click();
+
+    // assert: audio flows again and the indicator is gone
+    await expect(call).toHaveAttribute('data-guest-audio-muted', 'false');
+    await expect(agent.page.getByTestId('guest-muted')).toHaveCount(0);
+    expect(await audioPacketsOver(agent.page)).toBeGreaterThan(20);
+
+    // act: the agent mutes its microphone
+    await agent.page.getByTestId('agent-mute-audio-button').click();
+
+    // assert: the guest shows the agent muted and receives no more audio
+    const note = guest.page.getByTestId('remote-muted');
+    await expect(note).toHaveAttribute('data-audio', 'true');
+    expect(await audioPacketsOver(guest.page)).toBe(0);
+    await screenshot(guest.page, testInfo, 'incall-mute-guest-sees-agent-muted');
+
+    // act: the agent turns its camera off too, then unmutes the microphone
+    await agent.page.getByTestId('agent-mute-video-button').click();
+    await expect(note).toHaveAttribute('data-video', 'true');
+    const frames = (await mediaCounters(guest.page)).videoFramesDecoded;
+    await guest.page.waitForTimeout(1500);
+    expect((await mediaCounters(guest.page)).videoFramesDecoded - frames).toBeLessThan(3);
+    await agent.page.getByTestId('agent-mute-audio-button').click();
+
+    // assert: audio is back, the camera still off
+    await expect(note).toHaveAttribute('data-audio', 'false');
+    expect(await audioPacketsOver(guest.page)).toBeGreaterThan(20);
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
