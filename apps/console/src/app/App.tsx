@@ -5,6 +5,14 @@ import { applyLanguage } from '../i18n/index.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { WorkspacePage } from '../features/workspace/WorkspacePage.tsx';
 import { Spinner } from '../features/base/Spinner.tsx';
+import { AppointmentsPage } from '../features/admin/AppointmentsPage.tsx';
+import { AssignmentsPage } from '../features/admin/AssignmentsPage.tsx';
+import { SchedulePage } from '../features/admin/SchedulePage.tsx';
+import { SettingsPage } from '../features/admin/SettingsPage.tsx';
+import { UsersPage } from '../features/admin/UsersPage.tsx';
+import { hasRole } from '../features/admin/roles.ts';
+import { ReportsPage } from '../features/reports/ReportsPage.tsx';
+import type { Role } from '../api/console.ts';
 import { AgentActionsContext, placeholderAgentActions, useAgentActions, type AgentActions } from './agentActions.ts';
 import { ConsoleStoreContext, useConsoleStore, type ConsoleStore } from './store.ts';
 
@@ -42,11 +50,13 @@ function SessionLoading() {
   );
 }
 
-/** Shows its children to a signed-in user; sends others to /login. */
-function RequireSession({ children }: { children: ReactNode }) {
+/** Shows its children to a signed-in user (of at least role `min`); sends others to /login (or /). */
+function RequireSession({ children, min = 'agent' }: { children: ReactNode; min?: Role }) {
   const session = useConsoleStore((s) => s.session);
+  const role = useConsoleStore((s) => s.user?.role);
   if (session === 'unknown') return <SessionLoading />;
   if (session === 'anonymous') return <Navigate to="/login" replace />;
+  if (!role || !hasRole(role, min)) return <Navigate to="/" replace />;
   return children;
 }
 
@@ -70,11 +80,25 @@ export function AppProviders({ store, agentActions, children }: AppProvidersProp
   );
 }
 
-/** /login, / (the queue workspace); anything else goes to /. Admin pages come later. */
+/** Pages below /admin and /reports need a role; the server checks it again on every call. */
+const GUARDED: Array<{ path: string; min: Role; element: ReactNode }> = [
+  { path: '/admin/settings', min: 'admin', element: <SettingsPage /> },
+  { path: '/admin/assignments', min: 'admin', element: <AssignmentsPage /> },
+  { path: '/admin/users', min: 'admin', element: <UsersPage /> },
+  { path: '/admin/schedule', min: 'admin', element: <SchedulePage /> },
+  { path: '/appointments', min: 'agent', element: <AppointmentsPage /> },
+  { path: '/reports', min: 'supervisor', element: <ReportsPage /> },
+];
+
+/** /login, / (the queue workspace), the administration pages; anything else goes to /. */
 export function AppRoutes() {
   return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
+      <Route path="/admin" element={<Navigate to="/admin/settings" replace />} />
+      {GUARDED.map((g) => (
+        <Route key={g.path} path={g.path} element={<RequireSession min={g.min}>{g.element}</RequireSession>} />
+      ))}
       <Route
         path="/"
         element={

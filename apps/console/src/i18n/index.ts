@@ -3,19 +3,24 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from './en.json';
 import ar from './ar.json';
+import adminEn from './admin.en.json';
+import adminAr from './admin.ar.json';
 import type { Language } from '../app/store.ts';
 
-export const resources = { en: { translation: en }, ar: { translation: ar } } as const;
+/** `translation`: the workspace; `admin`: administration and reports (kept apart so each area owns its file). */
+export const resources = { en: { translation: en, admin: adminEn }, ar: { translation: ar, admin: adminAr } } as const;
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: typeof en; admin: typeof adminEn };
   }
 }
 
 void i18n.use(initReactI18next).init({
   resources,
+  ns: ['translation', 'admin'],
+  defaultNS: 'translation',
   lng: 'en',
   fallbackLng: 'en',
   supportedLngs: ['en', 'ar'],

@@ -3,6 +3,10 @@ import { NavLink } from 'react-router';
 import LogOut from 'lucide-react/icons/log-out';
 import Headset from 'lucide-react/icons/headset';
 import ListOrdered from 'lucide-react/icons/list-ordered';
+import CalendarClock from 'lucide-react/icons/calendar-clock';
+import ChartColumn from 'lucide-react/icons/chart-column';
+import Settings from 'lucide-react/icons/settings';
+import { hasRole } from '../admin/roles.ts';
 import { useConsoleStore } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
 import { Avatar } from '../base/Avatar.tsx';
@@ -14,6 +18,7 @@ import styles from './Workspace.module.css';
 /** Company, navigation, availability, the agent, language and sign-out. */
 export function Header() {
   const { t } = useTranslation();
+  const { t: ta } = useTranslation('admin');
   const actions = useAgentActions();
   const user = useConsoleStore((s) => s.user);
   const companyName = useConsoleStore((s) => s.companyName);
@@ -34,6 +39,22 @@ export function Header() {
           <ListOrdered size={18} aria-hidden="true" />
           {t('nav.queue')}
         </NavLink>
+        <NavLink to="/appointments" className={styles.navLink} data-testid="nav-appointments">
+          <CalendarClock size={18} aria-hidden="true" />
+          {ta('nav.appointments')}
+        </NavLink>
+        {user && hasRole(user.role, 'supervisor') ? (
+          <NavLink to="/reports" className={styles.navLink} data-testid="nav-reports">
+            <ChartColumn size={18} aria-hidden="true" />
+            {ta('nav.reports')}
+          </NavLink>
+        ) : null}
+        {user && hasRole(user.role, 'admin') ? (
+          <NavLink to="/admin" className={styles.navLink} data-testid="nav-admin">
+            <Settings size={18} aria-hidden="true" />
+            {ta('nav.admin')}
+          </NavLink>
+        ) : null}
       </nav>
       <div className={styles.tools}>
         <AvailabilitySwitch />

@@ -20,9 +20,11 @@ export function adminUserRoutes(app: App, services: Services): void {
     '/api/admin/users',
     {
       ...base,
+      // Supervisors read the team too (to book appointments for an agent); only admins change it.
+      preValidation: requireRole('supervisor'),
       schema: {
         tags: ['admin'],
-        summary: 'The console users (admins, supervisors, agents) of the admin’s company',
+        summary: 'The console users (admins, supervisors, agents) of the company; supervisors and admins',
         security,
         response: { 200: DataEnvelope(Type.Object({ users: Type.Array(AdminUser) })), ...errors(401, 403) },
       },

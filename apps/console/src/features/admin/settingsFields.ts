@@ -1,0 +1,80 @@
+// The editable company settings (SPEC.md §3 "Company details"), grouped the way the editor shows them.
+import type { AdminCompany } from '../../api/admin.ts';
+
+export type SettingKey = Exclude<keyof AdminCompany, 'id' | 'activated' | 'host' | 'assignments' | 'assignmentGroups'>;
+
+export type FieldSpec =
+  | { key: SettingKey; kind: 'text' | 'url' | 'textarea' | 'color' }
+  | { key: SettingKey; kind: 'bool' }
+  | { key: SettingKey; kind: 'select'; options: readonly string[] };
+
+export const MESSAGE_KEYS = [
+  'welcomeMsg',
+  'waitingMsg',
+  'outOfHoursMsg',
+  'outOfZoneMsg',
+  'ratingPageMsg',
+  'thanksMsg',
+  'ratingSubmitMsg',
+  'ratingThanksMsg',
+  'holdPageText',
+  'videoOnHoldText',
+  'audioOnHoldText',
+  'recordAlertText',
+  'welcomeButtonText',
+  'welcomeFormTitle',
+] as const;
+export type MessageKey = (typeof MESSAGE_KEYS)[number];
+
+export const GENERAL: FieldSpec[] = [
+  { key: 'name', kind: 'text' },
+  { key: 'conferenceName', kind: 'text' },
+  { key: 'details', kind: 'textarea' },
+  { key: 'language', kind: 'select', options: ['multilingual', 'english', 'arabic'] },
+  { key: 'multilang', kind: 'bool' },
+  { key: 'callType', kind: 'select', options: ['userSelect', 'video', 'voice'] },
+  { key: 'callMethod', kind: 'select', options: ['mediaServer', 'p2p'] },
+  { key: 'assignmentFilter', kind: 'select', options: ['all', 'queue', 'appointment'] },
+];
+
+export const LOOK: FieldSpec[] = [
+  { key: 'backgroundColor', kind: 'color' },
+  { key: 'textColor', kind: 'color' },
+  { key: 'categoryBackgroundColor', kind: 'color' },
+  { key: 'categoryTextColor', kind: 'color' },
+  { key: 'categoryStyle', kind: 'select', options: ['list', 'grid'] },
+  { key: 'fontFamily', kind: 'text' },
+  { key: 'logoImageUrl', kind: 'url' },
+  { key: 'backgroundImgUrl', kind: 'url' },
+  { key: 'websiteUrl', kind: 'url' },
+  { key: 'websiteTitle', kind: 'text' },
+  { key: 'faviconUrl', kind: 'url' },
+  { key: 'waterMarkLogo', kind: 'url' },
+  { key: 'poweredByLogo', kind: 'url' },
+  { key: 'waitingImageUrl', kind: 'url' },
+  { key: 'holdPageImage', kind: 'url' },
+  { key: 'ratingPageImage', kind: 'url' },
+  { key: 'hideTimetable', kind: 'bool' },
+];
+
+export const BEHAVIOUR: FieldSpec[] = [
+  { key: 'roundRobin', kind: 'bool' },
+  { key: 'recordCalls', kind: 'bool' },
+  { key: 'previewScreen', kind: 'bool' },
+  { key: 'welcomeForm', kind: 'bool' },
+  { key: 'requestLocation', kind: 'bool' },
+  { key: 'flipCamera', kind: 'bool' },
+  { key: 'showRatingPage', kind: 'bool' },
+  { key: 'advanceRating', kind: 'bool' },
+  { key: 'ratingStyle', kind: 'select', options: ['stars', 'emojies'] },
+  { key: 'streamWatermark', kind: 'select', options: ['hidden', 'visible'] },
+];
+
+/** The keys whose values differ between `draft` and `saved` (what PUT sends). */
+export function changedKeys(saved: AdminCompany, draft: AdminCompany): SettingKey[] {
+  const keys = Object.keys(draft) as Array<keyof AdminCompany>;
+  return keys.filter(
+    (k): k is SettingKey =>
+      !['id', 'activated', 'host', 'assignments', 'assignmentGroups'].includes(k) && JSON.stringify(draft[k]) !== JSON.stringify(saved[k]),
+  );
+}
