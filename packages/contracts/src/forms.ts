@@ -52,16 +52,15 @@ export const CompanyForms = Type.Object({
 });
 export type CompanyForms = Static<typeof CompanyForms>;
 
-/** One answer: text-like fields a string, number a number, checkbox a boolean or the chosen option values, stars/emojies 1–5. */
-export const AnswerValue = Type.Union([
-  Type.String({ maxLength: 2000 }),
-  Type.Number(),
-  Type.Boolean(),
-  Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }),
-]);
-export type AnswerValue = Static<typeof AnswerValue>;
+/**
+ * One answer: text-like fields a string (≤ 2000 characters), number a number, checkbox a boolean or the chosen
+ * option values, stars/emojies 1–5. Typed as unknown on purpose: Fastify's Ajv coerces scalars inside unions
+ * (5 would become "5"), so the server checks each value against the field's type itself (no coercion).
+ */
+export const AnswerValue = Type.Unknown();
+export type AnswerValue = string | number | boolean | string[];
 export const Answers = Type.Record(Type.String({ maxLength: 64 }), AnswerValue, { maxProperties: 100 });
-export type Answers = Static<typeof Answers>;
+export type Answers = Record<string, AnswerValue>;
 
 export const ServiceType = Type.Union([Type.Literal('talk'), Type.Literal('widget')]);
 export type ServiceType = Static<typeof ServiceType>;
@@ -92,7 +91,8 @@ export type GetSubmissionBody = Static<typeof GetSubmissionBody>;
 /** Its answer: `{}` while the welcome form is still required, else the latest submission. */
 export const Submission = Type.Union([
   Type.Object({ id: Type.Integer(), formId: Type.Integer(), answers: Answers, submittedAt: Timestamp }, { additionalProperties: false }),
-  Type.Object({}, { additionalProperties: false }),
+  Type.Object({ required: Type.Literal(false, { description: 'the company asks no welcome form' }) }, { additionalProperties: false }),
+  Type.Object({}, { additionalProperties: false, description: 'the welcome form is still required' }),
 ]);
 export type Submission = Static<typeof Submission>;
 

@@ -1,14 +1,17 @@
-import type { AnswerValue, Answers, FormField } from '@lobby/contracts';
+import type { Answers, FormField } from '@lobby/contracts';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 const TEL = /^\+?[0-9 ().-]{3,32}$/;
 
-function empty(v: AnswerValue | undefined): boolean {
-  return v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+const MAX_TEXT = 2000;
+
+function empty(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
-function checkOne(f: FormField, v: AnswerValue): string | null {
+function checkOne(f: FormField, v: unknown): string | null {
   const options = f.options?.map((o) => o.value) ?? [];
+  if (typeof v === 'string' && v.length > MAX_TEXT) return `must be at most ${MAX_TEXT} characters`;
   switch (f.type) {
     case 'text':
     case 'textarea':
@@ -23,7 +26,7 @@ function checkOne(f: FormField, v: AnswerValue): string | null {
       return typeof v === 'string' && options.includes(v) ? null : `must be one of ${options.join(', ')}`;
     case 'checkbox':
       if (options.length === 0) return typeof v === 'boolean' ? null : 'must be true or false';
-      return Array.isArray(v) && v.every((x) => options.includes(x)) && new Set(v).size === v.length ? null : `must be a list of ${options.join(', ')}`;
+      return Array.isArray(v) && v.every((x) => typeof x === 'string' && options.includes(x)) && new Set(v).size === v.length ? null : `must be a list of ${options.join(', ')}`;
     case 'stars':
     case 'emojies':
       return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 5 ? null : 'must be an integer from 1 to 5';
@@ -44,7 +47,7 @@ export function checkAnswers(fields: FormField[], answers: Answers): string | nu
       continue;
     }
     if (f.required && f.type === 'checkbox' && v === false) return `answers.${f.key}: required`;
-    const problem = checkOne(f, v as AnswerValue);
+    const problem = checkOne(f, v);
     if (problem) return `answers.${f.key}: ${problem}`;
   }
   return null;

@@ -91,6 +91,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ...loadConfig({ NODE_ENV: 'test', LOBBY_GUEST_DIST: missing, LOBBY_CONSOLE_DIST: missing }),
     registerRateLimit: 1000,
     loginRateLimit: 1000,
+    uploadRateLimit: 1000,
     ...overrides,
   };
 }
@@ -104,7 +105,9 @@ export async function createTestContext(
   if (options.seed !== false) {
     await seedDemo(t.db, { companyId: DEMO.companyId, agentPassword: DEMO.agentPassword, adminPassword: DEMO.adminPassword });
   }
-  const config = testConfig(options.config);
+  // Uploads go to the data dir: a temp one per context, never the repository's data/.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lobby-data-'));
+  const config = testConfig({ dataDir, ...options.config });
   const ejabberd = createFakeEjabberd();
   const janus = createFakeJanus();
   const events = createEventBus();
@@ -131,6 +134,7 @@ export async function createTestContext(
     async close() {
       await app.close();
       await t.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -89,3 +89,54 @@ export async function openCall(app: App, guest: RegisteredGuest, extra: Record<s
   if (res.statusCode !== 201) throw new Error(`add report failed: ${res.statusCode} ${res.body}`);
   return { callId, reportId: res.json<{ data: { id: number } }>().data.id };
 }
+
+/** A second activated company with one assignment and a registered guest of it. */
+export async function otherCompanyGuest(app: App, db: Db, name = 'Other Co') {
+  const companyId = await addCompany(db, { name });
+  await addAssignment(db, companyId, 'Desk');
+  return registerGuest(app, { companyId });
+}
+
+export const WELCOME_FORM = {
+  kind: 'welcome',
+  title: 'Before we start',
+  fields: [
+    { key: 'name', type: 'text', label: 'Name', required: true, order: 0 },
+    { key: 'email', type: 'email', label: 'Email', required: false, order: 1 },
+    { key: 'topic', type: 'select', label: 'Topic', required: true, order: 2, options: [{ value: 'sales', label: 'Sales' }, { value: 'help', label: 'Help' }] },
+  ],
+};
+
+export const RATING_FORM = {
+  kind: 'rating',
+  title: 'How was it?',
+  fields: [
+    { key: 'overall', type: 'stars', label: 'Overall', required: true, order: 0 },
+    { key: 'comment', type: 'textarea', label: 'Comment', required: false, order: 1 },
+  ],
+};
+
+/** Create a form through the admin API (as the given admin cookie); returns its id. */
+export async function createForm(app: App, cookie: string, form: Record<string, unknown>): Promise<number> {
+  const res = await app.inject({ method: 'POST', url: '/api/admin/forms', headers: { cookie }, payload: form });
+  if (res.statusCode !== 201) throw new Error(`create form failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ data: { id: number } }>().data.id;
+}
+
+/** A multipart/form-data body (fields first, then files), for app.inject. */
+export function multipart(fields: Record<string, string>, files: Array<{ field: string; filename: string; type: string; content: Buffer }>) {
+  const boundary = `----lobby${crypto.randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`));
+    parts.push(f.content, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export const PNG_BYTES = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), crypto.randomBytes(64)]);
+export const PDF_BYTES = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');

@@ -5,7 +5,8 @@ import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
 import { ownsCallId } from '../call-report/index.ts';
 
-const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+const MAX_PART = 200_000;
+const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
 /**
  * POST /api/call-bug/by-guest: a call stage failed (SPEC.md §7). Kept even when the call was never
@@ -29,6 +30,10 @@ export function callBugRoutes(app: App, services: Services): void {
     async (request, reply) => {
       const guest = guestOf(request);
       const b = request.body;
+      const parts = { guest_log: text(b.guest_log), guest_state: text(b.guest_state), guest_client_info: text(b.guest_client_info) };
+      for (const [name, value] of Object.entries(parts)) {
+        if (value.length > MAX_PART) return fail(reply, 400, `${name}: at most ${MAX_PART} characters`);
+      }
       if (!ownsCallId(guest, b.call_id)) return fail(reply, 403, 'call_id: must be <your username>--<suffix>');
       const report = await services.repos.callReports.byCallId(b.call_id);
       if (report && (report.company_id !== guest.companyId || report.guest_username !== guest.username)) {
@@ -39,9 +44,9 @@ export function callBugRoutes(app: App, services: Services): void {
         callId: b.call_id,
         guestUsername: guest.username,
         guestId: b.guest_id ?? null,
-        guestLog: text(b.guest_log),
-        guestState: text(b.guest_state),
-        guestClientInfo: text(b.guest_client_info),
+        guestLog: parts.guest_log,
+        guestState: parts.guest_state,
+        guestClientInfo: parts.guest_client_info,
         now: services.now(),
       });
       return reply.code(201).send({ data: { id } });

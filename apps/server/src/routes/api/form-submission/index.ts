@@ -1,4 +1,5 @@
 import { CreatedId, DataEnvelope, FormSubmissionBody, GetSubmissionBody, Submission } from '@lobby/contracts';
+import type { Answers } from '@lobby/contracts';
 import { guestOf } from '../../../plugins/app/auth.ts';
 import { checkAnswers } from '../../../services/formAnswers.ts';
 import type { Services } from '../../../services/index.ts';
@@ -29,14 +30,15 @@ export function formSubmissionRoutes(app: App, services: Services): void {
       const form = await repos.forms.byId(guest.companyId, b.formId);
       if (!form) return fail(reply, 404, 'formId: no such form in this company');
       if (form.kind !== 'welcome') return fail(reply, 400, 'formId: not a welcome form (ratings go to /api/rating-form/submissions)');
-      const problem = checkAnswers(form.fields, b.answers);
+      const problem = checkAnswers(form.fields, b.answers as Answers);
       if (problem) return fail(reply, 400, problem);
       const id = await repos.forms.addSubmission({
         companyId: guest.companyId,
         formId: form.id,
         guestUsername: guest.username,
         serviceType: b.serviceType,
-        answers: b.answers,
+        // Checked against the form above.
+        answers: b.answers as Answers,
         now: services.now(),
       });
       return reply.code(201).send({ data: { id } });

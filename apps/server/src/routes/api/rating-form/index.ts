@@ -38,12 +38,12 @@ export function ratingRoutes(app: App, services: Services): void {
       if (report.company_id !== guest.companyId || report.guest_username !== guest.username) return fail(reply, 403, 'report: not your call');
       let problem: string | null;
       if (b.form === null) {
-        problem = checkPlainScore(b.answers);
+        problem = checkPlainScore(b.answers as Answers);
       } else {
         const form = await repos.forms.byId(guest.companyId, b.form);
         if (!form) return fail(reply, 404, 'form: no such form in this company');
         if (form.kind !== 'rating') return fail(reply, 400, 'form: not a rating form');
-        problem = checkAnswers(form.fields, b.answers);
+        problem = checkAnswers(form.fields, b.answers as Answers);
       }
       if (problem) return fail(reply, 400, problem);
       try {
@@ -52,7 +52,8 @@ export function ratingRoutes(app: App, services: Services): void {
           reportId: report.id,
           formId: b.form,
           guestUsername: guest.username,
-          answers: b.answers,
+          // Checked against the form above.
+        answers: b.answers as Answers,
           now: services.now(),
         });
         return await reply.code(201).send({ data: { id } });

@@ -1,8 +1,8 @@
 import { companyDefaults } from '@lobby/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, dialects } from '../../../helpers/context.ts';
+import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
-import { addCompany } from '../../../helpers/fixtures.ts';
+import { RATING_FORM, WELCOME_FORM, addCompany, createForm, login } from '../../../helpers/fixtures.ts';
 
 describe.each(dialects())('GET /api/company/details (%s)', (dialect) => {
   let t: TestContext;
@@ -59,5 +59,26 @@ describe.each(dialects())('GET /api/company/details (%s)', (dialect) => {
     const bad = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=abc' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ message: string }>().message).toContain('companyId');
+  });
+
+  it("when the company has a welcome and a rating form, then details carry both (fields in order) and ratingForm names the rating form; another company's forms never appear", async () => {
+    const before = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=18' });
+    expect(before.json<{ data: { forms: unknown; ratingForm: unknown } }>().data).toMatchObject({ forms: { welcome: null, rating: null }, ratingForm: null });
+
+    const cookie = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
+    const reversed = { ...WELCOME_FORM, fields: [...WELCOME_FORM.fields].reverse() };
+    const welcomeId = await createForm(t.app, cookie, reversed);
+    const ratingId = await createForm(t.app, cookie, RATING_FORM);
+
+    const res = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=18' });
+    const { data } = res.json<{ data: { forms: { welcome: { id: number; fields: Array<{ key: string }> }; rating: { id: number } }; ratingForm: { id: number } } }>();
+    expect(data.forms.welcome.id).toBe(welcomeId);
+    expect(data.forms.welcome.fields.map((f) => f.key)).toEqual(['name', 'email', 'topic']);
+    expect(data.forms.rating.id).toBe(ratingId);
+    expect(data.ratingForm).toEqual({ id: ratingId });
+
+    const other = await addCompany(t.db, { name: 'Formless' });
+    const otherRes = await t.app.inject({ method: 'GET', url: `/api/company/details?companyId=${other}` });
+    expect(otherRes.json<{ data: { forms: unknown } }>().data.forms).toEqual({ welcome: null, rating: null });
   });
 });
