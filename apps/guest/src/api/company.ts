@@ -112,7 +112,8 @@ export interface Company extends CompanyMessages {
   textColor?: string | null;
   categoryTextColor?: string | null;
   categoryBackgroundColor?: string | null;
-  categoryStyle?: 'list' | 'grid' | string | null;
+  /** 'list' or 'grid'. */
+  categoryStyle?: string | null;
   waterMarkLogo?: string | null;
   poweredByLogo?: string | null;
   fontFamily?: string | null;

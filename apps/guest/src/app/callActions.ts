@@ -88,8 +88,9 @@ export function demoCallActions(store: GuestStore): CallActions {
       sendEvent(store, { type: 'TAKE_OVER' });
     },
     session: () => Promise.resolve(null),
-    async submitWelcomeForm() {
+    submitWelcomeForm() {
       s().setFormRequired(false);
+      return Promise.resolve();
     },
     chooseDevices(devices) {
       s().setDevices(devices);

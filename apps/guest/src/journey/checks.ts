@@ -43,7 +43,7 @@ export interface BrowserEnv {
 }
 
 /** SPEC.md §3 browser tests: WebRTC, media devices, internet. null = supported. */
-export function browserCheck(win: BrowserEnv | undefined = typeof window === 'undefined' ? undefined : (window as unknown as BrowserEnv)): UnsupportedReason | null {
+export function browserCheck(win: BrowserEnv | undefined = typeof window === 'undefined' ? undefined : window): UnsupportedReason | null {
   if (!win) return null;
   if (typeof win.RTCPeerConnection !== 'function') return 'browser';
   if (!win.navigator.mediaDevices || typeof win.navigator.mediaDevices.getUserMedia !== 'function') return 'browser';
@@ -57,7 +57,7 @@ export function browserCheck(win: BrowserEnv | undefined = typeof window === 'un
  * (a script a deployment may put before the app), else the build flag VITE_LOBBY_ALLOW_AUTOMATION,
  * else allowed (see docs/guest-journey.md "Bots": the shared test stack runs automated Chromium).
  */
-export function automationAllowed(companyFlag: unknown, win: unknown = typeof window === 'undefined' ? undefined : window, buildFlag: string | undefined = import.meta.env.VITE_LOBBY_ALLOW_AUTOMATION): boolean {
+export function automationAllowed(companyFlag: unknown, win: unknown = typeof window === 'undefined' ? undefined : window, buildFlag: string | undefined = import.meta.env.VITE_LOBBY_ALLOW_AUTOMATION as string | undefined): boolean {
   if (typeof companyFlag === 'boolean') return companyFlag;
   const runtime = (win as { __LOBBY_CONFIG__?: { allowAutomation?: unknown } } | undefined)?.__LOBBY_CONFIG__?.allowAutomation;
   if (typeof runtime === 'boolean') return runtime;
