@@ -68,19 +68,25 @@ export function GuestPreview({ draft, version }: { draft: AdminCompany; version:
               fontFamily: draft.fontFamily || undefined,
             }}
           >
-            {logo ? <img className={styles.logo} src={logo} alt="" /> : null}
-            <span className={styles.company}>{draft.name}</span>
-            <p className={styles.welcome} data-testid="preview-welcome">
-              {msg('welcomeMsg')}
-            </p>
-            <div className={`${styles.categories} ${draft.categoryStyle === 'grid' ? styles.categoriesGrid : ''}`}>
-              {shown.map((a) => (
-                <span key={a.id} className={styles.category} style={{ background: draft.categoryBackgroundColor, color: draft.categoryTextColor }}>
-                  {a.name}
-                </span>
-              ))}
+            <div className={styles.card}>
+              {logo ? <img className={styles.logo} src={logo} alt="" /> : <span className={styles.avatar}>{draft.name.slice(0, 1)}</span>}
+              <span className={styles.company}>{draft.name}</span>
+              <p className={styles.welcome} data-testid="preview-welcome">
+                {msg('welcomeMsg')}
+              </p>
+              {draft.websiteUrl ? <span className={styles.website}>{draft.websiteTitle || draft.websiteUrl}</span> : null}
+              <div className={`${styles.categories} ${draft.categoryStyle === 'grid' ? styles.categoriesGrid : ''}`}>
+                {shown.map((a) => (
+                  <span key={a.id} className={styles.category}>
+                    {a.name}
+                  </span>
+                ))}
+              </div>
+              <span className={styles.callButton} style={{ background: draft.categoryBackgroundColor, color: draft.categoryTextColor }}>
+                {msg('welcomeButtonText') || t('preview.call')}
+              </span>
             </div>
-            <span className={styles.callButton}>{msg('welcomeButtonText') || t('preview.call')}</span>
+            <span className={styles.footer}>{draft.websiteTitle || draft.name}</span>
           </div>
         ) : (
           <div className={styles.frameBox}>

@@ -34,25 +34,25 @@ export function Header() {
           {companyName ?? t('app.name')}
         </span>
       </div>
-      <nav className={styles.nav} aria-label={t('nav.label')}>
+      <nav className={styles.nav} aria-label={t('nav.label')} data-crowded={user && hasRole(user.role, 'supervisor') ? 'true' : 'false'}>
         <NavLink to="/" end className={styles.navLink}>
           <ListOrdered size={18} aria-hidden="true" />
-          {t('nav.queue')}
+          <span className={styles.navText}>{t('nav.queue')}</span>
         </NavLink>
         <NavLink to="/appointments" className={styles.navLink} data-testid="nav-appointments">
           <CalendarClock size={18} aria-hidden="true" />
-          {ta('nav.appointments')}
+          <span className={styles.navText}>{ta('nav.appointments')}</span>
         </NavLink>
         {user && hasRole(user.role, 'supervisor') ? (
           <NavLink to="/reports" className={styles.navLink} data-testid="nav-reports">
             <ChartColumn size={18} aria-hidden="true" />
-            {ta('nav.reports')}
+            <span className={styles.navText}>{ta('nav.reports')}</span>
           </NavLink>
         ) : null}
         {user && hasRole(user.role, 'admin') ? (
           <NavLink to="/admin" className={styles.navLink} data-testid="nav-admin">
             <Settings size={18} aria-hidden="true" />
-            {ta('nav.admin')}
+            <span className={styles.navText}>{ta('nav.admin')}</span>
           </NavLink>
         ) : null}
       </nav>

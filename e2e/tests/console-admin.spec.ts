@@ -1,0 +1,172 @@
+/**
+ * Console and company administration (issue 6), end to end on the real stack: signing in and out,
+ * company settings reaching the guest page, and reports counting a call made just before.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { launchParticipant } from '../support/browser.ts';
+import { BASE_URL, DEMO_ADMIN, DEMO_AGENT, consoleLogin } from '../support/api.ts';
+import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
+
+type Settings = Record<string, unknown>;
+
+async function adminApi<T>(cookie: string, method: 'GET' | 'PUT', body?: Settings): Promise<T> {
+  const response = await fetch(`${BASE_URL}/api/admin/company`, {
+    method,
+    headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`admin/company ${method}: ${response.status} ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+/** Puts the demo company's settings back the way they were (other journeys rely on them). */
+async function restoreSettings(original: Settings, keys: string[]): Promise<void> {
+  const cookie = await consoleLogin(DEMO_ADMIN);
+  await adminApi(cookie, 'PUT', Object.fromEntries(keys.map((k) => [k, original[k]])));
+}
+
+async function reportTotal(page: Page, key: 'calls' | 'answered' | 'abandoned'): Promise<number> {
+  const text = (await page.getByTestId(`total-${key}-value`).textContent()) ?? '';
+  return Number(text.replace(/[^\d]/g, ''));
+}
+
+test('when an agent signs in and then signs out, then the workspace opens and afterwards the session is gone', async ({}, testInfo) => {
+  const agent = await launchParticipant('agent');
+  try {
+    await agentSignsIn(agent.page, DEMO_AGENT);
+    await expect(agent.page.getByTestId('agent-name')).toHaveText('Demo Agent');
+    // An agent has no administration or reports in its navigation, and the pages send it back.
+    await expect(agent.page.getByTestId('nav-admin')).toHaveCount(0);
+    await expect(agent.page.getByTestId('nav-reports')).toHaveCount(0);
+    await agent.page.goto('/console/admin/settings');
+    await expect(agent.page.locator('[data-screen="workspace"]')).toBeVisible();
+    expect(new URL(agent.page.url()).pathname).toMatch(/^\/console\/?$/);
+
+    await agent.page.getByTestId('logout-button').click();
+    await expect(agent.page.locator('[data-screen="login"]')).toBeVisible();
+    const me = await agent.page.evaluate(async () => (await fetch('/api/console/me')).status);
+    expect(me).toBe(401);
+    await agent.page.goto('/console/');
+    await expect(agent.page.locator('[data-screen="login"]')).toBeVisible();
+
+    // A wrong password is refused with a message.
+    await agent.page.getByTestId('login-email').fill(DEMO_AGENT.email);
+    await agent.page.getByTestId('login-password').fill('not-the-password');
+    await agent.page.getByTestId('login-submit').click();
+    await expect(agent.page.getByTestId('login-error')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent);
+  }
+});
+
+test('when an admin changes the company settings, then the guest page shows them', async ({}, testInfo) => {
+  const cookie = await consoleLogin(DEMO_ADMIN);
+  const original = await adminApi<Settings>(cookie, 'GET');
+  const changed = ['welcomeMsg', 'welcomeMsg_ar', 'backgroundColor', 'websiteUrl', 'websiteTitle', 'language', 'name'];
+  const admin = await launchParticipant('admin');
+  const guest = await launchParticipant('guest', { viewport: { width: 390, height: 844 } });
+  try {
+    await agentSignsIn(admin.page, DEMO_ADMIN);
+    await admin.page.getByTestId('nav-admin').click();
+    await expect(admin.page.locator('[data-screen="admin-settings"]')).toBeVisible();
+
+    // General: the company's name.
+    await admin.page.getByTestId('setting-name').fill('Lobby Demo Bank');
+    // Messages, with the Arabic variant.
+    await admin.page.getByTestId('settings-tab-messages').click();
+    await admin.page.getByTestId('setting-welcomeMsg').fill('Welcome to the e2e bank, talk to us.');
+    await admin.page.getByTestId('setting-welcomeMsg_ar').fill('أهلًا بك في بنك الاختبار');
+    // The sketch follows as the admin types.
+    await expect(admin.page.getByTestId('preview-welcome')).toHaveText('Welcome to the e2e bank, talk to us.');
+    // Look.
+    await admin.page.getByTestId('settings-tab-look').click();
+    await admin.page.getByTestId('setting-backgroundColor').fill('#123456');
+    await admin.page.getByTestId('setting-websiteUrl').fill('https://bank.example/');
+    await admin.page.getByTestId('setting-websiteTitle').fill('bank.example');
+    await expect(admin.page.getByTestId('preview-sketch')).toHaveCSS('background-color', 'rgb(18, 52, 86)');
+    await screenshot(admin.page, testInfo, 'console-admin-settings-look');
+    await admin.page.getByTestId('settings-save').click();
+    await expect(admin.page.getByTestId('settings-message')).toBeVisible();
+    await expect(admin.page.getByTestId('company-name')).toHaveText('Lobby Demo Bank');
+
+    // The guest page shows every change.
+    await guest.page.goto('/');
+    const selection = guest.page.locator('[data-screen="selection"]');
+    await expect(selection).toBeVisible();
+    await expect(selection.getByText('Welcome to the e2e bank, talk to us.')).toBeVisible();
+    await expect(selection.getByRole('heading', { name: 'Lobby Demo Bank' })).toBeVisible();
+    await expect(guest.page.getByTestId('website-link')).toHaveAttribute('href', 'https://bank.example/');
+    await expect(guest.page.getByTestId('website-link')).toContainText('bank.example');
+    const bg = await guest.page.evaluate(() => document.documentElement.style.getPropertyValue('--lobby-bg'));
+    expect(bg).toBe('#123456');
+    await screenshot(guest.page, testInfo, 'console-admin-guest-after-settings');
+
+    // Behaviour through the General tab: the company speaks Arabic → the guest page is rtl with the Arabic welcome.
+    await admin.page.getByTestId('settings-tab-general').click();
+    await admin.page.getByTestId('setting-language').selectOption('arabic');
+    await admin.page.getByTestId('settings-save').click();
+    await expect(admin.page.getByTestId('settings-message')).toBeVisible();
+    await guest.page.reload();
+    await expect(guest.page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(guest.page.locator('[data-screen="selection"]').getByText('أهلًا بك في بنك الاختبار')).toBeVisible();
+    await screenshot(guest.page, testInfo, 'console-admin-guest-arabic');
+
+    // The real guest page in the preview frame.
+    await admin.page.getByTestId('preview-live').click();
+    await expect(admin.page.frameLocator('[data-testid="preview-frame"]').locator('[data-screen="selection"]')).toBeVisible();
+    await screenshot(admin.page, testInfo, 'console-admin-settings-live-preview');
+  } finally {
+    await restoreSettings(original, changed);
+    await closeAll(testInfo, admin, guest);
+  }
+});
+
+test('when a call was just made and answered, then the reports count it and the CSV has it', async ({}, testInfo) => {
+  const admin = await launchParticipant('admin', { viewport: { width: 1280, height: 900 } });
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest', { viewport: { width: 390, height: 844 } });
+  try {
+    await agentSignsIn(admin.page, DEMO_ADMIN);
+    await admin.page.getByTestId('nav-reports').click();
+    await expect(admin.page.locator('[data-screen="reports"]')).toBeVisible();
+    await expect(admin.page.getByTestId('total-calls-value')).toBeVisible();
+    const before = { calls: await reportTotal(admin.page, 'calls'), answered: await reportTotal(admin.page, 'answered') };
+
+    // A guest calls, the agent answers, then hangs up.
+    await agentSignsIn(agent.page, DEMO_AGENT);
+    await guest.page.goto('/');
+    await guest.page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
+    await guest.page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+    await expect(guest.page.locator('[data-screen="waiting"]')).toBeVisible();
+    const item = agent.page.getByTestId('queue-item');
+    await expect(item).toHaveCount(1);
+    await item.getByTestId('answer-button').click();
+    await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
+    await agent.page.waitForTimeout(1500);
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+
+    // The reports count it.
+    await expect
+      .poll(async () => {
+        await admin.page.getByTestId('reports-refresh').click();
+        await admin.page.waitForTimeout(300);
+        return { calls: await reportTotal(admin.page, 'calls'), answered: await reportTotal(admin.page, 'answered') };
+      })
+      .toEqual({ calls: before.calls + 1, answered: before.answered + 1 });
+    await screenshot(admin.page, testInfo, 'console-reports');
+
+    // The CSV download has today's row with the same count.
+    const today = new Date().toISOString().slice(0, 10);
+    const [download] = await Promise.all([admin.page.waitForEvent('download'), admin.page.getByTestId('reports-csv').click()]);
+    const csv = await (await download.createReadStream()).toArray();
+    const lines = Buffer.concat(csv.map((c: Buffer) => c)).toString('utf8').split('\r\n');
+    expect(lines[0]).toBe('day,calls,answered,abandoned,avg_wait_seconds,avg_talk_seconds');
+    const row = lines.find((l) => l.startsWith(`${today},`))?.split(',');
+    expect(Number(row?.[1])).toBeGreaterThanOrEqual(1);
+    expect(lines.find((l) => l.startsWith('total,'))?.split(',')[1]).toBe(String(before.calls + 1));
+  } finally {
+    await closeAll(testInfo, admin, agent, guest);
+  }
+});
