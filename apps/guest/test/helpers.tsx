@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { RouteContext, parseRoute } from '../src/app/route.ts';
 import '../src/i18n/index.ts';
 import '../src/features/index.ts';
 import { AppProviders } from '../src/app/App.tsx';
@@ -32,7 +32,7 @@ export function Wrapper({
 }) {
   return (
     <AppProviders store={store} services={services}>
-      <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
+      <RouteContext.Provider value={parseRoute(path)}>{children}</RouteContext.Provider>
     </AppProviders>
   );
 }

@@ -1,25 +1,25 @@
 import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { applyLanguage, ensureLanguage } from '../i18n/index.ts';
 import { applyTheme } from '../theme/theme.ts';
 import { CallActionsContext, demoCallActions, type CallActions } from './callActions.ts';
 import { GuestStoreContext, useGuestStore, type GuestStore } from './store.ts';
 import { CallPage } from './CallPage.tsx';
+import { useGuestRoute } from './route.ts';
 import { AppServicesContext, defaultServices, type AppServices } from './services.ts';
 import { browserGateServices, type GateServices } from '../journey/controller.ts';
-import { checkGeofence, welcomeFormRequired } from '../api/guest.ts';
 
 /** The gate's checks against the real browser and API; the API session comes from the call engine. */
 function remoteGate(actions: CallActions): GateServices {
   return browserGateServices({
     insideZone: async (position) => {
       const session = await actions.session();
-      return session ? checkGeofence(session, position) : false;
+      // only companies with a service area need it: not part of the first load
+      return session ? (await import('../api/guest.ts')).checkGeofence(session, position) : false;
     },
     formRequired: async () => {
       const session = await actions.session();
-      return session ? welcomeFormRequired(session) : false;
+      return session ? (await import('../api/guest.ts')).welcomeFormRequired(session) : false;
     },
   });
 }
@@ -80,28 +80,19 @@ const NotFoundPage = lazy(() => import('./NotFoundPage.tsx').then((m) => ({ defa
 
 /** "/" and "/appointment/:reference" are the call page; anything else is not found. */
 export function AppRoutes() {
+  const route = useGuestRoute();
+  if (route.kind === 'call') return <CallPage />;
   return (
-    <Routes>
-      <Route path="/" element={<CallPage />} />
-      <Route path="/appointment/:reference" element={<CallPage />} />
-      <Route
-        path="*"
-        element={
-          <Suspense fallback={null}>
-            <NotFoundPage />
-          </Suspense>
-        }
-      />
-    </Routes>
+    <Suspense fallback={null}>
+      <NotFoundPage />
+    </Suspense>
   );
 }
 
 export function App(props: Omit<AppProvidersProps, 'children'>) {
   return (
     <AppProviders {...props}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <AppRoutes />
     </AppProviders>
   );
 }

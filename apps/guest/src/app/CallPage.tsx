@@ -1,19 +1,17 @@
 import { useCallback, useEffect } from 'react';
-import { useParams, useSearchParams } from 'react-router';
 import { ScreenSwitch } from '../features/screens/ScreenSwitch.tsx';
 import { ScreenRegistry } from '../features/screens/registry.ts';
 import { useGuestStoreApi } from './store.ts';
 import { loadCompanyInto } from './bootstrap.ts';
 import { useAppServices } from './services.ts';
 import { PageShell } from './PageShell.tsx';
+import { useGuestRoute } from './route.ts';
 
 /** "/" and "/appointment/:reference": reads the URL into the store, loads the company, shows the screen. */
 export function CallPage() {
   const store = useGuestStoreApi();
   const { loadCompany, gate } = useAppServices();
-  const { reference } = useParams();
-  const [search] = useSearchParams();
-  const webview = search.get('webview') === 'true';
+  const { reference, webview } = useGuestRoute();
 
   useEffect(() => {
     store.getState().setWebview(webview);

@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import SearchX from 'lucide-react/icons/search-x';
 import { MessageScreen } from '../features/base/MessageScreen.tsx';
 import buttonStyles from '../features/base/Button.module.css';
@@ -16,9 +15,9 @@ export function NotFoundPage() {
         title={t('notFound.title')}
         body={<p>{t('notFound.body')}</p>}
         actions={
-          <Link to="/" className={`${buttonStyles.button} ${buttonStyles.primary} ${buttonStyles.block}`}>
+          <a href="/" className={`${buttonStyles.button} ${buttonStyles.primary} ${buttonStyles.block}`}>
             {t('notFound.home')}
-          </Link>
+          </a>
         }
       />
     </PageShell>

@@ -3,7 +3,6 @@
 import type { CallActions } from '../../app/callActions.ts';
 import type { GuestStore } from '../../app/store.ts';
 import type { EngineCallActions } from './engineCallActions.ts';
-import { guestTabs } from '../../journey/tabs.ts';
 import { sendEvent } from '../../journey/controller.ts';
 
 export function lazyCallActions(store: GuestStore): CallActions {
@@ -15,8 +14,8 @@ export function lazyCallActions(store: GuestStore): CallActions {
   const unsubscribe = store.subscribe((state) => {
     if (state.phase !== 'ready' || (state.screen !== 'selection' && state.screen !== 'preview')) return;
     unsubscribe();
-    void guestTabs()
-      .otherTabInCall()
+    void import('../../journey/tabs.ts')
+      .then(({ guestTabs }) => guestTabs().otherTabInCall())
       .then((busy) => {
         if (busy) {
           sendEvent(store, { type: 'OTHER_TAB_IN_CALL' });
