@@ -170,3 +170,93 @@ test('when a call was just made and answered, then the reports count it and the 
     await closeAll(testInfo, admin, agent, guest);
   }
 });
+
+async function api<T>(cookie: string, method: 'GET' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${BASE_URL}/api${path}`, {
+    method,
+    headers: { cookie, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+test('when an admin adds an agent, an assignment, opening hours and an appointment, then the new agent signs in and sees its appointment', async ({}, testInfo) => {
+  const stamp = Date.now().toString(36);
+  const newAgent = { name: `E2E Agent ${stamp}`, email: `e2e-${stamp}@demo.lobby`, password: `e2e-password-${stamp}` };
+  const admin = await launchParticipant('admin', { viewport: { width: 1280, height: 900 } });
+  const agent = await launchParticipant('agent');
+  try {
+    await agentSignsIn(admin.page, DEMO_ADMIN);
+
+    // Team: a new agent with a password set by the admin.
+    await admin.page.goto('/console/admin/users');
+    await admin.page.getByLabel('Name', { exact: true }).fill(newAgent.name);
+    await admin.page.getByLabel('Email').fill(newAgent.email);
+    await admin.page.getByLabel('Password', { exact: true }).fill(newAgent.password);
+    await admin.page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(admin.page.locator(`[data-testid="user-row"][data-email="${newAgent.email}"]`)).toBeVisible();
+    await screenshot(admin.page, testInfo, 'console-admin-team');
+
+    // Assignments: a new queue served by the new agent.
+    await admin.page.getByRole('link', { name: 'Assignments' }).click();
+    await admin.page.getByTestId('new-assignment-name').fill(`E2E Desk ${stamp}`);
+    await admin.page.getByTestId('add-assignment').click();
+    const row = admin.page.getByTestId('assignment-row').filter({ has: admin.page.locator(`input[value="E2E Desk ${stamp}"]`) });
+    await expect(row).toBeVisible();
+    await row.getByLabel(newAgent.name).check();
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect(admin.page.getByTestId('assignment-row').filter({ has: admin.page.locator(`input[value="E2E Desk ${stamp}"]`) }).getByLabel(newAgent.name)).toBeChecked();
+    await screenshot(admin.page, testInfo, 'console-admin-assignments');
+
+    // Opening hours: weekly hours and a closed day, saved (then put back to always open).
+    await admin.page.getByRole('link', { name: 'Opening hours' }).click();
+    await admin.page.getByTestId('schedule-always-open').uncheck();
+    await admin.page.getByTestId('schedule-timezone').fill('Asia/Riyadh');
+    await admin.page.getByLabel('Date').fill('2030-01-01');
+    await admin.page.getByRole('button', { name: 'Add closed day' }).click();
+    await admin.page.getByTestId('schedule-save').click();
+    await expect(admin.page.getByTestId('schedule-message')).toHaveText('Saved.');
+    await screenshot(admin.page, testInfo, 'console-admin-schedule');
+    const cookie = await consoleLogin(DEMO_ADMIN);
+    const saved = await api<{ schedule: { timezone: string; closedDays: string[]; weekly: unknown[] } | null }>(cookie, 'GET', '/admin/schedule');
+    expect(saved.schedule).toMatchObject({ timezone: 'Asia/Riyadh', closedDays: ['2030-01-01'] });
+    expect(saved.schedule?.weekly.length).toBe(5);
+    await admin.page.getByTestId('schedule-always-open').check();
+    await admin.page.getByTestId('schedule-save').click();
+    await expect.poll(async () => (await api<{ schedule: unknown }>(cookie, 'GET', '/admin/schedule')).schedule).toBeNull();
+
+    // Appointments: the new agent at a time; the link is /appointment/{reference}.
+    await admin.page.getByRole('link', { name: 'Appointments' }).first().click();
+    await admin.page.getByTestId('appointment-agent').selectOption({ label: newAgent.name });
+    await admin.page.getByLabel('Note').fill('Mortgage review');
+    await admin.page.getByTestId('appointment-create').click();
+    await expect(admin.page.getByTestId('appointment-created')).toBeVisible();
+    const link = (await admin.page.getByTestId('appointment-created').locator('a').textContent()) ?? '';
+    expect(new URL(link).pathname).toMatch(/^\/appointment\/[a-z2-9]{12}$/);
+    await screenshot(admin.page, testInfo, 'console-admin-appointments');
+
+    // The new agent signs in with the password the admin set and sees only its appointment.
+    await agentSignsIn(agent.page, { email: newAgent.email, password: newAgent.password });
+    await agent.page.getByTestId('nav-appointments').click();
+    const mine = agent.page.getByTestId('appointment-row');
+    await expect(mine).toHaveCount(1);
+    await expect(mine).toContainText('Mortgage review');
+    await expect(agent.page.getByTestId('appointment-agent')).toHaveCount(0);
+
+    // The same pages in Arabic are right to left.
+    await admin.page.getByRole('link', { name: 'Team' }).click();
+    await admin.page.locator('[data-language="ar"]').click();
+    await expect(admin.page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await screenshot(admin.page, testInfo, 'console-admin-team-ar');
+    await admin.page.locator('[data-language="en"]').click();
+  } finally {
+    // Leave the demo company as it was for the other journeys.
+    const cookie = await consoleLogin(DEMO_ADMIN);
+    const { assignments } = await api<{ assignments: Array<{ id: number; name: string }> }>(cookie, 'GET', '/admin/assignments');
+    for (const a of assignments.filter((x) => x.name.startsWith('E2E Desk'))) await api(cookie, 'DELETE', `/admin/assignments/${a.id}`);
+    await api(cookie, 'PUT', '/admin/schedule', { schedule: null });
+    await closeAll(testInfo, admin, agent);
+  }
+});

@@ -151,7 +151,7 @@ export function AppointmentsPage() {
             </label>
             <input id="appt-note" className={styles.input} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
           </div>
-          <div className={styles.actions}>
+          <div className={`${styles.actions} ${styles.formEnd}`}>
             <Button type="submit" icon={<CalendarPlus size={18} />} data-testid="appointment-create">
               {t('appointments.add')}
             </Button>

@@ -62,7 +62,7 @@ function AssignmentRow({ a, users, onChanged, onError }: { a: AdminAssignment; u
         </fieldset>
       </td>
       <td>
-        <span className={styles.actions}>
+        <span className={styles.rowActions}>
           <button type="button" className={styles.smallButton} disabled={!dirty || !name.trim()} onClick={() => void save()}>
             {t('common.save')}
           </button>
@@ -97,7 +97,7 @@ function GroupRow({ g, assignments, onChanged, onError }: { g: AdminAssignmentGr
         </fieldset>
       </td>
       <td>
-        <span className={styles.actions}>
+        <span className={styles.rowActions}>
           <button
             type="button"
             className={styles.smallButton}

@@ -31,7 +31,7 @@ function UserRow({ u, assignments, me, onChanged, onError }: { u: AdminUser; ass
         </div>
       </td>
       <td>
-        <select className={styles.select} aria-label={t('users.roleOf', { name: u.name })} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+        <select className={`${styles.select} ${styles.roleSelect}`} aria-label={t('users.roleOf', { name: u.name })} value={role} onChange={(e) => setRole(e.target.value as Role)}>
           {ROLES.map((r) => (
             <option key={r} value={r}>
               {t(`users.role.${r}`)}
@@ -63,7 +63,7 @@ function UserRow({ u, assignments, me, onChanged, onError }: { u: AdminUser; ass
         />
       </td>
       <td>
-        <span className={styles.actions}>
+        <span className={styles.rowActions}>
           <button type="button" className={styles.smallButton} disabled={!dirty || (password !== '' && password.length < 10)} onClick={() => void save()}>
             {t('common.save')}
           </button>
@@ -191,7 +191,7 @@ export function UsersPage() {
               {t('users.passwordHint')}
             </span>
           </div>
-          <div className={styles.actions}>
+          <div className={`${styles.actions} ${styles.formEnd}`}>
             <Button type="submit" icon={<UserPlus size={18} />}>
               {t('users.add')}
             </Button>
