@@ -1,10 +1,19 @@
 import { CompanyDetails, CompanyDetailsQuery, DataEnvelope } from '@lobby/contracts';
+import { Type } from '@sinclair/typebox';
+import { recordingsRoot } from '../../../services/recordings/index.ts';
 import { resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
 
+/** The details plus where the apps tell Janus to write recordings (SPEC.md §7 filename shape below it). */
+const CompanyDetailsAnswer = Type.Composite([
+  CompanyDetails,
+  Type.Object({ recordingRoot: Type.String({ description: 'absolute recordings root on the media server' }) }),
+]);
+
 export function companyRoutes(app: App, services: Services): void {
+  const recordingRoot = recordingsRoot(services.config);
   app.get(
     '/api/company/details',
     {
@@ -13,13 +22,13 @@ export function companyRoutes(app: App, services: Services): void {
         tags: ['company'],
         summary: 'The guest-facing settings of a company (by ?companyId=, else by Host, else the default company)',
         querystring: CompanyDetailsQuery,
-        response: { 200: DataEnvelope(CompanyDetails), ...errors(400, 404) },
+        response: { 200: DataEnvelope(CompanyDetailsAnswer), ...errors(400, 404) },
       },
     },
     async (request, reply) => {
       const company = await resolveCompany(services, request, request.query.companyId);
       if (!company) return fail(reply, 404, 'companyId: no such company');
-      return { data: await services.repos.companies.details(company) };
+      return { data: { ...(await services.repos.companies.details(company)), recordingRoot } };
     },
   );
 }
