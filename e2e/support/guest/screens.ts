@@ -15,6 +15,7 @@ export async function expectScreen(page: Page, name: string, language: 'en' | 'a
 
 /** No serious or critical axe violation on the page as it is now. */
 export async function expectAccessible(page: Page, testInfo: TestInfo, label: string): Promise<void> {
+  await settled(page);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   await testInfo.attach(`axe-${label}`, {
@@ -24,8 +25,16 @@ export async function expectAccessible(page: Page, testInfo: TestInfo, label: st
   expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${label}`).toEqual([]);
 }
 
+/** Finite CSS animations (a card fading in) have finished: screenshots and contrast checks see the end state. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
+}
+
 /** Screenshot and axe in one go. */
 export async function record(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await settled(page);
   await screenshot(page, testInfo, name);
   await expectAccessible(page, testInfo, name);
 }

@@ -119,10 +119,6 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         ...endpoints(),
         callMethod: details.callMethod ?? 'mediaServer',
         roundRobin: !!details.roundRobin,
-        // recording (SPEC.md §7): the server answers its recordings root with the company details
-        ...(typeof (details as { recordingRoot?: unknown }).recordingRoot === 'string'
-          ? { recordingRoot: (details as { recordingRoot?: string }).recordingRoot }
-          : {}),
         webview: s().webview,
         serviceType: 'talk',
         appointment: appointmentReference
@@ -162,6 +158,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       state.setCallType(kind);
       state.setError(null);
       lastPhase = null;
+      // busy for other tabs from the press on: the engine publishes only after the report and the devices
+      tabs.inCall(true);
       sendEvent(store, { type: 'CALL' });
       try {
         const engineCall = await ensureCall();
@@ -177,6 +175,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
           code: 'call-failed',
           message: error instanceof Error ? error.message : String(error),
         });
+        tabs.inCall(false);
         sendEvent(store, { type: 'FAILED' });
       }
     },

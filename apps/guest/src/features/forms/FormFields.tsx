@@ -2,11 +2,11 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import Star from 'lucide-react/icons/star';
+import { Face } from './faces.tsx';
 import type { FormField } from '../../api/company.ts';
 import type { FormAnswers } from '../../api/guest.ts';
 import styles from './FormFields.module.css';
 
-const EMOJI = ['😞', '🙁', '😐', '🙂', '😄'] as const;
 
 function label(field: { label: string; label_ar?: string | null }, language: string): string {
   return (language === 'ar' && field.label_ar) || field.label;
@@ -56,7 +56,7 @@ export function FormFields({
                     <label key={n} className={styles.scaleOption} data-active={typeof value === 'number' && n <= value}>
                       <input type="radio" name={id} value={n} required={field.required} checked={value === n} onChange={() => onChange(field.key, n)} className="visually-hidden" data-field={field.key} />
                       <span className="visually-hidden">{n}</span>
-                      {field.type === 'stars' ? <Star size={28} aria-hidden="true" /> : <span aria-hidden="true">{EMOJI[n - 1]}</span>}
+                      {field.type === 'stars' ? <Star size={28} aria-hidden="true" /> : <Face score={n} size={28} />}
                     </label>
                   ))}
                 </div>

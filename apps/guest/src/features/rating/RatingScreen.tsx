@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Star from 'lucide-react/icons/star';
+import { Face } from '../forms/faces.tsx';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { useGuestStore } from '../../app/store.ts';
@@ -14,7 +15,6 @@ import type { FormAnswers } from '../../api/guest.ts';
 import styles from './RatingScreen.module.css';
 
 const SCORES = [1, 2, 3, 4, 5] as const;
-const EMOJI = ['😞', '🙁', '😐', '🙂', '😄'] as const;
 
 /** After the call: a 1–5 rating (stars or faces) and an optional comment, then a thank-you. */
 export function RatingScreen() {
@@ -83,7 +83,7 @@ export function RatingScreen() {
                 <span className="visually-hidden">{emojis ? t(`rating.emoji${value}`) : t('rating.star', { count: value })}</span>
                 {emojis ? (
                   <span className={styles.emoji} aria-hidden="true" data-selected={score === value}>
-                    {EMOJI[value - 1]}
+                    <Face score={value} />
                   </span>
                 ) : (
                   <Star className={styles.star} size={40} aria-hidden="true" />
