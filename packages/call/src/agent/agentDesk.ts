@@ -54,6 +54,8 @@ export interface ActiveCall {
   callType: 'video' | 'voice';
   /** the guest's latest room presence status (e.g. InCall|agent@lobby.local|callId) */
   guestStatus: string;
+  /** on hold (we put it there); resume() continues it under a new call id */
+  held?: boolean;
 }
 
 export interface AgentSnapshot {
@@ -185,6 +187,9 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
       else void this.#leaveCall('guest');
+      const info = presence.info;
+      if (presence.available && info.status === 'CallResumed' && info.callId && info.callId !== active.callId)
+        this.#followResumed(info.callId);
     }
     this.#set({ queue: this.#computeQueue() });
   }
@@ -242,15 +247,27 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const guestPresence = this.#presence.get(`${entry.room}/${entry.nick}`);
     if (guestPresence) this.#onPresence(guestPresence);
     try {
+      await this.#joinMedia(callId, options.video ?? entry.callType === 'video', entry.nick, xmpp);
+    } catch (error) {
+      await this.#leaveCall('error');
+      this.#set({ error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+
+  /** Joins a call's Janus room (pin in lowercase) and publishes camera and microphone. */
+  async #joinMedia(callId: string, video: boolean, guestNick: string, xmpp: XmppSession): Promise<void> {
+    {
       const localStream = await getLocalMedia({
         // a voice call stays a voice call on both sides
-        video: options.video ?? entry.callType === 'video',
+        video,
         ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
       });
       this.#set({ localStream });
       const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers });
       this.#media = media;
       media.on('remoteFeed', (feed) => {
+        if (this.#media !== media) return;
         const remoteFeeds = [...this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed];
         this.#set({
           remoteFeeds,
@@ -258,6 +275,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
         });
       });
       media.on('remoteFeedRemoved', ({ feedId }) => {
+        if (this.#media !== media) return;
         const remoteFeeds = this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feedId);
         this.#set({
           remoteFeeds,
@@ -268,9 +286,11 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
         this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) }),
       );
       media.on('publisherLeft', ({ display }) => {
-        if (display === entry.nick) void this.#leaveCall('guest');
+        if (this.#media === media && display === guestNick) void this.#leaveCall('guest');
       });
-      media.on('destroyed', () => void this.#leaveCall('guest'));
+      media.on('destroyed', () => {
+        if (this.#media === media) void this.#leaveCall('guest');
+      });
       await media.connect();
       await media.attachPublisher();
       const bareJid = this.#snapshot.jid ?? this.#nick;
@@ -283,11 +303,54 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
         ...(recordFilename ? { recordFilename } : {}),
       });
       if (this.#activeCallId() === callId) this.#set({ phase: 'inCall' });
-    } catch (error) {
+    }
+  }
+
+  /**
+   * Holds the call (agent-initiated, SPEC.md §4 "Holding"): tells the guest, leaves the media room and
+   * stops our camera; the guest shows its hold page. The call stays ours (activeCall.held).
+   */
+  async hold(): Promise<void> {
+    const active = this.#snapshot.activeCall;
+    const xmpp = this.#xmpp;
+    if (!active || active.held || !xmpp) return;
+    const media = this.#media;
+    this.#media = null; // its events no longer concern the call
+    this.#set({ activeCall: { ...active, held: true }, remoteFeeds: [], localScreen: null });
+    this.#setStatus((s) => ({ ...s, peerCall: 'Paused', OnHoldCount: s.OnHoldCount + 1, isZoomed: false, screenShare: false }));
+    xmpp.sendControl(active.room, { action: 'hold', callId: active.callId });
+    await media?.close();
+    for (const track of this.#snapshot.localStream?.getTracks() ?? []) track.stop();
+    this.#set({ localStream: null, muted: { audio: false, video: false } });
+  }
+
+  /**
+   * Resumes a held call: the guest moves to a new call id (linked by POST /call-report/hold-call) and
+   * announces CallResumed|agent|newCallId once it has published there; we follow into that room.
+   */
+  resume(): void {
+    const active = this.#snapshot.activeCall;
+    if (!active?.held || !this.#xmpp) return;
+    this.#resuming = true;
+    this.#xmpp.sendControl(active.room, { action: 'resume', callId: active.callId });
+  }
+
+  #resuming = false;
+
+  #followResumed(newCallId: string): void {
+    const active = this.#snapshot.activeCall;
+    const xmpp = this.#xmpp;
+    if (!active?.held || !this.#resuming || !xmpp) return;
+    this.#resuming = false;
+    this.#set({
+      phase: 'joining',
+      activeCall: { ...active, callId: newCallId, held: false, startedAt: Date.now() },
+    });
+    this.#setStatus((s) => ({ ...s, peerCall: 'Resumed' }));
+    this.#joinMedia(newCallId, active.callType === 'video', active.guestNick, xmpp).catch(async (error: unknown) => {
       await this.#leaveCall('error');
       this.#set({ error: error instanceof Error ? error.message : String(error) });
-      throw error;
-    }
+    });
   }
 
   #setStatus(update: (status: CallStatus) => CallStatus): void {

@@ -37,6 +37,14 @@ export interface GuestApi {
   /** Marks timestamps; `beacon` sends it so that it survives the tab closing. */
   updateTimestamp(callId: string, flags: TimestampFlag[], options?: { beacon?: boolean }): Promise<void>;
   callBug(body: Record<string, unknown>): Promise<void>;
+  /** POST /call-report/hold-call: the resumed call's new id, linked to the held and the first call. */
+  holdCall(body: {
+    origin_call_id: string;
+    current_call_id: string;
+    new_call_id: string;
+    assignment_id?: number;
+    guest_username?: string;
+  }): Promise<{ id: number }>;
   /** POST /upload/{type} for the chat; resolves with the file's URL. */
   upload(type: UploadType, file: Blob & { name?: string }, companyId: number): Promise<string>;
 }
@@ -68,6 +76,7 @@ export function createGuestApi(options: HttpOptions = {}): GuestApi {
       }
       await requestJson(options, 'PUT', '/call-report/update-timestamp', body, { token });
     },
+    holdCall: (body) => requestJson(options, 'POST', '/call-report/hold-call', body, { token }),
     upload: (type, file, companyId) => uploadFile(options, type, file, companyId, { token }),
     async callBug(body) {
       await requestJson(options, 'POST', '/call-bug/by-guest', body, { token }).catch(() => undefined);

@@ -21,6 +21,7 @@ import {
   mutedChanged,
   peerJoined,
   peerLeft,
+  peerPaused,
   remoteScreensChanged,
   screenShareChanged,
   fileKind,
@@ -59,6 +60,8 @@ export interface GuestCallSnapshot {
   muted: { audio: boolean; video: boolean };
   /** our own shared screen while status.screenShare */
   localScreen: MediaStream | null;
+  /** SPEC.md §3 Report InitialCallID: the first call id of this call (set once; hold/resume changes callId) */
+  initialCallId: string | null;
 }
 
 export interface GuestCallOptions {
@@ -89,6 +92,9 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   #room: GuestRoom | null = null;
   #xmpp: XmppSession | null = null;
   #media: MediaSession | null = null;
+  /** the agent who put the call on hold (target of CallOnHold / CallResumed) */
+  #heldBy: string | null = null;
+  #resuming = false;
   #snapshot: GuestCallSnapshot = {
     phase: 'idle',
     status: initialCallStatus(),
@@ -102,6 +108,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     stages: {},
     muted: { audio: false, video: false },
     localScreen: null,
+    initialCallId: null,
   };
 
   constructor(options: GuestCallOptions) {
@@ -209,6 +216,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     this.#set({
       phase: 'starting',
       callId,
+      initialCallId: callId,
       callKind: kind,
       endReason: null,
       error: null,
@@ -245,24 +253,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         status: { ...this.#snapshot.status, streamsReady: { local: true, remote: false } },
       });
       await api.updateTimestamp(callId, ['call_initiated_timestamp']).catch(() => undefined);
-      const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers });
-      this.#media = media;
-      this.#wireMedia(media, callId);
-      await media.connect();
-      this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } }));
-      await media.attachPublisher();
-      const roomOptions = { room: callId, pin: roomPin(callId), webview: !!this.#options.webview };
-      await media.createRoom(roomOptions);
-      await media.join(roomOptions, registration.username);
-      await whenVisible();
-      await media.publish({
-        stream: localStream,
-        audio: true,
-        video: kind === 'video',
-        ...(this.#recordFilename(callId, registration.username)
-          ? { recordFilename: this.#recordFilename(callId, registration.username) }
-          : {}),
-      });
+      await this.#startMedia(callId, kind, localStream, registration.username, xmpp);
       if (this.#snapshot.callId !== callId || this.#snapshot.phase !== 'starting') return 'ok'; // ended meanwhile
       this.#set({
         phase: this.#snapshot.status.peers.length ? 'ongoing' : 'waiting',
@@ -277,6 +268,33 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       this.#set({ phase: 'failed', error: message });
       throw error;
     }
+  }
+
+  /** Creates the call's Janus room, joins it and publishes (SPEC.md §4 "Media session" 1–2). */
+  async #startMedia(
+    callId: string,
+    kind: 'video' | 'voice',
+    localStream: MediaStream,
+    username: string,
+    xmpp: XmppSession,
+  ): Promise<void> {
+    const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers });
+    this.#media = media;
+    this.#wireMedia(media, callId);
+    await media.connect();
+    this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } }));
+    await media.attachPublisher();
+    const roomOptions = { room: callId, pin: roomPin(callId), webview: !!this.#options.webview };
+    await media.createRoom(roomOptions);
+    await media.join(roomOptions, username);
+    await whenVisible();
+    const recordFilename = this.#recordFilename(callId, username);
+    await media.publish({
+      stream: localStream,
+      audio: true,
+      video: kind === 'video',
+      ...(recordFilename ? { recordFilename } : {}),
+    });
   }
 
   #wireMedia(media: MediaSession, callId: string): void {
@@ -324,9 +342,20 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
     });
     media.on('publisherLeft', ({ feedId }) => {
+      if (this.#media !== media) return;
       this.#set({ status: peerLeft(this.#snapshot.status, feedId) });
-      if (this.#snapshot.phase === 'ongoing' && this.#snapshot.status.peers.length === 0)
-        void this.#end('agentLeft');
+      if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peers.length > 0) return;
+      // the last agent left: the call is over, unless a hold control (sent before the agent left
+      // the media room, but carried by another server) arrives in the meantime
+      setTimeout(() => {
+        if (
+          this.#media === media &&
+          this.#snapshot.phase === 'ongoing' &&
+          this.#snapshot.status.peers.length === 0 &&
+          this.#snapshot.status.peerCall !== 'Paused'
+        )
+          void this.#end('agentLeft');
+      }, AGENT_LEFT_GRACE_MS);
     });
     media.on('iceFailed', () => {
       const pc = media.peerConnections().publisher;
@@ -339,17 +368,25 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         })
         .catch(() => undefined);
     });
-    media.on('destroyed', () => this.#setStatus((s) => ({ ...s, janusSessionEnded: true })));
+    media.on('destroyed', () => {
+      if (this.#media === media) this.#setStatus((s) => ({ ...s, janusSessionEnded: true }));
+    });
   }
 
   /** Sends `status|target|callId` to the room: OpenCall while waiting, InCall with the agent. */
-  #announce(): void {
+  #announce(override?: 'CallOnHold' | 'CallResumed', overrideTarget = ''): void {
     const xmpp = this.#xmpp;
     const room = this.#room;
     const username = this.#registration?.username;
     const callId = this.#snapshot.callId;
     if (!xmpp || !room || !username || !callId) return;
     const { peers } = this.#snapshot.status;
+    if (override) {
+      const body = encodePresenceStatus({ status: override, target: overrideTarget, callId });
+      xmpp.setRoomPresence(room.room, username, body, this.#lobbyElement());
+      return;
+    }
+    if (this.#snapshot.status.peerCall === 'Paused') return; // on hold: CallOnHold stays
     const status = peers.length ? 'InCall' : joinStatus(this.#environment());
     const target = presenceTarget({
       peers,
@@ -458,6 +495,79 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   #onControl(control: ControlMessage): void {
     if (control.callId !== this.#snapshot.callId || control.room !== this.#room?.room) return;
     if (control.action === 'end') void this.#end('agent');
+    else if (control.action === 'hold') void this.#hold(control.from);
+    else if (control.action === 'resume') void this.#resume();
+  }
+
+  /**
+   * Holding (SPEC.md §4): the agent paused the call. The peer call becomes Paused (on-hold count +1,
+   * peers and muted lists cleared), our media stops (the room is destroyed: the call continues under a
+   * new call id), and the room hears CallOnHold.
+   */
+  async #hold(from: string): Promise<void> {
+    if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peerCall === 'Paused') return;
+    const agent =
+      this.#snapshot.status.peers.find((p) => from.endsWith(`/${p.username}`))?.peerJID ??
+      this.#snapshot.status.peers[0]?.peerJID ??
+      '';
+    this.#heldBy = agent;
+    const media = this.#media;
+    this.#media = null;
+    for (const track of this.#snapshot.localScreen?.getTracks() ?? []) track.stop();
+    this.#set({
+      status: screenShareChanged(peerPaused(this.#snapshot.status), false),
+      remoteFeeds: [],
+      localScreen: null,
+    });
+    this.#announce('CallOnHold', agent);
+    await media?.close({ destroyRoom: true });
+    for (const track of this.#snapshot.localStream?.getTracks() ?? []) track.stop();
+    this.#set({ localStream: null, status: { ...this.#snapshot.status, streamsReady: { local: false, remote: false } } });
+  }
+
+  /**
+   * Resume: the call continues under a new call id, linked to the held one and the first one by
+   * POST /call-report/hold-call; we publish in the new room and announce CallResumed|agent|newCallId,
+   * which is what the agent follows into the new room.
+   */
+  async #resume(): Promise<void> {
+    const registration = this.#registration;
+    const xmpp = this.#xmpp;
+    const current = this.#snapshot.callId;
+    if (!registration || !xmpp || !current || this.#snapshot.status.peerCall !== 'Paused') return;
+    if (this.#resuming) return;
+    this.#resuming = true;
+    const nextCallId = newCallId(registration.username);
+    try {
+      await this.#options.api.holdCall({
+        origin_call_id: this.#snapshot.initialCallId ?? current,
+        current_call_id: current,
+        new_call_id: nextCallId,
+        ...(this.#room ? { assignment_id: this.#room.assignmentId } : {}),
+        guest_username: registration.username,
+      });
+      const kind = this.#snapshot.callKind;
+      const localStream = await getLocalMedia({
+        video: kind === 'video',
+        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+      });
+      this.#set({
+        callId: nextCallId,
+        localStream,
+        muted: { audio: false, video: false },
+        status: { ...this.#snapshot.status, peerCall: null, streamsReady: { local: true, remote: false } },
+      });
+      await this.#options.api.updateTimestamp(nextCallId, ['call_initiated_timestamp']).catch(() => undefined);
+      await this.#startMedia(nextCallId, kind, localStream, registration.username, xmpp);
+      if (this.#snapshot.callId === nextCallId && this.#snapshot.status.peers.length === 0)
+        this.#announce('CallResumed', this.#heldBy ?? '');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#reportBug(nextCallId, `resume: ${message}`);
+      await this.#end('error');
+    } finally {
+      this.#resuming = false;
+    }
   }
 
   #reportBug(callId: string, message: string): void {
@@ -565,6 +675,9 @@ function whenVisible(): Promise<void> {
     document.addEventListener('visibilitychange', onChange);
   });
 }
+
+/** How long the guest waits, after the last agent left the media room, before the call counts as over. */
+const AGENT_LEFT_GRACE_MS = 1500;
 
 function countScreens(feeds: RemoteFeed[]): number {
   return feeds.filter((f) => isScreenDisplay(f.display)).length;

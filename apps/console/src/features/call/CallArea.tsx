@@ -9,6 +9,8 @@ import Coffee from 'lucide-react/icons/coffee';
 import MessageCircle from 'lucide-react/icons/message-circle';
 import MonitorUp from 'lucide-react/icons/monitor-up';
 import MonitorX from 'lucide-react/icons/monitor-x';
+import Pause from 'lucide-react/icons/pause';
+import Play from 'lucide-react/icons/play';
 import { useState } from 'react';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 import { NONE, useAgentInCall } from './agentInCall.ts';
@@ -31,6 +33,7 @@ function CallControls({ video }: { video: boolean }) {
   const unread = useAgentInCall((s) => s.status?.unreadMessages ?? 0);
   const sharing = useAgentInCall((s) => !!s.status?.screenShare);
   const [sharingBusy, setSharingBusy] = useState(false);
+  const held = useAgentInCall((s) => s.held);
   const canShare = typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getDisplayMedia;
   const toggleShare = async () => {
     if (!engine) return;
@@ -64,7 +67,17 @@ function CallControls({ video }: { video: boolean }) {
           data-muted={videoMuted}
         />
       ) : null}
-      {engine && canShare ? (
+      {engine ? (
+        <IconButton
+          label={held ? t('inCall.resume') : t('inCall.hold')}
+          icon={held ? <Play size={22} /> : <Pause size={22} />}
+          tone={held ? 'off' : 'default'}
+          onClick={() => (held ? engine.resume() : void engine.hold())}
+          data-testid="agent-hold-button"
+          data-held={held}
+        />
+      ) : null}
+      {engine && canShare && !held ? (
         <IconButton
           label={sharing ? t('inCall.stopSharing') : t('inCall.shareScreen')}
           icon={sharing ? <MonitorX size={22} /> : <MonitorUp size={22} />}
@@ -117,6 +130,7 @@ export function CallArea() {
   const mutedAudio: readonly string[] = useAgentInCall((s) => s.status?.mutedAudioJIDs ?? NONE);
   const mutedVideo: readonly string[] = useAgentInCall((s) => s.status?.mutedVideoJIDs ?? NONE);
   const localScreen = useAgentInCall((s) => s.localScreen);
+  const held = useAgentInCall((s) => s.held);
 
   if (!call) {
     return (
@@ -151,6 +165,7 @@ export function CallArea() {
       data-call-kind={call.kind}
       data-guest-presence={call.guestPresence}
       data-guest-audio-muted={guestAudioMuted}
+      data-held={held}
       data-guest-video-muted={guestVideoMuted}
       aria-label={t('call.with', { name: call.guestName })}
     >
@@ -237,6 +252,11 @@ export function CallArea() {
               ),
             )}
           </div>
+        ) : null}
+        {held ? (
+          <p className={styles.note} role="status" data-testid="agent-on-hold">
+            <Pause size={14} aria-hidden="true" /> {t('inCall.onHold')}
+          </p>
         ) : null}
         {localScreen ? (
           <p className={styles.note} role="status" data-testid="agent-sharing-note">

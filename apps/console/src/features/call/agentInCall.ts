@@ -15,23 +15,32 @@ export interface AgentInCallEngine {
   setZoomed(zoomed: boolean): void;
   startScreenShare(): Promise<void>;
   stopScreenShare(): Promise<void>;
+  hold(): Promise<void>;
+  resume(): void;
 }
 
 export interface AgentInCallState {
   status: CallStatus | null;
   localScreen: MediaStream | null;
+  /** the active call is on hold */
+  held: boolean;
   engine: AgentInCallEngine | null;
 }
 
 export const agentInCallStore = createStore<AgentInCallState>(() => ({
   status: null,
   localScreen: null,
+  held: false,
   engine: null,
 }));
 
 export function bindAgentDesk(desk: AgentDesk): () => void {
   const apply = (snap: AgentSnapshot) =>
-    agentInCallStore.setState({ status: snap.status, localScreen: snap.localScreen });
+    agentInCallStore.setState({
+      status: snap.status,
+      localScreen: snap.localScreen,
+      held: !!snap.activeCall?.held,
+    });
   agentInCallStore.setState({ engine: desk });
   apply(desk.snapshot);
   return desk.on('change', apply);

@@ -9,6 +9,7 @@ import { Spinner } from '../base/Spinner.tsx';
 import { useElapsed } from '../base/time.ts';
 import { CallControls } from './CallControls.tsx';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
+import { HoldPage } from '../hold/HoldPage.tsx';
 import { NONE, useInCall } from './inCall.ts';
 import styles from './OngoingScreen.module.css';
 
@@ -32,6 +33,7 @@ export function OngoingScreen() {
   const mutedVideo: readonly string[] = useInCall((s) => s.status?.mutedVideoJIDs ?? NONE);
   const localScreen = useInCall((s) => s.localScreen);
   const engine = useInCall((s) => s.engine);
+  const onHold = useInCall((s) => s.status?.peerCall === 'Paused');
   const remote = cameras.find((r) => r.display === mainUser) ?? cameras[0] ?? null;
   const others = cameras.filter((r) => r !== remote);
   const screen = screens[0] ?? null;
@@ -59,7 +61,7 @@ export function OngoingScreen() {
   );
 
   return (
-    <section className={styles.call} data-screen="ongoing" data-call-kind={video ? 'video' : 'voice'} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
+    <section className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
       {video ? (
         <div className={styles.stage} data-zoomed={!!zoomedScreen}>
           {zoomedScreen ? (
@@ -154,6 +156,7 @@ export function OngoingScreen() {
           {remoteAudioMuted ? t('ongoing.peerMicMuted', { name: agentName }) : t('ongoing.peerCameraOff', { name: agentName })}
         </p>
       ) : null}
+      {onHold ? <HoldPage video={video} /> : null}
       {chatOpen ? <ChatPanel onClose={() => engine?.setChatOpen(false)} /> : null}
       {audioMuted ? (
         <p className={styles.mutedNote} role="status">
