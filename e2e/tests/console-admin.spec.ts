@@ -260,3 +260,44 @@ test('when an admin adds an agent, an assignment, opening hours and an appointme
     await closeAll(testInfo, admin, agent);
   }
 });
+
+test('when an admin builds a welcome form, then the guest is asked exactly those fields before calling', async ({}, testInfo) => {
+  const admin = await launchParticipant('admin', { viewport: { width: 1280, height: 900 } });
+  const guest = await launchParticipant('guest', { viewport: { width: 390, height: 844 } });
+  try {
+    await agentSignsIn(admin.page, DEMO_ADMIN);
+    await admin.page.goto('/console/admin/forms');
+    const editor = admin.page.getByTestId('form-editor-welcome');
+    await editor.getByTestId('form-title').fill('Before we call');
+    await editor.getByTestId('add-field').click();
+    await editor.getByTestId('add-field').click();
+    const [first, second] = [editor.getByTestId('form-field').nth(0), editor.getByTestId('form-field').nth(1)];
+    await first.getByTestId('field-label').fill('Full name');
+    await first.getByTestId('field-required').check();
+    await second.getByTestId('field-label').fill('Topic');
+    await second.getByTestId('field-type').selectOption('select');
+    await second.getByTestId('field-options').fill('Loans | القروض\nCards | البطاقات');
+    // Order: the topic first.
+    await second.getByRole('button', { name: 'Move Topic up' }).click();
+    await editor.getByTestId('form-in-use').check();
+    await editor.getByTestId('form-save').click();
+    await expect(editor.getByTestId('form-message')).toHaveText('Saved. The guest page uses it now.');
+    await screenshot(admin.page, testInfo, 'console-admin-forms');
+
+    await guest.page.goto('/');
+    const form = guest.page.getByTestId('welcome-form');
+    await expect(form).toBeVisible();
+    // (The guest app titles the form with the company's welcomeFormTitle message, not the form's own title.)
+    await expect(form.getByLabel('Full name')).toBeVisible();
+    await expect(form.getByLabel('Topic')).toBeVisible();
+    const labels = await form.locator('label').allTextContents();
+    expect(labels.findIndex((l) => l.includes('Topic'))).toBeLessThan(labels.findIndex((l) => l.includes('Full name')));
+    await screenshot(guest.page, testInfo, 'console-admin-guest-welcome-form');
+  } finally {
+    const cookie = await consoleLogin(DEMO_ADMIN);
+    const { forms } = await api<{ forms: Array<{ id: number; kind: string }> }>(cookie, 'GET', '/admin/forms');
+    for (const f of forms) await api(cookie, 'DELETE', `/admin/forms/${f.id}`);
+    await api(cookie, 'PUT', '/admin/company', { welcomeForm: false });
+    await closeAll(testInfo, admin, guest);
+  }
+});

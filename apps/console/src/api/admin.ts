@@ -11,6 +11,14 @@ import type {
   AdminUserUpdate,
   Appointment,
   AppointmentCreate,
+  BlockedGuest,
+  FieldType,
+  FormDefinition,
+  GeofenceZone,
+  GeofenceZoneInput,
+  Quota,
+  QuotaPeriod,
+  FormInput,
   Reports,
   Schedule,
 } from '@lobby/contracts';
@@ -55,3 +63,22 @@ export const deleteAppointment = (id: number) => apiRequest<{ deleted: boolean }
 
 export const getReports = (from: string, to: string) => apiRequest<Reports>('/console/reports', { query: { from, to } });
 export const reportsCsvUrl = (from: string, to: string) => `/api/console/reports.csv?${new URLSearchParams({ from, to }).toString()}`;
+
+// Forms (routes of the service-API engineer; docs/api.md "Forms").
+export type { FieldType, FormDefinition, FormInput };
+export const listForms = async () => (await apiRequest<{ forms: FormDefinition[] }>('/admin/forms')).forms;
+export const createForm = (body: FormInput) => apiRequest<FormDefinition>('/admin/forms', { method: 'POST', body });
+export const updateForm = (id: number, body: FormInput) => apiRequest<FormDefinition>(`/admin/forms/${id}`, { method: 'PUT', body });
+export const deleteForm = (id: number) => apiRequest<{ id: number; deleted: true }>(`/admin/forms/${id}`, { method: 'DELETE' });
+
+// Guest rules (routes of the service-API engineer): call quotas, blocked guests, geofence zones.
+export type { BlockedGuest, GeofenceZone, GeofenceZoneInput, Quota, QuotaPeriod };
+export const listQuotas = async () => (await apiRequest<{ quotas: Quota[] }>('/admin/quotas')).quotas;
+export const createQuota = (body: { period: QuotaPeriod; limit: number }) => apiRequest<Quota>('/admin/quotas', { method: 'POST', body });
+export const deleteQuota = (id: number) => apiRequest<unknown>(`/admin/quotas/${id}`, { method: 'DELETE' });
+export const listBlocked = async () => (await apiRequest<{ blockedGuests: BlockedGuest[] }>('/admin/blocked-guests')).blockedGuests;
+export const blockGuest = (body: { guestUsername: string; reason: string }) => apiRequest<BlockedGuest>('/admin/blocked-guests', { method: 'POST', body });
+export const unblockGuest = (id: number) => apiRequest<unknown>(`/admin/blocked-guests/${id}`, { method: 'DELETE' });
+export const listZones = async () => (await apiRequest<{ zones: GeofenceZone[] }>('/admin/geofence-zones')).zones;
+export const createZone = (body: GeofenceZoneInput) => apiRequest<GeofenceZone>('/admin/geofence-zones', { method: 'POST', body });
+export const deleteZone = (id: number) => apiRequest<unknown>(`/admin/geofence-zones/${id}`, { method: 'DELETE' });

@@ -7,6 +7,8 @@ import { WorkspacePage } from '../features/workspace/WorkspacePage.tsx';
 import { Spinner } from '../features/base/Spinner.tsx';
 import { AppointmentsPage } from '../features/admin/AppointmentsPage.tsx';
 import { AssignmentsPage } from '../features/admin/AssignmentsPage.tsx';
+import { FormsPage } from '../features/admin/FormsPage.tsx';
+import { GuestRulesPage } from '../features/admin/GuestRulesPage.tsx';
 import { SchedulePage } from '../features/admin/SchedulePage.tsx';
 import { SettingsPage } from '../features/admin/SettingsPage.tsx';
 import { UsersPage } from '../features/admin/UsersPage.tsx';
@@ -83,9 +85,11 @@ export function AppProviders({ store, agentActions, children }: AppProvidersProp
 /** Pages below /admin and /reports need a role; the server checks it again on every call. */
 const GUARDED: Array<{ path: string; min: Role; element: ReactNode }> = [
   { path: '/admin/settings', min: 'admin', element: <SettingsPage /> },
+  { path: '/admin/forms', min: 'admin', element: <FormsPage /> },
   { path: '/admin/assignments', min: 'admin', element: <AssignmentsPage /> },
   { path: '/admin/users', min: 'admin', element: <UsersPage /> },
   { path: '/admin/schedule', min: 'admin', element: <SchedulePage /> },
+  { path: '/admin/rules', min: 'admin', element: <GuestRulesPage /> },
   { path: '/appointments', min: 'agent', element: <AppointmentsPage /> },
   { path: '/reports', min: 'supervisor', element: <ReportsPage /> },
 ];
