@@ -134,6 +134,8 @@ export const CompanySettings = Type.Object({
   streamWatermark: StreamWatermark,
   roundRobin: Type.Boolean(),
   assignmentFilter: AssignmentFilter,
+  /** Websites allowed to embed the widget (origins like https://www.example.com; docs/widget.md). */
+  widgetOrigins: Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$', maxLength: 255 }), { maxItems: 50 }),
 });
 export type CompanySettings = Static<typeof CompanySettings>;
 
@@ -182,6 +184,7 @@ export const companyDefaults: CompanySettings = {
   streamWatermark: 'hidden',
   roundRobin: false,
   assignmentFilter: 'all',
+  widgetOrigins: [],
 };
 
 /** Merge stored (possibly partial, possibly stale) settings over the defaults; unknown keys are dropped. */
