@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { agentSignsIn, closeAll } from '../support/journey.ts';
+import { queryRows } from '../support/db.ts';
 import {
   arrangeBlockedGuest,
   arrangeCompanyActivated,
@@ -23,6 +24,12 @@ const LANGUAGES = [
   { setting: 'english', lang: 'en', viewport: LAPTOP },
   { setting: 'arabic', lang: 'ar', viewport: PHONE },
 ] as const;
+
+// Tracing off here: with 'retain-on-failure', the trace recorder now and then touches the request
+// context of a persistent context that the previous test closed, and the next test fails at its first
+// step with "apiRequestContext._wrapApiCall: Target page, context or browser has been closed" (seen twice
+// in 60 runs). Failures still leave screenshots and the browsers' logs (e2e/artifacts/logs).
+test.use({ trace: 'off' });
 
 let browsers: LaunchedBrowser[] = [];
 async function guest(viewport: { width: number; height: number }, tag = 'guest'): Promise<LaunchedBrowser> {
@@ -282,4 +289,19 @@ test('when an agent answers a video call, then ongoing; the agent hangs up, then
   await agent.page.getByTestId('agent-hangup-button').click();
   await expectScreen(page, 'rating', 'en');
   await record(page, testInfo, 'rating-stars-en');
+});
+
+test('when a guest opens an appointment link in an app web view, then the reference goes with the call and the page has no footer', async ({}, testInfo) => {
+  await arrangeCompanySettings({ language: 'english' });
+  const { page } = await guest(PHONE);
+  await page.goto('/appointment/APT-7731?webview=true');
+  await expectScreen(page, 'selection', 'en');
+  await expect(page.getByText('APT-7731')).toBeVisible();
+  await expect(page.locator('footer')).toHaveCount(0);
+  await record(page, testInfo, 'selection-appointment-webview-en');
+  await page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+  await expectScreen(page, 'waiting', 'en');
+  await expect
+    .poll(async () => (await queryRows<{ appointment_reference: string | null }>("select appointment_reference from call_reports where appointment_reference = 'APT-7731'")).length)
+    .toBeGreaterThan(0);
 });
