@@ -56,12 +56,16 @@ export interface ActiveCall {
   guestStatus: string;
   /** on hold (we put it there); resume() continues it under a new call id */
   held?: boolean;
+  /** we joined a call another agent answered (a supervisor): hanging up only leaves */
+  joined?: boolean;
 }
 
 export interface AgentSnapshot {
   phase: AgentPhase;
   jid: string | null;
   queue: QueueEntry[];
+  /** calls another agent is in (the guest's presence says InCall): a supervisor may join them */
+  runningCalls: QueueEntry[];
   activeCall: ActiveCall | null;
   localStream: MediaStream | null;
   remoteFeeds: RemoteFeed[];
@@ -102,6 +106,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     phase: 'offline',
     jid: null,
     queue: [],
+    runningCalls: [],
     activeCall: null,
     localStream: null,
     remoteFeeds: [],
@@ -191,16 +196,18 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       if (presence.available && info.status === 'CallResumed' && info.callId && info.callId !== active.callId)
         this.#followResumed(info.callId);
     }
-    this.#set({ queue: this.#computeQueue() });
+    this.#set({ queue: this.#computeQueue(), runningCalls: this.#computeQueue('InCall') });
   }
 
   /** SPEC.md §4: members whose status is OpenCall are in an open call; everyone else is removed. */
-  #computeQueue(): QueueEntry[] {
-    const previous = new Map(this.#snapshot.queue.map((e) => [e.callId, e]));
+  #computeQueue(wanted: 'OpenCall' | 'InCall' = 'OpenCall'): QueueEntry[] {
+    const previous = new Map(
+      (wanted === 'OpenCall' ? this.#snapshot.queue : this.#snapshot.runningCalls).map((e) => [e.callId, e]),
+    );
     const entries: QueueEntry[] = [];
     for (const presence of this.#presence.values()) {
       const info: PresenceInfo = presence.info;
-      if (info.status !== 'OpenCall' || !info.callId) continue;
+      if (info.status !== wanted || !info.callId) continue;
       if (presence.lobby?.userType && presence.lobby.userType !== 'guest') continue;
       const room = this.#rooms.get(presence.room);
       entries.push({
@@ -440,6 +447,40 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
   }
 
+  /**
+   * Joins a call another agent is in (a supervisor, up to the room's 10 publishers): publishes in its
+   * media room; the guest and the other agent receive us. Hanging up only leaves.
+   */
+  async join(callId: string): Promise<void> {
+    const entry = this.#snapshot.runningCalls.find((e) => e.callId === callId);
+    const xmpp = this.#xmpp;
+    if (!entry || !xmpp) throw new Error('no such running call');
+    if (this.#snapshot.activeCall) throw new Error('already in a call');
+    this.#set({
+      phase: 'joining',
+      activeCall: {
+        callId,
+        room: entry.room,
+        guestNick: entry.nick,
+        startedAt: Date.now(),
+        callType: entry.callType,
+        guestStatus: entry.statusText,
+        joined: true,
+      },
+      error: null,
+      lastEnded: null,
+      status: { ...initialCallStatus(), callStarted: true },
+      localScreen: null,
+    });
+    try {
+      await this.#joinMedia(callId, entry.callType === 'video', entry.nick, xmpp);
+    } catch (error) {
+      await this.#leaveCall('error');
+      this.#set({ error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+
   /** Read through a method: TypeScript would keep an earlier narrowing of the snapshot field. */
   #activeCallId(): string | null {
     return this.#snapshot.activeCall?.callId ?? null;
@@ -448,7 +489,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   async hangup(): Promise<void> {
     const active = this.#snapshot.activeCall;
     if (!active) return;
-    this.#xmpp?.sendControl(active.room, { action: 'end', callId: active.callId });
+    if (!active.joined) this.#xmpp?.sendControl(active.room, { action: 'end', callId: active.callId });
     await this.#leaveCall('agent');
   }
 

@@ -115,6 +115,36 @@ function CallControls({ video }: { video: boolean }) {
   );
 }
 
+/** Calls other agents are in, to join (a supervisor listens in and can speak: up to 10 publishers). */
+function RunningCalls() {
+  const { t } = useTranslation();
+  const calls = useAgentInCall((s) => s.runningCalls);
+  const engine = useAgentInCall((s) => s.engine);
+  if (!calls.length || !engine) return null;
+  return (
+    <div className={styles.running}>
+      <h3 className={styles.runningTitle}>{t('inCall.runningCalls')}</h3>
+      <ul className={styles.runningList}>
+        {calls.map((c) => (
+          <li key={c.callId} className={styles.runningItem} data-testid="running-call" data-call-id={c.callId}>
+            <span>
+              <bdi>{c.guestName}</bdi> <span className={styles.assignment}>{c.assignmentName}</span>
+            </span>
+            <button
+              type="button"
+              className={styles.joinButton}
+              onClick={() => void engine.join(c.callId).catch(() => undefined)}
+              data-testid="join-call-button"
+            >
+              {t('inCall.joinCall')}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The active call (remote large, self-view small, controls), or an idle state. */
 export function CallArea() {
   const { t } = useTranslation();
@@ -142,6 +172,7 @@ export function CallArea() {
           {away ? t('call.awayTitle') : t('call.idleTitle')}
         </h2>
         <p className={styles.idleBody}>{away ? t('call.awayBody') : t('call.idleBody')}</p>
+        <RunningCalls />
       </section>
     );
   }

@@ -17,6 +17,14 @@ export interface AgentInCallEngine {
   stopScreenShare(): Promise<void>;
   hold(): Promise<void>;
   resume(): void;
+  join(callId: string): Promise<void>;
+}
+
+/** A call another agent is in, which this console user may join (a supervisor). */
+export interface RunningCall {
+  callId: string;
+  guestName: string;
+  assignmentName: string;
 }
 
 export interface AgentInCallState {
@@ -24,6 +32,7 @@ export interface AgentInCallState {
   localScreen: MediaStream | null;
   /** the active call is on hold */
   held: boolean;
+  runningCalls: readonly RunningCall[];
   engine: AgentInCallEngine | null;
 }
 
@@ -31,6 +40,7 @@ export const agentInCallStore = createStore<AgentInCallState>(() => ({
   status: null,
   localScreen: null,
   held: false,
+  runningCalls: NONE,
   engine: null,
 }));
 
@@ -40,6 +50,13 @@ export function bindAgentDesk(desk: AgentDesk): () => void {
       status: snap.status,
       localScreen: snap.localScreen,
       held: !!snap.activeCall?.held,
+      runningCalls: sameCalls(agentInCallStore.getState().runningCalls, snap.runningCalls)
+        ? agentInCallStore.getState().runningCalls
+        : snap.runningCalls.map((c) => ({
+            callId: c.callId,
+            guestName: c.nick,
+            assignmentName: c.assignmentName ?? '',
+          })),
     });
   agentInCallStore.setState({ engine: desk });
   apply(desk.snapshot);
@@ -48,4 +65,8 @@ export function bindAgentDesk(desk: AgentDesk): () => void {
 
 export function useAgentInCall<T>(selector: (state: AgentInCallState) => T): T {
   return useStore(agentInCallStore, selector);
+}
+
+function sameCalls(a: readonly RunningCall[], b: readonly { callId: string }[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.callId === b[i]?.callId);
 }
