@@ -8,9 +8,11 @@ import { createGuestStore } from './app/store.ts';
 import type { AppServices } from './app/services.ts';
 import type { CallActions } from './app/callActions.ts';
 import { lazyCallActions } from './features/call/lazyCallActions.ts';
+import { mountWidgetFeatures } from './features/widget/index.ts';
 
 async function start(): Promise<void> {
   const store = createGuestStore();
+  mountWidgetFeatures(store); // website widget bridge (docs/widget.md) + notice when answered while hidden
   let services: Partial<AppServices> | undefined;
   let callActions: CallActions | undefined;
   // Dev-only screen fixtures (`?fixture=<screen>`): a demo company, straight to that screen.

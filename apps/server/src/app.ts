@@ -49,6 +49,7 @@ import type { TypeBoxProvider } from './typebox.ts';
 import type { App } from './typebox.ts';
 import { registerProxies } from './web/proxies.ts';
 import { registerStatic } from './web/static.ts';
+import { registerWidget } from './web/widget.ts';
 
 /** What tests (and main) may inject; anything missing is built from the config. */
 export interface AppDeps {
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   adminAppointmentRoutes(app, services);
   consoleReportRoutes(app, services);
   consoleRecordingRoutes(app, services);
+  await registerWidget(app, services); // /widget.js, /api/widget/config, frame-ancestors from widgetOrigins
 
   // Unknown /api paths answer JSON 404 (never the SPA).
   app.setNotFoundHandler((request, reply) =>

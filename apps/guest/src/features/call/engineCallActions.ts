@@ -8,6 +8,7 @@ import type { Company } from '../../api/company.ts';
 import type { CallActions } from '../../app/callActions.ts';
 import type { GuestStore } from '../../app/store.ts';
 import { bindGuestCall } from '../ongoing/inCall.ts';
+import { serviceTypeFor } from '../widget/context.ts';
 
 /** Same-origin endpoints: the server proxies ejabberd and Janus. */
 export function endpoints(loc: Location = window.location) {
@@ -124,7 +125,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
           ? { recordingRoot: (details as { recordingRoot?: string }).recordingRoot }
           : {}),
         webview: s().webview,
-        serviceType: 'talk',
+        serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget
         appointment: appointmentReference
           ? { reference: appointmentReference, id: appointmentReference, agentUsername: '' }
           : null,

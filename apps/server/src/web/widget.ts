@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { repoRoot } from '../config.ts';
+import { resolveCompany } from '../services/guests.ts';
+import type { Services } from '../services/index.ts';
+import type { App } from '../typebox.ts';
+
+/**
+ * The website widget (docs/widget.md):
+ * - `GET /widget.js`: the loader a company pastes into its website (apps/widget, built into one file);
+ * - `GET /api/widget/config`: what the loader needs (name, colours, language), readable cross-origin only by
+ *   the websites of the company's `widgetOrigins` (CORS answers that one origin, never `*`);
+ * - the guest app's HTML answers carry `frame-ancestors 'self' <widgetOrigins>` instead of the global
+ *   `'self'`, so only those websites can frame the call page.
+ */
+export async function registerWidget(app: App, services: Services): Promise<void> {
+  const dist = path.resolve(repoRoot, process.env.LOBBY_WIDGET_DIST ?? 'apps/widget/dist');
+  const file = path.join(dist, 'widget.js');
+
+  const originsOf = async (request: Parameters<typeof resolveCompany>[1]): Promise<string[]> => {
+    const company = await resolveCompany(services, request);
+    return company?.settings.widgetOrigins ?? [];
+  };
+
+  app.get('/widget.js', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    const body = await fs.promises.readFile(file).catch(() => null);
+    // a script tag on another website is a cross-origin "no-cors" load: helmet's CORP same-origin would block it
+    reply.header('cross-origin-resource-policy', 'cross-origin');
+    if (!body) return reply.code(503).type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(`console.error(${JSON.stringify(`Lobby widget is not built: ${file} is missing`)});\n`);
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
+  });
+
+  app.get(
+    '/api/widget/config',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['widget'],
+        summary: "The widget loader's settings; readable cross-origin only by the company's widgetOrigins",
+        response: {
+          200: Type.Object({
+            data: Type.Object({
+              allowed: Type.Boolean(),
+              companyId: Type.Integer(),
+              name: Type.String(),
+              language: Type.String(),
+              backgroundColor: Type.String(),
+              textColor: Type.String(),
+            }),
+          }),
+          404: Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const company = await resolveCompany(services, request);
+      if (!company) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'no company for this host' });
+      const origin = request.headers.origin;
+      const allowed = typeof origin === 'string' && company.settings.widgetOrigins.includes(origin);
+      reply.header('vary', 'Origin').header('cache-control', 'no-store');
+      if (allowed) reply.header('access-control-allow-origin', origin).header('cross-origin-resource-policy', 'cross-origin');
+      const s = company.settings;
+      return {
+        data: {
+          allowed,
+          companyId: company.id,
+          name: company.name,
+          language: s.language,
+          backgroundColor: s.categoryBackgroundColor || s.backgroundColor,
+          textColor: s.categoryTextColor || s.textColor,
+        },
+      };
+    },
+  );
+
+  // The guest app's pages: '/', '/index.html', '/appointment/*' (the SPA's HTML, not its assets).
+  const isGuestPage = (url: string) => {
+    const p = url.split('?')[0] ?? '';
+    return p === '/' || p === '/index.html' || p.startsWith('/appointment/');
+  };
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' || !isGuestPage(request.url)) return payload;
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp !== 'string') return payload;
+    const origins = await originsOf(request).catch(() => []);
+    if (origins.length > 0) {
+      reply.header('content-security-policy', csp.replace(/frame-ancestors [^;]*/, `frame-ancestors 'self' ${origins.join(' ')}`));
+      // frame-ancestors decides; X-Frame-Options SAMEORIGIN would contradict it in old browsers
+      reply.raw.removeHeader('x-frame-options');
+      reply.removeHeader('x-frame-options');
+    }
+    // Opened by the widget in a new window: the page must keep its opener to talk to the website.
+    if (new URLSearchParams(request.url.split('?')[1] ?? '').get('service') === 'widget') {
+      reply.header('cross-origin-opener-policy', 'unsafe-none');
+    }
+    return payload;
+  });
+}

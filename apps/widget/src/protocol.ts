@@ -1,0 +1,36 @@
+// The messages between the widget (on the company's website) and the guest app (the Lobby origin).
+// The guest side is apps/guest/src/features/widget/bridge.ts; keep both in step (docs/widget.md).
+
+/** `source` of every message the widget sends. */
+export const FROM_WIDGET = 'lobby-widget';
+/** `source` of every message the guest app sends. */
+export const FROM_GUEST = 'lobby-guest';
+
+/** widget → guest app. */
+export type WidgetMessage =
+  | { source: typeof FROM_WIDGET; type: 'init'; language: 'en' | 'ar' | null; assignment: number | null; guest: { name?: string; email?: string } }
+  | { source: typeof FROM_WIDGET; type: 'setLanguage'; language: 'en' | 'ar' }
+  | { source: typeof FROM_WIDGET; type: 'setAssignment'; assignment: number | null }
+  | { source: typeof FROM_WIDGET; type: 'prefill'; guest: { name?: string; email?: string } };
+
+/** guest app → widget. */
+export interface GuestMessage {
+  source: typeof FROM_GUEST;
+  type: 'ready' | 'callStarted' | 'callAnswered' | 'callEnded' | 'close';
+  callType?: 'video' | 'voice' | null;
+  reason?: string | null;
+  answered?: boolean;
+}
+
+/** What `Lobby.on(event, handler)` handlers receive (also dispatched on window as `lobby:<event>`). */
+export interface WidgetEvents {
+  load: Record<string, never>;
+  ready: Record<string, never>;
+  open: { mode: 'frame' | 'window' };
+  close: Record<string, never>;
+  callStarted: { callType: 'video' | 'voice' | null };
+  callAnswered: Record<string, never>;
+  callEnded: { reason: string | null; answered: boolean };
+  error: { reason: 'notAllowed' | 'popupBlocked' };
+}
+export type WidgetEventName = keyof WidgetEvents;

@@ -1,0 +1,326 @@
+// The Lobby website widget (docs/widget.md). A company pastes one line into its website:
+//   <script src="https://lobby.example.com/widget.js" async></script>
+// and gets a call button in its colours and language. The button opens the Lobby guest app in an iframe
+// (or in a new window on small screens, or when the website may not frame it). The host page drives it
+// through `window.Lobby` and hears about calls through `Lobby.on(…)` and `lobby:*` DOM events.
+// Every message is checked both ways: the loader talks only to the Lobby origin and the guest app's own
+// window; the guest app talks only to the origin that the company listed (widgetOrigins).
+import { labels, type WidgetLanguage } from './labels.ts';
+import { FROM_GUEST, FROM_WIDGET, type GuestMessage, type WidgetEventName, type WidgetEvents } from './protocol.ts';
+import { panelCss } from './styles.ts';
+
+interface WidgetConfig {
+  allowed: boolean;
+  companyId: number;
+  name: string;
+  language: string;
+  backgroundColor: string;
+  textColor: string;
+}
+
+type Handler<K extends WidgetEventName> = (detail: WidgetEvents[K]) => void;
+
+export interface LobbyApi {
+  open(): void;
+  close(): void;
+  setLanguage(language: WidgetLanguage): void;
+  setAssignment(assignmentId: number | null): void;
+  prefill(guest: { name?: string; email?: string }): void;
+  on<K extends WidgetEventName>(event: K, handler: Handler<K>): () => void;
+  off<K extends WidgetEventName>(event: K, handler: Handler<K>): void;
+  readonly isOpen: boolean;
+}
+
+declare global {
+  interface Window {
+    Lobby?: LobbyApi;
+  }
+}
+
+const SMALL_SCREEN = '(max-width: 600px), (max-height: 560px)';
+/** The guest app says `ready` within this long after the iframe loads, or framing was refused. */
+const READY_TIMEOUT_MS = 8000;
+const ALLOW = 'camera; microphone; display-capture; geolocation; autoplay; fullscreen; clipboard-write';
+
+function start(script: HTMLScriptElement): void {
+  const lobbyOrigin = new URL(script.src, document.baseURI).origin;
+  const data = script.dataset;
+  let language: WidgetLanguage | null = data.language === 'ar' || data.language === 'en' ? data.language : null;
+  let assignment: number | null = data.assignment && /^\d+$/.test(data.assignment) ? Number(data.assignment) : null;
+  let guest: { name?: string; email?: string } = {};
+  if (data.name) guest.name = data.name;
+  if (data.email) guest.email = data.email;
+
+  const handlers = new Map<WidgetEventName, Set<(detail: unknown) => void>>();
+  const emit = <K extends WidgetEventName>(event: K, detail: WidgetEvents[K]) => {
+    handlers.get(event)?.forEach((h) => {
+      try {
+        h(detail);
+      } catch (error) {
+        console.error('Lobby widget: an event handler failed', error);
+      }
+    });
+    window.dispatchEvent(new CustomEvent(`lobby:${event}`, { detail }));
+  };
+
+  void fetch(`${lobbyOrigin}/api/widget/config`, { mode: 'cors', credentials: 'omit' })
+    .then(async (response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const body = (await response.json()) as { data: WidgetConfig };
+      if (!body.data.allowed) throw new Error('this website is not in the company’s widget origins');
+      mount(body.data);
+    })
+    .catch((error: unknown) => {
+      // A website that the company did not list gets no widget (the call page refuses to be framed too).
+      console.warn(`Lobby widget: not available on ${location.origin}:`, error instanceof Error ? error.message : error);
+      emit('error', { reason: 'notAllowed' });
+    });
+
+  function mount(config: WidgetConfig): void {
+    const companyLanguage: WidgetLanguage = config.language === 'arabic' ? 'ar' : 'en';
+    const lang = () => language ?? companyLanguage;
+
+    const host = document.createElement('div');
+    host.setAttribute('data-lobby-widget', '');
+    const root = host.attachShadow({ mode: 'open' });
+    const style = document.createElement('style');
+    style.textContent = panelCss(config.backgroundColor, config.textColor);
+    const launcher = document.createElement('button');
+    launcher.type = 'button';
+    launcher.className = 'launcher';
+    launcher.setAttribute('part', 'launcher');
+    launcher.setAttribute('data-testid', 'lobby-launcher');
+    launcher.innerHTML =
+      '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="m16 13 5.2 3.5a.5.5 0 0 0 .8-.4V7.9a.5.5 0 0 0-.8-.4L16 11"/><rect x="2" y="6" width="14" height="12" rx="2"/></svg><span></span>';
+    const panel = document.createElement('div');
+    panel.className = 'panel';
+    panel.hidden = true;
+    panel.setAttribute('role', 'dialog');
+    panel.setAttribute('data-testid', 'lobby-panel');
+    const bar = document.createElement('div');
+    bar.className = 'bar';
+    const title = document.createElement('span');
+    title.className = 'title';
+    const popOut = document.createElement('button');
+    popOut.type = 'button';
+    popOut.className = 'icon';
+    popOut.textContent = '↗';
+    const closeButton = document.createElement('button');
+    closeButton.type = 'button';
+    closeButton.className = 'icon';
+    closeButton.textContent = '✕';
+    closeButton.setAttribute('data-testid', 'lobby-close');
+    bar.append(title, popOut, closeButton);
+    const body = document.createElement('div');
+    body.className = 'body';
+    panel.append(bar, body);
+    root.append(style, panel, launcher);
+    if (data.position === 'left') host.classList.add('left');
+    document.body.append(host);
+
+    let frame: HTMLIFrameElement | null = null;
+    let popup: Window | null = null;
+    let ready = false;
+    let readyTimer: ReturnType<typeof setTimeout> | undefined;
+    let inCall = false;
+    let savedTitle: string | null = null;
+
+    const texts = () => labels[lang()];
+    const render = () => {
+      const t = texts();
+      const label = launcher.querySelector('span');
+      if (label) label.textContent = inCall ? t.inCall : t.call;
+      launcher.setAttribute('aria-label', `${t.call} — ${config.name}`);
+      launcher.setAttribute('aria-expanded', String(!panel.hidden));
+      title.textContent = config.name;
+      panel.setAttribute('aria-label', `${t.call} — ${config.name}`);
+      popOut.setAttribute('aria-label', t.newWindow);
+      popOut.title = t.newWindow;
+      closeButton.setAttribute('aria-label', t.close);
+      closeButton.title = t.close;
+      host.dir = lang() === 'ar' ? 'rtl' : 'ltr';
+      host.lang = lang();
+    };
+
+    const guestUrl = () => {
+      const url = new URL('/', lobbyOrigin);
+      url.searchParams.set('service', 'widget');
+      url.searchParams.set('origin', location.origin);
+      if (language) url.searchParams.set('lang', language);
+      if (assignment !== null) url.searchParams.set('assignment', String(assignment));
+      return url.toString();
+    };
+    const target = (): Window | null => (frame?.contentWindow ?? null) || (popup && !popup.closed ? popup : null);
+    const send = (message: Record<string, unknown>) => {
+      // only the Lobby origin can read it, whatever the frame navigated to
+      target()?.postMessage({ source: FROM_WIDGET, ...message }, lobbyOrigin);
+    };
+    const sendState = () => {
+      send({ type: 'init', language, assignment, guest });
+    };
+
+    const refused = () => {
+      // framing refused (or the page never answered): offer a new window, which needs a click of its own
+      body.replaceChildren();
+      frame = null;
+      const note = document.createElement('p');
+      note.className = 'note';
+      note.textContent = texts().refused;
+      const openButton = document.createElement('button');
+      openButton.type = 'button';
+      openButton.className = 'launcher inline';
+      openButton.textContent = texts().newWindow;
+      openButton.setAttribute('data-testid', 'lobby-open-window');
+      openButton.addEventListener('click', () => openWindow());
+      body.append(note, openButton);
+    };
+
+    const openWindow = () => {
+      closePanel(false);
+      if (popup && !popup.closed) {
+        popup.focus();
+        return;
+      }
+      ready = false;
+      popup = window.open(guestUrl(), `lobby-${config.companyId}`, 'popup,width=420,height=720');
+      if (!popup) emit('error', { reason: 'popupBlocked' });
+      else emit('open', { mode: 'window' });
+    };
+
+    const openFrame = () => {
+      panel.hidden = false;
+      render();
+      if (frame) return;
+      ready = false;
+      body.replaceChildren();
+      frame = document.createElement('iframe');
+      frame.title = `${config.name}`;
+      frame.allow = ALLOW;
+      frame.setAttribute('data-testid', 'lobby-frame');
+      frame.src = guestUrl();
+      frame.addEventListener('load', () => {
+        clearTimeout(readyTimer);
+        readyTimer = setTimeout(() => {
+          if (!ready) refused();
+        }, READY_TIMEOUT_MS);
+      });
+      body.append(frame);
+      emit('open', { mode: 'frame' });
+    };
+
+    const closePanel = (notify = true) => {
+      clearTimeout(readyTimer);
+      panel.hidden = true;
+      // closing removes the call page: a call in it ends (the page's pagehide hangs up)
+      frame?.remove();
+      frame = null;
+      body.replaceChildren();
+      render();
+      if (notify) emit('close', {});
+    };
+
+    const api: LobbyApi = {
+      open() {
+        if (popup && !popup.closed) popup.focus();
+        else if (window.matchMedia(SMALL_SCREEN).matches) openWindow();
+        else openFrame();
+      },
+      close() {
+        if (popup && !popup.closed) popup.close();
+        popup = null;
+        if (!panel.hidden) closePanel();
+      },
+      setLanguage(next) {
+        if (next !== 'en' && next !== 'ar') throw new TypeError('Lobby.setLanguage: "en" or "ar"');
+        language = next;
+        render();
+        send({ type: 'setLanguage', language: next });
+      },
+      setAssignment(id) {
+        if (id !== null && !Number.isInteger(id)) throw new TypeError('Lobby.setAssignment: an assignment id (integer) or null');
+        assignment = id;
+        send({ type: 'setAssignment', assignment: id });
+      },
+      prefill(next) {
+        guest = {
+          ...(typeof next.name === 'string' ? { name: next.name.slice(0, 200) } : {}),
+          ...(typeof next.email === 'string' ? { email: next.email.slice(0, 320) } : {}),
+        };
+        send({ type: 'prefill', guest });
+      },
+      on(event, handler) {
+        const set = handlers.get(event) ?? new Set();
+        set.add(handler as (detail: unknown) => void);
+        handlers.set(event, set);
+        return () => api.off(event, handler);
+      },
+      off(event, handler) {
+        handlers.get(event)?.delete(handler as (detail: unknown) => void);
+      },
+      get isOpen() {
+        return !panel.hidden || (!!popup && !popup.closed);
+      },
+    };
+
+    window.addEventListener('message', (event: MessageEvent<unknown>) => {
+      // strict: the Lobby origin, from the window this widget opened, in our shape
+      if (event.origin !== lobbyOrigin) return;
+      if (!event.source || event.source !== target()) return;
+      const message = event.data as Partial<GuestMessage> | null;
+      if (!message || typeof message !== 'object' || message.source !== FROM_GUEST || typeof message.type !== 'string') return;
+      switch (message.type) {
+        case 'ready':
+          ready = true;
+          clearTimeout(readyTimer);
+          sendState();
+          emit('ready', {});
+          break;
+        case 'callStarted':
+          inCall = true;
+          render();
+          emit('callStarted', { callType: message.callType ?? null });
+          break;
+        case 'callAnswered':
+          emit('callAnswered', {});
+          if (document.visibilityState === 'hidden') flagTitle();
+          break;
+        case 'callEnded':
+          inCall = false;
+          render();
+          emit('callEnded', { reason: message.reason ?? null, answered: !!message.answered });
+          break;
+        case 'close':
+          api.close();
+          break;
+        default:
+          break;
+      }
+    });
+
+    // the host page's title says the call was answered while the website's tab was in the background
+    const flagTitle = () => {
+      savedTitle ??= document.title;
+      document.title = `${texts().answered} — ${savedTitle}`;
+    };
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible' && savedTitle !== null) {
+        document.title = savedTitle;
+        savedTitle = null;
+      }
+    });
+
+    launcher.addEventListener('click', () => (api.isOpen && !panel.hidden ? api.close() : api.open()));
+    closeButton.addEventListener('click', () => api.close());
+    popOut.addEventListener('click', () => openWindow());
+    window.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !panel.hidden && !inCall) api.close();
+    });
+    render();
+    window.Lobby = api;
+    emit('load', {});
+  }
+}
+
+const current = document.currentScript;
+if (current instanceof HTMLScriptElement && current.src) start(current);
+else console.error('Lobby widget: load widget.js with a <script src="…"> tag');
