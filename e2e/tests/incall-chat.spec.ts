@@ -50,3 +50,32 @@ test('when the agent writes during a call, then the guest sees an unread count, 
     await closeAll(testInfo, agent, guest);
   }
 });
+
+/** An 8×8 red PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEklEQVR4nGP4z8CAFWEXHbQSACj/P8Fu7N9hAAAAAElFTkSuQmCC',
+  'base64',
+);
+
+test('when the guest sends an image in the chat, then the agent sees its preview', async ({}, testInfo) => {
+  const { agent, guest } = await launchPair();
+  try {
+    await guestCallsAndAgentAnswers(agent, guest);
+
+    // act: the guest opens the chat and sends a picture (POST /api/upload/image, forChat)
+    await guest.page.getByTestId('chat-toggle-button').click();
+    await guest.page.getByTestId('chat-file-input').setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: PNG });
+
+    // assert: the agent's unread count goes up; opening shows the picture itself, loaded from our server
+    await expect(agent.page.getByTestId('agent-chat-unread')).toHaveText('1');
+    await agent.page.getByTestId('agent-chat-toggle-button').click();
+    const preview = agent.page.getByTestId('chat-message').first().getByTestId('chat-file').locator('img');
+    await expect(preview).toHaveAttribute('alt', 'receipt.png');
+    await expect(preview).toHaveAttribute('src', /\/api\/files\//);
+    await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
+    await expect(guest.page.getByTestId('chat-message').first()).toHaveAttribute('data-mine', 'true');
+    await screenshot(agent.page, testInfo, 'incall-chat-file-agent');
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
