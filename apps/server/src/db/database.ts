@@ -10,6 +10,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL: the schema in use when not the default (tests run one per file, side by side) */
+  pgSchema?: string;
   /** true when a trivial query answers */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -53,6 +55,7 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
     return {
       kysely,
       dialect: 'postgres',
+      ...(schema ? { pgSchema: schema } : {}),
       ping: () => ping(kysely),
       close: () => kysely.destroy(),
     };

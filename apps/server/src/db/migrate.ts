@@ -27,7 +27,13 @@ class CodeMigrationProvider implements MigrationProvider {
 
 /** Bring the schema up to date; throws with the failing migration's error. */
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db: db.kysely, provider: new CodeMigrationProvider(db.dialect) });
+  // Kysely looks for its bookkeeping tables in every schema it can see; with several schemas side by side
+  // (tests) it must be told which one is ours, or it finds another run's table and skips creating its own.
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: new CodeMigrationProvider(db.dialect),
+    ...(db.pgSchema ? { migrationTableSchema: db.pgSchema } : {}),
+  });
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error instanceof Error ? result.error : new Error(JSON.stringify(result.error));
   return result;

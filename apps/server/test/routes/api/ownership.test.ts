@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../helpers/context.ts';
 import type { TestContext } from '../../helpers/context.ts';
@@ -11,9 +12,9 @@ import type { RegisteredGuest } from '../../helpers/fixtures.ts';
 interface Case {
   name: string;
   /** the request another guest of the same company makes against the owner's data */
-  wrongGuest: (owner: RegisteredGuest, intruder: RegisteredGuest) => Parameters<TestContext['app']['inject']>[0];
+  wrongGuest: (owner: RegisteredGuest, intruder: RegisteredGuest) => InjectOptions;
   /** the owner's own request naming another company (or that company's guest's call) */
-  wrongCompany: (owner: RegisteredGuest, foreign: RegisteredGuest) => Parameters<TestContext['app']['inject']>[0];
+  wrongCompany: (owner: RegisteredGuest, foreign: RegisteredGuest) => InjectOptions;
 }
 
 describe.each(dialects())('ownership of every guest route (%s)', (dialect) => {

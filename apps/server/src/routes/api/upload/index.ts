@@ -95,8 +95,11 @@ export async function uploadRoutes(app: App, services: Services): Promise<void> 
       cleanup();
       const code = (err as { statusCode?: number }).statusCode;
       if (code === 413) return fail(reply, 413, `${type}: larger than ${spec.maxBytes} bytes`);
-      if (code !== undefined && code >= 400 && code < 500) return fail(reply, 400, `body: ${(err as Error).message}`);
-      throw err;
+      // File-system failures (ENOSPC, EACCES, …) are ours; anything else while parsing (no boundary, cut-off
+      // parts, too many fields) is a malformed request.
+      const sysCode = (err as { code?: unknown }).code;
+      if (typeof sysCode === 'string' && /^E[A-Z]+$/.test(sysCode)) throw err;
+      return fail(reply, 400, `body: malformed multipart (${(err as Error).message})`);
     }
     try {
       if (!file) return await fail(reply, 400, `${type}: no file under the field named ${type}`);

@@ -80,6 +80,28 @@ describe.each(dialects())('POST /api/upload/{type} and GET /api/files/{id} (%s)'
   });
 });
 
+describe('POST /api/upload/{type} with a broken multipart body', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext('sqlite');
+  });
+  afterAll(async () => t.close());
+
+  it('when the multipart body has no boundary, is cut off or empty, then 400 (found by the fuzz test)', async () => {
+    const g = await registerGuest(t.app);
+    const good = multipart({ companyId: '18' }, [{ field: 'image', filename: 'a.png', type: 'image/png', content: PNG_BYTES }]);
+    for (const [contentType, payload] of [
+      ['multipart/form-data', undefined],
+      ['multipart/form-data', 'abc'],
+      [good.headers['content-type'], good.payload.subarray(0, 60)],
+      [good.headers['content-type'], ''],
+    ] as const) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/upload/image', headers: { ...bearer(g.access_token), 'content-type': contentType }, payload });
+      expect(res.statusCode, `${contentType} ${String(payload)}`).toBe(400);
+    }
+  });
+});
+
 describe('POST /api/upload/{type} rate limit', () => {
   let t: TestContext;
   beforeAll(async () => {

@@ -1,0 +1,59 @@
+/**
+ * The two servers of bench/api, in one child process so the load generator (the parent) does not share its
+ * event loop: Lobby's real app on a fresh migrated SQLite (or DATABASE_URL) with the demo company, and a
+ * bare Fastify route answering the same shape with no work. Prints one JSON line `{lobby, bare, guests}`.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { buildApp } from '../../apps/server/src/app.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { openDb } from '../../apps/server/src/db/database.ts';
+import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
+import { seedDemo } from '../../apps/server/src/db/seed.ts';
+import type { EjabberdClient } from '../../apps/server/src/services/ejabberd.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lobby-bench-'));
+const secret = () => crypto.randomBytes(24).toString('hex');
+const config = loadConfig({
+  NODE_ENV: 'production',
+  DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${path.join(dir, 'lobby.sqlite')}`,
+  LOBBY_DATA_DIR: dir,
+  XMPP_JWT_SECRET: secret(),
+  API_TOKEN_SECRET: secret(),
+  SESSION_SECRET: secret(),
+  LOBBY_REGISTER_RATE_LIMIT: '100000',
+});
+const db = openDb(config.databaseUrl);
+await migrateToLatest(db);
+await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword: secret(), adminPassword: secret() });
+
+// Room provisioning is ejabberd's job and not what is measured: a no-op stands in for it.
+const ejabberd: EjabberdClient = { ensureRoom: () => Promise.resolve(), setAffiliation: () => Promise.resolve(), status: () => Promise.resolve(true) };
+// Both servers without request logging, so the ratio compares the routes, not pino.
+const lobby = await buildApp(config, { db, ejabberd, logger: false, web: false });
+const lobbyAddress = await lobby.listen({ port: 0, host: '127.0.0.1' });
+
+const bare = Fastify({ logger: false });
+let n = 0;
+bare.post('/api/call-report/add', async (_req, reply) => reply.code(201).send({ data: { id: ++n, status: 'ok' } }));
+const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
+
+// Guests whose tokens the load generator cycles through (each call id must start with its guest's username).
+const guests: Array<{ username: string; token: string }> = [];
+for (let i = 0; i < 50; i++) {
+  const res = await lobby.inject({ method: 'POST', url: '/api/guest/register', payload: { guestId: crypto.randomBytes(16).toString('hex') } });
+  const { data } = res.json<{ data: { username: string; access_token: string } }>();
+  guests.push({ username: data.username, token: data.access_token });
+}
+console.log(JSON.stringify({ lobby: lobbyAddress, bare: bareAddress, guests, dialect: db.dialect }));
+
+process.on('SIGTERM', () => {
+  void Promise.all([lobby.close(), bare.close()]).then(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  });
+});
