@@ -147,6 +147,8 @@ export const ReportDay = Type.Object({
   abandoned: Type.Integer(),
   avgWaitSeconds: Type.Number(),
   avgTalkSeconds: Type.Number(),
+  ratings: Type.Integer({ description: 'rated calls' }),
+  avgRating: Type.Number({ description: 'mean score 1..5 (0 when none)' }),
 });
 export type ReportDay = Static<typeof ReportDay>;
 
@@ -159,6 +161,8 @@ export const Reports = Type.Object({
     abandoned: Type.Integer(),
     avgWaitSeconds: Type.Number(),
     avgTalkSeconds: Type.Number(),
+    ratings: Type.Integer(),
+    avgRating: Type.Number(),
   }),
   days: Type.Array(ReportDay),
 });

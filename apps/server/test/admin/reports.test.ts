@@ -33,7 +33,16 @@ describe.each(dialects())('GET /api/console/reports (+ .csv) (%s)', (dialect) =>
       if (res.statusCode >= 300) throw new Error(`stamp failed ${res.statusCode} ${res.body}`);
     };
     const start = t.clock.now;
-    for (const [wait, talk] of [[10, 60], [20, 120]] as const) {
+    const rate = async (token: string, username: string, report: number, score: number) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/rating-form/submissions',
+        headers: bearer(token),
+        payload: { guestUsername: username, report, form: null, answers: { score } },
+      });
+      if (res.statusCode !== 201) throw new Error(`rating failed ${res.statusCode} ${res.body}`);
+    };
+    for (const [wait, talk, score] of [[10, 60, 5], [20, 120, 2]] as const) {
       t.clock.now = start;
       const g = await registerGuest(t.app, { companyId: DEMO.companyId });
       const c = await openCall(t.app, g);
@@ -42,6 +51,19 @@ describe.each(dialects())('GET /api/console/reports (+ .csv) (%s)', (dialect) =>
       await stamp(g.access_token, c.callId, 'call_answered_timestamp');
       t.clock.now += talk * 1000;
       await stamp(g.access_token, c.callId, 'call_ended_timestamp');
+      await rate(g.access_token, g.username, c.reportId, score);
+      if (score === 2) {
+        // Put on hold and resumed under a new call id: the same call, not a second one.
+        const resumed = `${g.username}--resumed1`;
+        const hold = await t.app.inject({
+          method: 'POST',
+          url: '/api/call-report/hold-call',
+          headers: bearer(g.access_token),
+          payload: { origin_call_id: c.callId, current_call_id: c.callId, new_call_id: resumed },
+        });
+        if (hold.statusCode !== 201) throw new Error(`hold failed ${hold.statusCode} ${hold.body}`);
+        await stamp(g.access_token, resumed, 'call_answered_timestamp');
+      }
     }
     t.clock.now = start;
     const gone = await registerGuest(t.app, { companyId: DEMO.companyId });
@@ -54,12 +76,12 @@ describe.each(dialects())('GET /api/console/reports (+ .csv) (%s)', (dialect) =>
   });
   afterAll(async () => t.close());
 
-  it('when a supervisor asks for today, then calls, answered, abandoned, wait and talk are counted from the call reports', async () => {
+  it('when a supervisor asks for today, then calls, answered, abandoned, wait, talk and ratings are counted, a resumed call once', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/console/reports?from=${today}&to=${today}`, headers: { cookie: supervisor } });
     expect(res.statusCode).toBe(200);
     const r = res.json<{ data: Reports }>().data;
-    expect(r.totals).toEqual({ calls: 4, answered: 2, abandoned: 1, avgWaitSeconds: 15, avgTalkSeconds: 90 });
-    expect(r.days).toEqual([{ day: today, calls: 4, answered: 2, abandoned: 1, avgWaitSeconds: 15, avgTalkSeconds: 90 }]);
+    expect(r.totals).toEqual({ calls: 4, answered: 2, abandoned: 1, avgWaitSeconds: 15, avgTalkSeconds: 90, ratings: 2, avgRating: 3.5 });
+    expect(r.days).toEqual([{ day: today, calls: 4, answered: 2, abandoned: 1, avgWaitSeconds: 15, avgTalkSeconds: 90, ratings: 2, avgRating: 3.5 }]);
   });
 
   it('when no range is given, then the last 14 days answer, one entry per day', async () => {
@@ -77,10 +99,10 @@ describe.each(dialects())('GET /api/console/reports (+ .csv) (%s)', (dialect) =>
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('attachment');
     expect(res.body.split('\r\n')).toEqual([
-      'day,calls,answered,abandoned,avg_wait_seconds,avg_talk_seconds',
-      '2026-03-09,0,0,0,0,0',
-      '2026-03-10,4,2,1,15,90',
-      'total,4,2,1,15,90',
+      'day,calls,answered,abandoned,avg_wait_seconds,avg_talk_seconds,ratings,avg_rating',
+      '2026-03-09,0,0,0,0,0,0,0',
+      '2026-03-10,4,2,1,15,90,2,3.5',
+      'total,4,2,1,15,90,2,3.5',
       '',
     ]);
   });

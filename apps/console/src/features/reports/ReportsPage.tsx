@@ -83,6 +83,7 @@ export function ReportsPage() {
                 ['abandoned', num.format(r.totals.abandoned)],
                 ['avgWait', seconds(r.totals.avgWaitSeconds)],
                 ['avgTalk', seconds(r.totals.avgTalkSeconds)],
+                ['avgRating', r.totals.ratings ? t('reports.ratingValue', { value: num.format(r.totals.avgRating), count: r.totals.ratings }) : '–'],
               ] as const
             ).map(([k, v]) => (
               <div key={k} className={styles.card} style={{ marginBlockEnd: 0 }} data-testid={`total-${k}`}>
@@ -124,6 +125,9 @@ export function ReportsPage() {
                   <th scope="col" className={styles.num}>
                     {t('reports.avgTalk')}
                   </th>
+                  <th scope="col" className={styles.num}>
+                    {t('reports.avgRating')}
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -135,6 +139,7 @@ export function ReportsPage() {
                     <td className={styles.num}>{num.format(d.abandoned)}</td>
                     <td className={styles.num}>{seconds(d.avgWaitSeconds)}</td>
                     <td className={styles.num}>{seconds(d.avgTalkSeconds)}</td>
+                    <td className={styles.num}>{d.ratings ? t('reports.ratingValue', { value: num.format(d.avgRating), count: d.ratings }) : '–'}</td>
                   </tr>
                 ))}
               </tbody>

@@ -18,11 +18,11 @@ export function csvField(v: string | number): string {
 }
 
 export function reportsCsv(r: Reports): string {
-  const head = ['day', 'calls', 'answered', 'abandoned', 'avg_wait_seconds', 'avg_talk_seconds'];
+  const head = ['day', 'calls', 'answered', 'abandoned', 'avg_wait_seconds', 'avg_talk_seconds', 'ratings', 'avg_rating'];
   const lines = [head.join(',')];
-  for (const d of r.days) lines.push([d.day, d.calls, d.answered, d.abandoned, d.avgWaitSeconds, d.avgTalkSeconds].map(csvField).join(','));
+  for (const d of r.days) lines.push([d.day, d.calls, d.answered, d.abandoned, d.avgWaitSeconds, d.avgTalkSeconds, d.ratings, d.avgRating].map(csvField).join(','));
   const t = r.totals;
-  lines.push(['total', t.calls, t.answered, t.abandoned, t.avgWaitSeconds, t.avgTalkSeconds].map(csvField).join(','));
+  lines.push(['total', t.calls, t.answered, t.abandoned, t.avgWaitSeconds, t.avgTalkSeconds, t.ratings, t.avgRating].map(csvField).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -51,7 +51,7 @@ export function consoleReportRoutes(app: App, services: Services): void {
       ...base,
       schema: {
         tags: ['console'],
-        summary: 'Calls per day (UTC): answered, abandoned, average wait and talk time; supervisors and admins',
+        summary: 'Calls per day (UTC): answered, abandoned, average wait and talk time, ratings; supervisors and admins',
         security,
         querystring: ReportsQuery,
         response: { 200: DataEnvelope(Reports), ...errors(400, 401, 403) },
