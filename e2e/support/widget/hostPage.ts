@@ -1,0 +1,67 @@
+/**
+ * A company's website on a second loopback origin (another port of 127.0.0.1 is another origin), served
+ * by the test itself: one page with the one-line widget snippet, plus a recorder of the widget's events.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BASE_URL } from '../api.ts';
+
+export interface HostSite {
+  origin: string;
+  url: string;
+  close(): Promise<void>;
+}
+
+const EVENTS = ['load', 'ready', 'open', 'close', 'callStarted', 'callAnswered', 'callEnded', 'error'];
+
+export function hostPageHtml(lobbyBaseUrl: string = BASE_URL): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Acme Travel</title></head>
+<body>
+<h1>Acme Travel</h1>
+<p>The company's own website.</p>
+<script>
+  window.__lobbyEvents = [];
+  ${JSON.stringify(EVENTS)}.forEach(function (name) {
+    window.addEventListener('lobby:' + name, function (e) { window.__lobbyEvents.push({ type: name, detail: e.detail }); });
+  });
+</script>
+<script src="${lobbyBaseUrl}/widget.js" async></script>
+</body>
+</html>`;
+}
+
+export async function startHostSite(host = '127.0.0.1'): Promise<HostSite> {
+  const html = hostPageHtml();
+  const server = http.createServer((req, res) => {
+    if (req.url === '/host.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(html);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host}:${port}`;
+  return {
+    origin,
+    url: `${origin}/host.html`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The widget events the host page has seen so far, in order. */
+export interface RecordedEvent {
+  type: string;
+  detail: Record<string, unknown> | null;
+}
