@@ -32,7 +32,7 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     return {
       kysely,
       dialect: 'sqlite',
@@ -61,6 +61,31 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
     };
   }
   throw new Error('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+/**
+ * Kysely prepares every query anew; with better-sqlite3 that compile is a large share of a small query's cost
+ * (measured in bench/api). Queries are built from a fixed set of shapes, so their SQL texts repeat: keep the
+ * prepared statements. Safe because better-sqlite3 runs a statement to completion synchronously (Kysely's
+ * streaming `iterate` is not used here). The cap only guards against an unexpected variety of texts.
+ */
+function withStatementCache(database: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sqlText: string) {
+      let stmt = cache.get(sqlText);
+      if (!stmt) {
+        stmt = database.prepare(sqlText);
+        if (cache.size >= 1000) cache.clear();
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+    close() {
+      cache.clear();
+      database.close();
+    },
+  };
 }
 
 const int8AsNumber = {

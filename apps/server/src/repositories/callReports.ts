@@ -41,37 +41,30 @@ export class DuplicateCallId extends Error {}
 
 export function createCallReportsRepository(db: Kysely<Database>) {
   return {
-    /** Throws DuplicateCallId when call_id exists. */
+    /** Throws DuplicateCallId when call_id exists (one statement: the unique index decides, races included). */
     async add(r: NewCallReport): Promise<number> {
-      const existing = await db.selectFrom('call_reports').select('id').where('call_id', '=', r.callId).executeTakeFirst();
-      if (existing) throw new DuplicateCallId(r.callId);
-      try {
-        const row = await db
-          .insertInto('call_reports')
-          .values({
-            call_id: r.callId,
-            company_id: r.companyId,
-            guest_username: r.guestUsername,
-            assignment_id: r.assignmentId,
-            room_jid: r.roomJid,
-            source: r.source,
-            appointment_reference: r.appointmentReference,
-            service_type: r.serviceType,
-            status: r.status,
-            call_initiated_at: r.now,
-            created_at: r.now,
-            origin_call_id: r.originCallId ?? null,
-            previous_call_id: r.previousCallId ?? null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return row.id;
-      } catch (err) {
-        // Lost a race with a concurrent insert of the same call id.
-        const again = await db.selectFrom('call_reports').select('id').where('call_id', '=', r.callId).executeTakeFirst();
-        if (again) throw new DuplicateCallId(r.callId);
-        throw err;
-      }
+      const row = await db
+        .insertInto('call_reports')
+        .values({
+          call_id: r.callId,
+          company_id: r.companyId,
+          guest_username: r.guestUsername,
+          assignment_id: r.assignmentId,
+          room_jid: r.roomJid,
+          source: r.source,
+          appointment_reference: r.appointmentReference,
+          service_type: r.serviceType,
+          status: r.status,
+          call_initiated_at: r.now,
+          created_at: r.now,
+          origin_call_id: r.originCallId ?? null,
+          previous_call_id: r.previousCallId ?? null,
+        })
+        .onConflict((oc) => oc.column('call_id').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!row) throw new DuplicateCallId(r.callId);
+      return row.id;
     },
 
     async byId(id: number) {
