@@ -82,3 +82,12 @@ export const unblockGuest = (id: number) => apiRequest<unknown>(`/admin/blocked-
 export const listZones = async () => (await apiRequest<{ zones: GeofenceZone[] }>('/admin/geofence-zones')).zones;
 export const createZone = (body: GeofenceZoneInput) => apiRequest<GeofenceZone>('/admin/geofence-zones', { method: 'POST', body });
 export const deleteZone = (id: number) => apiRequest<unknown>(`/admin/geofence-zones/${id}`, { method: 'DELETE' });
+
+// Recordings (routes of the in-call engineer): one playable file per call.
+export interface Recording {
+  callId: string;
+  size: number;
+  createdAt: number;
+  url: string;
+}
+export const listRecordings = async () => (await apiRequest<{ recordings: Recording[] }>('/console/recordings')).recordings;

@@ -14,6 +14,7 @@ import { SettingsPage } from '../features/admin/SettingsPage.tsx';
 import { UsersPage } from '../features/admin/UsersPage.tsx';
 import { hasRole } from '../features/admin/roles.ts';
 import { ReportsPage } from '../features/reports/ReportsPage.tsx';
+import { RecordingsPage } from '../features/reports/RecordingsPage.tsx';
 import type { Role } from '../api/console.ts';
 import { AgentActionsContext, placeholderAgentActions, useAgentActions, type AgentActions } from './agentActions.ts';
 import { ConsoleStoreContext, useConsoleStore, type ConsoleStore } from './store.ts';
@@ -92,6 +93,7 @@ const GUARDED: Array<{ path: string; min: Role; element: ReactNode }> = [
   { path: '/admin/rules', min: 'admin', element: <GuestRulesPage /> },
   { path: '/appointments', min: 'agent', element: <AppointmentsPage /> },
   { path: '/reports', min: 'supervisor', element: <ReportsPage /> },
+  { path: '/recordings', min: 'supervisor', element: <RecordingsPage /> },
 ];
 
 /** /login, / (the queue workspace), the administration pages; anything else goes to /. */

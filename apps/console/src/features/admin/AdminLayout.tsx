@@ -9,6 +9,7 @@ import Clock from 'lucide-react/icons/clock';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import CalendarClock from 'lucide-react/icons/calendar-clock';
 import ChartColumn from 'lucide-react/icons/chart-column';
+import Film from 'lucide-react/icons/film';
 import { useConsoleStore } from '../../app/store.ts';
 import { Header } from '../workspace/Header.tsx';
 import { hasRole } from './roles.ts';
@@ -28,6 +29,7 @@ export function AdminLayout({ children, screen }: { children: ReactNode; screen:
     { to: '/admin/rules', icon: <ShieldCheck size={18} />, label: t('nav.rules'), min: 'admin' as const },
     { to: '/appointments', icon: <CalendarClock size={18} />, label: t('nav.appointments'), min: 'agent' as const },
     { to: '/reports', icon: <ChartColumn size={18} />, label: t('nav.reports'), min: 'supervisor' as const },
+    { to: '/recordings', icon: <Film size={18} />, label: t('nav.recordings'), min: 'supervisor' as const },
   ].filter((l) => hasRole(role, l.min));
   return (
     <div className={styles.page} data-screen={screen}>
