@@ -11,7 +11,7 @@ import { Emitter } from '../emitter.ts';
 import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
 import type { ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
 import { MediaSession, type RemoteFeed } from '../media/mediaSession.ts';
-import { getLocalMedia } from '../media/devices.ts';
+import { DEFAULT_VIDEO_CONSTRAINTS, getLocalMedia } from '../media/devices.ts';
 import { XmppSession, type ChatMessage, type RoomPresence } from '../xmpp/session.ts';
 import {
   chatOpened,
@@ -510,6 +510,55 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const wasMuted = this.#snapshot.muted.audio || this.#snapshot.muted.video;
     this.#set({ localStream: null, localScreen: null, muted: { audio: false, video: false } });
     if (wasMuted) this.#sendMuteState(active.room);
+  }
+
+  /**
+   * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
+   * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
+   */
+  async changeDevices(choice: { audioDeviceId?: string; videoDeviceId?: string; backCam?: boolean }): Promise<void> {
+    const media = this.#media;
+    if (!media) throw new Error('not in a call');
+    const video = (this.#snapshot.activeCall?.callType ?? 'video') === 'video';
+    const facing = choice.backCam === undefined ? undefined : choice.backCam ? 'environment' : 'user';
+    const wantsVideo = video && (choice.videoDeviceId !== undefined || facing !== undefined);
+    const wantsAudio = choice.audioDeviceId !== undefined;
+    if (!wantsVideo && !wantsAudio) return;
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio: wantsAudio ? { deviceId: { exact: choice.audioDeviceId } } : false,
+      video: wantsVideo
+        ? {
+            ...(this.#options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS),
+            ...(choice.videoDeviceId ? { deviceId: { exact: choice.videoDeviceId } } : {}),
+            ...(facing ? { facingMode: { ideal: facing } } : {}),
+          }
+        : false,
+    });
+    await media.replaceTracks(stream);
+    this.#set({
+      localStream: media.localStream,
+      status: {
+        ...this.#snapshot.status,
+        deviceConfigChanged: true,
+        ...(choice.backCam !== undefined ? { isBackCam: choice.backCam } : {}),
+      },
+    });
+  }
+
+  /** The device settings panel (SPEC.md §3 deviceConfigOpen). */
+  setDeviceConfigOpen(open: boolean): void {
+    this.#setStatus((s) => ({ ...s, deviceConfigOpen: open }));
+  }
+
+  /** Volume of the others' audio, 0–1 (SPEC.md §3 callVolume, default 1). */
+  setCallVolume(volume: number): void {
+    const v = Math.min(1, Math.max(0, Number.isFinite(volume) ? volume : 1));
+    this.#setStatus((s) => ({ ...s, callVolume: v }));
+  }
+
+  /** The participant shown large (SPEC.md §3 mainUser). */
+  setMainUser(jid: string): void {
+    this.#setStatus((s) => ({ ...s, mainUser: jid }));
   }
 
   /** Mutes our microphone or camera and tells the call's room through our presence there. */

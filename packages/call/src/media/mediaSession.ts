@@ -558,6 +558,42 @@ export class MediaSession extends Emitter<MediaEvents> {
   }
 
   /**
+   * Swaps our published camera and/or microphone for the tracks of `stream` (a device change) without
+   * renegotiating: each sender gets the new track (replaceTrack); a muted kind stays muted. The old
+   * tracks of the swapped kinds are stopped.
+   */
+  async replaceTracks(stream: MediaStream): Promise<void> {
+    const pc = this.#publisher?.webrtcStuff?.pc;
+    const previous = this.localStream;
+    for (const kind of ['audio', 'video'] as const) {
+      const next = kind === 'audio' ? stream.getAudioTracks()[0] : stream.getVideoTracks()[0];
+      if (!next) continue;
+      const muted = this.#mutedSenders.get(kind);
+      if (muted) {
+        next.enabled = false;
+        muted.track = next;
+      } else if (pc && this.#publisher) {
+        const publisher = this.#publisher;
+        const sender = pc.getSenders().find((s) => s.track?.kind === kind);
+        const mid = pc.getTransceivers().find((t) => t.sender === sender)?.mid ?? undefined;
+        // janus.js's own replaceTracks keeps its bookkeeping of the local stream right
+        await new Promise<void>((resolve, reject) =>
+          publisher.replaceTracks({
+            tracks: [{ type: kind, capture: next, recv: false, ...(mid ? { mid } : {}) }],
+            success: () => resolve(),
+            error: (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
+          }),
+        );
+      }
+      for (const old of previous?.getTracks() ?? []) if (old.kind === kind && old !== next) old.stop();
+    }
+    const kept = (previous?.getTracks() ?? []).filter(
+      (t) => t.readyState === 'live' && !stream.getTracks().some((n) => n.kind === t.kind),
+    );
+    this.localStream = new MediaStream([...stream.getTracks(), ...kept]);
+  }
+
+  /**
    * Leaves the room and ends every handle and the session (SPEC.md §4: hang-up stops tracks, clears
    * timers and closes the peer connection; then detach; then the session is destroyed).
    */

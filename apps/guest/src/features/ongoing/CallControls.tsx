@@ -5,6 +5,7 @@ import Video from 'lucide-react/icons/video';
 import VideoOff from 'lucide-react/icons/video-off';
 import PhoneOff from 'lucide-react/icons/phone-off';
 import MessageCircle from 'lucide-react/icons/message-circle';
+import Settings from 'lucide-react/icons/settings';
 import { ScreenShareButton } from '../screenshare/ScreenShareButton.tsx';
 import { useInCall } from './inCall.ts';
 import { useGuestStore } from '../../app/store.ts';
@@ -21,6 +22,7 @@ export function CallControls({ video }: { video: boolean }) {
   const engine = useInCall((s) => s.engine);
   const chatOpen = useInCall((s) => !!s.status?.isChatOpen);
   const unread = useInCall((s) => s.status?.unreadMessages ?? 0);
+  const devicesOpen = useInCall((s) => !!s.status?.deviceConfigOpen);
   return (
     <div className={styles.controls} role="toolbar" aria-label={t('call.controls')}>
       <IconButton
@@ -42,6 +44,15 @@ export function CallControls({ video }: { video: boolean }) {
         />
       ) : null}
       {engine ? <ScreenShareButton /> : null}
+      {engine ? (
+        <IconButton
+          label={t('ongoing.devices')}
+          icon={<Settings size={24} />}
+          onClick={() => engine.setDeviceConfigOpen(!devicesOpen)}
+          data-testid="devices-button"
+          aria-expanded={devicesOpen}
+        />
+      ) : null}
       {engine ? (
         <span className={styles.badgeWrap}>
           <IconButton

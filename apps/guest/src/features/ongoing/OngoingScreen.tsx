@@ -10,6 +10,8 @@ import { useElapsed } from '../base/time.ts';
 import { CallControls } from './CallControls.tsx';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 import { HoldPage } from '../hold/HoldPage.tsx';
+import { DevicePanel, useRemoteAudioSettings } from '../devices/DevicePanel.tsx';
+import { useState } from 'react';
 import { NONE, useInCall } from './inCall.ts';
 import styles from './OngoingScreen.module.css';
 
@@ -34,6 +36,11 @@ export function OngoingScreen() {
   const localScreen = useInCall((s) => s.localScreen);
   const engine = useInCall((s) => s.engine);
   const onHold = useInCall((s) => s.status?.peerCall === 'Paused');
+  const deviceConfigOpen = useInCall((s) => !!s.status?.deviceConfigOpen);
+  const [root, setRoot] = useState<HTMLElement | null>(null);
+  useRemoteAudioSettings(root);
+  const watermark = company?.streamWatermark === true || company?.streamWatermark === 'visible';
+  const watermarkLogo = company?.waterMarkLogo && /^https?:\/\//.test(company.waterMarkLogo) ? company.waterMarkLogo : null;
   const remote = cameras.find((r) => r.display === mainUser) ?? cameras[0] ?? null;
   const others = cameras.filter((r) => r !== remote);
   const screen = screens[0] ?? null;
@@ -61,7 +68,7 @@ export function OngoingScreen() {
   );
 
   return (
-    <section className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
+    <section ref={setRoot} className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
       {video ? (
         <div className={styles.stage} data-zoomed={!!zoomedScreen}>
           {zoomedScreen ? (
@@ -156,7 +163,13 @@ export function OngoingScreen() {
           {remoteAudioMuted ? t('ongoing.peerMicMuted', { name: agentName }) : t('ongoing.peerCameraOff', { name: agentName })}
         </p>
       ) : null}
+      {watermark && !onHold ? (
+        <div className={styles.watermark} data-testid="stream-watermark" aria-hidden="true">
+          {watermarkLogo ? <img src={watermarkLogo} alt="" /> : <span>{company?.name}</span>}
+        </div>
+      ) : null}
       {onHold ? <HoldPage video={video} /> : null}
+      {deviceConfigOpen ? <DevicePanel video={video} /> : null}
       {chatOpen ? <ChatPanel onClose={() => engine?.setChatOpen(false)} /> : null}
       {audioMuted ? (
         <p className={styles.mutedNote} role="status">

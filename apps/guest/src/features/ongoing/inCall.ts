@@ -17,15 +17,26 @@ export interface InCallEngine {
   setZoomed(zoomed: boolean): void;
   startScreenShare(): Promise<void>;
   stopScreenShare(): Promise<void>;
+  changeDevices(choice: { audioDeviceId?: string; videoDeviceId?: string; backCam?: boolean }): Promise<void>;
+  setDeviceConfigOpen(open: boolean): void;
+  setCallVolume(volume: number): void;
+  setMainUser(jid: string): void;
 }
 
 export interface InCallState {
   status: CallStatus | null;
   localScreen: MediaStream | null;
+  /** the chosen speaker (audiooutput device id), '' for the default */
+  sinkId: string;
   engine: InCallEngine | null;
 }
 
-export const inCallStore = createStore<InCallState>(() => ({ status: null, localScreen: null, engine: null }));
+export const inCallStore = createStore<InCallState>(() => ({
+  status: null,
+  localScreen: null,
+  sinkId: '',
+  engine: null,
+}));
 
 /** Binds the guest's call engine: its snapshots feed the in-call UI, its methods serve it. */
 export function bindGuestCall(call: GuestCall): () => void {

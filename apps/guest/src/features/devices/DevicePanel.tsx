@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import X from 'lucide-react/icons/x';
+import SwitchCamera from 'lucide-react/icons/switch-camera';
+import { useGuestStore } from '../../app/store.ts';
+import { inCallStore, useInCall } from '../ongoing/inCall.ts';
+import styles from './DevicePanel.module.css';
+
+type Kind = 'audioinput' | 'videoinput' | 'audiooutput';
+
+/** The devices of each kind, refreshed when a device is plugged in or out. */
+function useDevices(): Record<Kind, MediaDeviceInfo[]> {
+  const [devices, setDevices] = useState<Record<Kind, MediaDeviceInfo[]>>({ audioinput: [], videoinput: [], audiooutput: [] });
+  useEffect(() => {
+    const md = navigator.mediaDevices;
+    if (!md?.enumerateDevices) return;
+    const load = () =>
+      void md.enumerateDevices().then((all) =>
+        setDevices({
+          audioinput: all.filter((d) => d.kind === 'audioinput'),
+          videoinput: all.filter((d) => d.kind === 'videoinput'),
+          audiooutput: all.filter((d) => d.kind === 'audiooutput'),
+        }),
+      );
+    load();
+    md.addEventListener('devicechange', load);
+    return () => md.removeEventListener('devicechange', load);
+  }, []);
+  return devices;
+}
+
+const canChooseSpeaker = typeof HTMLMediaElement !== 'undefined' && 'setSinkId' in HTMLMediaElement.prototype;
+
+/** Camera, microphone and speaker during the call, front/back camera, and the call's volume. */
+export function DevicePanel({ video }: { video: boolean }) {
+  const { t } = useTranslation();
+  const engine = useInCall((s) => s.engine);
+  const volume = useInCall((s) => s.status?.callVolume ?? 1);
+  const isBackCam = useInCall((s) => !!s.status?.isBackCam);
+  const sinkId = useInCall((s) => s.sinkId);
+  const localStream = useGuestStore((s) => s.localStream);
+  const flipCamera = useGuestStore((s) => !!s.company?.flipCamera);
+  const devices = useDevices();
+  const [failed, setFailed] = useState(false);
+  const current = (kind: 'audio' | 'video') =>
+    (kind === 'audio' ? localStream?.getAudioTracks()[0] : localStream?.getVideoTracks()[0])?.getSettings().deviceId ?? '';
+
+  const change = async (choice: { audioDeviceId?: string; videoDeviceId?: string; backCam?: boolean }) => {
+    setFailed(false);
+    try {
+      await engine?.changeDevices(choice);
+    } catch {
+      setFailed(true);
+    }
+  };
+
+  const label = (d: MediaDeviceInfo, i: number) => d.label || `${t('ongoing.device')} ${i + 1}`;
+  return (
+    <aside className={styles.panel} data-testid="device-panel" aria-label={t('ongoing.devices')}>
+      <header className={styles.head}>
+        <h2 className={styles.title}>{t('ongoing.devices')}</h2>
+        <button type="button" className={styles.close} aria-label={t('ongoing.closeDevices')} onClick={() => engine?.setDeviceConfigOpen(false)}>
+          <X size={20} aria-hidden="true" />
+        </button>
+      </header>
+      {video ? (
+        <label className={styles.field}>
+          {t('ongoing.camera')}
+          <select value={current('video')} onChange={(e) => void change({ videoDeviceId: e.target.value })} data-testid="camera-select">
+            {devices.videoinput.map((d, i) => (
+              <option key={d.deviceId || i} value={d.deviceId}>
+                {label(d, i)}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {video && (flipCamera || devices.videoinput.length > 1) ? (
+        <button type="button" className={styles.flip} onClick={() => void change({ backCam: !isBackCam })} data-testid="flip-camera-button" data-back={isBackCam}>
+          <SwitchCamera size={18} aria-hidden="true" /> {isBackCam ? t('ongoing.frontCamera') : t('ongoing.backCamera')}
+        </button>
+      ) : null}
+      <label className={styles.field}>
+        {t('ongoing.microphone')}
+        <select value={current('audio')} onChange={(e) => void change({ audioDeviceId: e.target.value })} data-testid="microphone-select">
+          {devices.audioinput.map((d, i) => (
+            <option key={d.deviceId || i} value={d.deviceId}>
+              {label(d, i)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {canChooseSpeaker && devices.audiooutput.length ? (
+        <label className={styles.field}>
+          {t('ongoing.speaker')}
+          <select value={sinkId} onChange={(e) => inCallStore.setState({ sinkId: e.target.value })} data-testid="speaker-select">
+            {devices.audiooutput.map((d, i) => (
+              <option key={d.deviceId || i} value={d.deviceId === 'default' ? '' : d.deviceId}>
+                {label(d, i)}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      <label className={styles.field}>
+        {t('ongoing.volume')}
+        <input
+          type="range"
+          min={0}
+          max={1}
+          step={0.05}
+          value={volume}
+          onChange={(e) => engine?.setCallVolume(Number(e.target.value))}
+          data-testid="volume-slider"
+        />
+      </label>
+      {failed ? (
+        <p className={styles.error} role="alert">
+          {t('ongoing.deviceFailed')}
+        </p>
+      ) : null}
+    </aside>
+  );
+}
+
+/** Applies the call volume and the chosen speaker to every remote media element of the call. */
+export function useRemoteAudioSettings(root: HTMLElement | null): void {
+  const volume = useInCall((s) => s.status?.callVolume ?? 1);
+  const sinkId = useInCall((s) => s.sinkId);
+  useEffect(() => {
+    if (!root) return;
+    const apply = () => {
+      for (const element of root.querySelectorAll<HTMLMediaElement>('video, audio')) {
+        if (element.muted) continue; // our own self-view
+        element.volume = volume;
+        const withSink = element as HTMLMediaElement & { setSinkId?: (id: string) => Promise<void>; sinkId?: string };
+        if (withSink.setSinkId && withSink.sinkId !== sinkId) void withSink.setSinkId(sinkId).catch(() => undefined);
+      }
+    };
+    apply();
+    const observer = new MutationObserver(apply);
+    observer.observe(root, { subtree: true, childList: true });
+    return () => observer.disconnect();
+  }, [root, volume, sinkId]);
+}

@@ -1,0 +1,72 @@
+/**
+ * Devices during a call (issue 5): the guest switches the microphone and flips the camera
+ * without dropping the call (the tracks are replaced on the same connection); the agent keeps decoding
+ * frames and receiving audio throughout.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { launchParticipant } from '../support/browser.ts';
+import { closeAll, screenshot } from '../support/journey.ts';
+import { expectMediaFlowing, mediaCounters } from '../support/media.ts';
+import { guestCallsAndAgentAnswers } from './incall-support.ts';
+
+/** The label of the camera or microphone the guest is sending. */
+async function sending(page: Page, kind: 'audio' | 'video'): Promise<string> {
+  return page.evaluate((k) => {
+    const pcs = (window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? [];
+    for (const pc of pcs) {
+      if (pc.connectionState === 'closed') continue;
+      const sender = pc.getSenders().find((s) => s.track?.kind === k);
+      if (sender?.track) return `${sender.track.label}#${sender.track.id}`;
+    }
+    return '';
+  }, kind);
+}
+
+/** Picks, in a device select, an option other than the one selected now. */
+async function chooseOther(page: Page, testId: string): Promise<string> {
+  const select = page.getByTestId(testId);
+  const value = await select.inputValue();
+  const options = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  const other = options.find((o) => o && o !== value) ?? '';
+  expect(other, `${testId}: a second device`).not.toBe('');
+  await select.selectOption(other);
+  return other;
+}
+
+test('when the guest changes microphone and flips the camera during the call, then the agent keeps receiving both', async ({}, testInfo) => {
+  const agent = await launchParticipant('agent');
+  // two fake cameras: the flip button shows when the device has more than one
+  const guest = await launchParticipant('guest', {
+    viewport: { width: 1024, height: 768 },
+    extraArgs: ['--use-fake-device-for-media-stream=device-count=2'],
+  });
+  try {
+    await guestCallsAndAgentAnswers(agent, guest);
+    const connections = (await mediaCounters(guest.page)).connections;
+    const microphone = await sending(guest.page, 'audio');
+
+    // act: the guest opens the device settings and switches the microphone
+    await guest.page.getByTestId('devices-button').click();
+    await expect(guest.page.getByTestId('device-panel')).toBeVisible();
+    await chooseOther(guest.page, 'microphone-select');
+    await expect.poll(() => sending(guest.page, 'audio')).not.toBe(microphone);
+
+    // assert: still the same call and connections; the agent keeps decoding frames and receiving audio
+    await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
+    expect((await mediaCounters(guest.page)).connections).toBe(connections);
+    await expectMediaFlowing(agent.page, 'agent after the device change');
+    await screenshot(guest.page, testInfo, 'incall-devices-guest');
+
+    // act: the guest flips to the back camera
+    const before = await sending(guest.page, 'video');
+    await guest.page.getByTestId('flip-camera-button').click();
+    await expect(guest.page.getByTestId('flip-camera-button')).toHaveAttribute('data-back', 'true');
+    await expect.poll(() => sending(guest.page, 'video')).not.toBe(before);
+
+    // assert: frames keep arriving at the agent
+    await expectMediaFlowing(agent.page, 'agent after the flip');
+    await expect(agent.page.getByTestId('active-call')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
