@@ -21,6 +21,36 @@ function Field({ spec, draft, set }: { spec: FieldSpec; draft: Draft; set: (k: S
   const id = `setting-${spec.key}`;
   const label = t(`settings.field.${spec.key}`, { defaultValue: spec.key });
   const raw: unknown = draft[spec.key];
+  if (spec.kind === 'lines') {
+    const lines = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
+    return (
+      <div className={styles.field} style={{ gridColumn: '1 / -1' }}>
+        <label className={styles.label} htmlFor={id}>
+          {label}
+        </label>
+        <textarea
+          id={id}
+          className={styles.textarea}
+          dir="ltr"
+          defaultValue={lines.join('\n')}
+          onChange={(e) =>
+            set(
+              spec.key,
+              e.target.value
+                .split('\n')
+                .map((l) => l.trim())
+                .filter(Boolean),
+            )
+          }
+          aria-describedby={`${id}-hint`}
+          data-testid={id}
+        />
+        <span id={`${id}-hint`} className={styles.hint}>
+          {t(`settings.hint.${spec.key}`, { defaultValue: '' })}
+        </span>
+      </div>
+    );
+  }
   const value = typeof raw === 'string' || typeof raw === 'boolean' || typeof raw === 'number' ? raw : '';
   if (spec.kind === 'bool') {
     return (

@@ -6,6 +6,8 @@ export type SettingKey = Exclude<keyof AdminCompany, 'id' | 'activated' | 'host'
 export type FieldSpec =
   | { key: SettingKey; kind: 'text' | 'url' | 'textarea' | 'color' }
   | { key: SettingKey; kind: 'bool' }
+  /** a string array edited one item per line */
+  | { key: SettingKey; kind: 'lines' }
   | { key: SettingKey; kind: 'select'; options: readonly string[] };
 
 export const MESSAGE_KEYS = [
@@ -68,6 +70,7 @@ export const BEHAVIOUR: FieldSpec[] = [
   { key: 'advanceRating', kind: 'bool' },
   { key: 'ratingStyle', kind: 'select', options: ['stars', 'emojies'] },
   { key: 'streamWatermark', kind: 'select', options: ['hidden', 'visible'] },
+  { key: 'widgetOrigins', kind: 'lines' },
 ];
 
 /** The keys whose values differ between `draft` and `saved` (what PUT sends). */
