@@ -85,3 +85,24 @@ describe('console administration', () => {
     expect((await screen.findByTestId('settings-message')).textContent).toContain('backgroundColor');
   });
 });
+
+describe('builders', () => {
+  it('when a field label is given, then its answer key is a unique identifier made from it', async () => {
+    const { keyFor } = await import('../src/features/admin/FormsPage.tsx');
+    expect(keyFor('Full name', [])).toBe('Full_name');
+    expect(keyFor('Full name', ['Full_name'])).toBe('Full_name_2');
+    expect(keyFor('الاسم', [])).toBe('field');
+    expect(keyFor('2nd phone!', [])).toBe('nd_phone');
+  });
+
+  it('when polygon corners are typed as latitude, longitude lines, then they become [lng, lat] pairs; anything else is refused', async () => {
+    const { parseCorners } = await import('../src/features/admin/GuestRulesPage.tsx');
+    expect(parseCorners('24.71, 46.67\n24.72 46.70\n\n-1.5,-2')).toEqual([
+      [46.67, 24.71],
+      [46.7, 24.72],
+      [-2, -1.5],
+    ]);
+    expect(parseCorners('24.71, 46.67\nsomewhere')).toBeNull();
+    expect(parseCorners('95, 10')).toBeNull();
+  });
+});
