@@ -50,7 +50,26 @@ function textToOptions(text: string): NonNullable<Field['options']> {
     });
 }
 
-function FieldEditor({ field, index, count, update, move, remove }: { field: Field; index: number; count: number; update: (f: Field) => void; move: (d: -1 | 1) => void; remove: () => void }) {
+/** Keys the builder made up (`field`, `field_2`, …) follow the label until the admin writes one. */
+const AUTO_KEY = /^field(_\d+)?$/;
+
+function FieldEditor({
+  field,
+  index,
+  count,
+  otherKeys,
+  update,
+  move,
+  remove,
+}: {
+  field: Field;
+  index: number;
+  count: number;
+  otherKeys: string[];
+  update: (f: Field) => void;
+  move: (d: -1 | 1) => void;
+  remove: () => void;
+}) {
   const { t } = useTranslation('admin');
   const id = `field-${index}`;
   const [optionsText, setOptionsText] = useState(optionsToText(field.options));
@@ -61,7 +80,11 @@ function FieldEditor({ field, index, count, update, move, remove }: { field: Fie
           <label className={styles.label} htmlFor={`${id}-label`}>
             {t('forms.label')}
           </label>
-          <input id={`${id}-label`} className={styles.input} value={field.label} maxLength={500} onChange={(e) => update({ ...field, label: e.target.value })} data-testid="field-label" />
+          <input id={`${id}-label`} className={styles.input} value={field.label} maxLength={500} onChange={(e) =>
+              update({ ...field, label: e.target.value, ...(AUTO_KEY.test(field.key) || field.key === keyFor(field.label, otherKeys) ? { key: keyFor(e.target.value || 'field', otherKeys) } : {}) })
+            }
+            data-testid="field-label"
+          />
         </div>
         <div className={styles.field}>
           <label className={styles.label} htmlFor={`${id}-label-ar`}>
@@ -195,7 +218,7 @@ function FormEditor({ kind, form, inUse, notice, onSaved }: { kind: Kind; form: 
       {fields.length === 0 ? <p className={styles.empty}>{t('forms.noFields')}</p> : null}
       <ol style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {fields.map((f, i) => (
-          <FieldEditor key={i} field={f} index={i} count={fields.length} update={(x) => set(i, x)} move={(d) => move(i, d)} remove={() => setFields((xs) => xs.filter((_, j) => j !== i))} />
+          <FieldEditor key={i} field={f} index={i} count={fields.length} otherKeys={fields.filter((_, j) => j !== i).map((x) => x.key)} update={(x) => set(i, x)} move={(d) => move(i, d)} remove={() => setFields((xs) => xs.filter((_, j) => j !== i))} />
         ))}
       </ol>
       <div className={styles.actions} style={{ marginBlockStart: 10 }}>
