@@ -128,3 +128,24 @@ test('when a website is not listed in widgetOrigins, then it gets no launcher an
     await closeAll(testInfo, guest);
   }
 });
+
+test('when the website is on a small screen, then the widget opens the call page in a new window that still talks to the website', async ({}, testInfo) => {
+  await arrangeCompanySettings({ widgetOrigins: [site.origin] });
+  const guest = await launchParticipant('guest', { viewport: { width: 390, height: 844 } });
+  try {
+    await guest.page.goto(site.url);
+    const [popup] = await Promise.all([guest.context.waitForEvent('page'), guest.page.getByTestId('lobby-launcher').click()]);
+    await popup.waitForLoadState('domcontentloaded');
+    expect(new URL(popup.url()).origin).toBe(new URL(BASE_URL).origin);
+    expect(new URL(popup.url()).searchParams.get('service')).toBe('widget');
+    await expect(guest.page.locator('iframe[data-testid="lobby-frame"]')).toHaveCount(0);
+    // the new window kept its opener (COOP unsafe-none for widget pages) and said ready to the website only
+    await expect.poll(() => eventTypes(guest.page)).toEqual(expect.arrayContaining(['open', 'ready']));
+    expect((await events(guest.page)).find((e) => e.type === 'open')?.detail).toEqual({ mode: 'window' });
+    await guest.page.evaluate(() => (window as unknown as { Lobby?: { setLanguage(language: string): void } }).Lobby?.setLanguage('ar'));
+    await expect(popup.locator('html')).toHaveAttribute('dir', 'rtl');
+    await screenshot(popup, testInfo, 'widget-window');
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
