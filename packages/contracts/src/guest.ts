@@ -2,11 +2,22 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { CompanyId, GuestId, GuestUsername, Timestamp } from './common.ts';
 
+/** The browser's position as the guest app keeps it (SPEC.md §3 "Guest auth"): numeric strings, or empty. */
+export const GuestLocation = Type.Object(
+  {
+    latitude: Type.String({ maxLength: 40, pattern: '^(-?[0-9]{1,3}(\\.[0-9]+)?)?$' }),
+    longitude: Type.String({ maxLength: 40, pattern: '^(-?[0-9]{1,3}(\\.[0-9]+)?)?$' }),
+  },
+  { additionalProperties: false },
+);
+export type GuestLocation = Static<typeof GuestLocation>;
+
 /** POST /api/guest/register and POST /api/guest-auth body. */
 export const GuestRegisterBody = Type.Object(
   {
     guestId: GuestId,
     companyId: Type.Optional(CompanyId),
+    location: Type.Optional(GuestLocation),
   },
   { additionalProperties: false },
 );
@@ -30,6 +41,8 @@ const Credentials = {
   expires_in: Type.Integer({ description: 'seconds until access_token expires' }),
   credential_expires_in: Type.Integer({ description: 'seconds until credential expires' }),
   guestRooms: Type.Array(GuestRoom),
+  // The position sent with the request (empty strings when none); echoed, not stored.
+  location: GuestLocation,
 };
 
 /** 201 answer of POST /api/guest/register (`data`). */

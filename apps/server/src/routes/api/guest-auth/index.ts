@@ -1,5 +1,5 @@
 import { DataEnvelope, GuestAuth, GuestAuthBody } from '@lobby/contracts';
-import { guestCredentials, hashGuestId, resolveCompany } from '../../../services/guests.ts';
+import { NO_LOCATION, guestCredentials, hashGuestId, resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
@@ -23,7 +23,7 @@ export function guestAuthRoutes(app: App, services: Services): void {
       const guest = await services.repos.guests.byIdHash(company.id, hashGuestId(request.body.guestId));
       if (!guest) return fail(reply, 404, 'guestId: no guest registered with this id, register first');
       const guestRooms = await services.repos.guests.rooms(guest.username);
-      return { data: { ...guestCredentials(services, guest.username, company.id), guestRooms } };
+      return { data: { ...guestCredentials(services, guest.username, company.id), guestRooms, location: request.body.location ?? NO_LOCATION } };
     },
   );
 }

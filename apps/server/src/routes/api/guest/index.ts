@@ -1,6 +1,6 @@
 import { DataEnvelope, GuestDetails, GuestDetailsQuery, GuestRegisterBody, GuestRegistration } from '@lobby/contracts';
 import { guestOf } from '../../../plugins/app/auth.ts';
-import { guestCredentials, hashGuestId, newGuestUsername, provisionGuestRooms, resolveCompany } from '../../../services/guests.ts';
+import { NO_LOCATION, guestCredentials, hashGuestId, newGuestUsername, provisionGuestRooms, resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
@@ -31,7 +31,7 @@ export function guestRoutes(app: App, services: Services): void {
         request.log.error({ err }, 'room provisioning failed');
         return fail(reply, 503, 'ejabberd: the chat rooms could not be created, try again');
       }
-      return reply.code(201).send({ data: { ...guestCredentials(services, guest.username, company.id), guestRooms } });
+      return reply.code(201).send({ data: { ...guestCredentials(services, guest.username, company.id), guestRooms, location: request.body.location ?? NO_LOCATION } });
     },
   );
 

@@ -45,4 +45,16 @@ describe.each(dialects())('POST /api/guest-auth (%s)', (dialect) => {
     expect(res.statusCode).toBe(400);
     expect(res.json<{ message: string }>().message).toContain('guestId');
   });
+
+  it('when the browser sends its location, then guest auth gives it back as strings (SPEC.md §3), empty when none, and a malformed one is 400', async () => {
+    const guestId = randomGuestId();
+    await registerGuest(t.app, { guestId });
+    const withLocation = await t.app.inject({ method: 'POST', url: '/api/guest-auth', payload: { guestId, location: { latitude: '24.7136', longitude: '46.6753' } } });
+    expect(withLocation.json<{ data: { location: unknown } }>().data.location).toEqual({ latitude: '24.7136', longitude: '46.6753' });
+    const without = await t.app.inject({ method: 'POST', url: '/api/guest-auth', payload: { guestId } });
+    expect(without.json<{ data: { location: unknown } }>().data.location).toEqual({ latitude: '', longitude: '' });
+    const bad = await t.app.inject({ method: 'POST', url: '/api/guest-auth', payload: { guestId, location: { latitude: 'north', longitude: '1' } } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toContain('location');
+  });
 });
