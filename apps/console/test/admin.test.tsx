@@ -38,7 +38,7 @@ describe('console administration', () => {
       vi.fn((url: string, init?: RequestInit) => {
         calls.push({ url, init });
         if (url === '/api/admin/company' && init?.method === 'PUT') {
-          const patch = JSON.parse(String(init.body)) as Record<string, unknown>;
+          const patch = JSON.parse(init.body as string) as Record<string, unknown>;
           return Promise.resolve(json(200, { data: { ...company, ...patch } }));
         }
         if (url === '/api/admin/company') return Promise.resolve(json(200, { data: company }));
@@ -60,7 +60,7 @@ describe('console administration', () => {
     fireEvent.click(screen.getByTestId('settings-save'));
     await screen.findByTestId('settings-message');
     const put = calls.find((c) => c.init?.method === 'PUT');
-    expect(JSON.parse(String(put?.init?.body))).toEqual({ name: 'Acme Bank', welcomeMsg: 'Hello there' });
+    expect(JSON.parse(put?.init?.body as string)).toEqual({ name: 'Acme Bank', welcomeMsg: 'Hello there' });
     await waitFor(() => expect(store.getState().companyName).toBe('Acme Bank'));
   });
 
