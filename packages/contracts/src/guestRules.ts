@@ -48,6 +48,8 @@ export const BlockedGuestInput = Type.Object(
   { additionalProperties: false },
 );
 export type BlockedGuestInput = Static<typeof BlockedGuestInput>;
+/** PUT /api/admin/blocked-guests/{id}: only the reason changes (unblock and block again to change the guest). */
+export const BlockedGuestReason = Type.Object({ reason: Type.String({ maxLength: 1000 }) }, { additionalProperties: false });
 export const BlockedGuest = Type.Object({ id: Type.Integer(), guestUsername: GuestUsername, reason: Type.String(), createdAt: Timestamp });
 export type BlockedGuest = Static<typeof BlockedGuest>;
 export const BlockedGuestList = Type.Object({ blockedGuests: Type.Array(BlockedGuest) });

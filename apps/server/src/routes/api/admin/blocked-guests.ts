@@ -1,13 +1,10 @@
-import { BlockedGuest, BlockedGuestInput, BlockedGuestList, DataEnvelope, RuleDeleted, RuleIdParams } from '@lobby/contracts';
-import { Type } from '@sinclair/typebox';
+import { BlockedGuest, BlockedGuestInput, BlockedGuestList, BlockedGuestReason, DataEnvelope, RuleDeleted, RuleIdParams } from '@lobby/contracts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { DuplicateRow } from '../../../repositories/forms.ts';
 import type { Services } from '../../../services/index.ts';
 import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail, written } from '../../errors.ts';
-
-const ReasonBody = Type.Object({ reason: Type.String({ maxLength: 1000 }) }, { additionalProperties: false });
 
 /** /api/admin/blocked-guests: guests of the company whose new calls answer `blocked`. Admins, own company only. */
 export function adminBlockedGuestRoutes(app: App, services: Services): void {
@@ -47,7 +44,7 @@ export function adminBlockedGuestRoutes(app: App, services: Services): void {
     '/api/admin/blocked-guests/:id',
     {
       ...guard,
-      schema: { ...meta, summary: 'Change the reason of a block', params: RuleIdParams, body: ReasonBody, response: { 200: DataEnvelope(BlockedGuest), ...errors(400, 401, 403, 404) } },
+      schema: { ...meta, summary: 'Change the reason of a block', params: RuleIdParams, body: BlockedGuestReason, response: { 200: DataEnvelope(BlockedGuest), ...errors(400, 401, 403, 404) } },
     },
     async (request, reply) => {
       const companyId = consoleUserOf(request).companyId;
