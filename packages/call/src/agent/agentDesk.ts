@@ -326,9 +326,14 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#set({ activeCall: { ...active, held: true }, remoteFeeds: [], localScreen: null });
     this.#setStatus((s) => ({ ...s, peerCall: 'Paused', OnHoldCount: s.OnHoldCount + 1, isZoomed: false, screenShare: false }));
     xmpp.sendControl(active.room, { action: 'hold', callId: active.callId });
-    await media?.close();
-    for (const track of this.#snapshot.localStream?.getTracks() ?? []) track.stop();
-    this.#set({ localStream: null, muted: { audio: false, video: false } });
+    const localStream = this.#snapshot.localStream;
+    this.#holding = (async () => {
+      await media?.close();
+      for (const track of localStream?.getTracks() ?? []) track.stop();
+      if (this.#snapshot.localStream === localStream) this.#set({ localStream: null });
+    })();
+    this.#set({ muted: { audio: false, video: false } });
+    await this.#holding;
   }
 
   /**
@@ -343,6 +348,8 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   }
 
   #resuming = false;
+  /** the hold's media teardown, which following the guest into the new room waits for */
+  #holding: Promise<void> = Promise.resolve();
 
   #followResumed(newCallId: string): void {
     const active = this.#snapshot.activeCall;
@@ -354,7 +361,9 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       activeCall: { ...active, callId: newCallId, held: false, startedAt: Date.now() },
     });
     this.#setStatus((s) => ({ ...s, peerCall: 'Resumed' }));
-    this.#joinMedia(newCallId, active.callType === 'video', active.guestNick, xmpp).catch(async (error: unknown) => {
+    this.#holding
+      .then(() => this.#joinMedia(newCallId, active.callType === 'video', active.guestNick, xmpp))
+      .catch(async (error: unknown) => {
       await this.#leaveCall('error');
       this.#set({ error: error instanceof Error ? error.message : String(error) });
     });

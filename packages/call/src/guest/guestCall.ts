@@ -95,6 +95,16 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   /** the agent who put the call on hold (target of CallOnHold / CallResumed) */
   #heldBy: string | null = null;
   #resuming = false;
+  /** agents in our room: nick → bare JID (from their room presence) */
+  #occupants = new Map<string, string>();
+  /** the last agent whose stream we received */
+  #lastPeer: string | null = null;
+  /** SPEC.md §4: while waiting, the status follows the page's visibility (Away on hidden Android pages) */
+  readonly #onVisibility = (): void => {
+    const visible = typeof document === 'undefined' || document.visibilityState !== 'hidden';
+    this.#setStatus((s) => ({ ...s, pageVisible: visible }));
+    if (this.#snapshot.phase === 'waiting') this.#announce();
+  };
   #snapshot: GuestCallSnapshot = {
     phase: 'idle',
     status: initialCallStatus(),
@@ -254,6 +264,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       });
       await api.updateTimestamp(callId, ['call_initiated_timestamp']).catch(() => undefined);
       await this.#startMedia(callId, kind, localStream, registration.username, xmpp);
+      if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.#onVisibility);
       if (this.#snapshot.callId !== callId || this.#snapshot.phase !== 'starting') return 'ok'; // ended meanwhile
       this.#set({
         phase: this.#snapshot.status.peers.length ? 'ongoing' : 'waiting',
@@ -319,6 +330,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         username: feed.display.split('@')[0] ?? feed.display,
       };
       const hasVideo = feed.stream.getVideoTracks().length > 0;
+      this.#lastPeer = peer.peerJID;
       this.#set({
         status: peerJoined(this.#snapshot.status, peer, hasVideo),
         remoteFeeds: [...this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed],
@@ -425,6 +437,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     if (presence.self || presence.room !== this.#room?.room) return;
     if (presence.lobby?.userType === 'guest') return;
     const jid = presence.jid ? presence.jid.split('/')[0]! : presence.nick;
+    if (presence.available && presence.jid) this.#occupants.set(presence.nick, jid);
     const audio = presence.available && !!presence.lobby?.audioMuted;
     const video = presence.available && !!presence.lobby?.videoMuted;
     this.#setStatus((s) => mutedChanged(mutedChanged(s, jid, 'audio', audio), jid, 'video', video));
@@ -506,9 +519,12 @@ export class GuestCall extends Emitter<GuestCallEvents> {
    */
   async #hold(from: string): Promise<void> {
     if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peerCall === 'Paused') return;
+    // the holding agent: its room occupant's JID (its media may already have left the room)
+    const nick = from.slice(from.indexOf('/') + 1);
     const agent =
-      this.#snapshot.status.peers.find((p) => from.endsWith(`/${p.username}`))?.peerJID ??
-      this.#snapshot.status.peers[0]?.peerJID ??
+      this.#occupants.get(nick) ??
+      this.#snapshot.status.peers.find((p) => p.username === nick)?.peerJID ??
+      this.#lastPeer ??
       '';
     this.#heldBy = agent;
     const media = this.#media;
@@ -520,10 +536,23 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       localScreen: null,
     });
     this.#announce('CallOnHold', agent);
-    await media?.close({ destroyRoom: true });
-    for (const track of this.#snapshot.localStream?.getTracks() ?? []) track.stop();
-    this.#set({ localStream: null, status: { ...this.#snapshot.status, streamsReady: { local: false, remote: false } } });
+    const localStream = this.#snapshot.localStream;
+    this.#holding = (async () => {
+      await media?.close({ destroyRoom: true });
+      for (const track of localStream?.getTracks() ?? []) track.stop();
+      // a resume may have started meanwhile with a new stream: leave that one alone
+      if (this.#snapshot.localStream === localStream) {
+        this.#set({
+          localStream: null,
+          status: { ...this.#snapshot.status, streamsReady: { local: false, remote: false } },
+        });
+      }
+    })();
+    await this.#holding;
   }
+
+  /** the hold's media teardown, which a resume waits for */
+  #holding: Promise<void> = Promise.resolve();
 
   /**
    * Resume: the call continues under a new call id, linked to the held one and the first one by
@@ -539,6 +568,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     this.#resuming = true;
     const nextCallId = newCallId(registration.username);
     try {
+      await this.#holding;
       await this.#options.api.holdCall({
         origin_call_id: this.#snapshot.initialCallId ?? current,
         current_call_id: current,
@@ -600,6 +630,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   }
 
   async #teardown(reason: EndReason): Promise<void> {
+    if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.#onVisibility);
     const media = this.#media;
     this.#media = null;
     // the guest owns the room: destroying it ends the call for every agent at once
