@@ -14,13 +14,25 @@ import type { App } from '../typebox.ts';
  * - the guest app's HTML answers carry `frame-ancestors 'self' <widgetOrigins>` instead of the global
  *   `'self'`, so only those websites can frame the call page.
  */
-export async function registerWidget(app: App, services: Services): Promise<void> {
+function isExactOrigin(value: string): boolean {
+  // host names, IPv4 and bracketed IPv6 only: the URL parser alone lets ';' and ',' through
+  if (!/^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+export function registerWidget(app: App, services: Services): void {
   const dist = path.resolve(repoRoot, process.env.LOBBY_WIDGET_DIST ?? 'apps/widget/dist');
   const file = path.join(dist, 'widget.js');
 
   const originsOf = async (request: Parameters<typeof resolveCompany>[1]): Promise<string[]> => {
     const company = await resolveCompany(services, request);
-    return company?.settings.widgetOrigins ?? [];
+    // only exact origins reach the header: nothing else (a ';' in a stored value) can add a CSP directive
+    return (company?.settings.widgetOrigins ?? []).filter(isExactOrigin);
   };
 
   app.get('/widget.js', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
