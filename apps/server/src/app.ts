@@ -135,7 +135,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   adminAppointmentRoutes(app, services);
   consoleReportRoutes(app, services);
   consoleRecordingRoutes(app, services);
-  await registerWidget(app, services); // /widget.js, /api/widget/config, frame-ancestors from widgetOrigins
+  registerWidget(app, services); // /widget.js, /api/widget/config, frame-ancestors from widgetOrigins
 
   // Unknown /api paths answer JSON 404 (never the SPA).
   app.setNotFoundHandler((request, reply) =>

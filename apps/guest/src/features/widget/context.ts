@@ -30,8 +30,8 @@ export function readWidgetContext(search: string = window.location.search): Widg
 }
 
 /** The company lets `origin` embed its call page. */
-export function originAllowed(company: Pick<Company, never> | null | undefined, origin: string): boolean {
-  const list = (company as { widgetOrigins?: unknown } | null | undefined)?.widgetOrigins;
+export function originAllowed(company: object | null | undefined, origin: string): boolean {
+  const list = company && 'widgetOrigins' in company ? company.widgetOrigins : undefined;
   return Array.isArray(list) && list.includes(origin);
 }
 
