@@ -265,12 +265,14 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   /** Joins a call's Janus room (pin in lowercase) and publishes camera and microphone. */
   async #joinMedia(callId: string, video: boolean, guestNick: string, xmpp: XmppSession): Promise<void> {
     {
-      const localStream = await getLocalMedia({
+      // The camera starts while the media session is set up and joined (as a bare janus.js client
+      // does): the subscription to the guest begins at join and need not wait for our own devices.
+      const gum = getLocalMedia({
         // a voice call stays a voice call on both sides
         video,
         ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
       });
-      this.#set({ localStream });
+      gum.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers });
       this.#media = media;
       media.on('remoteFeed', (feed) => {
@@ -302,6 +304,12 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       await media.attachPublisher();
       const bareJid = this.#snapshot.jid ?? this.#nick;
       await media.join({ room: callId, pin: roomPin(callId) }, bareJid);
+      const localStream = await gum;
+      if (this.#media !== media) {
+        for (const track of localStream.getTracks()) track.stop(); // the call ended meanwhile
+        return;
+      }
+      this.#set({ localStream });
       const recordFilename = this.#recordFilename(callId);
       await media.publish({
         stream: localStream,
@@ -324,7 +332,13 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const media = this.#media;
     this.#media = null; // its events no longer concern the call
     this.#set({ activeCall: { ...active, held: true }, remoteFeeds: [], localScreen: null });
-    this.#setStatus((s) => ({ ...s, peerCall: 'Paused', OnHoldCount: s.OnHoldCount + 1, isZoomed: false, screenShare: false }));
+    this.#setStatus((s) => ({
+      ...s,
+      peerCall: 'Paused',
+      OnHoldCount: s.OnHoldCount + 1,
+      isZoomed: false,
+      screenShare: false,
+    }));
     xmpp.sendControl(active.room, { action: 'hold', callId: active.callId });
     const localStream = this.#snapshot.localStream;
     this.#holding = (async () => {
@@ -364,9 +378,9 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#holding
       .then(() => this.#joinMedia(newCallId, active.callType === 'video', active.guestNick, xmpp))
       .catch(async (error: unknown) => {
-      await this.#leaveCall('error');
-      this.#set({ error: error instanceof Error ? error.message : String(error) });
-    });
+        await this.#leaveCall('error');
+        this.#set({ error: error instanceof Error ? error.message : String(error) });
+      });
   }
 
   #setStatus(update: (status: CallStatus) => CallStatus): void {
@@ -525,7 +539,11 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
    * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
    * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
    */
-  async changeDevices(choice: { audioDeviceId?: string; videoDeviceId?: string; backCam?: boolean }): Promise<void> {
+  async changeDevices(choice: {
+    audioDeviceId?: string;
+    videoDeviceId?: string;
+    backCam?: boolean;
+  }): Promise<void> {
     const media = this.#media;
     if (!media) throw new Error('not in a call');
     const video = (this.#snapshot.activeCall?.callType ?? 'video') === 'video';
