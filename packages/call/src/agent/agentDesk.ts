@@ -521,18 +521,24 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     if (!active) return;
     const media = this.#media;
     this.#media = null;
+    // Everything of this call is taken now: closing the media session below takes a while (up to the
+    // gateway's destroy timeout), and the agent may answer the next call meanwhile, whose camera and
+    // state must not be touched by this call's teardown.
+    const { localStream, localScreen } = this.#snapshot;
+    const wasMuted = this.#snapshot.muted.audio || this.#snapshot.muted.video;
     this.#set({
       phase: this.#xmpp?.connected ? 'idle' : 'offline',
       activeCall: null,
       remoteFeeds: [],
       lastEnded: { callId: active.callId, reason },
+      localStream: null,
+      localScreen: null,
+      muted: { audio: false, video: false },
     });
-    await media?.close();
-    for (const track of this.#snapshot.localStream?.getTracks() ?? []) track.stop();
-    for (const track of this.#snapshot.localScreen?.getTracks() ?? []) track.stop();
-    const wasMuted = this.#snapshot.muted.audio || this.#snapshot.muted.video;
-    this.#set({ localStream: null, localScreen: null, muted: { audio: false, video: false } });
     if (wasMuted) this.#sendMuteState(active.room);
+    await media?.close();
+    for (const track of localStream?.getTracks() ?? []) track.stop();
+    for (const track of localScreen?.getTracks() ?? []) track.stop();
   }
 
   /**

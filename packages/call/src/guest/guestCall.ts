@@ -427,7 +427,9 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         body: message.body,
         at: message.at,
         mine,
-        ...(message.file ? { file: { ...message.file, kind: fileKind(message.file.name, message.file.url) } } : {}),
+        ...(message.file
+          ? { file: { ...message.file, kind: fileKind(message.file.name, message.file.url) } }
+          : {}),
       }),
     );
   }
@@ -587,7 +589,9 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         muted: { audio: false, video: false },
         status: { ...this.#snapshot.status, peerCall: null, streamsReady: { local: true, remote: false } },
       });
-      await this.#options.api.updateTimestamp(nextCallId, ['call_initiated_timestamp']).catch(() => undefined);
+      await this.#options.api
+        .updateTimestamp(nextCallId, ['call_initiated_timestamp'])
+        .catch(() => undefined);
       await this.#startMedia(nextCallId, kind, localStream, registration.username, xmpp);
       if (this.#snapshot.callId === nextCallId && this.#snapshot.status.peers.length === 0)
         this.#announce('CallResumed', this.#heldBy ?? '');
@@ -633,14 +637,11 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.#onVisibility);
     const media = this.#media;
     this.#media = null;
-    // the guest owns the room: destroying it ends the call for every agent at once
-    await media?.close({ destroyRoom: reason === 'guest' || reason === 'error' });
-    for (const track of this.#snapshot.localStream?.getTracks() ?? []) track.stop();
-    const xmpp = this.#xmpp;
-    if (xmpp?.connected && this.#room && this.#registration) {
-      xmpp.setRoomPresence(this.#room.room, this.#registration.username, '', this.#lobbyElement());
-    }
-    for (const track of this.#snapshot.localScreen?.getTracks() ?? []) track.stop();
+    // Take everything of this call now: closing the media session takes a while (up to the gateway's
+    // destroy timeout), and "Call again" may start the next call meanwhile, whose camera, feeds and
+    // presence this call's teardown must not touch.
+    const endedCallId = this.#snapshot.callId;
+    const { localStream, localScreen } = this.#snapshot;
     this.#set({
       localStream: null,
       localScreen: null,
@@ -657,13 +658,26 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         connection: { ...this.#snapshot.status.connection, janus: false },
       },
     });
+    for (const track of localStream?.getTracks() ?? []) track.stop();
+    for (const track of localScreen?.getTracks() ?? []) track.stop();
+    // the guest owns the room: destroying it ends the call for every agent at once
+    await media?.close({ destroyRoom: reason === 'guest' || reason === 'error' });
+    const xmpp = this.#xmpp;
+    const nextCallStarted = this.#snapshot.callId !== endedCallId;
+    if (!nextCallStarted && xmpp?.connected && this.#room && this.#registration) {
+      xmpp.setRoomPresence(this.#room.room, this.#registration.username, '', this.#lobbyElement());
+    }
   }
 
   /**
    * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
    * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
    */
-  async changeDevices(choice: { audioDeviceId?: string; videoDeviceId?: string; backCam?: boolean }): Promise<void> {
+  async changeDevices(choice: {
+    audioDeviceId?: string;
+    videoDeviceId?: string;
+    backCam?: boolean;
+  }): Promise<void> {
     const media = this.#media;
     if (!media) throw new Error('not in a call');
     const video = this.#snapshot.callKind === 'video';
