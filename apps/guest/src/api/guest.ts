@@ -6,12 +6,17 @@ export interface GuestSession {
   username: string;
   accessToken: string;
   companyId: number;
+  /** SPEC.md §2's service label: the full page (talk) or the embedded widget */
+  serviceType?: 'talk' | 'widget';
 }
 
 export type FormAnswers = Record<string, string | number | boolean | string[]>;
 
 /** PUT /geo-fence/check: true inside; 403 (outside) and every other failure → false. */
-export async function checkGeofence(session: GuestSession, position: { latitude: string; longitude: string }): Promise<boolean> {
+export async function checkGeofence(
+  session: GuestSession,
+  position: { latitude: string; longitude: string },
+): Promise<boolean> {
   try {
     const answer = await apiRequest<{ inside?: boolean }>('/geo-fence/check', {
       method: 'PUT',
@@ -30,7 +35,11 @@ export async function welcomeFormRequired(session: GuestSession): Promise<boolea
     const answer = await apiRequest<Record<string, unknown> | null>('/form-submission/get-submission', {
       method: 'POST',
       token: session.accessToken,
-      body: { companyId: session.companyId, guestUsername: session.username, serviceType: 'talk' },
+      body: {
+        companyId: session.companyId,
+        guestUsername: session.username,
+        serviceType: session.serviceType ?? 'talk',
+      },
     });
     return !answer || Object.keys(answer).length === 0;
   } catch {
@@ -38,11 +47,21 @@ export async function welcomeFormRequired(session: GuestSession): Promise<boolea
   }
 }
 
-export async function submitForm(session: GuestSession, formId: number | string, answers: FormAnswers): Promise<void> {
+export async function submitForm(
+  session: GuestSession,
+  formId: number | string,
+  answers: FormAnswers,
+): Promise<void> {
   await apiRequest('/form-submission', {
     method: 'POST',
     token: session.accessToken,
-    body: { company: session.companyId, guestUsername: session.username, serviceType: 'talk', formId, answers },
+    body: {
+      company: session.companyId,
+      guestUsername: session.username,
+      serviceType: session.serviceType ?? 'talk',
+      formId,
+      answers,
+    },
   });
 }
 

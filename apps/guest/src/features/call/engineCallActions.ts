@@ -75,8 +75,13 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         break;
       case 'failed':
         tabs.inCall(false);
-        if (snap.error !== 'disabledCamera' && !['waiting', 'ongoing', 'selection', 'preview'].includes(s().screen)) break;
-        if (snap.error !== 'disabledCamera') s().setError({ code: 'call-failed', ...(snap.error ? { message: snap.error } : {}) });
+        if (
+          snap.error !== 'disabledCamera' &&
+          !['waiting', 'ongoing', 'selection', 'preview'].includes(s().screen)
+        )
+          break;
+        if (snap.error !== 'disabledCamera')
+          s().setError({ code: 'call-failed', ...(snap.error ? { message: snap.error } : {}) });
         sendEvent(store, { type: 'FAILED', disabledCamera: snap.error === 'disabledCamera' });
         break;
       default:
@@ -96,7 +101,12 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     ...api,
     async register(guestId, company) {
       const registration = await api.register(guestId, company);
-      session = { username: registration.username, accessToken: registration.access_token, companyId };
+      session = {
+        username: registration.username,
+        accessToken: registration.access_token,
+        companyId,
+        serviceType: serviceTypeFor(s().company),
+      };
       return registration;
     },
     async addReport(body) {
@@ -215,7 +225,10 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       // SPEC.md §5: skipped unless the company, the guest and (for a rating form) the form are known
       if (!company || !current || !report) return;
       const form = company.advanceRating && company.ratingForm ? company.ratingForm.id : null;
-      const answers = form !== null && answer.answers ? answer.answers : { score: answer.score, ...(answer.comment ? { comment: answer.comment } : {}) };
+      const answers =
+        form !== null && answer.answers
+          ? answer.answers
+          : { score: answer.score, ...(answer.comment ? { comment: answer.comment } : {}) };
       await submitRating(current, report.id, form, answers).catch(() => undefined);
     },
     takeOver() {

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { prefilledAnswers } from '../widget/bridge.ts';
 import { useTranslation } from 'react-i18next';
 import CircleAlert from 'lucide-react/icons/circle-alert';
 import { useGuestStore } from '../../app/store.ts';
@@ -16,7 +17,8 @@ export function WelcomeForm() {
   const form = useGuestStore((s) => s.company?.forms?.welcome ?? null);
   const language = useGuestStore((s) => s.language);
   const customTitle = useCompanyMessage('welcomeFormTitle');
-  const [answers, setAnswers] = useState<FormAnswers>({});
+  // a website that embeds the widget may pre-fill the guest's name and email
+  const [answers, setAnswers] = useState<FormAnswers>(() => (form ? prefilledAnswers(form.fields) : {}));
   const [state, setState] = useState<'idle' | 'sending' | 'failed'>('idle');
   if (!form) return null;
   const title = customTitle || (language === 'ar' && form.title_ar) || form.title || t('form.defaultTitle');
@@ -31,11 +33,21 @@ export function WelcomeForm() {
     }
   };
   return (
-    <form className={styles.welcomeForm} onSubmit={(e) => void submit(e)} data-testid="welcome-form" aria-labelledby="welcome-form-title">
+    <form
+      className={styles.welcomeForm}
+      onSubmit={(e) => void submit(e)}
+      data-testid="welcome-form"
+      aria-labelledby="welcome-form-title"
+    >
       <h2 id="welcome-form-title" className={styles.legend}>
         {title}
       </h2>
-      <FormFields fields={form.fields} language={language} answers={answers} onChange={(key, value) => setAnswers((a) => ({ ...a, [key]: value }))} />
+      <FormFields
+        fields={form.fields}
+        language={language}
+        answers={answers}
+        onChange={(key, value) => setAnswers((a) => ({ ...a, [key]: value }))}
+      />
       {state === 'failed' ? (
         <p className={styles.missing} role="alert">
           <CircleAlert size={16} aria-hidden="true" />
