@@ -98,7 +98,12 @@ test('when a supervisor joins a running call, then the guest sees and hears both
     await expect(supervisor.page.getByTestId('call-idle')).toBeVisible();
     await expect(guest.page.getByTestId('remote-video-other')).toHaveCount(0);
     await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
-    expect((await growing(guest.page)).video).toBe(1);
+    // the tile goes on Janus's "unpublished" event; frames already in the guest's jitter buffer may still
+    // decode for a moment after it, so wait for the departed stream to drain, then hold it for 2 s
+    await expect
+      .poll(async () => (await growing(guest.page, 1000)).video, { message: 'guest: one video stream left', timeout: 10_000 })
+      .toBe(1);
+    expect((await growing(guest.page)).video, 'guest: only the agent is still decoded').toBe(1);
   } finally {
     await closeAll(testInfo, agent, guest, supervisor);
   }
