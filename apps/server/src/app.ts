@@ -100,7 +100,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   if (ownsDb) app.addHook('onClose', async () => db.close());
 
   // External plugins.
-  await registerHelmet(app);
+  registerHelmet(app);
   await app.register(cookie);
   await registerRateLimit(app);
   await registerSwagger(app);

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { App } from '../../typebox.ts';
 
@@ -11,7 +10,7 @@ import type { App } from '../../typebox.ts';
  * and validating every directive — on each request: ≈ 8 % of the CPU of POST /api/call-report/add in
  * bench/api.) Only the websocket source, which names the request's host, is computed per request.
  */
-export async function registerHelmet(app: App): Promise<void> {
+export function registerHelmet(app: App): void {
   const applyHeaders = helmet({
     // set below: helmet's CSP middleware re-reads every directive on each request because one is dynamic
     contentSecurityPolicy: false,
@@ -22,7 +21,7 @@ export async function registerHelmet(app: App): Promise<void> {
   const after = "; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'self'; form-action 'self'";
   app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader('content-security-policy', before + sameOriginWs(request.headers.host) + after);
-    applyHeaders(request.raw, reply.raw as ServerResponse, (error?: unknown) => done(error as Error | undefined));
+    applyHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
 }
 
