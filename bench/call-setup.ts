@@ -58,13 +58,18 @@ function armFirstRemoteFrame(page: Page): Promise<void> {
     const w = window as unknown as { __t0?: number; __t1?: Promise<number> };
     w.__t1 = new Promise<number>((resolve) => {
       const seen = new WeakSet<HTMLVideoElement>();
+      let done = false;
       const check = () => {
+        if (done) return; // one loop per run: a loop left running would tax every later run's frames
         for (const v of document.querySelectorAll<HTMLVideoElement>(
           '[data-testid="remote-video"] video, video[data-testid="remote-video"]',
         )) {
           if (seen.has(v)) continue;
           seen.add(v);
-          v.requestVideoFrameCallback(() => resolve(performance.now()));
+          v.requestVideoFrameCallback(() => {
+            done = true;
+            resolve(performance.now());
+          });
         }
         requestAnimationFrame(check);
       };
