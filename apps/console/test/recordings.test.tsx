@@ -21,7 +21,7 @@ const rows = [
 
 describe('console recordings page', () => {
   it('when an agent opens the recordings page, then it is sent back to its workspace and nothing is listed', () => {
-    const fetch = vi.fn(() => Promise.resolve(json(200, { data: { name: 'Acme' } })));
+    const fetch = vi.fn((_url: string) => Promise.resolve(json(200, { data: { name: 'Acme' } })));
     vi.stubGlobal('fetch', fetch);
     const store = createConsoleStore({ session: 'authenticated', user: agent });
     render(

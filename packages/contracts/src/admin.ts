@@ -170,6 +170,7 @@ export type ReportDay = Static<typeof ReportDay>;
 export const Reports = Type.Object({
   from: Type.String(),
   to: Type.String(),
+  service: ServiceFilter,
   totals: Type.Object({
     calls: Type.Integer(),
     answered: Type.Integer(),

@@ -184,6 +184,7 @@ export function createReportsRepository(db: Kysely<Database>) {
       return {
         from: fromDay,
         to: toDay,
+        service,
         totals: { calls: total.calls, answered: total.answered, abandoned: total.abandoned, avgWaitSeconds: avg(total.wait), avgTalkSeconds: avg(total.talk), ratings: total.scores.length, avgRating: mean(total.scores) },
         days,
       };

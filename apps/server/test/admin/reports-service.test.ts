@@ -27,7 +27,9 @@ describe.each(dialects())('GET /api/console/reports?service= and held calls (%s)
   const totals = async (query: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/api/console/reports?from=${day}&to=${day}${query}`, headers: { cookie: admin } });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ data: { totals: Totals } }>().data.totals;
+    const data = res.json<{ data: { service: string; totals: Totals } }>().data;
+    expect(data.service).toBe(new URLSearchParams(query).get('service') ?? 'all');
+    return data.totals;
   };
   const csvTotal = async (query: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/api/console/reports.csv?from=${day}&to=${day}${query}`, headers: { cookie: admin } });

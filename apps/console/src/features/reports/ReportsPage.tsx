@@ -85,7 +85,7 @@ export function ReportsPage() {
       ) : null}
       {r ? (
         <>
-          <section className={styles.grid2} aria-label={t('reports.totals')} style={{ marginBlockEnd: 16 }} data-testid="reports-totals" data-service={service}>
+          <section className={styles.grid2} aria-label={t('reports.totals')} style={{ marginBlockEnd: 16 }} data-testid="reports-totals" data-service={r.service}>
             {(
               [
                 ['calls', num.format(r.totals.calls)],
