@@ -20,18 +20,20 @@ export function WelcomeForm() {
   // a website that embeds the widget may pre-fill the guest's name and email
   const [answers, setAnswers] = useState<FormAnswers>(() => (form ? prefilledAnswers(form.fields) : {}));
   const [state, setState] = useState<'idle' | 'sending' | 'failed'>('idle');
-  // …also when the pre-fill arrives after the form is shown; never over what the guest typed
+  // …also when the pre-fill arrives after the form is shown (even between the first render and this
+  // effect); never over what the guest typed
   useEffect(() => {
     if (!form) return undefined;
-    return onWidgetPrefill(() =>
+    const fill = () =>
       setAnswers((current) => {
-        const next = { ...current };
+        let next = current;
         for (const [key, value] of Object.entries(prefilledAnswers(form.fields))) {
-          if (next[key] === undefined || next[key] === '') next[key] = value;
+          if (current[key] === undefined || current[key] === '') next = { ...next, [key]: value };
         }
         return next;
-      }),
-    );
+      });
+    fill();
+    return onWidgetPrefill(fill);
   }, [form]);
   if (!form) return null;
   const title = customTitle || (language === 'ar' && form.title_ar) || form.title || t('form.defaultTitle');
