@@ -14,7 +14,14 @@ export interface HostSite {
 
 const EVENTS = ['load', 'ready', 'open', 'close', 'callStarted', 'callAnswered', 'callEnded', 'error'];
 
-export function hostPageHtml(lobbyBaseUrl: string = BASE_URL): string {
+export interface HostSiteOptions {
+  /** the website's own Content-Security-Policy header (e.g. `frame-src 'none'`: it refuses to frame anything) */
+  csp?: string;
+  /** more attributes of the snippet's script tag, as written in the page (e.g. `data-name="Dana"`) */
+  scriptAttributes?: string;
+}
+
+export function hostPageHtml(lobbyBaseUrl: string = BASE_URL, scriptAttributes = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Acme Travel</title></head>
@@ -27,16 +34,20 @@ export function hostPageHtml(lobbyBaseUrl: string = BASE_URL): string {
     window.addEventListener('lobby:' + name, function (e) { window.__lobbyEvents.push({ type: name, detail: e.detail }); });
   });
 </script>
-<script src="${lobbyBaseUrl}/widget.js" async></script>
+<script src="${lobbyBaseUrl}/widget.js"${scriptAttributes ? ` ${scriptAttributes}` : ''} async></script>
 </body>
 </html>`;
 }
 
-export async function startHostSite(host = '127.0.0.1'): Promise<HostSite> {
-  const html = hostPageHtml();
+export async function startHostSite(host = '127.0.0.1', options: HostSiteOptions = {}): Promise<HostSite> {
+  const html = hostPageHtml(BASE_URL, options.scriptAttributes);
   const server = http.createServer((req, res) => {
     if (req.url === '/host.html') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        ...(options.csp ? { 'content-security-policy': options.csp } : {}),
+      });
       res.end(html);
       return;
     }

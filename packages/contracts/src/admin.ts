@@ -134,9 +134,24 @@ export type AppointmentCreate = Static<typeof AppointmentCreate>;
 
 // Reports.
 
+/**
+ * SPEC.md §2's service labels as a filter of the console's lists of calls: the full call page (`talk`;
+ * calls reported without a service type count as talk), the embedded widget (`widget`), or both (`all`,
+ * the default).
+ */
+export const ServiceFilter = Type.Union([Type.Literal('talk'), Type.Literal('widget'), Type.Literal('all')], {
+  description: 'talk | widget | all (default all)',
+});
+export type ServiceFilter = Static<typeof ServiceFilter>;
+
+/** The query of the console's lists of calls that only filter by service (recordings). */
+export const ServiceQuery = Type.Object({ service: Type.Optional(ServiceFilter) });
+export type ServiceQuery = Static<typeof ServiceQuery>;
+
 export const ReportsQuery = Type.Object({
   from: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'first day (UTC), default 13 days before `to`' })),
   to: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'last day (UTC), default today' })),
+  service: Type.Optional(ServiceFilter),
 });
 export type ReportsQuery = Static<typeof ReportsQuery>;
 
@@ -155,6 +170,7 @@ export type ReportDay = Static<typeof ReportDay>;
 export const Reports = Type.Object({
   from: Type.String(),
   to: Type.String(),
+  service: ServiceFilter,
   totals: Type.Object({
     calls: Type.Integer(),
     answered: Type.Integer(),

@@ -21,6 +21,7 @@ import type {
   FormInput,
   Reports,
   Schedule,
+  ServiceFilter,
 } from '@lobby/contracts';
 import { apiRequest } from './client.ts';
 
@@ -33,6 +34,7 @@ export type {
   Appointment,
   Reports,
   Schedule,
+  ServiceFilter,
 };
 
 export const getCompany = () => apiRequest<AdminCompany>('/admin/company');
@@ -61,8 +63,10 @@ export const listAppointments = async () => (await apiRequest<{ appointments: Ap
 export const createAppointment = (body: AppointmentCreate) => apiRequest<Appointment>('/admin/appointments', { method: 'POST', body });
 export const deleteAppointment = (id: number) => apiRequest<{ deleted: boolean }>(`/admin/appointments/${id}`, { method: 'DELETE' });
 
-export const getReports = (from: string, to: string) => apiRequest<Reports>('/console/reports', { query: { from, to } });
-export const reportsCsvUrl = (from: string, to: string) => `/api/console/reports.csv?${new URLSearchParams({ from, to }).toString()}`;
+export const getReports = (from: string, to: string, service: ServiceFilter = 'all') =>
+  apiRequest<Reports>('/console/reports', { query: { from, to, service } });
+export const reportsCsvUrl = (from: string, to: string, service: ServiceFilter = 'all') =>
+  `/api/console/reports.csv?${new URLSearchParams({ from, to, service }).toString()}`;
 
 // Forms (routes of the service-API engineer; docs/api.md "Forms").
 export type { FieldType, FormDefinition, FormInput };
@@ -83,11 +87,15 @@ export const listZones = async () => (await apiRequest<{ zones: GeofenceZone[] }
 export const createZone = (body: GeofenceZoneInput) => apiRequest<GeofenceZone>('/admin/geofence-zones', { method: 'POST', body });
 export const deleteZone = (id: number) => apiRequest<unknown>(`/admin/geofence-zones/${id}`, { method: 'DELETE' });
 
-// Recordings (routes of the in-call engineer): one playable file per call.
+// Recordings: one playable file per conversation (a call resumed after hold is one); supervisors and admins.
 export interface Recording {
   callId: string;
+  serviceType: 'talk' | 'widget';
   size: number;
   createdAt: number;
   url: string;
 }
-export const listRecordings = async () => (await apiRequest<{ recordings: Recording[] }>('/console/recordings')).recordings;
+export const listRecordings = async (service: ServiceFilter = 'all') =>
+  (await apiRequest<{ recordings: Recording[] }>('/console/recordings', { query: { service } })).recordings;
+export const deleteRecording = (callId: string) =>
+  apiRequest<{ callId: string; deleted: true }>(`/console/recordings/${encodeURIComponent(callId)}`, { method: 'DELETE' });

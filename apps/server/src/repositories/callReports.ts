@@ -75,6 +75,36 @@ export function createCallReportsRepository(db: Kysely<Database>) {
       return (await db.selectFrom('call_reports').selectAll().where('call_id', '=', callId).executeTakeFirst()) ?? null;
     },
 
+    /**
+     * Every report of the conversation that began with `originCallId` (held and resumed: POST
+     * /call-report/hold-call), the first one included; of one company only.
+     */
+    async chain(companyId: number, originCallId: string) {
+      return db
+        .selectFrom('call_reports')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where((eb) => eb.or([eb('call_id', '=', originCallId), eb('origin_call_id', '=', originCallId)]))
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+
+    /** The service type of each of these calls of the company (absent: no such report, or none recorded). */
+    async serviceTypes(companyId: number, callIds: string[]): Promise<Map<string, string>> {
+      const out = new Map<string, string>();
+      for (let i = 0; i < callIds.length; i += 500) {
+        const rows = await db
+          .selectFrom('call_reports')
+          .select(['call_id', 'service_type'])
+          .where('company_id', '=', companyId)
+          .where('call_id', 'in', callIds.slice(i, i + 500))
+          .execute();
+        for (const r of rows) if (r.service_type !== null) out.set(r.call_id, r.service_type);
+      }
+      return out;
+    },
+
     async setTimestamps(id: number, columns: TimestampColumn[], now: number): Promise<void> {
       if (columns.length === 0) return;
       const values: Partial<Record<TimestampColumn, number>> = {};

@@ -17,13 +17,13 @@ describe.each(dialects())('authorization of administration and reports (%s)', (d
   let demoAppointment: number;
   let other: { companyId: number; admin: string; supervisor: string; agent: string };
 
-  /** Every /api/admin and /api/console/reports operation, from the OpenAPI document. */
+  /** Every /api/admin, /api/console/reports and /api/console/recordings operation, from the OpenAPI document. */
   async function adminOperations(): Promise<Array<{ method: Method; path: string }>> {
     const doc = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     const paths = doc.json<{ paths: Record<string, Record<string, unknown>> }>().paths;
     const ops: Array<{ method: Method; path: string }> = [];
     for (const [path, methods] of Object.entries(paths)) {
-      if (!path.startsWith('/api/admin/') && !path.startsWith('/api/console/reports')) continue;
+      if (!path.startsWith('/api/admin/') && !path.startsWith('/api/console/reports') && !path.startsWith('/api/console/recordings')) continue;
       for (const m of Object.keys(methods)) ops.push({ method: m.toUpperCase() as Method, path });
     }
     return ops;
@@ -72,6 +72,9 @@ describe.each(dialects())('authorization of administration and reports (%s)', (d
       'PUT /api/admin/users/{id}',
       'PUT /api/admin/schedule',
       'GET /api/console/reports.csv',
+      'GET /api/console/recordings',
+      'GET /api/console/recordings/{callId}/file',
+      'DELETE /api/console/recordings/{callId}',
     ]) {
       expect(ops).toContain(expected);
     }

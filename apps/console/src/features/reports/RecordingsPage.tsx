@@ -2,18 +2,34 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Download from 'lucide-react/icons/download';
 import Play from 'lucide-react/icons/play';
-import { listRecordings } from '../../api/admin.ts';
+import Trash2 from 'lucide-react/icons/trash-2';
+import type { ServiceFilter } from '@lobby/contracts';
+import { deleteRecording, listRecordings } from '../../api/admin.ts';
 import { useConsoleStore } from '../../app/store.ts';
 import { AdminLayout } from '../admin/AdminLayout.tsx';
-import { useAsync } from '../admin/useAsync.ts';
+import { errorText, useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';
+import { ServiceSwitch } from './ServiceSwitch.tsx';
 
-/** The company's call recordings: play one at a time, download. */
+/** The company's call recordings (supervisors and admins): filter by service, play one at a time, download, delete. */
 export function RecordingsPage() {
   const { t } = useTranslation('admin');
   const language = useConsoleStore((s) => s.language);
-  const data = useAsync(listRecordings);
+  const [service, setService] = useState<ServiceFilter>('all');
+  const data = useAsync(() => listRecordings(service));
   const [playing, setPlaying] = useState<string | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const remove = async (callId: string) => {
+    if (!window.confirm(t('recordings.confirmDelete', { callId }))) return;
+    try {
+      setDeleteError(null);
+      if (playing === callId) setPlaying(null);
+      await deleteRecording(callId);
+      data.reload();
+    } catch (e) {
+      setDeleteError(errorText(e));
+    }
+  };
   const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   const mb = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
   return (
@@ -23,10 +39,19 @@ export function RecordingsPage() {
           <h1>{t('recordings.title')}</h1>
           <p className={styles.lead}>{t('recordings.lead')}</p>
         </div>
+        <div className={styles.actions}>
+          <ServiceSwitch
+            value={service}
+            onChange={(next) => {
+              setService(next);
+              data.reload();
+            }}
+          />
+        </div>
       </div>
-      {data.error ? (
+      {data.error || deleteError ? (
         <p className={styles.error} role="alert">
-          {data.error}
+          {data.error ?? deleteError}
         </p>
       ) : null}
       <section className={styles.card}>
@@ -37,6 +62,7 @@ export function RecordingsPage() {
               <tr>
                 <th scope="col">{t('recordings.when')}</th>
                 <th scope="col">{t('recordings.call')}</th>
+                <th scope="col">{t('service.label')}</th>
                 <th scope="col" className={styles.num}>
                   {t('recordings.size')}
                 </th>
@@ -47,7 +73,7 @@ export function RecordingsPage() {
             </thead>
             <tbody>
               {data.data.map((r) => (
-                <tr key={r.callId} data-testid="recording-row">
+                <tr key={r.callId} data-testid="recording-row" data-call-id={r.callId} data-service={r.serviceType}>
                   <td>{date.format(new Date(r.createdAt))}</td>
                   <td dir="ltr">
                     <code>{r.callId}</code>
@@ -55,6 +81,7 @@ export function RecordingsPage() {
                       <video src={r.url} controls autoPlay style={{ marginBlockStart: 10, maxInlineSize: 480, borderRadius: 12, background: '#000' }} />
                     ) : null}
                   </td>
+                  <td>{t(`service.${r.serviceType}`)}</td>
                   <td className={styles.num}>{t('recordings.mb', { value: mb.format(r.size / 1_048_576) })}</td>
                   <td>
                     <span className={styles.rowActions}>
@@ -66,6 +93,16 @@ export function RecordingsPage() {
                         <Download size={16} aria-hidden="true" />
                         {t('recordings.download')}
                       </a>
+                      <button
+                        type="button"
+                        className={`${styles.smallButton} ${styles.danger}`}
+                        aria-label={t('recordings.deleteNamed', { callId: r.callId })}
+                        onClick={() => void remove(r.callId)}
+                        data-testid="recording-delete"
+                      >
+                        <Trash2 size={16} aria-hidden="true" />
+                        {t('recordings.delete')}
+                      </button>
                     </span>
                   </td>
                 </tr>

@@ -8,17 +8,20 @@ import { AdminLayout } from '../admin/AdminLayout.tsx';
 import { useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';
 import { Legend, Lines, StackedBars } from './charts.tsx';
+import { ServiceSwitch } from './ServiceSwitch.tsx';
+import type { ServiceFilter } from '@lobby/contracts';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Calls per day, answered and abandoned, wait and talk time; charts, a table and CSV export. */
+/** Calls per day, answered and abandoned, wait and talk time, by service; charts, a table and CSV export. */
 export function ReportsPage() {
   const { t } = useTranslation('admin');
   const language = useConsoleStore((s) => s.language);
   const [to, setTo] = useState(() => iso(Date.now()));
   const [from, setFrom] = useState(() => iso(Date.now() - 13 * DAY_MS));
-  const report = useAsync(() => getReports(from, to));
+  const [service, setService] = useState<ServiceFilter>('all');
+  const report = useAsync(() => getReports(from, to, service));
   const r = report.data;
   const labels = r ? r.days.map((d) => new Intl.DateTimeFormat(language, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${d.day}T00:00:00Z`))) : [];
   const num = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
@@ -50,6 +53,13 @@ export function ReportsPage() {
             report.reload();
           }}
         >
+          <ServiceSwitch
+            value={service}
+            onChange={(next) => {
+              setService(next);
+              report.reload();
+            }}
+          />
           <label className={styles.field}>
             <span className={styles.label}>{t('reports.from')}</span>
             <input className={styles.input} type="date" value={from} max={to} onChange={(e) => setFrom(e.target.value)} data-testid="reports-from" />
@@ -62,7 +72,7 @@ export function ReportsPage() {
             <RefreshCw size={16} aria-hidden="true" />
             {t('reports.refresh')}
           </button>
-          <a className={styles.smallButton} style={{ alignSelf: 'end', minBlockSize: 40 }} href={reportsCsvUrl(from, to)} download data-testid="reports-csv">
+          <a className={styles.smallButton} style={{ alignSelf: 'end', minBlockSize: 40 }} href={reportsCsvUrl(from, to, service)} download data-testid="reports-csv">
             <Download size={16} aria-hidden="true" />
             {t('reports.csv')}
           </a>
@@ -75,7 +85,7 @@ export function ReportsPage() {
       ) : null}
       {r ? (
         <>
-          <section className={styles.grid2} aria-label={t('reports.totals')} style={{ marginBlockEnd: 16 }}>
+          <section className={styles.grid2} aria-label={t('reports.totals')} style={{ marginBlockEnd: 16 }} data-testid="reports-totals" data-service={r.service}>
             {(
               [
                 ['calls', num.format(r.totals.calls)],

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { prefilledAnswers } from '../widget/bridge.ts';
+import { useEffect, useState, type FormEvent } from 'react';
+import { onWidgetPrefill, prefilledAnswers } from '../widget/bridge.ts';
 import { useTranslation } from 'react-i18next';
 import CircleAlert from 'lucide-react/icons/circle-alert';
 import { useGuestStore } from '../../app/store.ts';
@@ -20,6 +20,21 @@ export function WelcomeForm() {
   // a website that embeds the widget may pre-fill the guest's name and email
   const [answers, setAnswers] = useState<FormAnswers>(() => (form ? prefilledAnswers(form.fields) : {}));
   const [state, setState] = useState<'idle' | 'sending' | 'failed'>('idle');
+  // …also when the pre-fill arrives after the form is shown (even between the first render and this
+  // effect); never over what the guest typed
+  useEffect(() => {
+    if (!form) return undefined;
+    const fill = () =>
+      setAnswers((current) => {
+        let next = current;
+        for (const [key, value] of Object.entries(prefilledAnswers(form.fields))) {
+          if (current[key] === undefined || current[key] === '') next = { ...next, [key]: value };
+        }
+        return next;
+      });
+    fill();
+    return onWidgetPrefill(fill);
+  }, [form]);
   if (!form) return null;
   const title = customTitle || (language === 'ar' && form.title_ar) || form.title || t('form.defaultTitle');
   const submit = async (event: FormEvent) => {

@@ -13,10 +13,20 @@ export interface GuestPrefill {
 }
 
 let prefill: GuestPrefill = {};
+const prefillListeners = new Set<() => void>();
 
 /** Name and email the website pre-filled (Lobby.prefill); empty when none. */
 export function widgetPrefill(): GuestPrefill {
   return prefill;
+}
+
+/**
+ * Calls `listener` whenever the website pre-fills (again): the pre-fill arrives by message after the call
+ * page said ready, which may be after the welcome form is on screen. Answers the unsubscribe function.
+ */
+export function onWidgetPrefill(listener: () => void): () => void {
+  prefillListeners.add(listener);
+  return () => prefillListeners.delete(listener);
 }
 
 /** Welcome-form answers pre-filled from the website: a field keyed or typed `email`, a field keyed `name`. */
@@ -62,6 +72,7 @@ export function bindWidgetBridge(store: GuestStore, context: WidgetContext, peer
       ...(typeof g.name === 'string' && g.name ? { name: g.name.slice(0, 200) } : {}),
       ...(typeof g.email === 'string' && g.email ? { email: g.email.slice(0, 320) } : {}),
     };
+    for (const listener of prefillListeners) listener();
   };
 
   const onMessage = (event: MessageEvent<unknown>) => {

@@ -1,18 +1,34 @@
 /**
  * The recordings service: finds calls whose recording is complete, post-processes them into one file
- * per call (postprocess.ts) and lists a company's recordings.
+ * per call (postprocess.ts), lists a company's recordings and deletes them.
  *
  * Root: $LOBBY_RECORDINGS_DIR, else {LOBBY_DATA_DIR}/recordings. The apps put it in front of the
  * SPEC.md §7 filename they hand to Janus (GET /api/company/details answers it as recordingRoot); Janus
- * runs as the same user and writes where the filename says.
+ * runs as the same user and writes where the filename says: one folder per call id.
+ *
+ * One recording per conversation: a call put on hold and resumed continues under a new call id (a new
+ * Janus room, so a new folder), linked by POST /call-report/hold-call. The folders of such a chain are
+ * muxed together into the folder of its first call, {originCallId}/{originCallId}.mkv, so the console lists
+ * the conversation once, as the reports count it once.
+ *
+ * When is a recording complete? When the chain's last call has ended (its report says so), or, for a
+ * guest whose browser died and never reported the end, when none of the chain's files changed for
+ * `idleMs` ($LOBBY_RECORDING_IDLE_SECONDS, default 600). A chain that grows afterwards (a long hold) is
+ * processed again once it has new media. Sweeps run every few seconds from the server's start, so
+ * calls left over from before a restart are processed too.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../index.ts';
-import { DEFAULT_BINS, callOutputFile, mjrFiles, processCallFolder, type Bins } from './postprocess.ts';
+import { DEFAULT_BINS, callOutputFile, mjrFiles, processCallFolders, type Bins } from './postprocess.ts';
 
 export function recordingsRoot(config: { dataDir: string }, env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.LOBBY_RECORDINGS_DIR || path.join(config.dataDir, 'recordings'));
+}
+
+export function recordingIdleMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = Number(env.LOBBY_RECORDING_IDLE_SECONDS);
+  return Number.isFinite(raw) && raw > 0 ? raw * 1000 : 600_000;
 }
 
 export interface RecordingEntry {
@@ -37,6 +53,11 @@ export interface RecordingsService {
   list(companyId: number): Promise<RecordingEntry[]>;
   /** The file of one call of the company, or null. */
   fileOf(companyId: number, callId: string): Promise<string | null>;
+  /**
+   * Removes the recording of one conversation of the company from disk: the output and the raw files of
+   * every call of its chain. False when the company has no recording of that call.
+   */
+  remove(companyId: number, callId: string): Promise<boolean>;
   start(intervalMs?: number): void;
   stop(): void;
 }
@@ -44,55 +65,99 @@ export interface RecordingsService {
 /** How long a call's files must have stayed unchanged before they count as complete. */
 const QUIET_MS = 3000;
 
+interface CallDir {
+  companyId: number;
+  callId: string;
+  dir: string;
+}
+
+type Report = NonNullable<Awaited<ReturnType<Services['repos']['callReports']['byCallId']>>>;
+
 export function createRecordingsService(
   services: Pick<Services, 'config' | 'repos' | 'now'>,
-  options: { root?: string; bins?: Bins; log?: (message: string, error?: unknown) => void } = {},
+  options: { root?: string; bins?: Bins; idleMs?: number; log?: (message: string, error?: unknown) => void } = {},
 ): RecordingsService {
   const root = options.root ?? recordingsRoot(services.config);
   const bins = options.bins ?? DEFAULT_BINS;
+  const idleMs = options.idleMs ?? recordingIdleMs();
   const log = options.log ?? (() => undefined);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
-  const failed = new Set<string>();
+  /** chains whose processing failed, and when their newest file was then (new media → try again) */
+  const failed = new Map<string, number>();
+  const companyDir = (companyId: number) => path.join(root, String(companyId));
 
-  async function callDirs(): Promise<{ companyId: number; callId: string; dir: string }[]> {
-    const out: { companyId: number; callId: string; dir: string }[] = [];
+  async function callDirs(): Promise<CallDir[]> {
+    const out: CallDir[] = [];
     for (const company of await fs.readdir(root).catch(() => [] as string[])) {
       if (!/^\d+$/.test(company)) continue;
-      const companyDir = path.join(root, company);
-      for (const callId of await fs.readdir(companyDir).catch(() => [] as string[])) {
-        if (isCallId(callId)) out.push({ companyId: Number(company), callId, dir: path.join(companyDir, callId) });
+      const dir = companyDir(Number(company));
+      for (const callId of await fs.readdir(dir).catch(() => [] as string[])) {
+        if (isCallId(callId)) out.push({ companyId: Number(company), callId, dir: path.join(dir, callId) });
       }
     }
     return out;
   }
 
-  async function ready(dir: string, callId: string, companyId: number): Promise<boolean> {
-    if (failed.has(dir)) return false;
-    const files = await mjrFiles(dir);
-    if (!files.length) return false;
-    const output = await fs.stat(callOutputFile(dir, callId)).catch(() => null);
-    const stats = await Promise.all(files.map((f) => fs.stat(f)));
-    const newest = Math.max(...stats.map((s) => s.mtimeMs));
-    if (output && output.mtimeMs >= newest) return false; // done, and nothing new since
-    if (Date.now() - newest < QUIET_MS) return false;
-    // complete once the call has ended (the report says so); a folder without a report of this
-    // company is never processed
-    const report = await services.repos.callReports.byCallId(callId);
-    if (!report || Number(report.company_id) !== companyId) return false;
-    return report.call_ended_at !== null && report.call_ended_at !== undefined;
+  /** The chain a report belongs to: the first call's id (itself when never held). */
+  const chainOf = (report: Report) => report.origin_call_id ?? report.call_id;
+
+  /** Every report of a chain, oldest first. */
+  async function chainReports(companyId: number, originCallId: string): Promise<Report[]> {
+    const reports = await services.repos.callReports.chain(companyId, originCallId);
+    return reports.sort((a, b) => Number(a.created_at) - Number(b.created_at));
+  }
+
+  /** Newest modification (ms) of the chain's raw files, or null when it has none. */
+  async function newestRaw(dirs: string[]): Promise<number | null> {
+    const files = (await Promise.all(dirs.map((d) => mjrFiles(d)))).flat();
+    if (!files.length) return null;
+    const stats = await Promise.all(files.map((f) => fs.stat(f).catch(() => null)));
+    const times = stats.filter((s) => s !== null).map((s) => s.mtimeMs);
+    return times.length ? Math.max(...times) : null;
+  }
+
+  async function processChain(companyId: number, originCallId: string, reports: Report[]): Promise<void> {
+    const dirs = reports.map((r) => path.join(companyDir(companyId), r.call_id));
+    const outDir = path.join(companyDir(companyId), originCallId);
+    const newest = await newestRaw(dirs);
+    if (newest === null) return;
+    const key = `${companyId}/${originCallId}`;
+    if ((failed.get(key) ?? -1) >= newest) return;
+    const output = await fs.stat(callOutputFile(outDir, originCallId)).catch(() => null);
+    if (output && output.mtimeMs >= newest) return; // done, and nothing new since
+    const quietFor = Date.now() - newest;
+    if (quietFor < QUIET_MS) return;
+    const last = reports.at(-1);
+    const ended = last?.call_ended_at !== null && last?.call_ended_at !== undefined;
+    // the report never ended (the guest's browser died): Janus stopped writing long ago
+    if (!ended && quietFor < idleMs) return;
+    try {
+      const file = await processCallFolders(dirs, outDir, originCallId, bins);
+      log(`recording of ${originCallId} (${reports.length} call id${reports.length > 1 ? 's' : ''}): ${file ?? 'nothing playable'}`);
+      if (!file) failed.set(key, newest);
+      else failed.delete(key);
+    } catch (error) {
+      failed.set(key, newest);
+      log(`recording of ${originCallId} failed`, error);
+    }
   }
 
   async function sweepOnce(): Promise<void> {
-    for (const { companyId, callId, dir } of await callDirs()) {
+    const seen = new Set<string>();
+    for (const { companyId, callId } of await callDirs()) {
       try {
-        if (!(await ready(dir, callId, companyId))) continue;
-        const file = await processCallFolder(dir, callId, bins);
-        log(`recording of ${callId}: ${file ?? 'nothing playable'}`);
-        if (!file) failed.add(dir);
+        // a folder without a report of this company is never processed
+        const report = await services.repos.callReports.byCallId(callId);
+        if (!report || Number(report.company_id) !== companyId) continue;
+        const origin = chainOf(report);
+        const key = `${companyId}/${origin}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        // (the first call of a chain has no origin_call_id itself: always ask for the chain)
+        await processChain(companyId, origin, await chainReports(companyId, origin));
       } catch (error) {
-        failed.add(dir);
-        log(`recording of ${callId} failed`, error);
+        log(`recording of ${callId}: sweep failed`, error);
       }
     }
   }
@@ -106,23 +171,35 @@ export function createRecordingsService(
       return running;
     },
     async list(companyId) {
-      const companyDir = path.join(root, String(companyId));
       const out: RecordingEntry[] = [];
-      for (const callId of await fs.readdir(companyDir).catch(() => [] as string[])) {
+      for (const callId of await fs.readdir(companyDir(companyId)).catch(() => [] as string[])) {
         if (!isCallId(callId)) continue;
-        const stat = await fs.stat(callOutputFile(path.join(companyDir, callId), callId)).catch(() => null);
+        const stat = await fs.stat(callOutputFile(path.join(companyDir(companyId), callId), callId)).catch(() => null);
         if (stat?.isFile()) out.push({ callId, size: stat.size, createdAt: Math.round(stat.mtimeMs) });
       }
       return out.sort((a, b) => b.createdAt - a.createdAt);
     },
     async fileOf(companyId, callId) {
       if (!isCallId(callId)) return null;
-      const file = callOutputFile(path.join(root, String(companyId), callId), callId);
+      const file = callOutputFile(path.join(companyDir(companyId), callId), callId);
       const stat = await fs.stat(file).catch(() => null);
       return stat?.isFile() ? file : null;
     },
+    async remove(companyId, callId) {
+      if (!(await service.fileOf(companyId, callId))) return false;
+      // wait for a sweep in progress, so that it cannot write the file again behind our back
+      await running?.catch(() => undefined);
+      const calls = new Set([callId]);
+      for (const r of await services.repos.callReports.chain(companyId, callId)) calls.add(r.call_id);
+      for (const id of calls) {
+        if (isCallId(id)) await fs.rm(path.join(companyDir(companyId), id), { recursive: true, force: true });
+      }
+      return true;
+    },
     start(intervalMs = 5000) {
       if (timer) return;
+      // right away: calls left over from before a restart (their reports may never end)
+      void service.sweep().catch(() => undefined);
       timer = setInterval(() => void service.sweep().catch(() => undefined), intervalMs);
       timer.unref();
     },

@@ -53,10 +53,20 @@ export const DEFAULT_BINS: Bins = { ppRec: 'janus-pp-rec', ffmpeg: 'ffmpeg' };
  * or null when the folder holds nothing playable. Intermediate files are removed.
  */
 export async function processCallFolder(dir: string, callId: string, bins: Bins = DEFAULT_BINS): Promise<string | null> {
+  return processCallFolders([dir], dir, callId, bins);
+}
+
+/**
+ * Converts every .mjr of several call folders (the parts of a call resumed after hold: one Janus room,
+ * hence one folder, per call id) and muxes them on one timeline into {outDir}/{callId}.mkv.
+ */
+export async function processCallFolders(dirs: string[], outDir: string, callId: string, bins: Bins = DEFAULT_BINS): Promise<string | null> {
+  await fs.mkdir(outDir, { recursive: true });
+  const work = await fs.mkdtemp(path.join(outDir, '.work-'));
+  const mjrs = (await Promise.all(dirs.map((d) => mjrFiles(d)))).flat();
   const tracks: Track[] = [];
-  const work = await fs.mkdtemp(path.join(dir, '.work-'));
   try {
-    for (const mjr of (await mjrFiles(dir)).sort()) {
+    for (const mjr of mjrs.sort()) {
       let h: MjrHeader;
       try {
         h = await header(mjr, bins);
@@ -85,7 +95,7 @@ export async function processCallFolder(dir: string, callId: string, bins: Bins 
       args.push('-i', t.file);
     }
     tracks.forEach((_, i) => args.push('-map', String(i)));
-    const output = callOutputFile(dir, callId);
+    const output = callOutputFile(outDir, callId);
     const partial = `${output}.partial.mkv`;
     args.push('-c', 'copy', partial);
     await run(bins.ffmpeg, args, { timeout: 600_000 });

@@ -1,4 +1,4 @@
-import { DataEnvelope, Reports, ReportsQuery } from '@lobby/contracts';
+import { DataEnvelope, Reports, ReportsQuery, type ServiceFilter } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createReportsRepository, dayOf } from '../../../repositories/reports.ts';
@@ -42,8 +42,8 @@ export function consoleReportRoutes(app: App, services: Services): void {
     if ((b - a) / DAY_MS >= MAX_DAYS) return `from: at most ${MAX_DAYS} days`;
     return { from, to };
   }
-  const get = async (companyId: number, r: { from: string; to: string }) =>
-    repo.daily(companyId, r.from, r.to, services.now(), services.config.openCallHours * 3600_000);
+  const get = async (companyId: number, r: { from: string; to: string }, service: ServiceFilter = 'all') =>
+    repo.daily(companyId, r.from, r.to, services.now(), services.config.openCallHours * 3600_000, service);
 
   app.get(
     '/api/console/reports',
@@ -51,7 +51,7 @@ export function consoleReportRoutes(app: App, services: Services): void {
       ...base,
       schema: {
         tags: ['console'],
-        summary: 'Calls per day (UTC): answered, abandoned, average wait and talk time, ratings; supervisors and admins',
+        summary: 'Calls per day (UTC): answered, abandoned, average wait and talk time, ratings; `service` talk | widget | all; supervisors and admins',
         security,
         querystring: ReportsQuery,
         response: { 200: DataEnvelope(Reports), ...errors(400, 401, 403) },
@@ -60,7 +60,7 @@ export function consoleReportRoutes(app: App, services: Services): void {
     async (request, reply) => {
       const r = range(request.query);
       if (typeof r === 'string') return fail(reply, 400, r);
-      return { data: await get(consoleUserOf(request).companyId, r) };
+      return { data: await get(consoleUserOf(request).companyId, r, request.query.service) };
     },
   );
 
@@ -80,10 +80,10 @@ export function consoleReportRoutes(app: App, services: Services): void {
     async (request, reply) => {
       const r = range(request.query);
       if (typeof r === 'string') return fail(reply, 400, r);
-      const report = await get(consoleUserOf(request).companyId, r);
+      const report = await get(consoleUserOf(request).companyId, r, request.query.service);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="lobby-calls-${r.from}-to-${r.to}.csv"`)
+        .header('content-disposition', `attachment; filename="lobby-${request.query.service ?? 'all'}-calls-${r.from}-to-${r.to}.csv"`)
         .send(reportsCsv(report));
     },
   );

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { AppRoutes } from '../src/app/App.tsx';
+import { createConsoleStore } from '../src/app/store.ts';
+import { agent, Wrapper } from './helpers.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+const supervisor = { ...agent, id: 3, name: 'Sam Supervisor', role: 'supervisor' as const };
+const rows = [
+  { callId: 'gaaa--one', serviceType: 'widget', size: 2_097_152, createdAt: Date.parse('2026-05-04T10:00:00Z'), url: '/api/console/recordings/gaaa--one/file' },
+  { callId: 'gbbb--two', serviceType: 'talk', size: 1_048_576, createdAt: Date.parse('2026-05-04T09:00:00Z'), url: '/api/console/recordings/gbbb--two/file' },
+];
+
+describe('console recordings page', () => {
+  it('when an agent opens the recordings page, then it is sent back to its workspace and nothing is listed', () => {
+    const fetch = vi.fn((_url: string) => Promise.resolve(json(200, { data: { name: 'Acme' } })));
+    vi.stubGlobal('fetch', fetch);
+    const store = createConsoleStore({ session: 'authenticated', user: agent });
+    render(
+      <Wrapper store={store} path="/recordings">
+        <AppRoutes />
+      </Wrapper>,
+    );
+    expect(document.querySelector('[data-screen="workspace"]')).not.toBeNull();
+    expect(screen.queryByTestId('recording-row')).toBeNull();
+    expect(fetch.mock.calls.some(([url]) => String(url).startsWith('/api/console/recordings'))).toBe(false);
+  });
+
+  it('when a supervisor picks a service and deletes a recording, then the list is asked for that service and the delete goes to the server', async () => {
+    const calls: Array<{ url: string; method: string }> = [];
+    let listed = rows;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string, init?: RequestInit) => {
+        const method = init?.method ?? 'GET';
+        calls.push({ url, method });
+        if (url.startsWith('/api/console/recordings?')) {
+          const service = new URL(url, 'http://x').searchParams.get('service');
+          return Promise.resolve(json(200, { data: { recordings: listed.filter((r) => service === 'all' || r.serviceType === service) } }));
+        }
+        if (method === 'DELETE') {
+          listed = listed.filter((r) => !url.endsWith(encodeURIComponent(r.callId)));
+          return Promise.resolve(json(200, { data: { callId: 'gaaa--one', deleted: true } }));
+        }
+        return Promise.resolve(json(200, { data: { name: 'Acme' } }));
+      }),
+    );
+    vi.stubGlobal('confirm', vi.fn(() => true));
+    const store = createConsoleStore({ session: 'authenticated', user: supervisor });
+    render(
+      <Wrapper store={store} path="/recordings">
+        <AppRoutes />
+      </Wrapper>,
+    );
+    await waitFor(() => expect(screen.getAllByTestId('recording-row')).toHaveLength(2));
+
+    fireEvent.click(screen.getByTestId('service-widget'));
+    await waitFor(() => expect(screen.getAllByTestId('recording-row')).toHaveLength(1));
+    expect(calls.at(-1)?.url).toBe('/api/console/recordings?service=widget');
+    expect(screen.getByTestId('recording-row').getAttribute('data-call-id')).toBe('gaaa--one');
+
+    fireEvent.click(screen.getByTestId('recording-delete'));
+    await waitFor(() => expect(screen.queryByTestId('recording-row')).toBeNull());
+    expect(calls.find((c) => c.method === 'DELETE')?.url).toBe('/api/console/recordings/gaaa--one');
+  });
+});
