@@ -31,6 +31,9 @@ export {
   type CallStage,
   type Publisher,
   type MediaSessionOptions,
+  type DeviceChoice,
+  type ChangeDevicesOptions,
+  UnsendableCameraError,
 } from './media/mediaSession.ts';
 export * from './media/devices.ts';
 export { retry } from './media/retry.ts';

@@ -10,8 +10,8 @@ import { newCallId, roomPin } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
 import { encodePresenceStatus, joinStatus, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
-import { MediaSession, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
-import { DEFAULT_VIDEO_CONSTRAINTS, getLocalMedia } from '../media/devices.ts';
+import { MediaSession, type DeviceChoice, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
+import { getLocalMedia } from '../media/devices.ts';
 import { XmppSession, type ChatMessage, type ControlMessage, type RoomPresence } from '../xmpp/session.ts';
 import {
   chatOpened,
@@ -460,6 +460,14 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     this.#xmpp.sendChat(this.#room.room, { body: name, file: { url, name } });
   }
 
+  /**
+   * Reads a chat file with our token (an <img> or a link cannot carry it): the caller shows the Blob
+   * through a blob: URL. Only the files of this guest's calls are given out (the server answers 403).
+   */
+  fetchFile(url: string): Promise<Blob> {
+    return this.#options.api.fetchFile(url);
+  }
+
   /** Opens or closes the chat panel (opening clears the unread count). */
   setChatOpen(open: boolean): void {
     this.#setStatus((s) => chatOpened(s, open));
@@ -673,29 +681,21 @@ export class GuestCall extends Emitter<GuestCallEvents> {
    * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
    * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
    */
-  async changeDevices(choice: {
-    audioDeviceId?: string;
-    videoDeviceId?: string;
-    backCam?: boolean;
-  }): Promise<void> {
+  async changeDevices(choice: DeviceChoice): Promise<void> {
     const media = this.#media;
     if (!media) throw new Error('not in a call');
-    const video = this.#snapshot.callKind === 'video';
-    const facing = choice.backCam === undefined ? undefined : choice.backCam ? 'environment' : 'user';
-    const wantsVideo = video && (choice.videoDeviceId !== undefined || facing !== undefined);
-    const wantsAudio = choice.audioDeviceId !== undefined;
-    if (!wantsVideo && !wantsAudio) return;
-    const stream = await navigator.mediaDevices.getUserMedia({
-      audio: wantsAudio ? { deviceId: { exact: choice.audioDeviceId } } : false,
-      video: wantsVideo
-        ? {
-            ...(this.#options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS),
-            ...(choice.videoDeviceId ? { deviceId: { exact: choice.videoDeviceId } } : {}),
-            ...(facing ? { facingMode: { ideal: facing } } : {}),
-          }
-        : false,
-    });
-    await media.replaceTracks(stream);
+    let changed: boolean;
+    try {
+      changed = await media.changeDevices(choice, {
+        video: this.#snapshot.callKind === 'video',
+        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+      });
+    } catch (error) {
+      // a refused camera: the previous one is published again, with new tracks
+      this.#set({ localStream: media.localStream });
+      throw error;
+    }
+    if (!changed) return;
     this.#set({
       localStream: media.localStream,
       status: {

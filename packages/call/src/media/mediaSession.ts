@@ -8,6 +8,7 @@
 import type { JanusJS } from 'janus-gateway';
 import { Emitter } from '../emitter.ts';
 import { retry } from './retry.ts';
+import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 
 type JanusClass = typeof JanusJS.Janus;
 type Handle = JanusJS.PluginHandle;
@@ -54,6 +55,29 @@ export interface PublishOptions {
   video: boolean;
   /** absolute Janus-side path without extension; recording only when set */
   recordFilename?: string;
+}
+
+/** A device change during the call: another microphone or camera, or the front/back camera. */
+export interface DeviceChoice {
+  audioDeviceId?: string;
+  videoDeviceId?: string;
+  backCam?: boolean;
+}
+
+export interface ChangeDevicesOptions {
+  /** a video call (a voice call changes only its microphone) */
+  video: boolean;
+  videoConstraints?: MediaTrackConstraints;
+  /** how long the encoder may take to put out the new camera's first frames */
+  probeMs?: number;
+}
+
+/** The chosen camera's frames cannot be sent (e.g. a depth camera); the previous camera is back. */
+export class UnsendableCameraError extends Error {
+  constructor() {
+    super('unsendableCamera');
+    this.name = 'UnsendableCameraError';
+  }
 }
 
 export type MediaEvents = {
@@ -591,6 +615,69 @@ export class MediaSession extends Emitter<MediaEvents> {
       (t) => t.readyState === 'live' && !stream.getTracks().some((n) => n.kind === t.kind),
     );
     this.localStream = new MediaStream([...stream.getTracks(), ...kept]);
+  }
+
+  /**
+   * Changes camera and/or microphone during the call, or flips between the front and the back camera
+   * (SPEC.md §3 deviceConfigChanged, isBackCam): the one implementation the guest and the agent share.
+   * The new tracks replace the published ones on the same connection (replaceTracks).
+   *
+   * A camera can deliver frames the encoder cannot take: a depth camera's 16-bit grey (Y16) frames
+   * render locally but no frame is ever encoded, so the other side's video silently froze (Chromium's
+   * second fake camera is such a device). After a camera switch we therefore watch the encoder; when
+   * nothing comes out, we go back to the previous camera and throw UnsendableCameraError.
+   * Resolves false when there was nothing to change.
+   */
+  async changeDevices(choice: DeviceChoice, options: ChangeDevicesOptions): Promise<boolean> {
+    const facing = choice.backCam === undefined ? undefined : choice.backCam ? 'environment' : 'user';
+    const wantsVideo = options.video && (choice.videoDeviceId !== undefined || facing !== undefined);
+    const wantsAudio = choice.audioDeviceId !== undefined;
+    if (!wantsVideo && !wantsAudio) return false;
+    const constraints = options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS;
+    const previousCamera = this.localStream?.getVideoTracks()[0]?.getSettings().deviceId;
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio: wantsAudio ? { deviceId: { exact: choice.audioDeviceId } } : false,
+      video: wantsVideo
+        ? {
+            ...constraints,
+            ...(choice.videoDeviceId ? { deviceId: { exact: choice.videoDeviceId } } : {}),
+            ...(facing ? { facingMode: { ideal: facing } } : {}),
+          }
+        : false,
+    });
+    await this.replaceTracks(stream);
+    if (!wantsVideo || this.#mutedSenders.has('video')) return true;
+    if (await this.#encodesVideo(options.probeMs ?? 4000)) return true;
+    if (previousCamera) {
+      const back = await navigator.mediaDevices.getUserMedia({
+        audio: false,
+        video: { ...constraints, deviceId: { exact: previousCamera } },
+      });
+      await this.replaceTracks(back);
+    }
+    throw new UnsendableCameraError();
+  }
+
+  /** True once the publisher's video encoder has put out new frames within `ms`. */
+  async #encodesVideo(ms: number): Promise<boolean> {
+    const pc = this.#publisher?.webrtcStuff?.pc;
+    if (!pc?.getSenders().some((s) => s.track?.kind === 'video')) return true; // nothing published to watch
+    const encoded = async () => {
+      let frames = 0;
+      (await pc.getStats()).forEach((s: { type?: string; kind?: string; framesEncoded?: number }) => {
+        if (s.type === 'outbound-rtp' && s.kind === 'video') frames += s.framesEncoded ?? 0;
+      });
+      return frames;
+    };
+    const start = await encoded();
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      if (this.#closed) return true;
+      // two frames: one can slip out of the encoder when the track is swapped
+      if ((await encoded()) - start >= 2) return true;
+    }
+    return false;
   }
 
   /**
