@@ -36,6 +36,7 @@ export {
   UnsendableCameraError,
 } from './media/mediaSession.ts';
 export * from './media/devices.ts';
+export { watermarkBox, type WatermarkOptions } from './media/watermark.ts';
 export { retry } from './media/retry.ts';
 export * from './guest/guestCall.ts';
 export * from './guest/recording.ts';

@@ -12,6 +12,7 @@ import { encodePresenceStatus, joinStatus, presenceTarget, type LobbyPresenceEle
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
 import { MediaSession, type DeviceChoice, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
 import { getLocalMedia } from '../media/devices.ts';
+import type { WatermarkOptions } from '../media/watermark.ts';
 import { XmppSession, type ChatMessage, type ControlMessage, type RoomPresence } from '../xmpp/session.ts';
 import {
   chatOpened,
@@ -82,6 +83,8 @@ export interface GuestCallOptions {
   /** page visibility and device facts (SPEC.md §4 "Presence"); the browser's by default */
   environment?: () => { pageHidden: boolean; isAndroid: boolean; notificationAllowed: boolean };
   videoConstraints?: MediaTrackConstraints;
+  /** the company's streamWatermark: drawn into the guest's sent camera video when set */
+  watermark?: WatermarkOptions | null;
 }
 
 export type GuestCallEvents = { change: GuestCallSnapshot };
@@ -305,6 +308,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       audio: true,
       video: kind === 'video',
       ...(recordFilename ? { recordFilename } : {}),
+      watermark: this.#options.watermark ?? null,
     });
   }
 

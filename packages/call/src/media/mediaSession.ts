@@ -9,6 +9,7 @@ import type { JanusJS } from 'janus-gateway';
 import { Emitter } from '../emitter.ts';
 import { retry } from './retry.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
+import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked } from './watermark.ts';
 
 type JanusClass = typeof JanusJS.Janus;
 type Handle = JanusJS.PluginHandle;
@@ -55,6 +56,8 @@ export interface PublishOptions {
   video: boolean;
   /** absolute Janus-side path without extension; recording only when set */
   recordFilename?: string;
+  /** the company's stream watermark, drawn into the sent camera video (also after a device change) */
+  watermark?: WatermarkOptions | null;
 }
 
 /** A device change during the call: another microphone or camera, or the front/back camera. */
@@ -142,6 +145,9 @@ export class MediaSession extends Emitter<MediaEvents> {
   #screenTrack: MediaStreamTrack | null = null;
   #closed = false;
   localStream: MediaStream | null = null;
+  #watermark: WatermarkOptions | null = null;
+  /** the marked copy of the camera that is sent, while a watermark is on */
+  #marked: Watermarked | null = null;
 
   constructor(options: MediaSessionOptions) {
     super();
@@ -289,11 +295,12 @@ export class MediaSession extends Emitter<MediaEvents> {
   async publish(options: PublishOptions): Promise<void> {
     const publisher = this.#requirePublisher();
     this.localStream = options.stream;
+    this.#watermark = options.watermark ?? null;
     const tracks: JanusJS.TrackOption[] = [];
     const audio = options.stream.getAudioTracks()[0];
     const video = options.stream.getVideoTracks()[0];
     if (options.audio && audio) tracks.push({ type: 'audio', capture: audio, recv: false });
-    if (options.video && video) tracks.push({ type: 'video', capture: video, recv: false });
+    if (options.video && video) tracks.push({ type: 'video', capture: this.#sendable(video), recv: false });
     let jsep: Jsep;
     try {
       jsep = await new Promise<Jsep>((resolve, reject) =>
@@ -554,6 +561,17 @@ export class MediaSession extends Emitter<MediaEvents> {
     };
   }
 
+  /**
+   * The video track to send for a camera track: the camera itself, or its watermarked copy when the
+   * company's streamWatermark is on (the previous copy is stopped: one camera is sent at a time).
+   */
+  #sendable(camera: MediaStreamTrack): MediaStreamTrack {
+    if (!this.#watermark || !canWatermark()) return camera;
+    this.#marked?.stop();
+    this.#marked = watermarkTrack(camera, this.#watermark);
+    return this.#marked.track;
+  }
+
   /** senders whose track we took away to mute, by kind */
   #mutedSenders = new Map<'audio' | 'video', { sender: RTCRtpSender; track: MediaStreamTrack }>();
 
@@ -593,9 +611,10 @@ export class MediaSession extends Emitter<MediaEvents> {
       const next = kind === 'audio' ? stream.getAudioTracks()[0] : stream.getVideoTracks()[0];
       if (!next) continue;
       const muted = this.#mutedSenders.get(kind);
+      const sent = kind === 'video' ? this.#sendable(next) : next;
       if (muted) {
         next.enabled = false;
-        muted.track = next;
+        muted.track = sent;
       } else if (pc && this.#publisher) {
         const publisher = this.#publisher;
         const sender = pc.getSenders().find((s) => s.track?.kind === kind);
@@ -603,7 +622,7 @@ export class MediaSession extends Emitter<MediaEvents> {
         // janus.js's own replaceTracks keeps its bookkeeping of the local stream right
         await new Promise<void>((resolve, reject) =>
           publisher.replaceTracks({
-            tracks: [{ type: kind, capture: next, recv: false, ...(mid ? { mid } : {}) }],
+            tracks: [{ type: kind, capture: sent, recv: false, ...(mid ? { mid } : {}) }],
             success: () => resolve(),
             error: (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
           }),
@@ -698,6 +717,8 @@ export class MediaSession extends Emitter<MediaEvents> {
       }
     }
     for (const track of this.localStream?.getTracks() ?? []) track.stop();
+    this.#marked?.stop();
+    this.#marked = null;
     const janus = this.#janus;
     this.#janus = null;
     if (janus) {
