@@ -58,7 +58,7 @@ export interface LaunchedBrowser {
 
 export async function launchParticipant(
   tag: string,
-  options: { viewport?: { width: number; height: number }; locale?: string; extraArgs?: string[] } = {},
+  options: { viewport?: { width: number; height: number }; locale?: string; extraArgs?: string[]; userAgent?: string } = {},
 ): Promise<LaunchedBrowser> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lobby-${tag}-`));
   fs.mkdirSync(path.join(dir, 'Default'), { recursive: true });
@@ -72,6 +72,7 @@ export async function launchParticipant(
     args: [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])],
     viewport: options.viewport ?? { width: 1280, height: 800 },
     ...(options.locale ? { locale: options.locale } : {}),
+    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
     baseURL: process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080',
   });
   await context.addInitScript(LOOPBACK_ICE_INIT_SCRIPT);

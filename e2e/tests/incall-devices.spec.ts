@@ -1,5 +1,5 @@
 /**
- * Devices during a call (issue 5): the guest switches the microphone and flips the camera
+ * Devices during a call (issue 5): the guest switches the microphone or the camera and flips the camera
  * without dropping the call (the tracks are replaced on the same connection); the agent keeps decoding
  * frames and receiving audio throughout.
  */
@@ -66,6 +66,68 @@ test('when the guest changes microphone and flips the camera during the call, th
     // assert: frames keep arriving at the agent
     await expectMediaFlowing(agent.page, 'agent after the flip');
     await expect(agent.page.getByTestId('active-call')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
+
+/** The device id of the camera whose label is `label`, from the guest's camera select. */
+async function cameraId(page: Page, label: string): Promise<string> {
+  return page.getByTestId('camera-select').locator('option', { hasText: label }).getAttribute('value').then((v) => v ?? '');
+}
+
+/** The id of the camera the guest is sending (what Chromium's track says), '' when none. */
+async function sendingCameraId(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const pcs = (window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? [];
+    for (const pc of pcs) {
+      if (pc.connectionState === 'closed') continue;
+      const track = pc.getSenders().find((s) => s.track?.kind === 'video')?.track;
+      if (track) return track.getSettings().deviceId ?? '';
+    }
+    return '';
+  });
+}
+
+// Chromium's fake cameras: fake_device_0 is I420, fake_device_1 a depth camera (16-bit grey Y16: it renders
+// but the encoder takes none of its frames), fake_device_2 MJPEG. Switching to device 1 used to freeze
+// the agent's video; now the engine watches the encoder and goes back to the previous camera.
+test('when the guest switches to another camera during the call, then the agent keeps decoding its frames, and a camera whose frames cannot be sent is refused', async ({}, testInfo) => {
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest', {
+    viewport: { width: 1024, height: 768 },
+    extraArgs: ['--use-fake-device-for-media-stream=device-count=3'],
+  });
+  try {
+    await guestCallsAndAgentAnswers(agent, guest);
+    await guest.page.getByTestId('devices-button').click();
+    const first = await cameraId(guest.page, 'fake_device_0');
+    const depth = await cameraId(guest.page, 'fake_device_1');
+    const other = await cameraId(guest.page, 'fake_device_2');
+    expect(await sendingCameraId(guest.page)).toBe(first);
+
+    // act: the guest picks the other (MJPEG) camera
+    await guest.page.getByTestId('camera-select').selectOption(other);
+
+    // assert: the new camera is sent on the same connection; the guest encodes and the agent decodes its frames
+    await expect.poll(() => sendingCameraId(guest.page)).toBe(other);
+    await expect(guest.page.getByTestId('camera-select')).toHaveValue(other);
+    const encoded = (await mediaCounters(guest.page)).videoFramesEncoded;
+    await expectMediaFlowing(agent.page, 'agent after the camera switch');
+    expect((await mediaCounters(guest.page)).videoFramesEncoded, 'guest: frames encoded after the switch').toBeGreaterThan(encoded);
+    await expect(guest.page.getByTestId('device-panel').getByRole('alert')).toHaveCount(0);
+    await screenshot(agent.page, testInfo, 'incall-devices-camera-switch-agent');
+
+    // act: the guest picks the depth camera
+    await guest.page.getByTestId('camera-select').selectOption(depth);
+
+    // assert: the guest is told, the previous camera is sent again and the agent's video keeps moving
+    await expect(guest.page.getByTestId('device-panel').getByRole('alert')).toHaveText(/could not be used/);
+    await expect.poll(() => sendingCameraId(guest.page)).toBe(other);
+    await expect(guest.page.getByTestId('camera-select')).toHaveValue(other);
+    await expectMediaFlowing(agent.page, 'agent after the refused camera');
+    await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
+    await screenshot(guest.page, testInfo, 'incall-devices-camera-refused-guest');
   } finally {
     await closeAll(testInfo, agent, guest);
   }

@@ -4,9 +4,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { launchParticipant } from '../support/browser.ts';
-import { DEMO_ADMIN } from '../support/api.ts';
-import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
-import { guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
+import { closeAll, screenshot } from '../support/journey.ts';
+import { guestCallsAndAgentAnswers, launchPair, supervisorSignsIn } from './incall-support.ts';
 
 /** Per inbound stream: frames decoded (video) or packets received (audio), keyed by track. */
 async function inbound(page: Page): Promise<{ video: Record<string, number>; audio: Record<string, number> }> {
@@ -40,35 +39,8 @@ test('when a supervisor joins a running call, then the guest sees and hears both
   const { agent, guest } = await launchPair();
   const supervisor = await launchParticipant('supervisor');
   try {
-    // arrange: a supervisor of the Sales assignment, created by the company's admin
-    await supervisor.page.goto('/console/');
-    const email = `sup-${Date.now()}@demo.lobby`;
-    const password = `Sup-${Date.now()}-pass`;
-    const created = await supervisor.page.evaluate(
-      async ({ admin, email, password }) => {
-        const login = await fetch('/api/console/login', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(admin),
-        });
-        if (!login.ok) return `login ${login.status}`;
-        const details = (await (await fetch('/api/company/details?companyId=18')).json()) as {
-          data: { assignments: { id: number; name: string }[] };
-        };
-        const sales = details.data.assignments.find((a) => a.name === 'Sales');
-        const response = await fetch('/api/admin/users', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email, password, name: 'Sam Supervisor', role: 'supervisor', assignmentIds: [sales?.id] }),
-        });
-        await fetch('/api/console/logout', { method: 'POST' });
-        return response.status === 201 || response.status === 200 ? 'ok' : `create ${response.status} ${await response.text()}`;
-      },
-      { admin: DEMO_ADMIN, email, password },
-    );
-    expect(created).toBe('ok');
-    await supervisor.context.clearCookies();
-    await agentSignsIn(supervisor.page, { email, password });
+    // arrange: a supervisor of the Sales assignment, created by the company's admin, signed in
+    await supervisorSignsIn(supervisor.page);
 
     // arrange: the guest calls and the agent answers
     await guestCallsAndAgentAnswers(agent, guest);

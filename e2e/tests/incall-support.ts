@@ -1,6 +1,7 @@
 /** The start every in-call journey shares: the agent signed in, the guest calls, the agent answers. */
 import { expect, type Page } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
+import { DEMO_ADMIN } from '../support/api.ts';
 import { agentSignsIn, consoleUserJid } from '../support/journey.ts';
 import { expectMediaFlowing } from '../support/media.ts';
 
@@ -51,4 +52,36 @@ export async function sendChat(page: Page, prefix: '' | 'agent-', text: string):
   }
   await page.getByTestId('chat-input').fill(text);
   await page.getByTestId('chat-send').click();
+}
+
+/** A new supervisor of the Sales assignment, created by the company's admin, signs in to the console. */
+export async function supervisorSignsIn(page: Page): Promise<void> {
+  await page.goto('/console/');
+  const email = `sup-${Date.now()}@demo.lobby`;
+  const password = `Sup-${Date.now()}-pass`;
+  const created = await page.evaluate(
+    async ({ admin, email, password }) => {
+      const login = await fetch('/api/console/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(admin),
+      });
+      if (!login.ok) return `login ${login.status}`;
+      const details = (await (await fetch('/api/company/details?companyId=18')).json()) as {
+        data: { assignments: { id: number; name: string }[] };
+      };
+      const sales = details.data.assignments.find((a) => a.name === 'Sales');
+      const response = await fetch('/api/admin/users', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password, name: 'Sam Supervisor', role: 'supervisor', assignmentIds: [sales?.id] }),
+      });
+      await fetch('/api/console/logout', { method: 'POST' });
+      return response.status === 201 || response.status === 200 ? 'ok' : `create ${response.status} ${await response.text()}`;
+    },
+    { admin: DEMO_ADMIN, email, password },
+  );
+  expect(created).toBe('ok');
+  await page.context().clearCookies();
+  await agentSignsIn(page, { email, password });
 }

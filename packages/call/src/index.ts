@@ -31,8 +31,12 @@ export {
   type CallStage,
   type Publisher,
   type MediaSessionOptions,
+  type DeviceChoice,
+  type ChangeDevicesOptions,
+  UnsendableCameraError,
 } from './media/mediaSession.ts';
 export * from './media/devices.ts';
+export { watermarkBox, type WatermarkOptions } from './media/watermark.ts';
 export { retry } from './media/retry.ts';
 export * from './guest/guestCall.ts';
 export * from './guest/recording.ts';

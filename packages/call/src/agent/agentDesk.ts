@@ -6,12 +6,12 @@
  *   answer()   join the call's Janus room (pin in lowercase) and publish; the guest subscribes
  *   hangup()   end control to the room, leave the media room
  */
-import { roomPin } from '../callId.ts';
+import { guestUsernameOf, roomPin } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
 import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
 import type { ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
-import { MediaSession, type RemoteFeed } from '../media/mediaSession.ts';
-import { DEFAULT_VIDEO_CONSTRAINTS, getLocalMedia } from '../media/devices.ts';
+import { MediaSession, type DeviceChoice, type RemoteFeed } from '../media/mediaSession.ts';
+import { getLocalMedia } from '../media/devices.ts';
 import { XmppSession, type ChatMessage, type RoomPresence } from '../xmpp/session.ts';
 import {
   chatOpened,
@@ -433,7 +433,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const { api, companyId } = this.#options;
     if (!active || !this.#xmpp?.connected) throw new Error('not in a call');
     if (!api.upload || companyId === undefined) throw new Error('uploads are not available');
-    const url = await api.upload(uploadTypeOf(file), file, companyId);
+    const url = await api.upload(uploadTypeOf(file), file, companyId, guestUsernameOf(active.callId));
     const name = file.name ?? 'file';
     this.#xmpp.sendChat(active.room, { body: name, file: { url, name } });
   }
@@ -545,29 +545,21 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
    * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
    * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
    */
-  async changeDevices(choice: {
-    audioDeviceId?: string;
-    videoDeviceId?: string;
-    backCam?: boolean;
-  }): Promise<void> {
+  async changeDevices(choice: DeviceChoice): Promise<void> {
     const media = this.#media;
     if (!media) throw new Error('not in a call');
-    const video = (this.#snapshot.activeCall?.callType ?? 'video') === 'video';
-    const facing = choice.backCam === undefined ? undefined : choice.backCam ? 'environment' : 'user';
-    const wantsVideo = video && (choice.videoDeviceId !== undefined || facing !== undefined);
-    const wantsAudio = choice.audioDeviceId !== undefined;
-    if (!wantsVideo && !wantsAudio) return;
-    const stream = await navigator.mediaDevices.getUserMedia({
-      audio: wantsAudio ? { deviceId: { exact: choice.audioDeviceId } } : false,
-      video: wantsVideo
-        ? {
-            ...(this.#options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS),
-            ...(choice.videoDeviceId ? { deviceId: { exact: choice.videoDeviceId } } : {}),
-            ...(facing ? { facingMode: { ideal: facing } } : {}),
-          }
-        : false,
-    });
-    await media.replaceTracks(stream);
+    let changed: boolean;
+    try {
+      changed = await media.changeDevices(choice, {
+        video: (this.#snapshot.activeCall?.callType ?? 'video') === 'video',
+        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+      });
+    } catch (error) {
+      // a refused camera: the previous one is published again, with new tracks
+      this.#set({ localStream: media.localStream });
+      throw error;
+    }
+    if (!changed) return;
     this.#set({
       localStream: media.localStream,
       status: {

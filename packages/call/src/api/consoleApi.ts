@@ -22,8 +22,11 @@ export interface ConsoleApi {
   rooms(): Promise<OpenCallRoom[]>;
   /** Subscribes to calls opened in the agent's assignments; returns the unsubscribe function. */
   onCallOpened(listener: (room: OpenCallRoom) => void): () => void;
-  /** POST /upload/{type} for the chat (session cookie); resolves with the file's URL. */
-  upload?(type: UploadType, file: Blob & { name?: string }, companyId: number): Promise<string>;
+  /**
+   * POST /upload/{type} for the chat (session cookie); `guestUsername` is the call's guest, who may then
+   * read the file too. Resolves with the file's URL.
+   */
+  upload?(type: UploadType, file: Blob & { name?: string }, companyId: number, guestUsername?: string): Promise<string>;
 }
 
 export function createConsoleApi(
@@ -32,7 +35,8 @@ export function createConsoleApi(
   const base = options.baseUrl ?? '/api';
   return {
     xmppToken: () => requestJson(options, 'POST', '/console/xmpp-token', {}),
-    upload: (type, file, companyId) => uploadFile(options, type, file, companyId),
+    upload: (type, file, companyId, guestUsername) =>
+      uploadFile(options, type, file, companyId, guestUsername ? { guestUsername } : {}),
     rooms: async () => (await requestJson<{ rooms: OpenCallRoom[] }>(options, 'GET', '/console/rooms')).rooms,
     onCallOpened(listener) {
       const Source = options.EventSource ?? globalThis.EventSource;

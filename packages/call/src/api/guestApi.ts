@@ -1,5 +1,5 @@
 /** The guest's service calls (SPEC.md §7), against the Lobby server's /api. */
-import { requestJson, uploadFile, type HttpOptions, type UploadType } from './http.ts';
+import { fetchFile, requestJson, uploadFile, type HttpOptions, type UploadType } from './http.ts';
 
 export interface GuestRoom {
   assignmentId: number;
@@ -47,6 +47,8 @@ export interface GuestApi {
   }): Promise<{ id: number }>;
   /** POST /upload/{type} for the chat; resolves with the file's URL. */
   upload(type: UploadType, file: Blob & { name?: string }, companyId: number): Promise<string>;
+  /** GET a chat file (`/api/files/{id}`) with the guest's token; 403/404 throw an ApiError. */
+  fetchFile(url: string): Promise<Blob>;
 }
 
 export function createGuestApi(options: HttpOptions = {}): GuestApi {
@@ -78,6 +80,7 @@ export function createGuestApi(options: HttpOptions = {}): GuestApi {
     },
     holdCall: (body) => requestJson(options, 'POST', '/call-report/hold-call', body, { token }),
     upload: (type, file, companyId) => uploadFile(options, type, file, companyId, { token }),
+    fetchFile: (url) => fetchFile(options, url, { token }),
     async callBug(body) {
       await requestJson(options, 'POST', '/call-bug/by-guest', body, { token }).catch(() => undefined);
     },

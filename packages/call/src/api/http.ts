@@ -63,12 +63,14 @@ export async function uploadFile(
   type: UploadType,
   file: Blob & { name?: string },
   companyId: number,
-  init: { token?: string | null } = {},
+  init: { token?: string | null; guestUsername?: string } = {},
 ): Promise<string> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const form = new FormData();
   form.append('companyId', String(companyId));
   form.append('forChat', 'true');
+  // a console user names the call's guest, so that this guest (and no other) may read the file
+  if (init.guestUsername) form.append('guestUsername', init.guestUsername);
   form.append(type, file, file.name ?? type);
   let response: Response;
   try {
@@ -86,4 +88,29 @@ export async function uploadFile(
   const url = body?.data?.fileUrl;
   if (!url) throw new ApiError(response.status, 'upload answer without fileUrl');
   return url;
+}
+
+/** The types a chat file may be shown as; anything else becomes an opaque download. */
+const SHOWN_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'];
+
+/**
+ * GET /api/files/{id} with the guest's bearer token: an <img> or a link cannot carry the token, so the
+ * guest reads its call's files into a Blob (shown through a blob: URL). The server decides who may read
+ * (403/404 otherwise, thrown as an ApiError); the Blob's type is pinned to the chat's formats.
+ */
+export async function fetchFile(options: HttpOptions, url: string, init: { token?: string | null } = {}): Promise<Blob> {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  let response: Response;
+  try {
+    response = await doFetch(url, {
+      credentials: 'same-origin',
+      ...(init.token ? { headers: { authorization: `Bearer ${init.token}` } } : {}),
+    });
+  } catch {
+    throw new ApiError(0, 'file download failed');
+  }
+  if (!response.ok) throw new ApiError(response.status, `file download failed (${response.status})`);
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  const bytes = await response.arrayBuffer();
+  return new Blob([bytes], { type: SHOWN_TYPES.includes(type) ? type : 'application/octet-stream' });
 }

@@ -10,8 +10,9 @@ import { newCallId, roomPin } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
 import { encodePresenceStatus, joinStatus, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
-import { MediaSession, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
-import { DEFAULT_VIDEO_CONSTRAINTS, getLocalMedia } from '../media/devices.ts';
+import { MediaSession, type DeviceChoice, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
+import { getLocalMedia } from '../media/devices.ts';
+import type { WatermarkOptions } from '../media/watermark.ts';
 import { XmppSession, type ChatMessage, type ControlMessage, type RoomPresence } from '../xmpp/session.ts';
 import {
   chatOpened,
@@ -82,6 +83,8 @@ export interface GuestCallOptions {
   /** page visibility and device facts (SPEC.md §4 "Presence"); the browser's by default */
   environment?: () => { pageHidden: boolean; isAndroid: boolean; notificationAllowed: boolean };
   videoConstraints?: MediaTrackConstraints;
+  /** the company's streamWatermark: drawn into the guest's sent camera video when set */
+  watermark?: WatermarkOptions | null;
 }
 
 export type GuestCallEvents = { change: GuestCallSnapshot };
@@ -305,6 +308,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       audio: true,
       video: kind === 'video',
       ...(recordFilename ? { recordFilename } : {}),
+      watermark: this.#options.watermark ?? null,
     });
   }
 
@@ -458,6 +462,14 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     const url = await this.#options.api.upload(uploadTypeOf(file), file, this.#options.companyId);
     const name = file.name ?? 'file';
     this.#xmpp.sendChat(this.#room.room, { body: name, file: { url, name } });
+  }
+
+  /**
+   * Reads a chat file with our token (an <img> or a link cannot carry it): the caller shows the Blob
+   * through a blob: URL. Only the files of this guest's calls are given out (the server answers 403).
+   */
+  fetchFile(url: string): Promise<Blob> {
+    return this.#options.api.fetchFile(url);
   }
 
   /** Opens or closes the chat panel (opening clears the unread count). */
@@ -673,29 +685,21 @@ export class GuestCall extends Emitter<GuestCallEvents> {
    * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
    * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
    */
-  async changeDevices(choice: {
-    audioDeviceId?: string;
-    videoDeviceId?: string;
-    backCam?: boolean;
-  }): Promise<void> {
+  async changeDevices(choice: DeviceChoice): Promise<void> {
     const media = this.#media;
     if (!media) throw new Error('not in a call');
-    const video = this.#snapshot.callKind === 'video';
-    const facing = choice.backCam === undefined ? undefined : choice.backCam ? 'environment' : 'user';
-    const wantsVideo = video && (choice.videoDeviceId !== undefined || facing !== undefined);
-    const wantsAudio = choice.audioDeviceId !== undefined;
-    if (!wantsVideo && !wantsAudio) return;
-    const stream = await navigator.mediaDevices.getUserMedia({
-      audio: wantsAudio ? { deviceId: { exact: choice.audioDeviceId } } : false,
-      video: wantsVideo
-        ? {
-            ...(this.#options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS),
-            ...(choice.videoDeviceId ? { deviceId: { exact: choice.videoDeviceId } } : {}),
-            ...(facing ? { facingMode: { ideal: facing } } : {}),
-          }
-        : false,
-    });
-    await media.replaceTracks(stream);
+    let changed: boolean;
+    try {
+      changed = await media.changeDevices(choice, {
+        video: this.#snapshot.callKind === 'video',
+        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+      });
+    } catch (error) {
+      // a refused camera: the previous one is published again, with new tracks
+      this.#set({ localStream: media.localStream });
+      throw error;
+    }
+    if (!changed) return;
     this.#set({
       localStream: media.localStream,
       status: {

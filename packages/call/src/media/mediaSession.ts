@@ -8,6 +8,8 @@
 import type { JanusJS } from 'janus-gateway';
 import { Emitter } from '../emitter.ts';
 import { retry } from './retry.ts';
+import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
+import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked } from './watermark.ts';
 
 type JanusClass = typeof JanusJS.Janus;
 type Handle = JanusJS.PluginHandle;
@@ -54,6 +56,31 @@ export interface PublishOptions {
   video: boolean;
   /** absolute Janus-side path without extension; recording only when set */
   recordFilename?: string;
+  /** the company's stream watermark, drawn into the sent camera video (also after a device change) */
+  watermark?: WatermarkOptions | null;
+}
+
+/** A device change during the call: another microphone or camera, or the front/back camera. */
+export interface DeviceChoice {
+  audioDeviceId?: string;
+  videoDeviceId?: string;
+  backCam?: boolean;
+}
+
+export interface ChangeDevicesOptions {
+  /** a video call (a voice call changes only its microphone) */
+  video: boolean;
+  videoConstraints?: MediaTrackConstraints;
+  /** how long the encoder may take to put out the new camera's first frames */
+  probeMs?: number;
+}
+
+/** The chosen camera's frames cannot be sent (e.g. a depth camera); the previous camera is back. */
+export class UnsendableCameraError extends Error {
+  constructor() {
+    super('unsendableCamera');
+    this.name = 'UnsendableCameraError';
+  }
 }
 
 export type MediaEvents = {
@@ -118,6 +145,9 @@ export class MediaSession extends Emitter<MediaEvents> {
   #screenTrack: MediaStreamTrack | null = null;
   #closed = false;
   localStream: MediaStream | null = null;
+  #watermark: WatermarkOptions | null = null;
+  /** the marked copy of the camera that is sent, while a watermark is on */
+  #marked: Watermarked | null = null;
 
   constructor(options: MediaSessionOptions) {
     super();
@@ -265,11 +295,12 @@ export class MediaSession extends Emitter<MediaEvents> {
   async publish(options: PublishOptions): Promise<void> {
     const publisher = this.#requirePublisher();
     this.localStream = options.stream;
+    this.#watermark = options.watermark ?? null;
     const tracks: JanusJS.TrackOption[] = [];
     const audio = options.stream.getAudioTracks()[0];
     const video = options.stream.getVideoTracks()[0];
     if (options.audio && audio) tracks.push({ type: 'audio', capture: audio, recv: false });
-    if (options.video && video) tracks.push({ type: 'video', capture: video, recv: false });
+    if (options.video && video) tracks.push({ type: 'video', capture: this.#sendable(video), recv: false });
     let jsep: Jsep;
     try {
       jsep = await new Promise<Jsep>((resolve, reject) =>
@@ -530,6 +561,17 @@ export class MediaSession extends Emitter<MediaEvents> {
     };
   }
 
+  /**
+   * The video track to send for a camera track: the camera itself, or its watermarked copy when the
+   * company's streamWatermark is on (the previous copy is stopped: one camera is sent at a time).
+   */
+  #sendable(camera: MediaStreamTrack): MediaStreamTrack {
+    if (!this.#watermark || !canWatermark()) return camera;
+    this.#marked?.stop();
+    this.#marked = watermarkTrack(camera, this.#watermark);
+    return this.#marked.track;
+  }
+
   /** senders whose track we took away to mute, by kind */
   #mutedSenders = new Map<'audio' | 'video', { sender: RTCRtpSender; track: MediaStreamTrack }>();
 
@@ -569,9 +611,10 @@ export class MediaSession extends Emitter<MediaEvents> {
       const next = kind === 'audio' ? stream.getAudioTracks()[0] : stream.getVideoTracks()[0];
       if (!next) continue;
       const muted = this.#mutedSenders.get(kind);
+      const sent = kind === 'video' ? this.#sendable(next) : next;
       if (muted) {
         next.enabled = false;
-        muted.track = next;
+        muted.track = sent;
       } else if (pc && this.#publisher) {
         const publisher = this.#publisher;
         const sender = pc.getSenders().find((s) => s.track?.kind === kind);
@@ -579,7 +622,7 @@ export class MediaSession extends Emitter<MediaEvents> {
         // janus.js's own replaceTracks keeps its bookkeeping of the local stream right
         await new Promise<void>((resolve, reject) =>
           publisher.replaceTracks({
-            tracks: [{ type: kind, capture: next, recv: false, ...(mid ? { mid } : {}) }],
+            tracks: [{ type: kind, capture: sent, recv: false, ...(mid ? { mid } : {}) }],
             success: () => resolve(),
             error: (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
           }),
@@ -591,6 +634,69 @@ export class MediaSession extends Emitter<MediaEvents> {
       (t) => t.readyState === 'live' && !stream.getTracks().some((n) => n.kind === t.kind),
     );
     this.localStream = new MediaStream([...stream.getTracks(), ...kept]);
+  }
+
+  /**
+   * Changes camera and/or microphone during the call, or flips between the front and the back camera
+   * (SPEC.md §3 deviceConfigChanged, isBackCam): the one implementation the guest and the agent share.
+   * The new tracks replace the published ones on the same connection (replaceTracks).
+   *
+   * A camera can deliver frames the encoder cannot take: a depth camera's 16-bit grey (Y16) frames
+   * render locally but no frame is ever encoded, so the other side's video silently froze (Chromium's
+   * second fake camera is such a device). After a camera switch we therefore watch the encoder; when
+   * nothing comes out, we go back to the previous camera and throw UnsendableCameraError.
+   * Resolves false when there was nothing to change.
+   */
+  async changeDevices(choice: DeviceChoice, options: ChangeDevicesOptions): Promise<boolean> {
+    const facing = choice.backCam === undefined ? undefined : choice.backCam ? 'environment' : 'user';
+    const wantsVideo = options.video && (choice.videoDeviceId !== undefined || facing !== undefined);
+    const wantsAudio = choice.audioDeviceId !== undefined;
+    if (!wantsVideo && !wantsAudio) return false;
+    const constraints = options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS;
+    const previousCamera = this.localStream?.getVideoTracks()[0]?.getSettings().deviceId;
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio: wantsAudio ? { deviceId: { exact: choice.audioDeviceId } } : false,
+      video: wantsVideo
+        ? {
+            ...constraints,
+            ...(choice.videoDeviceId ? { deviceId: { exact: choice.videoDeviceId } } : {}),
+            ...(facing ? { facingMode: { ideal: facing } } : {}),
+          }
+        : false,
+    });
+    await this.replaceTracks(stream);
+    if (!wantsVideo || this.#mutedSenders.has('video')) return true;
+    if (await this.#encodesVideo(options.probeMs ?? 4000)) return true;
+    if (previousCamera) {
+      const back = await navigator.mediaDevices.getUserMedia({
+        audio: false,
+        video: { ...constraints, deviceId: { exact: previousCamera } },
+      });
+      await this.replaceTracks(back);
+    }
+    throw new UnsendableCameraError();
+  }
+
+  /** True once the publisher's video encoder has put out new frames within `ms`. */
+  async #encodesVideo(ms: number): Promise<boolean> {
+    const pc = this.#publisher?.webrtcStuff?.pc;
+    if (!pc?.getSenders().some((s) => s.track?.kind === 'video')) return true; // nothing published to watch
+    const encoded = async () => {
+      let frames = 0;
+      (await pc.getStats()).forEach((s: { type?: string; kind?: string; framesEncoded?: number }) => {
+        if (s.type === 'outbound-rtp' && s.kind === 'video') frames += s.framesEncoded ?? 0;
+      });
+      return frames;
+    };
+    const start = await encoded();
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      if (this.#closed) return true;
+      // two frames: one can slip out of the encoder when the track is swapped
+      if ((await encoded()) - start >= 2) return true;
+    }
+    return false;
   }
 
   /**
@@ -611,6 +717,8 @@ export class MediaSession extends Emitter<MediaEvents> {
       }
     }
     for (const track of this.localStream?.getTracks() ?? []) track.stop();
+    this.#marked?.stop();
+    this.#marked = null;
     const janus = this.#janus;
     this.#janus = null;
     if (janus) {

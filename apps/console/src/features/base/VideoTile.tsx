@@ -17,6 +17,8 @@ export interface VideoTileProps {
   audioOnly?: boolean;
   /** Shown when there is no video to show. */
   placeholder?: ReactNode;
+  /** Playback volume 0–1 of the element (the agent's per-participant volume); 1 when not given. */
+  volume?: number;
   /** 'cover' fills the tile (default), 'contain' shows the whole picture. */
   fit?: 'cover' | 'contain';
   className?: string;
@@ -41,6 +43,7 @@ export function VideoTile({
   audioOnly = false,
   placeholder,
   fit = 'cover',
+  volume = 1,
   className,
   'data-testid': testId,
 }: VideoTileProps) {
@@ -56,6 +59,11 @@ export function VideoTile({
       element.play()?.catch(() => undefined);
     }
   }, [stream, audioOnly]);
+
+  useEffect(() => {
+    const element = mediaRef.current;
+    if (element) element.volume = Math.min(1, Math.max(0, volume));
+  }, [volume, audioOnly]);
 
   // Re-render when tracks come and go, so the placeholder follows the video.
   useEffect(() => {

@@ -11,8 +11,10 @@ import MonitorUp from 'lucide-react/icons/monitor-up';
 import MonitorX from 'lucide-react/icons/monitor-x';
 import Pause from 'lucide-react/icons/pause';
 import Play from 'lucide-react/icons/play';
+import Settings2 from 'lucide-react/icons/settings-2';
 import { useState } from 'react';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
+import { CallSettings } from './CallSettings.tsx';
 import { NONE, useAgentInCall } from './agentInCall.ts';
 import { useConsoleStore } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
@@ -34,6 +36,7 @@ function CallControls({ video }: { video: boolean }) {
   const sharing = useAgentInCall((s) => !!s.status?.screenShare);
   const [sharingBusy, setSharingBusy] = useState(false);
   const held = useAgentInCall((s) => s.held);
+  const settingsOpen = useAgentInCall((s) => !!s.status?.deviceConfigOpen);
   const canShare = typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getDisplayMedia;
   const toggleShare = async () => {
     if (!engine) return;
@@ -86,6 +89,15 @@ function CallControls({ video }: { video: boolean }) {
           onClick={() => void toggleShare()}
           data-testid="agent-screen-share-button"
           data-sharing={sharing}
+        />
+      ) : null}
+      {engine ? (
+        <IconButton
+          label={settingsOpen ? t('inCall.closeSettings') : t('inCall.openSettings')}
+          icon={<Settings2 size={22} />}
+          onClick={() => engine.setDeviceConfigOpen(!settingsOpen)}
+          data-testid="agent-settings-button"
+          aria-expanded={settingsOpen}
         />
       ) : null}
       {engine ? (
@@ -161,6 +173,9 @@ export function CallArea() {
   const mutedVideo: readonly string[] = useAgentInCall((s) => s.status?.mutedVideoJIDs ?? NONE);
   const localScreen = useAgentInCall((s) => s.localScreen);
   const held = useAgentInCall((s) => s.held);
+  const settingsOpen = useAgentInCall((s) => !!s.status?.deviceConfigOpen);
+  const mainUser = useAgentInCall((s) => s.status?.mainUser ?? null);
+  const volumes = useAgentInCall((s) => s.volumes);
 
   if (!call) {
     return (
@@ -179,8 +194,17 @@ export function CallArea() {
 
   const cameras = remoteStreams.filter((r) => !r.display.endsWith('-screen'));
   const screens = remoteStreams.filter((r) => r.display.endsWith('-screen'));
-  // the guest's camera is the main picture; other agents (a supervisor) are small tiles
-  const remote = cameras.find((r) => r.display === call.guestName) ?? cameras[0] ?? null;
+  // the main picture is the participant the agent chose (mainUser), else the guest's camera; other
+  // agents (a supervisor) are small tiles
+  const guestFeed = cameras.find((r) => r.display === call.guestName) ?? null;
+  const remote = cameras.find((r) => r.display === mainUser) ?? guestFeed ?? cameras[0] ?? null;
+  const remoteIsGuest = remote !== null && remote === guestFeed;
+  const remoteName = remote && !remoteIsGuest ? remote.display : call.guestName;
+  const volumeOf = (display: string | undefined) => (display === undefined ? 1 : (volumes[display] ?? 1));
+  const participants = [...(guestFeed ? [guestFeed] : []), ...cameras.filter((r) => r !== guestFeed)].map((r) => ({
+    display: r.display,
+    name: r === guestFeed ? call.guestName : r.display,
+  }));
   const others = cameras.filter((r) => r !== remote);
   const screen = screens[0] ?? null;
   const zoomedScreen = screen && isZoomed ? screen : null;
@@ -226,10 +250,11 @@ export function CallArea() {
         {video ? (
           <VideoTile
             className={zoomedScreen ? styles.strip : styles.remote}
-            videoOff={guestVideoMuted}
+            videoOff={remoteIsGuest && guestVideoMuted}
             stream={remote?.stream ?? null}
             peer={remote?.id}
-            label={call.guestName}
+            label={remoteName}
+            volume={volumeOf(remote?.display)}
             data-testid="remote-video"
             placeholder={
               remote ? (
@@ -252,7 +277,7 @@ export function CallArea() {
               <bdi>{call.guestName}</bdi>
             </p>
             <p className={styles.voiceKind}>{t('call.voiceCall')}</p>
-            <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.id} data-testid="remote-video" />
+            <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.id} volume={volumeOf(remote?.display)} data-testid="remote-video" />
           </div>
         )}
         {video ? (
@@ -277,9 +302,9 @@ export function CallArea() {
             ) : null}
             {others.map((o) =>
               video ? (
-                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={o.display} data-testid="remote-video-other" />
+                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={o === guestFeed ? call.guestName : o.display} volume={volumeOf(o.display)} data-testid="remote-video-other" />
               ) : (
-                <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} data-testid="remote-video-other" />
+                <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} volume={volumeOf(o.display)} data-testid="remote-video-other" />
               ),
             )}
           </div>
@@ -303,6 +328,14 @@ export function CallArea() {
           </p>
         ) : null}
         {chatOpen ? <ChatPanel onClose={() => engine?.setChatOpen(false)} /> : null}
+        {settingsOpen ? (
+          <CallSettings
+            video={video}
+            participants={participants}
+            main={remote?.display ?? null}
+            onClose={() => engine?.setDeviceConfigOpen(false)}
+          />
+        ) : null}
       </div>
       <CallControls video={video} />
     </section>

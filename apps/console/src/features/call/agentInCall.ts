@@ -18,6 +18,9 @@ export interface AgentInCallEngine {
   hold(): Promise<void>;
   resume(): void;
   join(callId: string): Promise<void>;
+  changeDevices(choice: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void>;
+  setDeviceConfigOpen(open: boolean): void;
+  setMainUser(display: string): void;
 }
 
 /** A call another agent is in, which this console user may join (a supervisor). */
@@ -33,6 +36,8 @@ export interface AgentInCallState {
   /** the active call is on hold */
   held: boolean;
   runningCalls: readonly RunningCall[];
+  /** each participant's volume (0–1) by feed display, this console's own choice; 1 when unset */
+  volumes: Readonly<Record<string, number>>;
   engine: AgentInCallEngine | null;
 }
 
@@ -41,6 +46,7 @@ export const agentInCallStore = createStore<AgentInCallState>(() => ({
   localScreen: null,
   held: false,
   runningCalls: NONE,
+  volumes: {},
   engine: null,
 }));
 

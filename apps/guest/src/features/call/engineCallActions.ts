@@ -9,6 +9,7 @@ import type { CallActions } from '../../app/callActions.ts';
 import type { GuestStore } from '../../app/store.ts';
 import { bindGuestCall } from '../ongoing/inCall.ts';
 import { serviceTypeFor } from '../widget/context.ts';
+import { streamWatermarkOf } from './streamWatermark.ts';
 
 /** Same-origin endpoints: the server proxies ejabberd and Janus. */
 export function endpoints(loc: Location = window.location) {
@@ -135,6 +136,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
           ? { recordingRoot: (details as { recordingRoot?: string }).recordingRoot }
           : {}),
         webview: s().webview,
+        watermark: streamWatermarkOf(details),
         serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget
         appointment: appointmentReference
           ? { reference: appointmentReference, id: appointmentReference, agentUsername: '' }

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import Paperclip from 'lucide-react/icons/paperclip';
 import Send from 'lucide-react/icons/send';
 import X from 'lucide-react/icons/x';
-import FileText from 'lucide-react/icons/file-text';
 import { NONE, useInCall } from '../ongoing/inCall.ts';
 import { safeFileUrl } from './safeUrl.ts';
+import { ChatFile } from './ChatFile.tsx';
 import styles from './ChatPanel.module.css';
 
 /** The call's chat: messages newest first, text and files (images previewed, others linked). */
@@ -97,15 +97,7 @@ export function ChatPanel({ onClose }: { onClose: () => void }) {
               data-mine={m.mine}
             >
               {m.file && url ? (
-                m.file.kind === 'image' ? (
-                  <a href={url} target="_blank" rel="noopener noreferrer" data-testid="chat-file">
-                    <img className={styles.preview} src={url} alt={m.file.name} />
-                  </a>
-                ) : (
-                  <a href={url} target="_blank" rel="noopener noreferrer" download={m.file.name} data-testid="chat-file">
-                    <FileText size={16} aria-hidden="true" /> <bdi>{m.file.name}</bdi>
-                  </a>
-                )
+                <ChatFile url={url} name={m.file.name} kind={m.file.kind === 'image' ? 'image' : 'document'} />
               ) : (
                 <bdi className={styles.body}>{m.body}</bdi>
               )}

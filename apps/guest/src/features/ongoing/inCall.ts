@@ -13,6 +13,8 @@ export const NONE: readonly never[] = Object.freeze([]);
 export interface InCallEngine {
   sendChat(body: string): void;
   sendFile(file: File): Promise<void>;
+  /** a chat file read with the guest's token, to show through a blob: URL */
+  fetchFile(url: string): Promise<Blob>;
   setChatOpen(open: boolean): void;
   setZoomed(zoomed: boolean): void;
   startScreenShare(): Promise<void>;

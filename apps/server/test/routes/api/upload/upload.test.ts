@@ -40,6 +40,30 @@ describe.each(dialects())('POST /api/upload/{type} and GET /api/files/{id} (%s)'
     expect((await t.app.inject({ method: 'GET', url: fileUrl })).statusCode).toBe(401);
   });
 
+  it('when an agent uploads a file for its call\'s guest, then that guest reads it and another guest gets 403', async () => {
+    const g = await registerGuest(t.app);
+    const agent = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
+    const res = await upload('image', { cookie: agent }, { companyId: '18', forChat: 'true', guestUsername: g.username }, { filename: 'offer.png', type: 'image/png', content: PNG_BYTES });
+    expect(res.statusCode).toBe(201);
+    const { fileUrl } = res.json<{ data: { fileUrl: string } }>().data;
+    const theirs = await t.app.inject({ method: 'GET', url: fileUrl, headers: bearer(g.access_token) });
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.rawPayload.equals(PNG_BYTES)).toBe(true);
+    const other = await registerGuest(t.app);
+    expect((await t.app.inject({ method: 'GET', url: fileUrl, headers: bearer(other.access_token) })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: fileUrl, headers: { cookie: agent } })).statusCode).toBe(200);
+  });
+
+  it('when an agent names a guest of another company (or none that exists), then 404 names guestUsername', async () => {
+    const agent = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
+    const foreign = await otherCompanyGuest(t.app, t.db, 'Files Other Co');
+    for (const guestUsername of [foreign.username, 'nobody-here']) {
+      const res = await upload('image', { cookie: agent }, { companyId: '18', guestUsername }, { filename: 'a.png', type: 'image/png', content: PNG_BYTES });
+      expect(res.statusCode).toBe(404);
+      expect(res.json<{ message: string }>().message).toContain('guestUsername');
+    }
+  });
+
   it('when a pdf is uploaded as a document, then it is served as an attachment', async () => {
     const g = await registerGuest(t.app);
     const res = await upload('document', bearer(g.access_token), { companyId: '18', forChat: 'true' }, { filename: 'a.pdf', type: 'application/pdf', content: PDF_BYTES });

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import X from 'lucide-react/icons/x';
+import { useConsoleStore } from '../../app/store.ts';
+import { agentInCallStore, useAgentInCall } from './agentInCall.ts';
+import { useInputDevices } from './useDevices.ts';
+import styles from './CallSettings.module.css';
+
+export interface Participant {
+  /** the feed's display: the guest's username or an agent's JID */
+  display: string;
+  /** what the agent reads: the guest's name, or the other agent's */
+  name: string;
+}
+
+/**
+ * The agent's in-call settings (SPEC.md §3 deviceConfigOpen): camera and microphone during the call
+ * (deviceConfigChanged, without dropping it), each participant's volume, and who is shown large
+ * (mainUser) when more than one other person is in the call.
+ */
+export function CallSettings({ video, participants, main, onClose }: {
+  video: boolean;
+  participants: readonly Participant[];
+  /** the display shown large now */
+  main: string | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const engine = useAgentInCall((s) => s.engine);
+  const volumes = useAgentInCall((s) => s.volumes);
+  const localStream = useConsoleStore((s) => s.localStream);
+  const { cameras, microphones } = useInputDevices();
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const current = (kind: 'audio' | 'video') =>
+    (kind === 'audio' ? localStream?.getAudioTracks()[0] : localStream?.getVideoTracks()[0])?.getSettings().deviceId ?? '';
+
+  const change = async (choice: { audioDeviceId?: string; videoDeviceId?: string }) => {
+    if (!engine) return;
+    setFailed(false);
+    setBusy(true);
+    try {
+      await engine.changeDevices(choice);
+    } catch {
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const setVolume = (display: string, volume: number) =>
+    agentInCallStore.setState((s) => ({ volumes: { ...s.volumes, [display]: volume } }));
+  const label = (d: MediaDeviceInfo, i: number) => d.label || `${t('inCall.device')} ${i + 1}`;
+
+  return (
+    <aside className={styles.panel} data-testid="agent-settings-panel" aria-labelledby="call-settings-title">
+      <header className={styles.head}>
+        <h2 id="call-settings-title" className={styles.title}>
+          {t('inCall.settings')}
+        </h2>
+        <button type="button" className={styles.close} aria-label={t('inCall.closeSettings')} onClick={onClose}>
+          <X size={20} aria-hidden="true" />
+        </button>
+      </header>
+      <div className={styles.body}>
+        {video ? (
+          <label className={styles.field}>
+            {t('inCall.camera')}
+            <select
+              value={current('video')}
+              disabled={busy}
+              onChange={(e) => void change({ videoDeviceId: e.target.value })}
+              data-testid="agent-camera-select"
+            >
+              {cameras.map((d, i) => (
+                <option key={d.deviceId || i} value={d.deviceId}>
+                  {label(d, i)}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <label className={styles.field}>
+          {t('inCall.microphone')}
+          <select
+            value={current('audio')}
+            disabled={busy}
+            onChange={(e) => void change({ audioDeviceId: e.target.value })}
+            data-testid="agent-microphone-select"
+          >
+            {microphones.map((d, i) => (
+              <option key={d.deviceId || i} value={d.deviceId}>
+                {label(d, i)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {failed ? (
+          <p className={styles.error} role="alert">
+            {t('inCall.deviceFailed')}
+          </p>
+        ) : null}
+        {participants.length ? (
+          <fieldset className={styles.group}>
+            <legend className={styles.legend}>{t('inCall.participants')}</legend>
+            {participants.map((p) => (
+              <div key={p.display} className={styles.participant} data-testid="participant-settings" data-participant={p.display}>
+                <bdi className={styles.name}>{p.name}</bdi>
+                <label className={styles.volume}>
+                  <span className="visually-hidden">{t('inCall.volumeOf', { name: p.name })}</span>
+                  <input
+                    type="range"
+                    min={0}
+                    max={1}
+                    step={0.05}
+                    value={volumes[p.display] ?? 1}
+                    aria-valuetext={`${Math.round((volumes[p.display] ?? 1) * 100)}%`}
+                    onChange={(e) => setVolume(p.display, Number(e.target.value))}
+                    data-testid="participant-volume"
+                  />
+                </label>
+                {participants.length > 1 ? (
+                  <label className={styles.main}>
+                    <input
+                      type="radio"
+                      name="main-participant"
+                      checked={main === p.display}
+                      onChange={() => engine?.setMainUser(p.display)}
+                      data-testid="main-participant-radio"
+                    />
+                    {t('inCall.showLarge')}
+                  </label>
+                ) : null}
+              </div>
+            ))}
+          </fieldset>
+        ) : null}
+      </div>
+    </aside>
+  );
+}
