@@ -28,6 +28,7 @@ import { uploadRoutes } from './routes/api/upload/index.ts';
 import { callReportRoutes } from './routes/api/call-report/index.ts';
 import { companyRoutes } from './routes/api/company/index.ts';
 import { consoleRoutes } from './routes/api/console/index.ts';
+import { guestAppointmentRoutes } from './routes/api/appointment/index.ts';
 import { consoleReportRoutes } from './routes/api/console/reports.ts';
 import { consoleRecordingRoutes } from './routes/api/console/recordings.ts';
 import { guestAuthRoutes } from './routes/api/guest-auth/index.ts';
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   guestAuthRoutes(app, services);
   companyRoutes(app, services);
   callReportRoutes(app, services);
+  guestAppointmentRoutes(app, services);
   consoleRoutes(app, services);
   // Service API of SPEC.md §7 (issue 3) and the admin data its guest calls check.
   holdCallRoute(app, services);

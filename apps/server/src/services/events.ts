@@ -10,6 +10,8 @@ export interface CallOpenedEvent {
   callId: string;
   reportId: number;
   openedAt: number;
+  /** the appointment agent's XMPP username for an appointment call: only that agent is told */
+  appointmentAgent?: string | null;
 }
 
 export interface AppEvents {

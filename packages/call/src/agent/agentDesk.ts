@@ -209,6 +209,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       const info: PresenceInfo = presence.info;
       if (info.status !== wanted || !info.callId) continue;
       if (presence.lobby?.userType && presence.lobby.userType !== 'guest') continue;
+      if (wanted === 'OpenCall' && !targetsMe(info.target, this.#nick)) continue;
       const room = this.#rooms.get(presence.room);
       entries.push({
         room: presence.room,
@@ -625,6 +626,16 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#xmpp = null;
     this.#set({ phase: 'offline', queue: [] });
   }
+}
+
+/**
+ * A waiting guest's target (docs/protocol.md): empty or roundRobin = any agent of the room; otherwise the
+ * appointment agent's lowercase username, and only that agent lists the call (the others may share the
+ * guest's room from an earlier call).
+ */
+export function targetsMe(target: string, nick: string): boolean {
+  if (!target || target === 'roundRobin') return true;
+  return target.toLowerCase() === nick.toLowerCase();
 }
 
 function countScreens(feeds: RemoteFeed[]): number {

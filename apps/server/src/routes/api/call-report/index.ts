@@ -10,6 +10,7 @@ import {
 } from '@lobby/contracts';
 import type { FastifyReply } from 'fastify';
 import { guestOf } from '../../../plugins/app/auth.ts';
+import { createAppointmentsRepository } from '../../../repositories/appointments.ts';
 import { DuplicateCallId } from '../../../repositories/callReports.ts';
 import type { ReportPatch, TimestampColumn } from '../../../repositories/callReports.ts';
 import type { Services } from '../../../services/index.ts';
@@ -50,6 +51,7 @@ const TIMESTAMP_FLAGS: Record<string, TimestampColumn> = {
 
 export function callReportRoutes(app: App, services: Services): void {
   const { repos, config } = services;
+  const appointments = createAppointmentsRepository(services.db.kysely, services.now);
 
   app.post(
     '/api/call-report/add',
@@ -74,6 +76,16 @@ export function callReportRoutes(app: App, services: Services): void {
       if (body.assignment_id !== undefined) {
         assignment = assignments.find((a) => a.id === body.assignment_id) ?? null;
         if (!assignment) return fail(reply, 400, 'assignment_id: no such assignment in this company');
+      }
+      // An appointment call: the reference must be one of this company's; its agent (who may serve another
+      // assignment) becomes an admin of the guest's room, so it can join it, and only it is told of the call.
+      let appointmentAgent: string | null = null;
+      if (body.appointment_reference !== undefined) {
+        const appointment = await appointments.byReference(body.appointment_reference);
+        if (!appointment || appointment.companyId !== guest.companyId) {
+          return fail(reply, 400, 'appointment_reference: no such appointment in this company');
+        }
+        appointmentAgent = appointment.agentXmppUsername;
       }
       const now = services.now();
       const status = await services.reportStatus(services.db.kysely, {
@@ -101,8 +113,16 @@ export function callReportRoutes(app: App, services: Services): void {
         if (err instanceof DuplicateCallId) return fail(reply, 409, 'call_id: this call was already reported');
         throw err;
       }
+      if (status === 'ok' && appointmentAgent && assignment) {
+        await services.ejabberd.setAffiliation(
+          guestRoomName(assignment.id, guest.username),
+          `${appointmentAgent}@${config.xmppDomain}`,
+          'admin',
+        );
+      }
       if (status === 'ok') {
         services.events.publish('callOpened', {
+          appointmentAgent,
           companyId: guest.companyId,
           assignmentId: assignment?.id ?? null,
           assignmentName: assignment?.name ?? null,

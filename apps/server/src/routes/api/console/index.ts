@@ -129,8 +129,8 @@ export function consoleRoutes(app: App, services: Services): void {
     async (request) => {
       const user = consoleUserOf(request);
       const since = services.now() - config.openCallHours * 3600_000;
-      const rows = await repos.callReports.openCalls(user.companyId, await visibleAssignments(user), since);
-      const rooms: OpenCall[] = rows.map((r) => ({ ...r, openedAt: new Date(r.openedAt).toISOString() }));
+      const rows = await repos.callReports.openCalls(user.companyId, await visibleAssignments(user), since, user.xmppUsername);
+      const rooms: OpenCall[] = rows.map(({ appointmentAgent: _agent, ...r }) => ({ ...r, openedAt: new Date(r.openedAt).toISOString() }));
       return { data: { rooms } };
     },
   );
@@ -171,7 +171,10 @@ export function consoleRoutes(app: App, services: Services): void {
 
       const onCall = (e: CallOpenedEvent) => {
         if (e.companyId !== user.companyId || e.assignmentId === null || e.room === null) return;
-        if (!assignmentIds.has(e.assignmentId)) return;
+        // an appointment call reaches only its agent (whatever the assignment); others only their assignments'
+        if (e.appointmentAgent) {
+          if (e.appointmentAgent !== user.xmppUsername) return;
+        } else if (!assignmentIds.has(e.assignmentId)) return;
         const data: OpenCall = {
           room: e.room,
           assignmentId: e.assignmentId,
