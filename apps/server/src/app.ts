@@ -44,6 +44,8 @@ import { createJanusHttpClient } from './services/janus.ts';
 import type { JanusClient } from './services/janus.ts';
 import { defaultReportChecks } from './services/guestChecks.ts';
 import { createReportStatus } from './services/reportStatus.ts';
+import { RoundRobin, realTimers } from './services/roundRobin.ts';
+import type { RoutingTimers } from './services/roundRobin.ts';
 import type { ReportStatusFn } from './services/reportStatus.ts';
 import { createApiTokens, createXmppTokens } from './services/tokens.ts';
 import type { TypeBoxProvider } from './typebox.ts';
@@ -59,6 +61,8 @@ export interface AppDeps {
   janus?: JanusClient;
   events?: EventBus;
   reportStatus?: ReportStatusFn;
+  /** round robin's clock and timers (unit tests drive them by hand) */
+  routingTimers?: RoutingTimers;
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
   /** serve the front ends and proxy the websockets (default true) */
@@ -83,6 +87,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const ownsDb = !deps.db;
   const db = deps.db ?? openDb(config.databaseUrl);
   const now = deps.now ?? Date.now;
+  const events = deps.events ?? createEventBus();
   const services: Services = {
     config,
     db,
@@ -93,8 +98,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       deps.ejabberd ??
       createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, mucService: config.xmppMucDomain }),
     janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
-    events: deps.events ?? createEventBus(),
+    events,
     reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
+    roundRobin: new RoundRobin({
+      timers: deps.routingTimers ?? { ...realTimers, now },
+      publish: (routing) => events.publish('callRouting', routing),
+    }),
     now,
   };
   app.decorate('services', services);

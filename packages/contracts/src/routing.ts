@@ -15,3 +15,32 @@ export const GuestAppointment = Type.Object({
   startsAt: Timestamp,
 });
 export type GuestAppointment = Static<typeof GuestAppointment>;
+
+/** Where a waiting round-robin call stands (docs/protocol.md "Round robin"). */
+export const CallRoutingInfo = Type.Object({
+  callId: Type.String(),
+  assignmentId: Type.Integer(),
+  state: Type.Union([Type.Literal('offered'), Type.Literal('open')], {
+    description: 'offered: only offeredTo lists the call; open: every agent of the assignment does',
+  }),
+  offeredTo: Type.Union([Type.String(), Type.Null()], { description: "the offered agent's XMPP username" }),
+  expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'when the offer moves to the next agent' }),
+});
+export type CallRoutingInfo = Static<typeof CallRoutingInfo>;
+
+/** Server-sent events of GET /api/console/events: `event: callRouting`, `data: <CallRoutingInfo JSON>`. */
+export const CONSOLE_EVENT_CALL_ROUTING = 'callRouting';
+
+/** POST /api/console/availability: whether round robin may offer this agent calls. */
+export const ConsoleAvailabilityBody = Type.Object(
+  {
+    availability: Type.Union([Type.Literal('available'), Type.Literal('away')]),
+    busy: Type.Optional(Type.Boolean({ description: 'in a call (an agent in a call is not offered another)' })),
+  },
+  { additionalProperties: false },
+);
+export type ConsoleAvailabilityBody = Static<typeof ConsoleAvailabilityBody>;
+
+export const CallIdParams = Type.Object({
+  callId: Type.String({ minLength: 4, maxLength: 160, pattern: '^g[0-9a-f]{16}--[A-Za-z0-9_-]{1,64}$' }),
+});

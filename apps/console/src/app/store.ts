@@ -29,6 +29,8 @@ export interface QueueEntry {
   presence?: string;
   userType?: string;
   appointmentID?: string;
+  /** round robin: the call is offered to this agent until this epoch ms (then it moves on) */
+  offerExpiresAt?: number;
 }
 
 /** The call the agent is in. */

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { CallRouting } from './roundRobin.ts';
 
 /** Published after POST /api/call-report/add; the console's SSE stream forwards it to the agents of the room. */
 export interface CallOpenedEvent {
@@ -16,6 +17,8 @@ export interface CallOpenedEvent {
 
 export interface AppEvents {
   callOpened: CallOpenedEvent;
+  /** round robin: a call was offered to an agent, moved on, or became open to all */
+  callRouting: CallRouting;
 }
 
 /**

@@ -9,7 +9,7 @@
 import { roomPin } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
 import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
-import type { ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
+import type { CallRouting, ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
 import { MediaSession, type RemoteFeed } from '../media/mediaSession.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS, getLocalMedia } from '../media/devices.ts';
 import { XmppSession, type ChatMessage, type RoomPresence } from '../xmpp/session.ts';
@@ -42,6 +42,8 @@ export interface QueueEntry {
   statusText: string;
   lobby: Partial<LobbyPresenceElement> | null;
   callType: 'video' | 'voice';
+  /** round robin: offered to this agent until this epoch ms (null: not an offer, anyone may answer) */
+  offerExpiresAt: number | null;
 }
 
 export type AgentPhase = 'offline' | 'connecting' | 'idle' | 'joining' | 'inCall';
@@ -99,6 +101,11 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   #media: MediaSession | null = null;
   #nick = '';
   #rooms = new Map<string, OpenCallRoom>();
+  /** round robin: the latest routing of each call (callId → routing) */
+  #routing = new Map<string, CallRouting>();
+  /** what round robin was last told (so busy/away changes are sent once) */
+  #told = '';
+  #away = false;
   #unsubscribe: (() => void) | null = null;
   /** last presence per room occupant, `room/nick` → presence */
   #presence = new Map<string, RoomPresence>();
@@ -127,7 +134,9 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   }
 
   #set(patch: Partial<AgentSnapshot>): void {
+    const wasBusy = this.#snapshot.activeCall !== null;
     this.#snapshot = { ...this.#snapshot, ...patch };
+    if ((this.#snapshot.activeCall !== null) !== wasBusy) this.#tellAvailability();
     this.emit('change', this.#snapshot);
   }
 
@@ -159,8 +168,43 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     xmpp.on('disconnected', () => this.#set({ phase: 'offline' }));
     await xmpp.connect();
     this.#set({ phase: 'idle', jid: token.jid });
-    this.#unsubscribe = this.#options.api.onCallOpened((room) => void this.#joinRoom(room));
-    for (const room of await this.#options.api.rooms()) await this.#joinRoom(room);
+    this.#unsubscribe = this.#options.api.onCallOpened(
+      (room) => void this.#joinRoom(room),
+      (routing) => this.#onRouting(routing),
+    );
+    this.#tellAvailability();
+    for (const room of await this.#options.api.rooms()) {
+      if (room.routing) this.#routing.set(room.callId, room.routing);
+      await this.#joinRoom(room);
+    }
+    this.#set({ queue: this.#computeQueue() });
+  }
+
+  #onRouting(routing: CallRouting): void {
+    this.#routing.set(routing.callId, routing);
+    this.#set({ queue: this.#computeQueue() });
+  }
+
+  /** Round robin offers calls only to available agents who are not in a call. */
+  setAway(away: boolean): void {
+    this.#away = away;
+    this.#tellAvailability();
+  }
+
+  #tellAvailability(): void {
+    const body = { availability: this.#away ? ('away' as const) : ('available' as const), busy: this.#snapshot.activeCall !== null };
+    const key = JSON.stringify(body);
+    if (key === this.#told || !this.#options.api.setAvailability || this.#snapshot.phase === 'offline') return;
+    this.#told = key;
+    this.#options.api.setAvailability(body).catch(() => {
+      this.#told = ''; // told again on the next change
+    });
+  }
+
+  /** Declines a call round robin offers us: it moves to the next available agent. */
+  async decline(callId: string): Promise<void> {
+    if (!this.#options.api.decline) throw new Error('declining is not available');
+    await this.#options.api.decline(callId);
   }
 
   async #joinRoom(room: OpenCallRoom): Promise<void> {
@@ -210,6 +254,10 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       if (info.status !== wanted || !info.callId) continue;
       if (presence.lobby?.userType && presence.lobby.userType !== 'guest') continue;
       if (wanted === 'OpenCall' && !targetsMe(info.target, this.#nick)) continue;
+      const routing = this.#routing.get(info.callId);
+      const offeredToMe = routing?.state === 'offered' && routing.offeredTo?.toLowerCase() === this.#nick.toLowerCase();
+      // round robin: a call offered to another agent is not ours to list until it is open to all
+      if (wanted === 'OpenCall' && routing?.state === 'offered' && !offeredToMe) continue;
       const room = this.#rooms.get(presence.room);
       entries.push({
         room: presence.room,
@@ -224,6 +272,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
         statusText: presence.statusText,
         lobby: presence.lobby,
         callType: presence.lobby?.callType === 'voice' ? 'voice' : 'video',
+        offerExpiresAt: offeredToMe && routing?.expiresAt ? Date.parse(routing.expiresAt) : null,
       });
     }
     return entries.sort((a, b) => a.since - b.since);

@@ -15,13 +15,31 @@ export interface OpenCallRoom {
   callId: string;
   reportId?: number;
   openedAt?: string;
+  /** round robin: where the call stands */
+  routing?: CallRouting;
+}
+
+/** Round robin (docs/protocol.md): offered to one agent (until expiresAt), or open to all. */
+export interface CallRouting {
+  callId: string;
+  assignmentId: number;
+  state: 'offered' | 'open';
+  offeredTo: string | null;
+  expiresAt: string | null;
 }
 
 export interface ConsoleApi {
   xmppToken(): Promise<XmppToken>;
   rooms(): Promise<OpenCallRoom[]>;
-  /** Subscribes to calls opened in the agent's assignments; returns the unsubscribe function. */
-  onCallOpened(listener: (room: OpenCallRoom) => void): () => void;
+  /**
+   * Subscribes to calls opened in the agent's assignments (and, on the same stream, to round robin's
+   * routing of them); returns the unsubscribe function.
+   */
+  onCallOpened(listener: (room: OpenCallRoom) => void, onRouting?: (routing: CallRouting) => void): () => void;
+  /** Round robin: declines a call offered to this agent (it moves to the next one). */
+  decline?(callId: string): Promise<void>;
+  /** Round robin: whether this agent may be offered calls. */
+  setAvailability?(availability: { availability: 'available' | 'away'; busy: boolean }): Promise<void>;
   /** POST /upload/{type} for the chat (session cookie); resolves with the file's URL. */
   upload?(type: UploadType, file: Blob & { name?: string }, companyId: number): Promise<string>;
 }
@@ -34,7 +52,13 @@ export function createConsoleApi(
     xmppToken: () => requestJson(options, 'POST', '/console/xmpp-token', {}),
     upload: (type, file, companyId) => uploadFile(options, type, file, companyId),
     rooms: async () => (await requestJson<{ rooms: OpenCallRoom[] }>(options, 'GET', '/console/rooms')).rooms,
-    onCallOpened(listener) {
+    async decline(callId) {
+      await requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/decline`, {});
+    },
+    async setAvailability(availability) {
+      await requestJson(options, 'POST', '/console/availability', availability);
+    },
+    onCallOpened(listener, onRouting) {
       const Source = options.EventSource ?? globalThis.EventSource;
       const source = new Source(`${base}/console/events`, { withCredentials: true });
       const onMessage = (event: MessageEvent<string>) => {
@@ -45,6 +69,15 @@ export function createConsoleApi(
         }
       };
       source.addEventListener('callOpened', onMessage as EventListener);
+      if (onRouting) {
+        source.addEventListener('callRouting', ((event: MessageEvent<string>) => {
+          try {
+            onRouting(JSON.parse(event.data) as CallRouting);
+          } catch {
+            // malformed: the next routing event or rooms() refresh carries the state
+          }
+        }) as EventListener);
+      }
       return () => source.close();
     },
   };

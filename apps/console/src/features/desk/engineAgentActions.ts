@@ -32,6 +32,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       presence: e.statusText,
       userType: e.lobby?.userType ?? '',
       appointmentID: e.appointmentID,
+      ...(e.offerExpiresAt !== null ? { offerExpiresAt: e.offerExpiresAt } : {}),
     }));
     state.setQueue(queue);
     const active = snap.activeCall;
@@ -80,6 +81,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       created.on('change', apply);
       bindAgentDesk(created); // the in-call UI (chat, screen share, mute states): features/call
       desk = created;
+      created.setAway(s().availability === 'away');
       await created.start();
     })().catch((error: unknown) => {
       starting = null;
@@ -106,6 +108,15 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
     async logout() {
       await stopDesk();
       await session.logout();
+    },
+    setAvailability(availability) {
+      session.setAvailability(availability);
+      desk?.setAway(availability === 'away'); // round robin skips agents who are away
+    },
+    async decline(callId) {
+      await desk?.decline(callId).catch((error: unknown) => {
+        s().setError(error instanceof Error ? error.message : String(error));
+      });
     },
     async answer(callId) {
       await desk?.answer(callId).catch(() => undefined); // the snapshot carries the error

@@ -8,7 +8,7 @@ import { useConsoleStore, type QueueEntry } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
 import { Avatar } from '../base/Avatar.tsx';
 import { formatDuration, useNow } from '../base/time.ts';
-import { AppointmentBadge } from '../routing/AppointmentBadge.tsx';
+import { RoutingTags } from '../routing/RoutingTags.tsx';
 import styles from './QueuePanel.module.css';
 
 function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
@@ -43,8 +43,8 @@ function QueueItem({ entry, now, busy }: { entry: QueueEntry; now: number; busy:
             <span className="visually-hidden">{t(entry.kind === 'video' ? 'queue.video' : 'queue.voice')}</span>
           </span>
           <span className={styles.assignment}>{entry.assignmentName}</span>
-          <AppointmentBadge appointmentID={entry.appointmentID} />
         </span>
+        <RoutingTags entry={entry} now={now} />
       </div>
       <span className={styles.wait} data-level={waitLevel(waited)} data-testid="queue-wait">
         <span className="visually-hidden">{t('queue.waited', { time })}</span>

@@ -132,6 +132,18 @@ export function callReportRoutes(app: App, services: Services): void {
           reportId: id,
           openedAt: now,
         });
+        // round robin (not for appointments, which have their agent): offer the call to one agent at a time
+        if (!appointmentAgent && assignment) {
+          const company = await repos.companies.byId(guest.companyId);
+          if (company?.settings.roundRobin) {
+            services.roundRobin.callOpened({
+              callId: body.call_id,
+              companyId: guest.companyId,
+              assignmentId: assignment.id,
+              offerSeconds: company.settings.roundRobinOfferSeconds,
+            });
+          }
+        }
       }
       return reply.code(201).send({ data: { id, status } });
     },
@@ -167,6 +179,8 @@ export function callReportRoutes(app: App, services: Services): void {
         if (!report) return reply;
         const body = request.body as Record<string, unknown>;
         const flags = Object.keys(TIMESTAMP_FLAGS).filter((f) => body[f] === true);
+        // answered, ended or left: round robin stops offering the call
+        if (flags.some((f) => f !== 'call_initiated_timestamp')) services.roundRobin.callClosed(report.call_id);
         await repos.callReports.setTimestamps(
           report.id,
           flags.map((f) => TIMESTAMP_FLAGS[f] as TimestampColumn),

@@ -1,10 +1,22 @@
 import crypto from 'node:crypto';
-import { CONSOLE_EVENT_CALL_OPENED, ConsoleRooms, ConsoleSession, DataEnvelope, LoginBody, XmppToken } from '@lobby/contracts';
+import {
+  CONSOLE_EVENT_CALL_OPENED,
+  CONSOLE_EVENT_CALL_ROUTING,
+  CallIdParams,
+  CallRoutingInfo,
+  ConsoleAvailabilityBody,
+  ConsoleRooms,
+  ConsoleSession,
+  DataEnvelope,
+  LoginBody,
+  XmppToken,
+} from '@lobby/contracts';
 import type { ConsoleUser, OpenCall } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import { SESSION_COOKIE, SESSION_TTL_MS, consoleUserOf, hashSessionId } from '../../../plugins/app/auth.ts';
 import type { UserRow } from '../../../repositories/users.ts';
 import type { CallOpenedEvent } from '../../../services/events.ts';
+import type { CallRouting } from '../../../services/roundRobin.ts';
 import type { Services } from '../../../services/index.ts';
 import { DUMMY_HASH, verifyPassword } from '../../../services/passwords.ts';
 import type { App } from '../../../typebox.ts';
@@ -130,7 +142,14 @@ export function consoleRoutes(app: App, services: Services): void {
       const user = consoleUserOf(request);
       const since = services.now() - config.openCallHours * 3600_000;
       const rows = await repos.callReports.openCalls(user.companyId, await visibleAssignments(user), since, user.xmppUsername);
-      const rooms: OpenCall[] = rows.map(({ appointmentAgent: _agent, ...r }) => ({ ...r, openedAt: new Date(r.openedAt).toISOString() }));
+      const rooms: OpenCall[] = rows.map(({ appointmentAgent: _agent, ...r }) => {
+        const routing = services.roundRobin.routing(r.callId);
+        return {
+          ...r,
+          openedAt: new Date(r.openedAt).toISOString(),
+          ...(routing && routing.companyId === user.companyId ? { routing: routingInfo(routing) } : {}),
+        };
+      });
       return { data: { rooms } };
     },
   );
@@ -187,6 +206,24 @@ export function consoleRoutes(app: App, services: Services): void {
         res.write(`event: ${CONSOLE_EVENT_CALL_OPENED}\ndata: ${JSON.stringify(data)}\n\n`);
       };
       const unsubscribe = services.events.subscribe('callOpened', onCall);
+      // round robin: where each waiting call of the agent's assignments stands
+      const onRouting = (r: CallRouting) => {
+        if (r.companyId !== user.companyId || !assignmentIds.has(r.assignmentId)) return;
+        res.write(`event: ${CONSOLE_EVENT_CALL_ROUTING}\ndata: ${JSON.stringify(routingInfo(r))}\n\n`);
+      };
+      const unsubscribeRouting = services.events.subscribe('callRouting', onRouting);
+      // Agents (role agent) with the console open take part in round robin; supervisors and admins do not
+      // get offers (they see a round-robin call once it is open to all).
+      const servedIds = async (u: UserRow) => (u.role === 'agent' ? repos.users.assignmentIds(u.id) : []);
+      const leaveRotation =
+        user.role === 'agent'
+          ? services.roundRobin.connect({
+              userId: user.id,
+              companyId: user.companyId,
+              xmppUsername: user.xmppUsername,
+              assignmentIds: await servedIds(user),
+            })
+          : () => undefined;
 
       // Heartbeat; also ends the stream when the session was logged out or expired, and refreshes assignments.
       const heartbeat = setInterval(() => {
@@ -195,6 +232,7 @@ export function consoleRoutes(app: App, services: Services): void {
             const still = await repos.users.sessionUser(sessionHash, services.now());
             if (!still) return end();
             assignmentIds = new Set(await visibleAssignments(still));
+            services.roundRobin.updateAssignments(still.id, await servedIds(still));
             res.write(': heartbeat\n\n');
           } catch (err) {
             request.log.warn({ err }, 'console events heartbeat failed');
@@ -209,6 +247,8 @@ export function consoleRoutes(app: App, services: Services): void {
         ended = true;
         clearInterval(heartbeat);
         unsubscribe();
+        unsubscribeRouting();
+        leaveRotation();
         streams.delete(end);
         res.end();
       }
@@ -216,4 +256,59 @@ export function consoleRoutes(app: App, services: Services): void {
       request.raw.on('close', end);
     },
   );
+
+  app.post(
+    '/api/console/availability',
+    {
+      config: { access: 'console' },
+      schema: {
+        tags: ['console'],
+        summary: 'Tell round robin whether this agent may be offered calls (available or away, and busy in a call)',
+        security: [{ consoleSession: [] }],
+        body: ConsoleAvailabilityBody,
+        response: { 200: DataEnvelope(Type.Object({ availability: Type.String(), busy: Type.Boolean() })), ...errors(400, 401) },
+      },
+    },
+    (request) => {
+      const user = consoleUserOf(request);
+      const busy = request.body.busy ?? false;
+      services.roundRobin.setAvailability(user.id, { away: request.body.availability === 'away', busy });
+      return Promise.resolve({ data: { availability: request.body.availability, busy } });
+    },
+  );
+
+  app.post(
+    '/api/console/calls/:callId/decline',
+    {
+      config: { access: 'console' },
+      schema: {
+        tags: ['console'],
+        summary: 'Decline a call round robin offers you: it moves to the next available agent (or opens to all)',
+        security: [{ consoleSession: [] }],
+        params: CallIdParams,
+        response: { 200: DataEnvelope(CallRoutingInfo), ...errors(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const user = consoleUserOf(request);
+      const { callId } = request.params;
+      const routing = services.roundRobin.routing(callId);
+      // another company's call answers exactly like an unknown one
+      if (!routing || routing.companyId !== user.companyId) return fail(reply, 404, 'callId: no call is being offered under this id');
+      if (services.roundRobin.decline(callId, user.id) !== 'moved') return fail(reply, 409, 'callId: this call is not offered to you');
+      const now = services.roundRobin.routing(callId);
+      return { data: routingInfo(now ?? routing) };
+    },
+  );
+}
+
+/** The console's view of a call's routing (times as ISO strings, no company id). */
+function routingInfo(r: CallRouting): CallRoutingInfo {
+  return {
+    callId: r.callId,
+    assignmentId: r.assignmentId,
+    state: r.state,
+    offeredTo: r.offeredTo,
+    expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt).toISOString(),
+  };
 }

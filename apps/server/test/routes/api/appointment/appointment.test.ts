@@ -98,8 +98,12 @@ describe.each(dialects())('appointment calls (%s)', (dialect) => {
 
       await bookedEvents.waitFor(1);
       await demoEvents.waitFor(1);
-      expect(bookedEvents.events.map((e) => (e.data as { callId: string }).callId)).toEqual([appointmentCall.callId]);
-      expect(demoEvents.events.map((e) => (e.data as { callId: string }).callId)).toEqual([plain.callId]);
+      const opened = (c: typeof bookedEvents) => c.events.filter((e) => e.event === 'callOpened').map((e) => (e.data as { callId: string }).callId);
+      const routed = (c: typeof bookedEvents) => c.events.filter((e) => e.event === 'callRouting').map((e) => (e.data as { callId: string }).callId);
+      expect(opened(bookedEvents)).toEqual([appointmentCall.callId]);
+      expect(opened(demoEvents)).toEqual([plain.callId]);
+      // an appointment call has its agent: round robin never offers it to anybody
+      expect([...routed(bookedEvents), ...routed(demoEvents)]).not.toContain(appointmentCall.callId);
 
       const report = await t.db.kysely.selectFrom('call_reports').select('appointment_reference').where('call_id', '=', appointmentCall.callId).executeTakeFirstOrThrow();
       expect(report.appointment_reference).toBe(reference);
