@@ -82,6 +82,8 @@ export interface AgentSnapshot {
   status: CallStatus;
   /** our own shared screen while status.screenShare */
   localScreen: MediaStream | null;
+  /** the server's event stream is open: new calls (and round-robin offers) reach this console */
+  live: boolean;
 }
 
 export interface AgentDeskOptions {
@@ -122,6 +124,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     lastEnded: null,
     status: initialCallStatus(),
     localScreen: null,
+    live: false,
   };
 
   constructor(options: AgentDeskOptions) {
@@ -171,6 +174,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#unsubscribe = this.#options.api.onCallOpened(
       (room) => void this.#joinRoom(room),
       (routing) => this.#onRouting(routing),
+      (live) => this.#set({ live }),
     );
     this.#tellAvailability();
     for (const room of await this.#options.api.rooms()) {
@@ -673,7 +677,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#unsubscribe = null;
     await this.#xmpp?.disconnect();
     this.#xmpp = null;
-    this.#set({ phase: 'offline', queue: [] });
+    this.#set({ phase: 'offline', queue: [], live: false });
   }
 }
 

@@ -35,7 +35,11 @@ export interface ConsoleApi {
    * Subscribes to calls opened in the agent's assignments (and, on the same stream, to round robin's
    * routing of them); returns the unsubscribe function.
    */
-  onCallOpened(listener: (room: OpenCallRoom) => void, onRouting?: (routing: CallRouting) => void): () => void;
+  onCallOpened(
+    listener: (room: OpenCallRoom) => void,
+    onRouting?: (routing: CallRouting) => void,
+    onLive?: (live: boolean) => void,
+  ): () => void;
   /** Round robin: declines a call offered to this agent (it moves to the next one). */
   decline?(callId: string): Promise<void>;
   /** Round robin: whether this agent may be offered calls. */
@@ -58,7 +62,7 @@ export function createConsoleApi(
     async setAvailability(availability) {
       await requestJson(options, 'POST', '/console/availability', availability);
     },
-    onCallOpened(listener, onRouting) {
+    onCallOpened(listener, onRouting, onLive) {
       const Source = options.EventSource ?? globalThis.EventSource;
       const source = new Source(`${base}/console/events`, { withCredentials: true });
       const onMessage = (event: MessageEvent<string>) => {
@@ -69,6 +73,9 @@ export function createConsoleApi(
         }
       };
       source.addEventListener('callOpened', onMessage as EventListener);
+      // live: the server knows this console is open (round robin offers calls only to open consoles)
+      source.addEventListener('open', () => onLive?.(true));
+      source.addEventListener('error', () => onLive?.(false));
       if (onRouting) {
         source.addEventListener('callRouting', ((event: MessageEvent<string>) => {
           try {

@@ -56,6 +56,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       );
     }
     state.setError(snap.error);
+    if (state.live !== snap.live) store.setState({ live: snap.live });
   };
 
   const startDesk = () => {

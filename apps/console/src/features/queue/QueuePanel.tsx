@@ -73,8 +73,9 @@ export function QueuePanel() {
   const busy = useConsoleStore((s) => s.activeCall !== null);
   const away = useConsoleStore((s) => s.availability === 'away');
   const now = useNow();
+  const live = useConsoleStore((s) => s.live);
   return (
-    <aside className={styles.panel} aria-labelledby="queue-title" data-testid="queue-panel">
+    <aside className={styles.panel} aria-labelledby="queue-title" data-testid="queue-panel" data-live={live}>
       <div className={styles.head}>
         <h2 id="queue-title" className={styles.title}>
           {t('queue.title')}

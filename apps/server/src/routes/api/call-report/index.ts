@@ -122,7 +122,7 @@ export function callReportRoutes(app: App, services: Services): void {
       }
       if (status === 'ok') {
         services.events.publish('callOpened', {
-          appointmentAgent,
+          ...(appointmentAgent ? { appointmentAgent } : {}),
           companyId: guest.companyId,
           assignmentId: assignment?.id ?? null,
           assignmentName: assignment?.name ?? null,
