@@ -29,6 +29,7 @@ import { callReportRoutes } from './routes/api/call-report/index.ts';
 import { companyRoutes } from './routes/api/company/index.ts';
 import { consoleRoutes } from './routes/api/console/index.ts';
 import { guestAppointmentRoutes } from './routes/api/appointment/index.ts';
+import { consoleTransferRoutes } from './routes/api/console/transfers.ts';
 import { consoleReportRoutes } from './routes/api/console/reports.ts';
 import { consoleRecordingRoutes } from './routes/api/console/recordings.ts';
 import { guestAuthRoutes } from './routes/api/guest-auth/index.ts';
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   callReportRoutes(app, services);
   guestAppointmentRoutes(app, services);
   consoleRoutes(app, services);
+  consoleTransferRoutes(app, services);
   // Service API of SPEC.md §7 (issue 3) and the admin data its guest calls check.
   holdCallRoute(app, services);
   callBugRoutes(app, services);

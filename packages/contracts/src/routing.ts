@@ -44,3 +44,38 @@ export type ConsoleAvailabilityBody = Static<typeof ConsoleAvailabilityBody>;
 export const CallIdParams = Type.Object({
   callId: Type.String({ minLength: 4, maxLength: 160, pattern: '^g[0-9a-f]{16}--[A-Za-z0-9_-]{1,64}$' }),
 });
+
+/** POST /api/console/calls/{callId}/transfer: to one agent, or to the agents of an assignment. */
+export const TransferBody = Type.Object(
+  {
+    toUserId: Type.Optional(Type.Integer({ minimum: 1 })),
+    assignmentId: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+export type TransferBody = Static<typeof TransferBody>;
+
+/** GET /api/console/transfer-targets: agents who could take a call now, and the assignments. */
+export const TransferTargets = Type.Object({
+  agents: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), jid: Type.String() })),
+  assignments: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
+});
+export type TransferTargets = Static<typeof TransferTargets>;
+
+/** `event: callTransfer` to the agent(s) a call is handed to. */
+export const IncomingTransfer = Type.Object({
+  id: Type.Integer(),
+  callId: Type.String(),
+  room: Type.String(),
+  guestUsername: Type.String(),
+  fromName: Type.String(),
+  fromJid: Type.String(),
+});
+export type IncomingTransfer = Static<typeof IncomingTransfer>;
+
+/** `event: transferAccepted`: the call's new agent; the old one leaves once it sees it in the call. */
+export const TransferAccepted = Type.Object({ id: Type.Integer(), callId: Type.String(), toJid: Type.String() });
+export type TransferAccepted = Static<typeof TransferAccepted>;
+
+export const CONSOLE_EVENT_CALL_TRANSFER = 'callTransfer';
+export const CONSOLE_EVENT_TRANSFER_ACCEPTED = 'transferAccepted';

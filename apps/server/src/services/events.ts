@@ -19,6 +19,22 @@ export interface AppEvents {
   callOpened: CallOpenedEvent;
   /** round robin: a call was offered to an agent, moved on, or became open to all */
   callRouting: CallRouting;
+  /** a call handed to an agent (toUserId) or to the agents of an assignment (toAssignmentId) */
+  callTransfer: CallTransferEvent;
+  /** the call's new agent took it: the old agent leaves once it sees the new one in the call */
+  transferAccepted: { companyId: number; id: number; callId: string; toJid: string };
+}
+
+export interface CallTransferEvent {
+  companyId: number;
+  id: number;
+  callId: string;
+  room: string;
+  guestUsername: string;
+  fromName: string;
+  fromJid: string;
+  toUserId: number | null;
+  toAssignmentId: number | null;
 }
 
 /**

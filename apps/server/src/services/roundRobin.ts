@@ -152,6 +152,13 @@ export class RoundRobin {
     this.#calls.delete(callId);
   }
 
+  /** The company's agents with the console open, available and not in a call (transfer targets). */
+  availableAgents(companyId: number): OnlineAgent[] {
+    return [...this.#agents.values()]
+      .filter((a) => a.companyId === companyId && this.#available(a))
+      .map(({ userId, companyId: c, xmppUsername, assignmentIds }) => ({ userId, companyId: c, xmppUsername, assignmentIds }));
+  }
+
   routing(callId: string): CallRouting | null {
     return this.#calls.get(callId)?.routing ?? null;
   }

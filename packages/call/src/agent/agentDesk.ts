@@ -9,7 +9,7 @@
 import { roomPin } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
 import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
-import type { CallRouting, ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
+import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom } from '../api/consoleApi.ts';
 import { MediaSession, type RemoteFeed } from '../media/mediaSession.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS, getLocalMedia } from '../media/devices.ts';
 import { XmppSession, type ChatMessage, type RoomPresence } from '../xmpp/session.ts';
@@ -74,7 +74,7 @@ export interface AgentSnapshot {
   muted: { audio: boolean; video: boolean };
   error: string | null;
   /** the last call that ended, and why */
-  lastEnded: { callId: string; reason: 'agent' | 'guest' | 'error' } | null;
+  lastEnded: { callId: string; reason: 'agent' | 'guest' | 'error' | 'transferred' } | null;
   /**
    * The active call's status with the names of SPEC.md §3 (chatMessages newest first, unreadMessages,
    * isChatOpen, mutedAudioJIDs / mutedVideoJIDs of the others, screenShare, isZoomed); fresh per call.
@@ -84,6 +84,8 @@ export interface AgentSnapshot {
   localScreen: MediaStream | null;
   /** the server's event stream is open: new calls (and round-robin offers) reach this console */
   live: boolean;
+  /** calls other agents hand to us, waiting for us to take them */
+  transfers: IncomingTransfer[];
 }
 
 export interface AgentDeskOptions {
@@ -125,6 +127,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     status: initialCallStatus(),
     localScreen: null,
     live: false,
+    transfers: [],
   };
 
   constructor(options: AgentDeskOptions) {
@@ -175,6 +178,10 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       (room) => void this.#joinRoom(room),
       (routing) => this.#onRouting(routing),
       (live) => this.#set({ live }),
+      {
+        onTransfer: (transfer) => this.#onTransfer(transfer),
+        onTransferAccepted: (accepted) => this.#onTransferAccepted(accepted),
+      },
     );
     this.#tellAvailability();
     for (const room of await this.#options.api.rooms()) {
@@ -203,6 +210,79 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#options.api.setAvailability(body).catch(() => {
       this.#told = ''; // told again on the next change
     });
+  }
+
+  #onTransfer(transfer: IncomingTransfer): void {
+    this.#set({ transfers: [...this.#snapshot.transfers.filter((t) => t.id !== transfer.id), transfer] });
+    // join the guest's room: its presence tells us the call's state and type
+    void this.#joinRoom({ room: transfer.room, assignmentId: 0, guestUsername: transfer.guestUsername, callId: transfer.callId });
+  }
+
+  /** Somebody took a transfer: drop it from our list; if it was our call, leave once the new agent is in. */
+  #onTransferAccepted(accepted: { id: number; callId: string; toJid: string }): void {
+    this.#set({ transfers: this.#snapshot.transfers.filter((t) => t.id !== accepted.id) });
+    const active = this.#snapshot.activeCall;
+    if (!active || active.callId !== accepted.callId || accepted.toJid === this.#snapshot.jid) return;
+    this.#handOverTo = accepted.toJid;
+    this.#handOverIfArrived();
+  }
+
+  /** the agent our call is handed over to: we leave (without ending the call) once its feed is in */
+  #handOverTo: string | null = null;
+
+  #handOverIfArrived(): void {
+    const to = this.#handOverTo;
+    if (to && this.#snapshot.remoteFeeds.some((f) => f.display === to)) {
+      this.#handOverTo = null;
+      void this.#leaveCall('transferred');
+    }
+  }
+
+  /** Who could take our call now (agents available, and the assignments). */
+  async transferTargets() {
+    if (!this.#options.api.transferTargets) return { agents: [], assignments: [] };
+    return this.#options.api.transferTargets();
+  }
+
+  /** Hands our call to an agent or an assignment's agents; we stay until the new agent is in the call. */
+  async transfer(to: { toUserId: number } | { assignmentId: number }): Promise<void> {
+    const active = this.#snapshot.activeCall;
+    if (!active || !this.#options.api.transfer) throw new Error('not in a call');
+    await this.#options.api.transfer(active.callId, to);
+  }
+
+  /** Takes a call handed to us: we become its agent and join its media room; the guest stays in it. */
+  async acceptTransfer(id: number): Promise<void> {
+    const transfer = this.#snapshot.transfers.find((t) => t.id === id);
+    const xmpp = this.#xmpp;
+    if (!transfer || !xmpp || !this.#options.api.acceptTransfer) throw new Error('no such transfer');
+    if (this.#snapshot.activeCall) throw new Error('already in a call');
+    const taken = await this.#options.api.acceptTransfer(id);
+    const guest = this.#presence.get(`${taken.room}/${taken.guestUsername}`);
+    const callType = guest?.lobby?.callType === 'voice' ? 'voice' : 'video';
+    this.#set({
+      transfers: this.#snapshot.transfers.filter((t) => t.id !== id),
+      phase: 'joining',
+      activeCall: {
+        callId: taken.callId,
+        room: taken.room,
+        guestNick: taken.guestUsername,
+        startedAt: Date.now(),
+        callType,
+        guestStatus: guest?.statusText ?? '',
+      },
+      error: null,
+      lastEnded: null,
+      status: { ...initialCallStatus(), callStarted: true },
+      localScreen: null,
+    });
+    try {
+      await this.#joinMedia(taken.callId, callType === 'video', taken.guestUsername, xmpp);
+    } catch (error) {
+      await this.#leaveCall('error');
+      this.#set({ error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
   }
 
   /** Declines a call round robin offers us: it moves to the next available agent. */
@@ -336,6 +416,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
           remoteFeeds,
           status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
         });
+        this.#handOverIfArrived();
       });
       media.on('remoteFeedRemoved', ({ feedId }) => {
         if (this.#media !== media) return;
@@ -570,7 +651,8 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     await this.#leaveCall('agent');
   }
 
-  async #leaveCall(reason: 'agent' | 'guest' | 'error'): Promise<void> {
+  async #leaveCall(reason: 'agent' | 'guest' | 'error' | 'transferred'): Promise<void> {
+    if (reason !== 'transferred') this.#handOverTo = null;
     const active = this.#snapshot.activeCall;
     if (!active) return;
     const media = this.#media;

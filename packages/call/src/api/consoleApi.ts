@@ -28,6 +28,21 @@ export interface CallRouting {
   expiresAt: string | null;
 }
 
+/** A call another agent hands to us (`event: callTransfer`). */
+export interface IncomingTransfer {
+  id: number;
+  callId: string;
+  room: string;
+  guestUsername: string;
+  fromName: string;
+  fromJid: string;
+}
+
+export interface TransferEvents {
+  onTransfer?: (transfer: IncomingTransfer) => void;
+  onTransferAccepted?: (accepted: { id: number; callId: string; toJid: string }) => void;
+}
+
 export interface ConsoleApi {
   xmppToken(): Promise<XmppToken>;
   rooms(): Promise<OpenCallRoom[]>;
@@ -39,7 +54,14 @@ export interface ConsoleApi {
     listener: (room: OpenCallRoom) => void,
     onRouting?: (routing: CallRouting) => void,
     onLive?: (live: boolean) => void,
+    transfers?: TransferEvents,
   ): () => void;
+  /** Transfer: hands our call to an agent or to an assignment's agents. */
+  transfer?(callId: string, to: { toUserId: number } | { assignmentId: number }): Promise<{ id: number }>;
+  /** Transfer: takes a call handed to us. */
+  acceptTransfer?(id: number): Promise<{ id: number; callId: string; room: string; guestUsername: string }>;
+  /** Transfer: who could take a call now. */
+  transferTargets?(): Promise<{ agents: Array<{ id: number; name: string; jid: string }>; assignments: Array<{ id: number; name: string }> }>;
   /** Round robin: declines a call offered to this agent (it moves to the next one). */
   decline?(callId: string): Promise<void>;
   /** Round robin: whether this agent may be offered calls. */
@@ -62,7 +84,10 @@ export function createConsoleApi(
     async setAvailability(availability) {
       await requestJson(options, 'POST', '/console/availability', availability);
     },
-    onCallOpened(listener, onRouting, onLive) {
+    transfer: (callId, to) => requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/transfer`, to),
+    acceptTransfer: (id) => requestJson(options, 'POST', `/console/transfers/${id}/accept`, {}),
+    transferTargets: () => requestJson(options, 'GET', '/console/transfer-targets'),
+    onCallOpened(listener, onRouting, onLive, transfers) {
       const Source = options.EventSource ?? globalThis.EventSource;
       const source = new Source(`${base}/console/events`, { withCredentials: true });
       const onMessage = (event: MessageEvent<string>) => {
@@ -76,6 +101,18 @@ export function createConsoleApi(
       // live: the server knows this console is open (round robin offers calls only to open consoles)
       source.addEventListener('open', () => onLive?.(true));
       source.addEventListener('error', () => onLive?.(false));
+      const on = <T,>(name: string, fn: ((data: T) => void) | undefined) => {
+        if (!fn) return;
+        source.addEventListener(name, ((event: MessageEvent<string>) => {
+          try {
+            fn(JSON.parse(event.data) as T);
+          } catch {
+            // malformed: ignored
+          }
+        }) as EventListener);
+      };
+      on('callTransfer', transfers?.onTransfer);
+      on('transferAccepted', transfers?.onTransferAccepted);
       if (onRouting) {
         source.addEventListener('callRouting', ((event: MessageEvent<string>) => {
           try {

@@ -378,7 +378,14 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     });
     media.on('publisherLeft', ({ feedId }) => {
       if (this.#media !== media) return;
+      const firstBefore = this.#snapshot.status.peers[0]?.peerJID;
       this.#set({ status: peerLeft(this.#snapshot.status, feedId) });
+      // a transfer: the first agent left and another is in the call; our presence names the new one
+      const firstNow = this.#snapshot.status.peers[0]?.peerJID;
+      if (this.#snapshot.phase === 'ongoing' && firstNow && firstNow !== firstBefore) {
+        this.#lastPeer = firstNow;
+        this.#announce();
+      }
       if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peers.length > 0) return;
       // the last agent left: the call is over, unless a hold control (sent before the agent left
       // the media room, but carried by another server) arrives in the meantime

@@ -4,6 +4,7 @@ import type { AgentDesk, AgentSnapshot } from '@lobby/call';
 import { placeholderAgentActions, type AgentActions } from '../../app/agentActions.ts';
 import type { ConsoleStore, QueueEntry } from '../../app/store.ts';
 import { bindAgentDesk } from '../call/agentInCall.ts';
+import { bindTransfers } from '../routing/transferStore.ts';
 
 function endpoints(loc: Location = window.location) {
   const ws = loc.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -81,6 +82,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       });
       created.on('change', apply);
       bindAgentDesk(created); // the in-call UI (chat, screen share, mute states): features/call
+      bindTransfers(created); // transfers handed to us and the Transfer button: features/routing
       desk = created;
       created.setAway(s().availability === 'away');
       await created.start();

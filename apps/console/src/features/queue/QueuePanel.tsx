@@ -9,6 +9,7 @@ import { useAgentActions } from '../../app/agentActions.ts';
 import { Avatar } from '../base/Avatar.tsx';
 import { formatDuration, useNow } from '../base/time.ts';
 import { RoutingTags } from '../routing/RoutingTags.tsx';
+import { IncomingTransfers } from '../routing/IncomingTransfers.tsx';
 import styles from './QueuePanel.module.css';
 
 function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
@@ -85,6 +86,7 @@ export function QueuePanel() {
           <span className="visually-hidden">{t('queue.count', { count: queue.length })}</span>
         </span>
       </div>
+      <IncomingTransfers />
       {away ? (
         <p className={styles.away}>
           <Coffee size={16} aria-hidden="true" />

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import {
   CONSOLE_EVENT_CALL_OPENED,
   CONSOLE_EVENT_CALL_ROUTING,
+  CONSOLE_EVENT_CALL_TRANSFER,
+  CONSOLE_EVENT_TRANSFER_ACCEPTED,
   CallIdParams,
   CallRoutingInfo,
   ConsoleAvailabilityBody,
@@ -11,11 +13,11 @@ import {
   LoginBody,
   XmppToken,
 } from '@lobby/contracts';
-import type { ConsoleUser, OpenCall } from '@lobby/contracts';
+import type { ConsoleUser, IncomingTransfer, OpenCall, TransferAccepted } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import { SESSION_COOKIE, SESSION_TTL_MS, consoleUserOf, hashSessionId } from '../../../plugins/app/auth.ts';
 import type { UserRow } from '../../../repositories/users.ts';
-import type { CallOpenedEvent } from '../../../services/events.ts';
+import type { CallOpenedEvent, CallTransferEvent } from '../../../services/events.ts';
 import type { CallRouting } from '../../../services/roundRobin.ts';
 import type { Services } from '../../../services/index.ts';
 import { DUMMY_HASH, verifyPassword } from '../../../services/passwords.ts';
@@ -212,6 +214,21 @@ export function consoleRoutes(app: App, services: Services): void {
         res.write(`event: ${CONSOLE_EVENT_CALL_ROUTING}\ndata: ${JSON.stringify(routingInfo(r))}\n\n`);
       };
       const unsubscribeRouting = services.events.subscribe('callRouting', onRouting);
+      // transfers: the call handed to this user (or its assignment), and who took a transfer
+      const servedNow = new Set(await repos.users.assignmentIds(user.id));
+      const onTransfer = (e: CallTransferEvent) => {
+        if (e.companyId !== user.companyId || e.fromJid === jidOf(user)) return;
+        if (e.toUserId !== user.id && !(e.toAssignmentId !== null && servedNow.has(e.toAssignmentId))) return;
+        const data: IncomingTransfer = { id: e.id, callId: e.callId, room: e.room, guestUsername: e.guestUsername, fromName: e.fromName, fromJid: e.fromJid };
+        res.write(`event: ${CONSOLE_EVENT_CALL_TRANSFER}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      const onAccepted = (e: { companyId: number; id: number; callId: string; toJid: string }) => {
+        if (e.companyId !== user.companyId) return;
+        const data: TransferAccepted = { id: e.id, callId: e.callId, toJid: e.toJid };
+        res.write(`event: ${CONSOLE_EVENT_TRANSFER_ACCEPTED}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      const unsubscribeTransfer = services.events.subscribe('callTransfer', onTransfer);
+      const unsubscribeAccepted = services.events.subscribe('transferAccepted', onAccepted);
       // Agents (role agent) with the console open take part in round robin; supervisors and admins do not
       // get offers (they see a round-robin call once it is open to all).
       const servedIds = async (u: UserRow) => (u.role === 'agent' ? repos.users.assignmentIds(u.id) : []);
@@ -248,6 +265,8 @@ export function consoleRoutes(app: App, services: Services): void {
         clearInterval(heartbeat);
         unsubscribe();
         unsubscribeRouting();
+        unsubscribeTransfer();
+        unsubscribeAccepted();
         leaveRotation();
         streams.delete(end);
         res.end();
