@@ -16,6 +16,8 @@ const mainTileFrames = (page: Page) =>
   page.locator('[data-testid="remote-video"] video').evaluate((v) => (v as HTMLVideoElement).getVideoPlaybackQuality().totalVideoFrames);
 
 test('when an agent transfers its call to another agent, then the guest stays in the call and ends up seeing and hearing the new agent', async ({}, testInfo) => {
+  // three browsers with live media, two of them publishing to the third in turn: more than the default budget
+  test.setTimeout(300_000);
   const second = await makeAgent('Transfer', ['Sales']);
   const first = await launchParticipant('agent');
   const guest = await launchParticipant('guest', { viewport: { width: 1024, height: 768 } });
