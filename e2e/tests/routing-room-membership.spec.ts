@@ -19,7 +19,7 @@ test("when an admin adds an agent to an assignment after a guest registered, the
   const guest = await registerGuest();
   const support = guest.guestRooms.find((r) => r.name === 'Support')!;
   const late = await makeAgent('Late', []); // serves nothing yet
-  const token = await consoleXmppToken(await consoleLogin(late));
+  const token = await consoleXmppToken(await consoleLogin({ email: late.email, password: late.password }));
   const nick = token.jid.split('@')[0]!;
 
   const before = new XmppSession({ wsUrl: XMPP_WS_URL, jid: token.jid, credential: token.credential, resource: 'membership-before' });
