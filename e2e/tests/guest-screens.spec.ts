@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { agentSignsIn, closeAll } from '../support/journey.ts';
 import { queryRows } from '../support/db.ts';
+import { adminApi, bookAppointment } from './routing-support.ts';
 import {
   arrangeBlockedGuest,
   arrangeCompanyActivated,
@@ -293,15 +294,19 @@ test('when an agent answers a video call, then ongoing; the agent hangs up, then
 
 test('when a guest opens an appointment link in an app web view, then the reference goes with the call and the page has no footer', async ({}, testInfo) => {
   await arrangeCompanySettings({ language: 'english' });
+  // a real appointment: the guest looks its reference up before calling (docs/protocol.md "Appointments")
+  const { users } = await adminApi<{ users: Array<{ id: number; email: string }> }>('GET', '/admin/users');
+  const demoAgentId = users.find((u) => u.email === 'agent@demo.lobby')?.id ?? 0;
+  const { reference } = await bookAppointment(demoAgentId);
   const { page } = await guest(PHONE);
-  await page.goto('/appointment/APT-7731?webview=true');
+  await page.goto(`/appointment/${reference}?webview=true`);
   await expectScreen(page, 'selection', 'en');
-  await expect(page.getByText('APT-7731')).toBeVisible();
+  await expect(page.getByText(reference)).toBeVisible();
   await expect(page.locator('footer')).toHaveCount(0);
   await record(page, testInfo, 'selection-appointment-webview-en');
   await page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
   await expectScreen(page, 'waiting', 'en');
   await expect
-    .poll(async () => (await queryRows<{ appointment_reference: string | null }>("select appointment_reference from call_reports where appointment_reference = 'APT-7731'")).length)
+    .poll(async () => (await queryRows<{ appointment_reference: string | null }>('select appointment_reference from call_reports where appointment_reference = ?', [reference])).length)
     .toBeGreaterThan(0);
 });

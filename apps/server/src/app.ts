@@ -28,6 +28,8 @@ import { uploadRoutes } from './routes/api/upload/index.ts';
 import { callReportRoutes } from './routes/api/call-report/index.ts';
 import { companyRoutes } from './routes/api/company/index.ts';
 import { consoleRoutes } from './routes/api/console/index.ts';
+import { guestAppointmentRoutes } from './routes/api/appointment/index.ts';
+import { consoleTransferRoutes } from './routes/api/console/transfers.ts';
 import { consoleReportRoutes } from './routes/api/console/reports.ts';
 import { consoleRecordingRoutes } from './routes/api/console/recordings.ts';
 import { guestAuthRoutes } from './routes/api/guest-auth/index.ts';
@@ -43,6 +45,8 @@ import { createJanusHttpClient } from './services/janus.ts';
 import type { JanusClient } from './services/janus.ts';
 import { defaultReportChecks } from './services/guestChecks.ts';
 import { createReportStatus } from './services/reportStatus.ts';
+import { RoundRobin, realTimers } from './services/roundRobin.ts';
+import type { RoutingTimers } from './services/roundRobin.ts';
 import type { ReportStatusFn } from './services/reportStatus.ts';
 import { createApiTokens, createXmppTokens } from './services/tokens.ts';
 import type { TypeBoxProvider } from './typebox.ts';
@@ -58,6 +62,8 @@ export interface AppDeps {
   janus?: JanusClient;
   events?: EventBus;
   reportStatus?: ReportStatusFn;
+  /** round robin's clock and timers (unit tests drive them by hand) */
+  routingTimers?: RoutingTimers;
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
   /** serve the front ends and proxy the websockets (default true) */
@@ -82,6 +88,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const ownsDb = !deps.db;
   const db = deps.db ?? openDb(config.databaseUrl);
   const now = deps.now ?? Date.now;
+  const events = deps.events ?? createEventBus();
   const services: Services = {
     config,
     db,
@@ -92,8 +99,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       deps.ejabberd ??
       createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, mucService: config.xmppMucDomain }),
     janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
-    events: deps.events ?? createEventBus(),
+    events,
     reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
+    roundRobin: new RoundRobin({
+      timers: deps.routingTimers ?? { ...realTimers, now },
+      publish: (routing) => events.publish('callRouting', routing),
+    }),
     now,
   };
   app.decorate('services', services);
@@ -114,7 +125,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   guestAuthRoutes(app, services);
   companyRoutes(app, services);
   callReportRoutes(app, services);
+  guestAppointmentRoutes(app, services);
   consoleRoutes(app, services);
+  consoleTransferRoutes(app, services);
   // Service API of SPEC.md §7 (issue 3) and the admin data its guest calls check.
   holdCallRoute(app, services);
   callBugRoutes(app, services);

@@ -133,6 +133,8 @@ export const CompanySettings = Type.Object({
   ratingForm: Type.Union([Type.Null(), Type.Object({ id: Type.Integer() })]),
   streamWatermark: StreamWatermark,
   roundRobin: Type.Boolean(),
+  /** round robin: seconds an agent has to answer an offered call before it moves to the next agent */
+  roundRobinOfferSeconds: Type.Integer({ minimum: 3, maximum: 300 }),
   assignmentFilter: AssignmentFilter,
   /** Websites allowed to embed the widget (origins like https://www.example.com; docs/widget.md). */
   widgetOrigins: Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$', maxLength: 255 }), { maxItems: 50 }),
@@ -183,6 +185,7 @@ export const companyDefaults: CompanySettings = {
   ratingForm: null,
   streamWatermark: 'hidden',
   roundRobin: false,
+  roundRobinOfferSeconds: 20,
   assignmentFilter: 'all',
   widgetOrigins: [],
 };

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { CompanyId, Timestamp } from './common.ts';
+import { CallRoutingInfo } from './routing.ts';
 
 export const Role = Type.Union([Type.Literal('admin'), Type.Literal('supervisor'), Type.Literal('agent')]);
 export type Role = Static<typeof Role>;
@@ -44,6 +45,8 @@ export const OpenCall = Type.Object({
   callId: Type.String(),
   reportId: Type.Integer(),
   openedAt: Timestamp,
+  /** round robin: where the call stands (absent when the company does not use round robin) */
+  routing: Type.Optional(CallRoutingInfo),
 });
 export type OpenCall = Static<typeof OpenCall>;
 

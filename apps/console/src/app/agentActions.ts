@@ -20,6 +20,8 @@ export interface AgentActions {
   toggleVideo(): void;
   /** Available: new calls reach this agent; away: they do not. */
   setAvailability(availability: Availability): void | Promise<void>;
+  /** Round robin: pass an offered call on to the next agent. */
+  decline?(callId: string): void | Promise<void>;
 }
 
 export type ConsoleApi = Pick<typeof consoleApi, 'login' | 'logout' | 'me' | 'companyName'>;

@@ -29,6 +29,8 @@ export interface QueueEntry {
   presence?: string;
   userType?: string;
   appointmentID?: string;
+  /** round robin: the call is offered to this agent until this epoch ms (then it moves on) */
+  offerExpiresAt?: number;
 }
 
 /** The call the agent is in. */
@@ -65,6 +67,8 @@ export interface ConsoleData {
   loginError: LoginError | null;
   /** Last operational error shown as a banner (translation key suffix or message). */
   error: string | null;
+  /** the server's event stream is open (new calls and round-robin offers reach this console) */
+  live: boolean;
 }
 
 export interface ConsoleActions {
@@ -110,6 +114,7 @@ export const initialConsoleData: ConsoleData = {
   loginPending: false,
   loginError: null,
   error: null,
+  live: false,
 };
 
 /** Queue order: longest waiting first (then by call id, for a stable order). */

@@ -5,21 +5,29 @@ import en from './en.json';
 import ar from './ar.json';
 import adminEn from './admin.en.json';
 import adminAr from './admin.ar.json';
+import routingEn from './routing.en.json';
+import routingAr from './routing.ar.json';
 import type { Language } from '../app/store.ts';
 
-/** `translation`: the workspace; `admin`: administration and reports (kept apart so each area owns its file). */
-export const resources = { en: { translation: en, admin: adminEn }, ar: { translation: ar, admin: adminAr } } as const;
+/**
+ * `translation`: the workspace; `admin`: administration and reports; `routing`: how calls reach agents
+ * (appointment badge, round-robin offers). Kept apart so each area owns its file.
+ */
+export const resources = {
+  en: { translation: en, admin: adminEn, routing: routingEn },
+  ar: { translation: ar, admin: adminAr, routing: routingAr },
+} as const;
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en; admin: typeof adminEn };
+    resources: { translation: typeof en; admin: typeof adminEn; routing: typeof routingEn };
   }
 }
 
 void i18n.use(initReactI18next).init({
   resources,
-  ns: ['translation', 'admin'],
+  ns: ['translation', 'admin', 'routing'],
   defaultNS: 'translation',
   lng: 'en',
   fallbackLng: 'en',

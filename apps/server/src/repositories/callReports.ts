@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { CallReportsTable, Database } from '../db/schema.ts';
+import { adminDb } from './adminTables.ts';
 
 export interface NewCallReport {
   callId: string;
@@ -35,6 +37,8 @@ export interface OpenCallRow {
   assignmentName: string;
   room: string;
   openedAt: number;
+  /** the XMPP username of the appointment's agent when the call is an appointment call */
+  appointmentAgent: string | null;
 }
 
 export class DuplicateCallId extends Error {}
@@ -117,12 +121,22 @@ export function createCallReportsRepository(db: Kysely<Database>) {
       await db.updateTable('call_reports').set(patch).where('id', '=', id).execute();
     },
 
-    /** Calls opened since `since` and not ended, in the given assignments (newest last). */
-    async openCalls(companyId: number, assignmentIds: number[], since: number): Promise<OpenCallRow[]> {
-      if (assignmentIds.length === 0) return [];
-      const rows = await db
+    /**
+     * Calls opened since `since` and not ended (newest last) that a console user sees: those of the given
+     * assignments, except appointment calls of another agent; plus appointment calls booked with
+     * `viewerXmpp`, whatever their assignment (an appointment reaches only its agent).
+     */
+    async openCalls(companyId: number, assignmentIds: number[], since: number, viewerXmpp?: string): Promise<OpenCallRow[]> {
+      if (assignmentIds.length === 0 && viewerXmpp === undefined) return [];
+      const rows = await adminDb(db)
         .selectFrom('call_reports')
         .innerJoin('assignments', 'assignments.id', 'call_reports.assignment_id')
+        .leftJoin('appointments', (j) =>
+          j
+            .onRef('appointments.reference', '=', 'call_reports.appointment_reference')
+            .onRef('appointments.company_id', '=', 'call_reports.company_id'),
+        )
+        .leftJoin('users as appointment_agent', 'appointment_agent.id', 'appointments.agent_id')
         .select([
           'call_reports.id',
           'call_reports.call_id',
@@ -131,12 +145,23 @@ export function createCallReportsRepository(db: Kysely<Database>) {
           'assignments.name',
           'call_reports.room_jid',
           'call_reports.created_at',
+          'appointment_agent.xmpp_username as appointment_agent',
         ])
         .where('call_reports.company_id', '=', companyId)
-        .where('call_reports.assignment_id', 'in', assignmentIds)
         .where('call_reports.created_at', '>=', since)
         .where('call_reports.call_ended_at', 'is', null)
         .where('call_reports.room_jid', 'is not', null)
+        .where((eb) => {
+          const mine = viewerXmpp === undefined ? sql<boolean>`1 = 0` : eb('appointment_agent.xmpp_username', '=', viewerXmpp);
+          if (assignmentIds.length === 0) return mine;
+          return eb.or([
+            eb.and([
+              eb('call_reports.assignment_id', 'in', assignmentIds),
+              eb.or([eb('appointment_agent.xmpp_username', 'is', null), mine]),
+            ]),
+            mine,
+          ]);
+        })
         .orderBy('call_reports.created_at')
         .orderBy('call_reports.id')
         .execute();
@@ -148,6 +173,7 @@ export function createCallReportsRepository(db: Kysely<Database>) {
         assignmentName: r.name,
         room: r.room_jid ?? '',
         openedAt: r.created_at,
+        appointmentAgent: r.appointment_agent ?? null,
       }));
     },
   };

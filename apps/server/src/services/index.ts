@@ -12,6 +12,7 @@ import type { EjabberdClient } from './ejabberd.ts';
 import type { EventBus } from './events.ts';
 import type { JanusClient } from './janus.ts';
 import type { ReportStatusFn } from './reportStatus.ts';
+import type { RoundRobin } from './roundRobin.ts';
 import type { ApiTokens, XmppTokens } from './tokens.ts';
 
 /** Everything a route needs; built once per app (plugins/app/services.ts). */
@@ -34,6 +35,8 @@ export interface Services {
   janus: JanusClient;
   events: EventBus;
   reportStatus: ReportStatusFn;
+  /** round robin offering of waiting calls (docs/protocol.md) */
+  roundRobin: RoundRobin;
   now: () => number;
 }
 

@@ -9,7 +9,7 @@
 import { guestUsernameOf, roomPin } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
 import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
-import type { ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
+import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom } from '../api/consoleApi.ts';
 import { MediaSession, type DeviceChoice, type RemoteFeed } from '../media/mediaSession.ts';
 import { getLocalMedia } from '../media/devices.ts';
 import { XmppSession, type ChatMessage, type RoomPresence } from '../xmpp/session.ts';
@@ -42,6 +42,8 @@ export interface QueueEntry {
   statusText: string;
   lobby: Partial<LobbyPresenceElement> | null;
   callType: 'video' | 'voice';
+  /** round robin: offered to this agent until this epoch ms (null: not an offer, anyone may answer) */
+  offerExpiresAt: number | null;
 }
 
 export type AgentPhase = 'offline' | 'connecting' | 'idle' | 'joining' | 'inCall';
@@ -72,7 +74,7 @@ export interface AgentSnapshot {
   muted: { audio: boolean; video: boolean };
   error: string | null;
   /** the last call that ended, and why */
-  lastEnded: { callId: string; reason: 'agent' | 'guest' | 'error' } | null;
+  lastEnded: { callId: string; reason: 'agent' | 'guest' | 'error' | 'transferred' } | null;
   /**
    * The active call's status with the names of SPEC.md §3 (chatMessages newest first, unreadMessages,
    * isChatOpen, mutedAudioJIDs / mutedVideoJIDs of the others, screenShare, isZoomed); fresh per call.
@@ -80,6 +82,10 @@ export interface AgentSnapshot {
   status: CallStatus;
   /** our own shared screen while status.screenShare */
   localScreen: MediaStream | null;
+  /** the server's event stream is open: new calls (and round-robin offers) reach this console */
+  live: boolean;
+  /** calls other agents hand to us, waiting for us to take them */
+  transfers: IncomingTransfer[];
 }
 
 export interface AgentDeskOptions {
@@ -99,6 +105,11 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   #media: MediaSession | null = null;
   #nick = '';
   #rooms = new Map<string, OpenCallRoom>();
+  /** round robin: the latest routing of each call (callId → routing) */
+  #routing = new Map<string, CallRouting>();
+  /** what round robin was last told (so busy/away changes are sent once) */
+  #told = '';
+  #away = false;
   #unsubscribe: (() => void) | null = null;
   /** last presence per room occupant, `room/nick` → presence */
   #presence = new Map<string, RoomPresence>();
@@ -115,6 +126,8 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     lastEnded: null,
     status: initialCallStatus(),
     localScreen: null,
+    live: false,
+    transfers: [],
   };
 
   constructor(options: AgentDeskOptions) {
@@ -127,7 +140,9 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   }
 
   #set(patch: Partial<AgentSnapshot>): void {
+    const wasBusy = this.#snapshot.activeCall !== null;
     this.#snapshot = { ...this.#snapshot, ...patch };
+    if ((this.#snapshot.activeCall !== null) !== wasBusy) this.#tellAvailability();
     this.emit('change', this.#snapshot);
   }
 
@@ -159,8 +174,121 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     xmpp.on('disconnected', () => this.#set({ phase: 'offline' }));
     await xmpp.connect();
     this.#set({ phase: 'idle', jid: token.jid });
-    this.#unsubscribe = this.#options.api.onCallOpened((room) => void this.#joinRoom(room));
-    for (const room of await this.#options.api.rooms()) await this.#joinRoom(room);
+    this.#unsubscribe = this.#options.api.onCallOpened(
+      (room) => void this.#joinRoom(room),
+      (routing) => this.#onRouting(routing),
+      (live) => this.#set({ live }),
+      {
+        onTransfer: (transfer) => this.#onTransfer(transfer),
+        onTransferAccepted: (accepted) => this.#onTransferAccepted(accepted),
+      },
+    );
+    this.#tellAvailability();
+    for (const room of await this.#options.api.rooms()) {
+      if (room.routing) this.#routing.set(room.callId, room.routing);
+      await this.#joinRoom(room);
+    }
+    this.#set({ queue: this.#computeQueue() });
+  }
+
+  #onRouting(routing: CallRouting): void {
+    this.#routing.set(routing.callId, routing);
+    this.#set({ queue: this.#computeQueue() });
+  }
+
+  /** Round robin offers calls only to available agents who are not in a call. */
+  setAway(away: boolean): void {
+    this.#away = away;
+    this.#tellAvailability();
+  }
+
+  #tellAvailability(): void {
+    const body = { availability: this.#away ? ('away' as const) : ('available' as const), busy: this.#snapshot.activeCall !== null };
+    const key = JSON.stringify(body);
+    if (key === this.#told || !this.#options.api.setAvailability || this.#snapshot.phase === 'offline') return;
+    this.#told = key;
+    this.#options.api.setAvailability(body).catch(() => {
+      this.#told = ''; // told again on the next change
+    });
+  }
+
+  #onTransfer(transfer: IncomingTransfer): void {
+    this.#set({ transfers: [...this.#snapshot.transfers.filter((t) => t.id !== transfer.id), transfer] });
+    // join the guest's room: its presence tells us the call's state and type
+    void this.#joinRoom({ room: transfer.room, assignmentId: 0, guestUsername: transfer.guestUsername, callId: transfer.callId });
+  }
+
+  /** Somebody took a transfer: drop it from our list; if it was our call, leave once the new agent is in. */
+  #onTransferAccepted(accepted: { id: number; callId: string; toJid: string }): void {
+    this.#set({ transfers: this.#snapshot.transfers.filter((t) => t.id !== accepted.id) });
+    const active = this.#snapshot.activeCall;
+    if (!active || active.callId !== accepted.callId || accepted.toJid === this.#snapshot.jid) return;
+    this.#handOverTo = accepted.toJid;
+    this.#handOverIfArrived();
+  }
+
+  /** the agent our call is handed over to: we leave (without ending the call) once its feed is in */
+  #handOverTo: string | null = null;
+
+  #handOverIfArrived(): void {
+    const to = this.#handOverTo;
+    if (to && this.#snapshot.remoteFeeds.some((f) => f.display === to)) {
+      this.#handOverTo = null;
+      void this.#leaveCall('transferred');
+    }
+  }
+
+  /** Who could take our call now (agents available, and the assignments). */
+  async transferTargets() {
+    if (!this.#options.api.transferTargets) return { agents: [], assignments: [] };
+    return this.#options.api.transferTargets();
+  }
+
+  /** Hands our call to an agent or an assignment's agents; we stay until the new agent is in the call. */
+  async transfer(to: { toUserId: number } | { assignmentId: number }): Promise<void> {
+    const active = this.#snapshot.activeCall;
+    if (!active || !this.#options.api.transfer) throw new Error('not in a call');
+    await this.#options.api.transfer(active.callId, to);
+  }
+
+  /** Takes a call handed to us: we become its agent and join its media room; the guest stays in it. */
+  async acceptTransfer(id: number): Promise<void> {
+    const transfer = this.#snapshot.transfers.find((t) => t.id === id);
+    const xmpp = this.#xmpp;
+    if (!transfer || !xmpp || !this.#options.api.acceptTransfer) throw new Error('no such transfer');
+    if (this.#snapshot.activeCall) throw new Error('already in a call');
+    const taken = await this.#options.api.acceptTransfer(id);
+    const guest = this.#presence.get(`${taken.room}/${taken.guestUsername}`);
+    const callType = guest?.lobby?.callType === 'voice' ? 'voice' : 'video';
+    this.#set({
+      transfers: this.#snapshot.transfers.filter((t) => t.id !== id),
+      phase: 'joining',
+      activeCall: {
+        callId: taken.callId,
+        room: taken.room,
+        guestNick: taken.guestUsername,
+        startedAt: Date.now(),
+        callType,
+        guestStatus: guest?.statusText ?? '',
+      },
+      error: null,
+      lastEnded: null,
+      status: { ...initialCallStatus(), callStarted: true },
+      localScreen: null,
+    });
+    try {
+      await this.#joinMedia(taken.callId, callType === 'video', taken.guestUsername, xmpp);
+    } catch (error) {
+      await this.#leaveCall('error');
+      this.#set({ error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+
+  /** Declines a call round robin offers us: it moves to the next available agent. */
+  async decline(callId: string): Promise<void> {
+    if (!this.#options.api.decline) throw new Error('declining is not available');
+    await this.#options.api.decline(callId);
   }
 
   async #joinRoom(room: OpenCallRoom): Promise<void> {
@@ -209,6 +337,11 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       const info: PresenceInfo = presence.info;
       if (info.status !== wanted || !info.callId) continue;
       if (presence.lobby?.userType && presence.lobby.userType !== 'guest') continue;
+      if (wanted === 'OpenCall' && !targetsMe(info.target, this.#nick)) continue;
+      const routing = this.#routing.get(info.callId);
+      const offeredToMe = routing?.state === 'offered' && routing.offeredTo?.toLowerCase() === this.#nick.toLowerCase();
+      // round robin: a call offered to another agent is not ours to list until it is open to all
+      if (wanted === 'OpenCall' && routing?.state === 'offered' && !offeredToMe) continue;
       const room = this.#rooms.get(presence.room);
       entries.push({
         room: presence.room,
@@ -223,6 +356,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
         statusText: presence.statusText,
         lobby: presence.lobby,
         callType: presence.lobby?.callType === 'voice' ? 'voice' : 'video',
+        offerExpiresAt: offeredToMe && routing?.expiresAt ? Date.parse(routing.expiresAt) : null,
       });
     }
     return entries.sort((a, b) => a.since - b.since);
@@ -282,6 +416,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
           remoteFeeds,
           status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
         });
+        this.#handOverIfArrived();
       });
       media.on('remoteFeedRemoved', ({ feedId }) => {
         if (this.#media !== media) return;
@@ -516,7 +651,8 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     await this.#leaveCall('agent');
   }
 
-  async #leaveCall(reason: 'agent' | 'guest' | 'error'): Promise<void> {
+  async #leaveCall(reason: 'agent' | 'guest' | 'error' | 'transferred'): Promise<void> {
+    if (reason !== 'transferred') this.#handOverTo = null;
     const active = this.#snapshot.activeCall;
     if (!active) return;
     const media = this.#media;
@@ -615,8 +751,18 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#unsubscribe = null;
     await this.#xmpp?.disconnect();
     this.#xmpp = null;
-    this.#set({ phase: 'offline', queue: [] });
+    this.#set({ phase: 'offline', queue: [], live: false });
   }
+}
+
+/**
+ * A waiting guest's target (docs/protocol.md): empty or roundRobin = any agent of the room; otherwise the
+ * appointment agent's lowercase username, and only that agent lists the call (the others may share the
+ * guest's room from an earlier call).
+ */
+export function targetsMe(target: string, nick: string): boolean {
+  if (!target || target === 'roundRobin') return true;
+  return target.toLowerCase() === nick.toLowerCase();
 }
 
 function countScreens(feeds: RemoteFeed[]): number {

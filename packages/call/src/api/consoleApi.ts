@@ -15,13 +15,57 @@ export interface OpenCallRoom {
   callId: string;
   reportId?: number;
   openedAt?: string;
+  /** round robin: where the call stands */
+  routing?: CallRouting;
+}
+
+/** Round robin (docs/protocol.md): offered to one agent (until expiresAt), or open to all. */
+export interface CallRouting {
+  callId: string;
+  assignmentId: number;
+  state: 'offered' | 'open';
+  offeredTo: string | null;
+  expiresAt: string | null;
+}
+
+/** A call another agent hands to us (`event: callTransfer`). */
+export interface IncomingTransfer {
+  id: number;
+  callId: string;
+  room: string;
+  guestUsername: string;
+  fromName: string;
+  fromJid: string;
+}
+
+export interface TransferEvents {
+  onTransfer?: (transfer: IncomingTransfer) => void;
+  onTransferAccepted?: (accepted: { id: number; callId: string; toJid: string }) => void;
 }
 
 export interface ConsoleApi {
   xmppToken(): Promise<XmppToken>;
   rooms(): Promise<OpenCallRoom[]>;
-  /** Subscribes to calls opened in the agent's assignments; returns the unsubscribe function. */
-  onCallOpened(listener: (room: OpenCallRoom) => void): () => void;
+  /**
+   * Subscribes to calls opened in the agent's assignments (and, on the same stream, to round robin's
+   * routing of them); returns the unsubscribe function.
+   */
+  onCallOpened(
+    listener: (room: OpenCallRoom) => void,
+    onRouting?: (routing: CallRouting) => void,
+    onLive?: (live: boolean) => void,
+    transfers?: TransferEvents,
+  ): () => void;
+  /** Transfer: hands our call to an agent or to an assignment's agents. */
+  transfer?(callId: string, to: { toUserId: number } | { assignmentId: number }): Promise<{ id: number }>;
+  /** Transfer: takes a call handed to us. */
+  acceptTransfer?(id: number): Promise<{ id: number; callId: string; room: string; guestUsername: string }>;
+  /** Transfer: who could take a call now. */
+  transferTargets?(): Promise<{ agents: Array<{ id: number; name: string; jid: string }>; assignments: Array<{ id: number; name: string }> }>;
+  /** Round robin: declines a call offered to this agent (it moves to the next one). */
+  decline?(callId: string): Promise<void>;
+  /** Round robin: whether this agent may be offered calls. */
+  setAvailability?(availability: { availability: 'available' | 'away'; busy: boolean }): Promise<void>;
   /**
    * POST /upload/{type} for the chat (session cookie); `guestUsername` is the call's guest, who may then
    * read the file too. Resolves with the file's URL.
@@ -38,7 +82,16 @@ export function createConsoleApi(
     upload: (type, file, companyId, guestUsername) =>
       uploadFile(options, type, file, companyId, guestUsername ? { guestUsername } : {}),
     rooms: async () => (await requestJson<{ rooms: OpenCallRoom[] }>(options, 'GET', '/console/rooms')).rooms,
-    onCallOpened(listener) {
+    async decline(callId) {
+      await requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/decline`, {});
+    },
+    async setAvailability(availability) {
+      await requestJson(options, 'POST', '/console/availability', availability);
+    },
+    transfer: (callId, to) => requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/transfer`, to),
+    acceptTransfer: (id) => requestJson(options, 'POST', `/console/transfers/${id}/accept`, {}),
+    transferTargets: () => requestJson(options, 'GET', '/console/transfer-targets'),
+    onCallOpened(listener, onRouting, onLive, transfers) {
       const Source = options.EventSource ?? globalThis.EventSource;
       const source = new Source(`${base}/console/events`, { withCredentials: true });
       const onMessage = (event: MessageEvent<string>) => {
@@ -49,6 +102,30 @@ export function createConsoleApi(
         }
       };
       source.addEventListener('callOpened', onMessage as EventListener);
+      // live: the server knows this console is open (round robin offers calls only to open consoles)
+      source.addEventListener('open', () => onLive?.(true));
+      source.addEventListener('error', () => onLive?.(false));
+      const on = <T,>(name: string, fn: ((data: T) => void) | undefined) => {
+        if (!fn) return;
+        source.addEventListener(name, ((event: MessageEvent<string>) => {
+          try {
+            fn(JSON.parse(event.data) as T);
+          } catch {
+            // malformed: ignored
+          }
+        }) as EventListener);
+      };
+      on('callTransfer', transfers?.onTransfer);
+      on('transferAccepted', transfers?.onTransferAccepted);
+      if (onRouting) {
+        source.addEventListener('callRouting', ((event: MessageEvent<string>) => {
+          try {
+            onRouting(JSON.parse(event.data) as CallRouting);
+          } catch {
+            // malformed: the next routing event or rooms() refresh carries the state
+          }
+        }) as EventListener);
+      }
       return () => source.close();
     },
   };

@@ -16,6 +16,13 @@ export interface GuestRegistration {
   expires_in: number;
 }
 
+export interface GuestAppointment {
+  id: number;
+  reference: string;
+  agentUsername: string;
+  startsAt: string;
+}
+
 export type ReportStatus = 'ok' | 'outOfQuota' | 'blocked';
 
 export interface AddReportBody {
@@ -45,6 +52,8 @@ export interface GuestApi {
     assignment_id?: number;
     guest_username?: string;
   }): Promise<{ id: number }>;
+  /** GET /appointment/{reference}: the appointment of a guest link (id, agent's lowercase username, time). */
+  appointment?(reference: string): Promise<GuestAppointment>;
   /** POST /upload/{type} for the chat; resolves with the file's URL. */
   upload(type: UploadType, file: Blob & { name?: string }, companyId: number): Promise<string>;
   /** GET a chat file (`/api/files/{id}`) with the guest's token; 403/404 throw an ApiError. */
@@ -78,6 +87,8 @@ export function createGuestApi(options: HttpOptions = {}): GuestApi {
       }
       await requestJson(options, 'PUT', '/call-report/update-timestamp', body, { token });
     },
+    appointment: (reference) =>
+      requestJson(options, 'GET', `/appointment/${encodeURIComponent(reference)}`, undefined, { token }),
     holdCall: (body) => requestJson(options, 'POST', '/call-report/hold-call', body, { token }),
     upload: (type, file, companyId) => uploadFile(options, type, file, companyId, { token }),
     fetchFile: (url) => fetchFile(options, url, { token }),

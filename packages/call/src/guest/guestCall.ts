@@ -78,6 +78,10 @@ export interface GuestCallOptions {
   /** recordings root on the Janus host; SPEC.md §7 shape below it */
   recordingRoot?: string;
   webview?: boolean;
+  /**
+   * An appointment call (/appointment/{reference}): give the reference; prepare() looks the appointment up
+   * (GET /api/appointment/{reference}) and fills the id and the agent's lowercase username when missing.
+   */
   appointment?: { reference: string; id: string; agentUsername: string } | null;
   serviceType?: 'talk' | 'widget';
   /** page visibility and device facts (SPEC.md §4 "Presence"); the browser's by default */
@@ -124,9 +128,13 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     initialCallId: null,
   };
 
+  /** the appointment this call is for, filled by prepare() from the reference */
+  #appointment: { reference: string; id: string; agentUsername: string } | null = null;
+
   constructor(options: GuestCallOptions) {
     super();
     this.#options = options;
+    this.#appointment = options.appointment ?? null;
   }
 
   get snapshot(): GuestCallSnapshot {
@@ -145,7 +153,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   #lobbyElement(): LobbyPresenceElement {
     const element: LobbyPresenceElement = {
       userType: 'guest',
-      appointmentID: this.#options.appointment?.id ?? '',
+      appointmentID: this.#appointment?.id ?? '',
     };
     if (this.#snapshot.callId) element.callType = this.#snapshot.callKind;
     if (this.#snapshot.muted.audio) element.audioMuted = true;
@@ -171,6 +179,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     try {
       const registration = await this.#options.api.register(guestId, this.#options.companyId);
       this.#registration = registration;
+      await this.#resolveAppointment();
       this.#room =
         registration.guestRooms.find((r) => r.assignmentId === assignmentId) ??
         registration.guestRooms[0] ??
@@ -205,6 +214,20 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       this.#set({ phase: 'failed', error: String(error instanceof Error ? error.message : error) });
       throw error;
     }
+  }
+
+  /** Fills the appointment's id and agent from its reference (the guest's link carries only the reference). */
+  async #resolveAppointment(): Promise<void> {
+    const wanted = this.#appointment;
+    if (!wanted || (wanted.id && wanted.agentUsername)) return;
+    if (!this.#options.api.appointment) throw new Error('appointment lookups are not available');
+    const found = await this.#options.api.appointment(wanted.reference);
+    const appointment = { reference: found.reference, id: String(found.id), agentUsername: found.agentUsername.toLowerCase() };
+    this.#appointment = appointment;
+    this.#setStatus((s) => ({
+      ...s,
+      appointment: { reference: appointment.reference, id: appointment.id, agent: { jabberusername: appointment.agentUsername } },
+    }));
   }
 
   /** Chooses the room of another assignment before calling. */
@@ -249,7 +272,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       company: this.#options.companyId,
       source: 'site',
       assignment_id: room.assignmentId,
-      ...(this.#options.appointment ? { appointment_reference: this.#options.appointment.reference } : {}),
+      ...(this.#appointment ? { appointment_reference: this.#appointment.reference } : {}),
       ...(this.#options.serviceType ? { service_type: this.#options.serviceType } : {}),
     });
     if (report.status !== 'ok') {
@@ -359,7 +382,14 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     });
     media.on('publisherLeft', ({ feedId }) => {
       if (this.#media !== media) return;
+      const firstBefore = this.#snapshot.status.peers[0]?.peerJID;
       this.#set({ status: peerLeft(this.#snapshot.status, feedId) });
+      // a transfer: the first agent left and another is in the call; our presence names the new one
+      const firstNow = this.#snapshot.status.peers[0]?.peerJID;
+      if (this.#snapshot.phase === 'ongoing' && firstNow && firstNow !== firstBefore) {
+        this.#lastPeer = firstNow;
+        this.#announce();
+      }
       if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peers.length > 0) return;
       // the last agent left: the call is over, unless a hold control (sent before the agent left
       // the media room, but carried by another server) arrives in the meantime
@@ -406,7 +436,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     const status = peers.length ? 'InCall' : joinStatus(this.#environment());
     const target = presenceTarget({
       peers,
-      appointmentAgent: this.#options.appointment?.agentUsername ?? null,
+      appointmentAgent: this.#appointment?.agentUsername || null,
       roundRobin: !!this.#options.roundRobin,
     });
     xmpp.setRoomPresence(

@@ -66,7 +66,7 @@ function Field({ spec, draft, set }: { spec: FieldSpec; draft: Draft; set: (k: S
         {label}
       </label>
       {spec.kind === 'select' ? (
-        <select id={id} className={styles.select} value={String(value)} onChange={(e) => set(spec.key, e.target.value)} data-testid={id}>
+        <select id={id} className={styles.select} value={String(value)} onChange={(e) => set(spec.key, typeof raw === 'number' ? Number(e.target.value) : e.target.value)} data-testid={id}>
           {spec.options.map((o) => (
             <option key={o} value={o}>
               {t(`settings.option.${o}`, { defaultValue: o })}

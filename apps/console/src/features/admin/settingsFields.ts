@@ -61,6 +61,8 @@ export const LOOK: FieldSpec[] = [
 
 export const BEHAVIOUR: FieldSpec[] = [
   { key: 'roundRobin', kind: 'bool' },
+  // seconds an agent has to answer a round-robin offer (a number: the select sends it as one)
+  { key: 'roundRobinOfferSeconds', kind: 'select', options: ['10', '15', '20', '30', '45', '60', '90'] },
   { key: 'recordCalls', kind: 'bool' },
   { key: 'previewScreen', kind: 'bool' },
   { key: 'welcomeForm', kind: 'bool' },

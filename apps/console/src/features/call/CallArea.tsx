@@ -23,6 +23,7 @@ import { IconButton } from '../base/IconButton.tsx';
 import { Avatar } from '../base/Avatar.tsx';
 import { Spinner } from '../base/Spinner.tsx';
 import { useElapsed } from '../base/time.ts';
+import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 
 function CallControls({ video }: { video: boolean }) {
@@ -116,6 +117,7 @@ function CallControls({ video }: { video: boolean }) {
           ) : null}
         </span>
       ) : null}
+      <TransferControl />
       <IconButton
         label={t('call.hangup')}
         icon={<PhoneOff size={24} />}

@@ -4,6 +4,7 @@ import type { AgentDesk, AgentSnapshot } from '@lobby/call';
 import { placeholderAgentActions, type AgentActions } from '../../app/agentActions.ts';
 import type { ConsoleStore, QueueEntry } from '../../app/store.ts';
 import { bindAgentDesk } from '../call/agentInCall.ts';
+import { bindTransfers } from '../routing/transferStore.ts';
 
 function endpoints(loc: Location = window.location) {
   const ws = loc.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -32,6 +33,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       presence: e.statusText,
       userType: e.lobby?.userType ?? '',
       appointmentID: e.appointmentID,
+      ...(e.offerExpiresAt !== null ? { offerExpiresAt: e.offerExpiresAt } : {}),
     }));
     state.setQueue(queue);
     const active = snap.activeCall;
@@ -55,6 +57,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       );
     }
     state.setError(snap.error);
+    if (state.live !== snap.live) store.setState({ live: snap.live });
   };
 
   const startDesk = () => {
@@ -79,7 +82,9 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       });
       created.on('change', apply);
       bindAgentDesk(created); // the in-call UI (chat, screen share, mute states): features/call
+      bindTransfers(created); // transfers handed to us and the Transfer button: features/routing
       desk = created;
+      created.setAway(s().availability === 'away');
       await created.start();
     })().catch((error: unknown) => {
       starting = null;
@@ -106,6 +111,15 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
     async logout() {
       await stopDesk();
       await session.logout();
+    },
+    setAvailability(availability) {
+      session.setAvailability(availability);
+      desk?.setAway(availability === 'away'); // round robin skips agents who are away
+    },
+    async decline(callId) {
+      await desk?.decline(callId).catch((error: unknown) => {
+        s().setError(error instanceof Error ? error.message : String(error));
+      });
     },
     async answer(callId) {
       await desk?.answer(callId).catch(() => undefined); // the snapshot carries the error

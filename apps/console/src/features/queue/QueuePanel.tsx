@@ -8,6 +8,8 @@ import { useConsoleStore, type QueueEntry } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
 import { Avatar } from '../base/Avatar.tsx';
 import { formatDuration, useNow } from '../base/time.ts';
+import { RoutingTags } from '../routing/RoutingTags.tsx';
+import { IncomingTransfers } from '../routing/IncomingTransfers.tsx';
 import styles from './QueuePanel.module.css';
 
 function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
@@ -43,6 +45,7 @@ function QueueItem({ entry, now, busy }: { entry: QueueEntry; now: number; busy:
           </span>
           <span className={styles.assignment}>{entry.assignmentName}</span>
         </span>
+        <RoutingTags entry={entry} now={now} />
       </div>
       <span className={styles.wait} data-level={waitLevel(waited)} data-testid="queue-wait">
         <span className="visually-hidden">{t('queue.waited', { time })}</span>
@@ -71,8 +74,9 @@ export function QueuePanel() {
   const busy = useConsoleStore((s) => s.activeCall !== null);
   const away = useConsoleStore((s) => s.availability === 'away');
   const now = useNow();
+  const live = useConsoleStore((s) => s.live);
   return (
-    <aside className={styles.panel} aria-labelledby="queue-title" data-testid="queue-panel">
+    <aside className={styles.panel} aria-labelledby="queue-title" data-testid="queue-panel" data-live={live}>
       <div className={styles.head}>
         <h2 id="queue-title" className={styles.title}>
           {t('queue.title')}
@@ -82,6 +86,7 @@ export function QueuePanel() {
           <span className="visually-hidden">{t('queue.count', { count: queue.length })}</span>
         </span>
       </div>
+      <IncomingTransfers />
       {away ? (
         <p className={styles.away}>
           <Coffee size={16} aria-hidden="true" />

@@ -138,9 +138,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         webview: s().webview,
         watermark: streamWatermarkOf(details),
         serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget
-        appointment: appointmentReference
-          ? { reference: appointmentReference, id: appointmentReference, agentUsername: '' }
-          : null,
+        // the engine looks the appointment up by its reference (id, agent) once the guest is registered
+        appointment: appointmentReference ? { reference: appointmentReference, id: '', agentUsername: '' } : null,
         environment: () => ({
           pageHidden: document.visibilityState === 'hidden',
           isAndroid: isAndroidMobile(),

@@ -4,6 +4,7 @@ import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createAdminAssignmentsRepository } from '../../../repositories/adminAssignments.ts';
 import type { Services } from '../../../services/index.ts';
 import { requireRole } from '../../../services/roles.ts';
+import { agentChanges, applyMembership } from '../../../services/roomMembership.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
 
@@ -61,10 +62,15 @@ export function adminAssignmentRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const r = await repo.update(consoleUserOf(request).companyId, request.params.id, request.body);
+      const id = request.params.id;
+      const before = await services.repos.companies.assignmentAgents(id);
+      const r = await repo.update(consoleUserOf(request).companyId, id, request.body);
       if (r === 'notFound') return fail(reply, 404, 'id: no such assignment');
       if (typeof r === 'object') return fail(reply, 400, `agentIds: no user ${r.badUserId} in this company`);
-      return { data: { id: request.params.id } };
+      // agents added (or removed) get into (or out of) the guest rooms that already exist for it
+      const changes = agentChanges(id, before, await services.repos.companies.assignmentAgents(id));
+      await applyMembership(services, changes).catch((err: unknown) => request.log.error({ err }, 'guest room membership not updated'));
+      return { data: { id } };
     },
   );
 

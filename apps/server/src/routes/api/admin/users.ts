@@ -5,6 +5,7 @@ import { createAdminUsersRepository } from '../../../repositories/adminUsers.ts'
 import type { Services } from '../../../services/index.ts';
 import { hashPassword } from '../../../services/passwords.ts';
 import { requireRole } from '../../../services/roles.ts';
+import { applyMembership, userChanges } from '../../../services/roomMembership.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
 
@@ -56,6 +57,12 @@ export function adminUserRoutes(app: App, services: Services): void {
         assignmentIds: [...new Set(request.body.assignmentIds ?? [])],
       });
       if ('badAssignmentId' in r) return fail(reply, 400, `assignmentIds: no assignment ${r.badAssignmentId} in this company`);
+      // the new agent gets into the guest rooms that already exist for its assignments
+      const created = await services.repos.users.byId(r.id);
+      if (created) {
+        const changes = userChanges(created.xmppUsername, [], await services.repos.users.assignmentIds(r.id));
+        await applyMembership(services, changes).catch((err: unknown) => request.log.error({ err }, 'guest room membership not updated'));
+      }
       return reply.code(201).send({ data: r });
     },
   );
@@ -84,6 +91,7 @@ export function adminUserRoutes(app: App, services: Services): void {
       }
       const email = b.email !== undefined ? normEmail(b.email) : undefined;
       if (email !== undefined && (await repo.emailTaken(email, id))) return fail(reply, 409, 'email: already in use');
+      const before = await services.repos.users.assignmentIds(id);
       const r = await repo.update(me.companyId, id, {
         email,
         name: b.name?.trim(),
@@ -93,6 +101,11 @@ export function adminUserRoutes(app: App, services: Services): void {
       });
       if (r === 'notFound') return fail(reply, 404, 'id: no such user');
       if (typeof r === 'object') return fail(reply, 400, `assignmentIds: no assignment ${r.badAssignmentId} in this company`);
+      const changed = await services.repos.users.byId(id);
+      if (changed && b.assignmentIds) {
+        const changes = userChanges(changed.xmppUsername, before, await services.repos.users.assignmentIds(id));
+        await applyMembership(services, changes).catch((err: unknown) => request.log.error({ err }, 'guest room membership not updated'));
+      }
       return { data: { id } };
     },
   );

@@ -10,6 +10,7 @@ import {
 } from '@lobby/contracts';
 import type { FastifyReply } from 'fastify';
 import { guestOf } from '../../../plugins/app/auth.ts';
+import { createAppointmentsRepository } from '../../../repositories/appointments.ts';
 import { DuplicateCallId } from '../../../repositories/callReports.ts';
 import type { ReportPatch, TimestampColumn } from '../../../repositories/callReports.ts';
 import type { Services } from '../../../services/index.ts';
@@ -50,6 +51,7 @@ const TIMESTAMP_FLAGS: Record<string, TimestampColumn> = {
 
 export function callReportRoutes(app: App, services: Services): void {
   const { repos, config } = services;
+  const appointments = createAppointmentsRepository(services.db.kysely, services.now);
 
   app.post(
     '/api/call-report/add',
@@ -74,6 +76,16 @@ export function callReportRoutes(app: App, services: Services): void {
       if (body.assignment_id !== undefined) {
         assignment = assignments.find((a) => a.id === body.assignment_id) ?? null;
         if (!assignment) return fail(reply, 400, 'assignment_id: no such assignment in this company');
+      }
+      // An appointment call: the reference must be one of this company's; its agent (who may serve another
+      // assignment) becomes an admin of the guest's room, so it can join it, and only it is told of the call.
+      let appointmentAgent: string | null = null;
+      if (body.appointment_reference !== undefined) {
+        const appointment = await appointments.byReference(body.appointment_reference);
+        if (!appointment || appointment.companyId !== guest.companyId) {
+          return fail(reply, 400, 'appointment_reference: no such appointment in this company');
+        }
+        appointmentAgent = appointment.agentXmppUsername;
       }
       const now = services.now();
       const status = await services.reportStatus(services.db.kysely, {
@@ -101,8 +113,16 @@ export function callReportRoutes(app: App, services: Services): void {
         if (err instanceof DuplicateCallId) return fail(reply, 409, 'call_id: this call was already reported');
         throw err;
       }
+      if (status === 'ok' && appointmentAgent && assignment) {
+        await services.ejabberd.setAffiliation(
+          guestRoomName(assignment.id, guest.username),
+          `${appointmentAgent}@${config.xmppDomain}`,
+          'admin',
+        );
+      }
       if (status === 'ok') {
         services.events.publish('callOpened', {
+          ...(appointmentAgent ? { appointmentAgent } : {}),
           companyId: guest.companyId,
           assignmentId: assignment?.id ?? null,
           assignmentName: assignment?.name ?? null,
@@ -112,6 +132,18 @@ export function callReportRoutes(app: App, services: Services): void {
           reportId: id,
           openedAt: now,
         });
+        // round robin (not for appointments, which have their agent): offer the call to one agent at a time
+        if (!appointmentAgent && assignment) {
+          const company = await repos.companies.byId(guest.companyId);
+          if (company?.settings.roundRobin) {
+            services.roundRobin.callOpened({
+              callId: body.call_id,
+              companyId: guest.companyId,
+              assignmentId: assignment.id,
+              offerSeconds: company.settings.roundRobinOfferSeconds,
+            });
+          }
+        }
       }
       return reply.code(201).send({ data: { id, status } });
     },
@@ -147,6 +179,8 @@ export function callReportRoutes(app: App, services: Services): void {
         if (!report) return reply;
         const body = request.body as Record<string, unknown>;
         const flags = Object.keys(TIMESTAMP_FLAGS).filter((f) => body[f] === true);
+        // answered, ended or left: round robin stops offering the call
+        if (flags.some((f) => f !== 'call_initiated_timestamp')) services.roundRobin.callClosed(report.call_id);
         await repos.callReports.setTimestamps(
           report.id,
           flags.map((f) => TIMESTAMP_FLAGS[f] as TimestampColumn),

@@ -1,10 +1,24 @@
 import crypto from 'node:crypto';
-import { CONSOLE_EVENT_CALL_OPENED, ConsoleRooms, ConsoleSession, DataEnvelope, LoginBody, XmppToken } from '@lobby/contracts';
-import type { ConsoleUser, OpenCall } from '@lobby/contracts';
+import {
+  CONSOLE_EVENT_CALL_OPENED,
+  CONSOLE_EVENT_CALL_ROUTING,
+  CONSOLE_EVENT_CALL_TRANSFER,
+  CONSOLE_EVENT_TRANSFER_ACCEPTED,
+  CallIdParams,
+  CallRoutingInfo,
+  ConsoleAvailabilityBody,
+  ConsoleRooms,
+  ConsoleSession,
+  DataEnvelope,
+  LoginBody,
+  XmppToken,
+} from '@lobby/contracts';
+import type { ConsoleUser, IncomingTransfer, OpenCall, TransferAccepted } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import { SESSION_COOKIE, SESSION_TTL_MS, consoleUserOf, hashSessionId } from '../../../plugins/app/auth.ts';
 import type { UserRow } from '../../../repositories/users.ts';
-import type { CallOpenedEvent } from '../../../services/events.ts';
+import type { CallOpenedEvent, CallTransferEvent } from '../../../services/events.ts';
+import type { CallRouting } from '../../../services/roundRobin.ts';
 import type { Services } from '../../../services/index.ts';
 import { DUMMY_HASH, verifyPassword } from '../../../services/passwords.ts';
 import type { App } from '../../../typebox.ts';
@@ -129,8 +143,15 @@ export function consoleRoutes(app: App, services: Services): void {
     async (request) => {
       const user = consoleUserOf(request);
       const since = services.now() - config.openCallHours * 3600_000;
-      const rows = await repos.callReports.openCalls(user.companyId, await visibleAssignments(user), since);
-      const rooms: OpenCall[] = rows.map((r) => ({ ...r, openedAt: new Date(r.openedAt).toISOString() }));
+      const rows = await repos.callReports.openCalls(user.companyId, await visibleAssignments(user), since, user.xmppUsername);
+      const rooms: OpenCall[] = rows.map(({ appointmentAgent: _agent, ...r }) => {
+        const routing = services.roundRobin.routing(r.callId);
+        return {
+          ...r,
+          openedAt: new Date(r.openedAt).toISOString(),
+          ...(routing && routing.companyId === user.companyId ? { routing: routingInfo(routing) } : {}),
+        };
+      });
       return { data: { rooms } };
     },
   );
@@ -171,7 +192,10 @@ export function consoleRoutes(app: App, services: Services): void {
 
       const onCall = (e: CallOpenedEvent) => {
         if (e.companyId !== user.companyId || e.assignmentId === null || e.room === null) return;
-        if (!assignmentIds.has(e.assignmentId)) return;
+        // an appointment call reaches only its agent (whatever the assignment); others only their assignments'
+        if (e.appointmentAgent) {
+          if (e.appointmentAgent !== user.xmppUsername) return;
+        } else if (!assignmentIds.has(e.assignmentId)) return;
         const data: OpenCall = {
           room: e.room,
           assignmentId: e.assignmentId,
@@ -184,6 +208,39 @@ export function consoleRoutes(app: App, services: Services): void {
         res.write(`event: ${CONSOLE_EVENT_CALL_OPENED}\ndata: ${JSON.stringify(data)}\n\n`);
       };
       const unsubscribe = services.events.subscribe('callOpened', onCall);
+      // round robin: where each waiting call of the agent's assignments stands
+      const onRouting = (r: CallRouting) => {
+        if (r.companyId !== user.companyId || !assignmentIds.has(r.assignmentId)) return;
+        res.write(`event: ${CONSOLE_EVENT_CALL_ROUTING}\ndata: ${JSON.stringify(routingInfo(r))}\n\n`);
+      };
+      const unsubscribeRouting = services.events.subscribe('callRouting', onRouting);
+      // transfers: the call handed to this user (or its assignment), and who took a transfer
+      const servedNow = new Set(await repos.users.assignmentIds(user.id));
+      const onTransfer = (e: CallTransferEvent) => {
+        if (e.companyId !== user.companyId || e.fromJid === jidOf(user)) return;
+        if (e.toUserId !== user.id && !(e.toAssignmentId !== null && servedNow.has(e.toAssignmentId))) return;
+        const data: IncomingTransfer = { id: e.id, callId: e.callId, room: e.room, guestUsername: e.guestUsername, fromName: e.fromName, fromJid: e.fromJid };
+        res.write(`event: ${CONSOLE_EVENT_CALL_TRANSFER}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      const onAccepted = (e: { companyId: number; id: number; callId: string; toJid: string }) => {
+        if (e.companyId !== user.companyId) return;
+        const data: TransferAccepted = { id: e.id, callId: e.callId, toJid: e.toJid };
+        res.write(`event: ${CONSOLE_EVENT_TRANSFER_ACCEPTED}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      const unsubscribeTransfer = services.events.subscribe('callTransfer', onTransfer);
+      const unsubscribeAccepted = services.events.subscribe('transferAccepted', onAccepted);
+      // Agents (role agent) with the console open take part in round robin; supervisors and admins do not
+      // get offers (they see a round-robin call once it is open to all).
+      const servedIds = async (u: UserRow) => (u.role === 'agent' ? repos.users.assignmentIds(u.id) : []);
+      const leaveRotation =
+        user.role === 'agent'
+          ? services.roundRobin.connect({
+              userId: user.id,
+              companyId: user.companyId,
+              xmppUsername: user.xmppUsername,
+              assignmentIds: await servedIds(user),
+            })
+          : () => undefined;
 
       // Heartbeat; also ends the stream when the session was logged out or expired, and refreshes assignments.
       const heartbeat = setInterval(() => {
@@ -192,6 +249,7 @@ export function consoleRoutes(app: App, services: Services): void {
             const still = await repos.users.sessionUser(sessionHash, services.now());
             if (!still) return end();
             assignmentIds = new Set(await visibleAssignments(still));
+            services.roundRobin.updateAssignments(still.id, await servedIds(still));
             res.write(': heartbeat\n\n');
           } catch (err) {
             request.log.warn({ err }, 'console events heartbeat failed');
@@ -206,6 +264,10 @@ export function consoleRoutes(app: App, services: Services): void {
         ended = true;
         clearInterval(heartbeat);
         unsubscribe();
+        unsubscribeRouting();
+        unsubscribeTransfer();
+        unsubscribeAccepted();
+        leaveRotation();
         streams.delete(end);
         res.end();
       }
@@ -213,4 +275,59 @@ export function consoleRoutes(app: App, services: Services): void {
       request.raw.on('close', end);
     },
   );
+
+  app.post(
+    '/api/console/availability',
+    {
+      config: { access: 'console' },
+      schema: {
+        tags: ['console'],
+        summary: 'Tell round robin whether this agent may be offered calls (available or away, and busy in a call)',
+        security: [{ consoleSession: [] }],
+        body: ConsoleAvailabilityBody,
+        response: { 200: DataEnvelope(Type.Object({ availability: Type.String(), busy: Type.Boolean() })), ...errors(400, 401) },
+      },
+    },
+    (request) => {
+      const user = consoleUserOf(request);
+      const busy = request.body.busy ?? false;
+      services.roundRobin.setAvailability(user.id, { away: request.body.availability === 'away', busy });
+      return Promise.resolve({ data: { availability: request.body.availability, busy } });
+    },
+  );
+
+  app.post(
+    '/api/console/calls/:callId/decline',
+    {
+      config: { access: 'console' },
+      schema: {
+        tags: ['console'],
+        summary: 'Decline a call round robin offers you: it moves to the next available agent (or opens to all)',
+        security: [{ consoleSession: [] }],
+        params: CallIdParams,
+        response: { 200: DataEnvelope(CallRoutingInfo), ...errors(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const user = consoleUserOf(request);
+      const { callId } = request.params;
+      const routing = services.roundRobin.routing(callId);
+      // another company's call answers exactly like an unknown one
+      if (!routing || routing.companyId !== user.companyId) return fail(reply, 404, 'callId: no call is being offered under this id');
+      if (services.roundRobin.decline(callId, user.id) !== 'moved') return fail(reply, 409, 'callId: this call is not offered to you');
+      const now = services.roundRobin.routing(callId);
+      return { data: routingInfo(now ?? routing) };
+    },
+  );
+}
+
+/** The console's view of a call's routing (times as ISO strings, no company id). */
+function routingInfo(r: CallRouting): CallRoutingInfo {
+  return {
+    callId: r.callId,
+    assignmentId: r.assignmentId,
+    state: r.state,
+    offeredTo: r.offeredTo,
+    expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt).toISOString(),
+  };
 }

@@ -78,7 +78,8 @@ describe.each(dialects())('GET /api/console/events (%s)', (dialect) => {
     await new Promise((r) => setTimeout(r, 50));
     sse.close();
 
-    expect(sse.events).toEqual([
+    // (the demo company uses round robin: callRouting events follow, tested in round-robin.test.ts)
+    expect(sse.events.filter((e) => e.event === 'callOpened')).toEqual([
       {
         event: 'callOpened',
         data: {

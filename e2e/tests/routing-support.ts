@@ -1,0 +1,35 @@
+/** Set-up the routing journeys share: a second agent made through the admin API, appointments. */
+import { BASE_URL, DEMO_ADMIN, consoleLogin } from '../support/api.ts';
+
+export async function adminApi<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const cookie = await consoleLogin(DEMO_ADMIN);
+  const response = await fetch(`${BASE_URL}/api${path}`, {
+    method,
+    headers: { cookie, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+export interface MadeAgent {
+  id: number;
+  email: string;
+  password: string;
+  name: string;
+}
+
+/** A new agent of the demo company serving the named assignments (unique per call). */
+export async function makeAgent(label: string, assignmentNames: string[]): Promise<MadeAgent> {
+  const { assignments } = await adminApi<{ assignments: Array<{ id: number; name: string }> }>('GET', '/admin/assignments');
+  const assignmentIds = assignments.filter((a) => assignmentNames.includes(a.name)).map((a) => a.id);
+  const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const agent = { name: `${label} ${stamp}`, email: `${label.toLowerCase()}-${stamp}@demo.lobby`, password: `pw-${stamp}-routing` };
+  const { id } = await adminApi<{ id: number }>('POST', '/admin/users', { ...agent, role: 'agent', assignmentIds });
+  return { id, ...agent };
+}
+
+export async function bookAppointment(agentId: number): Promise<{ reference: string; link: string }> {
+  return adminApi('POST', '/admin/appointments', { agentId, startsAt: new Date(Date.now() + 600_000).toISOString() });
+}
