@@ -82,6 +82,8 @@ export interface GuestCallOptions {
   /** page visibility and device facts (SPEC.md §4 "Presence"); the browser's by default */
   environment?: () => { pageHidden: boolean; isAndroid: boolean; notificationAllowed: boolean };
   videoConstraints?: MediaTrackConstraints;
+  /** read at each call (and resume): the guest app sets `deviceId` to the microphone chosen on the preview */
+  audioConstraints?: MediaTrackConstraints;
 }
 
 export type GuestCallEvents = { change: GuestCallSnapshot };
@@ -257,6 +259,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       const localStream = await getLocalMedia({
         video: kind === 'video',
         ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+        ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
       });
       this.#set({
         localStream,
@@ -582,6 +585,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       const localStream = await getLocalMedia({
         video: kind === 'video',
         ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+        ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
       });
       this.#set({
         callId: nextCallId,

@@ -97,6 +97,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     width: { ideal: 1440, max: 1440 },
     height: { ideal: 1080 },
   };
+  // the devices chosen on the preview screen; read by the engine at each call and resume
+  const audioConstraints: MediaTrackConstraints = {};
   const watchedApi = (api: GuestApi, companyId: number): GuestApi => ({
     ...api,
     async register(guestId, company) {
@@ -126,6 +128,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         api: watchedApi(engine.createGuestApi(), details.id),
         recordCalls: details.recordCalls !== false,
         videoConstraints,
+        audioConstraints,
         companyId: details.id,
         ...endpoints(),
         callMethod: details.callMethod ?? 'mediaServer',
@@ -183,6 +186,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         const camera = s().videoDeviceId;
         if (camera) videoConstraints.deviceId = { exact: camera };
         else delete videoConstraints.deviceId;
+        const microphone = s().audioDeviceId;
+        if (microphone) audioConstraints.deviceId = { exact: microphone };
+        else delete audioConstraints.deviceId;
         await engineCall.call(kind);
       } catch (error) {
         if (call?.snapshot.phase === 'failed') return; // the snapshot already moved the screen
