@@ -26,6 +26,11 @@ function isAndroidMobile(): boolean {
 export interface EngineCallActions extends CallActions {
   /** Registers and connects in the background; the Call button waits for it when pressed early. */
   prepare(): Promise<void>;
+  /**
+   * Another tab takes the guest's session over: hang up (when in a call) and disconnect, so that the
+   * other tab's session with the same resource does not kick this one. A later prepare() starts afresh.
+   */
+  handOver(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -40,8 +45,6 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   let preparing: Promise<GuestCall> | null = null;
   let lastPhase: GuestCallSnapshot['phase'] | null = null;
   const tabs = guestTabs();
-  // another tab of this guest takes the call over: this one hangs up
-  tabs.onTakeOver(() => void call?.hangup());
 
   const apply = (snap: GuestCallSnapshot) => {
     const state = s();
@@ -238,8 +241,16 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       await submitRating(current, report.id, form, answers).catch(() => undefined);
     },
     takeOver() {
+      // lazyCallActions waits for the session lock, then leaves the inCall screen
       tabs.takeOver();
-      sendEvent(store, { type: 'TAKE_OVER' });
+    },
+    async handOver() {
+      const current = call ?? (await preparing?.catch(() => null)) ?? null;
+      call = null;
+      preparing = null;
+      lastPhase = null;
+      tabs.inCall(false);
+      await current?.close(); // hangs up first when waiting or in the call
     },
     async session() {
       await prepare();
