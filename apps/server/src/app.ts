@@ -29,6 +29,7 @@ import { callReportRoutes } from './routes/api/call-report/index.ts';
 import { companyRoutes } from './routes/api/company/index.ts';
 import { consoleRoutes } from './routes/api/console/index.ts';
 import { consoleReportRoutes } from './routes/api/console/reports.ts';
+import { consoleCallRoutes } from './routes/api/console/calls.ts';
 import { consoleRecordingRoutes } from './routes/api/console/recordings.ts';
 import { guestAuthRoutes } from './routes/api/guest-auth/index.ts';
 import { guestRoutes } from './routes/api/guest/index.ts';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   adminScheduleRoutes(app, services);
   adminAppointmentRoutes(app, services);
   consoleReportRoutes(app, services);
+  consoleCallRoutes(app, services);
   consoleRecordingRoutes(app, services);
   registerWidget(app, services); // /widget.js, /api/widget/config, frame-ancestors from widgetOrigins
 

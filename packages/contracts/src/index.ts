@@ -9,3 +9,4 @@ export * from './admin.ts';
 export * from './forms.ts';
 export * from './guestCalls.ts';
 export * from './guestRules.ts';
+export * from './callDetails.ts';

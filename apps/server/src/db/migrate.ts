@@ -4,6 +4,7 @@ import type { Db, Dialect } from './database.ts';
 import { initial } from './migrations/0001_initial.ts';
 import { serviceApi } from './migrations/0002_service_api.ts';
 import { admin } from './migrations/0003_admin.ts';
+import { callDetails } from './migrations/0004_call_details.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_initial': initial,
   '0002_service_api': serviceApi,
   '0003_admin': admin,
+  '0004_call_details': callDetails,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

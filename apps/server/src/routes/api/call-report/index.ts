@@ -96,6 +96,7 @@ export function callReportRoutes(app: App, services: Services): void {
           serviceType: body.service_type ?? null,
           status,
           now,
+          location: body.location ?? null,
         });
       } catch (err) {
         if (err instanceof DuplicateCallId) return fail(reply, 409, 'call_id: this call was already reported');
