@@ -22,6 +22,7 @@ import { Avatar } from '../base/Avatar.tsx';
 import { Spinner } from '../base/Spinner.tsx';
 import { useElapsed } from '../base/time.ts';
 import styles from './CallArea.module.css';
+import { WrapUpNote } from './WrapUpNote.tsx';
 
 function CallControls({ video }: { video: boolean }) {
   const { t } = useTranslation();
@@ -172,6 +173,7 @@ export function CallArea() {
           {away ? t('call.awayTitle') : t('call.idleTitle')}
         </h2>
         <p className={styles.idleBody}>{away ? t('call.awayBody') : t('call.idleBody')}</p>
+        <WrapUpNote />
         <RunningCalls />
       </section>
     );

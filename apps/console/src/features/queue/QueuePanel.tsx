@@ -8,6 +8,7 @@ import { useConsoleStore, type QueueEntry } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
 import { Avatar } from '../base/Avatar.tsx';
 import { formatDuration, useNow } from '../base/time.ts';
+import { QueueEntryDetails } from './QueueEntryDetails.tsx';
 import styles from './QueuePanel.module.css';
 
 function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
@@ -60,6 +61,7 @@ function QueueItem({ entry, now, busy }: { entry: QueueEntry; now: number; busy:
         <PhoneIncoming size={16} aria-hidden="true" />
         <span>{t('queue.answer')}</span>
       </button>
+      <QueueEntryDetails callId={entry.callId} waitingSince={entry.waitingSince} />
     </li>
   );
 }

@@ -8,6 +8,7 @@ import { AdminLayout } from '../admin/AdminLayout.tsx';
 import { useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';
 import { Legend, Lines, StackedBars } from './charts.tsx';
+import { RecentCalls } from './RecentCalls.tsx';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -147,6 +148,7 @@ export function ReportsPage() {
           </section>
         </>
       ) : null}
+      <RecentCalls />
     </AdminLayout>
   );
 }
