@@ -132,6 +132,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         recordCalls: details.recordCalls !== false,
         videoConstraints,
         audioConstraints,
+        location: () => s().position, // read by the gate's location check (requestLocation)
         companyId: details.id,
         ...endpoints(),
         callMethod: details.callMethod ?? 'mediaServer',
