@@ -66,13 +66,21 @@ for (const { setting, lang, viewport } of LANGUAGES) {
     });
 
     test('when the browser is automated and the deployment does not allow it, then bot', async ({}, testInfo) => {
-      const { page, context } = await guest(viewport);
-      // the documented runtime switch (docs/guest-journey.md "Bots"); the test stack allows automation
-      await context.addInitScript(() => {
-        (window as unknown as { __LOBBY_CONFIG__: unknown }).__LOBBY_CONFIG__ = { allowAutomation: false };
+      const { page } = await guest(viewport);
+      // The test stack runs with LOBBY_ALLOW_AUTOMATION=1 (scripts/test), so this guest gets the server's
+      // real details with only the deployment switch turned back to a default deployment's false
+      // (docs/guest-journey.md "Bots"); the server's default is unit-tested (config, company details).
+      let served: unknown;
+      await page.route('**/api/company/details*', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { data: Record<string, unknown> };
+        served = body.data.allowAutomation;
+        await route.fulfill({ response, json: { ...body, data: { ...body.data, allowAutomation: false } } });
       });
       await page.goto('/');
       await expectScreen(page, 'bot', lang);
+      expect(served, 'the test stack itself allows automation').toBe(true);
+      expect(await page.evaluate(() => navigator.webdriver)).toBe(true);
       await record(page, testInfo, `bot-${lang}`);
     });
 

@@ -15,6 +15,8 @@ export function company(overrides: Partial<Company> = {}): Company {
     callType: 'userSelect',
     language: 'english',
     assignments: [{ id: 1, name: 'Sales' }],
+    // happy-dom reports navigator.webdriver true: these tests run as a test deployment (LOBBY_ALLOW_AUTOMATION=1)
+    allowAutomation: true,
     ...overrides,
   };
 }

@@ -48,15 +48,13 @@ describe('browser checks', () => {
 });
 
 describe('automation switch', () => {
-  it('when the company says, then the company wins', () => {
-    expect(automationAllowed(false, { __LOBBY_CONFIG__: { allowAutomation: true } }, 'true')).toBe(false);
-    expect(automationAllowed(true, {}, 'false')).toBe(true);
+  it('when the server says allowAutomation true, then automated browsers may call', () => {
+    expect(automationAllowed(true)).toBe(true);
   });
-  it('when only the runtime config says, then it decides', () => {
-    expect(automationAllowed(undefined, { __LOBBY_CONFIG__: { allowAutomation: false } }, undefined)).toBe(false);
-  });
-  it('when only the build flag says false, then automation is refused', () => {
-    expect(automationAllowed(undefined, {}, 'false')).toBe(false);
+  it('when the server says false or nothing (or anything else), then automation is refused', () => {
+    expect(automationAllowed(false)).toBe(false);
+    expect(automationAllowed(undefined)).toBe(false);
+    expect(automationAllowed('true')).toBe(false);
   });
 });
 

@@ -31,6 +31,7 @@ import { consoleRoutes } from './routes/api/console/index.ts';
 import { guestAppointmentRoutes } from './routes/api/appointment/index.ts';
 import { consoleTransferRoutes } from './routes/api/console/transfers.ts';
 import { consoleReportRoutes } from './routes/api/console/reports.ts';
+import { consoleCallRoutes } from './routes/api/console/calls.ts';
 import { consoleRecordingRoutes } from './routes/api/console/recordings.ts';
 import { guestAuthRoutes } from './routes/api/guest-auth/index.ts';
 import { guestRoutes } from './routes/api/guest/index.ts';
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   adminScheduleRoutes(app, services);
   adminAppointmentRoutes(app, services);
   consoleReportRoutes(app, services);
+  consoleCallRoutes(app, services);
   consoleRecordingRoutes(app, services);
   registerWidget(app, services); // /widget.js, /api/widget/config, frame-ancestors from widgetOrigins
 

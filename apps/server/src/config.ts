@@ -37,6 +37,11 @@ export interface Config {
   loginRateLimit: number;
   /** How long a call stays listed in GET /api/console/rooms without an end timestamp. */
   openCallHours: number;
+  /**
+   * Whether automated browsers (`navigator.webdriver`) may call: `LOBBY_ALLOW_AUTOMATION=1`. Off by
+   * default (the guest app shows them its bot screen); the test stack turns it on for its journeys.
+   */
+  allowAutomation: boolean;
   logLevel: string;
 }
 
@@ -104,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: int(env, 'LOBBY_LOGIN_RATE_LIMIT', 10),
     uploadRateLimit: int(env, 'LOBBY_UPLOAD_RATE_LIMIT', 30),
     openCallHours: int(env, 'LOBBY_OPEN_CALL_HOURS', 4),
+    allowAutomation: flag(env, 'LOBBY_ALLOW_AUTOMATION'),
     logLevel: s('LOG_LEVEL', isTest ? 'silent' : 'info'),
   };
   if (config.seedDemo && !isTest && (!config.demoAgentPassword || !config.demoAdminPassword)) {

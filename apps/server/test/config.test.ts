@@ -36,4 +36,12 @@ describe('config', () => {
     expect(() => loadConfig({ ...secrets, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ ...secrets, LOBBY_SEED_DEMO: '1' })).toThrow(/DEMO_AGENT_PASSWORD/);
   });
+
+  it('when LOBBY_ALLOW_AUTOMATION is unset, then automated browsers are refused; when 1 or true, allowed', () => {
+    expect(loadConfig({ ...secrets }).allowAutomation).toBe(false);
+    expect(loadConfig({ ...secrets, LOBBY_ALLOW_AUTOMATION: '' }).allowAutomation).toBe(false);
+    expect(loadConfig({ ...secrets, LOBBY_ALLOW_AUTOMATION: '0' }).allowAutomation).toBe(false);
+    expect(loadConfig({ ...secrets, LOBBY_ALLOW_AUTOMATION: '1' }).allowAutomation).toBe(true);
+    expect(loadConfig({ ...secrets, LOBBY_ALLOW_AUTOMATION: 'true' }).allowAutomation).toBe(true);
+  });
 });

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { CompanyId } from './common.ts';
+import { GuestLocation } from './guest.ts';
 
 export const CallId = Type.String({
   minLength: 4,
@@ -21,6 +22,8 @@ export const CallReportAddBody = Type.Object(
     appointment_reference: Type.Optional(Type.String({ maxLength: 200 })),
     assignment_id: Type.Optional(Type.Integer({ minimum: 1 })),
     service_type: Type.Optional(Type.String({ maxLength: 32 })),
+    /** the guest's position when the company asked for it (requestLocation); shown to the agent */
+    location: Type.Optional(GuestLocation),
   },
   { additionalProperties: false },
 );

@@ -10,3 +10,4 @@ export * from './forms.ts';
 export * from './guestCalls.ts';
 export * from './guestRules.ts';
 export * from './routing.ts';
+export * from './callDetails.ts';

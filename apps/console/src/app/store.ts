@@ -59,6 +59,8 @@ export interface ConsoleData {
   availability: Availability;
   queue: QueueEntry[];
   activeCall: ActiveCall | null;
+  /** The answered call that just ended: the agent may write a note on it (features/call/WrapUpNote). */
+  wrapUp: { callId: string; guestName: string } | null;
   localStream: MediaStream | null;
   remoteStreams: RemoteStream[];
   audioMuted: boolean;
@@ -85,6 +87,7 @@ export interface ConsoleActions {
   upsertQueueEntry: (entry: QueueEntry) => void;
   removeQueueEntry: (callId: string) => void;
   setActiveCall: (call: ActiveCall | null) => void;
+  setWrapUp: (wrapUp: { callId: string; guestName: string } | null) => void;
   setLocalStream: (stream: MediaStream | null) => void;
   setStreams: (local: MediaStream | null, remotes: RemoteStream[]) => void;
   addRemoteStream: (remote: RemoteStream) => void;
@@ -107,6 +110,7 @@ export const initialConsoleData: ConsoleData = {
   availability: 'available',
   queue: [],
   activeCall: null,
+  wrapUp: null,
   localStream: null,
   remoteStreams: [],
   audioMuted: false,
@@ -130,7 +134,7 @@ export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleS
       set(
         user
           ? { user, session: 'authenticated', loginError: null }
-          : { user: null, session: 'anonymous', companyName: null, queue: [], activeCall: null },
+          : { user: null, session: 'anonymous', companyName: null, queue: [], activeCall: null, wrapUp: null },
       ),
     setCompanyName: (companyName) => set({ companyName }),
     setLanguage: (language) => set({ language }),
@@ -142,6 +146,7 @@ export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleS
       set((s) => ({ queue: sortQueue([...s.queue.filter((q) => q.callId !== entry.callId), entry]) })),
     removeQueueEntry: (callId) => set((s) => ({ queue: s.queue.filter((q) => q.callId !== callId) })),
     setActiveCall: (activeCall) => set({ activeCall }),
+    setWrapUp: (wrapUp) => set({ wrapUp }),
     setLocalStream: (localStream) => set({ localStream }),
     setStreams: (localStream, remoteStreams) => set({ localStream, remoteStreams }),
     addRemoteStream: (remote) =>

@@ -95,7 +95,7 @@ export interface Company extends CompanyMessages {
   conferenceName?: string | null;
   details?: string | null;
   schedule?: CompanySchedule | null;
-  /** Deployment switch for automated browsers (asked of the server; see docs/guest-journey.md). */
+  /** The deployment's switch for automated browsers (LOBBY_ALLOW_AUTOMATION; docs/guest-journey.md "Bots"). */
   allowAutomation?: boolean;
 
   callMethod?: CallMethod;

@@ -64,6 +64,8 @@ export interface GuestData {
   /** Camera chosen on the preview screen (deviceId), and whether it faces the user. */
   videoDeviceId: string | null;
   audioDeviceId: string | null;
+  /** On the inCall screen: whether the tab holding the guest's session is in a call (else just open). */
+  otherTabBusy: boolean;
 }
 
 export interface GuestActions {
@@ -101,6 +103,7 @@ export interface GuestActions {
   setPosition: (position: { latitude: string; longitude: string } | null) => void;
   setChecking: (checking: 'location' | 'form' | null) => void;
   setDevices: (devices: { video?: string | null; audio?: string | null }) => void;
+  setOtherTabBusy: (busy: boolean) => void;
   /** Forget everything of the last call (streams, flags, timers); keeps company, language, choices. */
   resetCall: () => void;
 }
@@ -131,6 +134,7 @@ export const initialGuestData: GuestData = {
   checking: null,
   videoDeviceId: null,
   audioDeviceId: null,
+  otherTabBusy: true,
 };
 
 /** A fresh store (one per app; tests make their own). */
@@ -172,6 +176,7 @@ export function createGuestStore(initial: Partial<GuestData> = {}): GuestStore {
         videoDeviceId: devices.video === undefined ? state.videoDeviceId : devices.video,
         audioDeviceId: devices.audio === undefined ? state.audioDeviceId : devices.audio,
       })),
+    setOtherTabBusy: (otherTabBusy) => set({ otherTabBusy }),
     resetCall: () =>
       set({
         localStream: null,

@@ -52,17 +52,12 @@ export function browserCheck(win: BrowserEnv | undefined = typeof window === 'un
 }
 
 /**
- * Whether an automated browser is allowed to call. The deployment switch (docs/guest-journey.md):
- * company details `allowAutomation` when the server sends it, else `window.__LOBBY_CONFIG__.allowAutomation`
- * (a script a deployment may put before the app), else the build flag VITE_LOBBY_ALLOW_AUTOMATION,
- * else allowed (see docs/guest-journey.md "Bots": the shared test stack runs automated Chromium).
+ * Whether an automated browser is allowed to call: the deployment's switch LOBBY_ALLOW_AUTOMATION, which
+ * the server sends as company details `allowAutomation` (docs/guest-journey.md "Bots"). Anything but an
+ * explicit `true` refuses, so an older server or a failed field shows automated browsers the bot screen.
  */
-export function automationAllowed(companyFlag: unknown, win: unknown = typeof window === 'undefined' ? undefined : window, buildFlag: string | undefined = import.meta.env.VITE_LOBBY_ALLOW_AUTOMATION as string | undefined): boolean {
-  if (typeof companyFlag === 'boolean') return companyFlag;
-  const runtime = (win as { __LOBBY_CONFIG__?: { allowAutomation?: unknown } } | undefined)?.__LOBBY_CONFIG__?.allowAutomation;
-  if (typeof runtime === 'boolean') return runtime;
-  if (buildFlag === 'false') return false;
-  return true;
+export function automationAllowed(serverFlag: unknown): boolean {
+  return serverFlag === true;
 }
 
 export function isAutomated(nav: { webdriver?: boolean } | undefined = typeof navigator === 'undefined' ? undefined : navigator): boolean {

@@ -5,6 +5,7 @@ import { initial } from './migrations/0001_initial.ts';
 import { serviceApi } from './migrations/0002_service_api.ts';
 import { admin } from './migrations/0003_admin.ts';
 import { callTransfers } from './migrations/0004_call_transfers.ts';
+import { callDetails } from './migrations/0005_call_details.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0002_service_api': serviceApi,
   '0003_admin': admin,
   '0004_call_transfers': callTransfers,
+  '0005_call_details': callDetails,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -99,6 +99,13 @@ export interface CallReportsTable {
   /** hold-call: the first call of the chain, and the call this one replaced */
   origin_call_id: Generated<string | null>;
   previous_call_id: Generated<string | null>;
+  /** the guest's position at the call (SPEC.md §3 strings), when the company asks for it */
+  latitude: Generated<string | null>;
+  longitude: Generated<string | null>;
+  /** the agent's note after the call (wrap-up): text, author (users.id), epoch ms */
+  agent_note: Generated<string | null>;
+  agent_note_by: Generated<number | null>;
+  agent_note_at: Generated<number | null>;
 }
 
 export interface FormsTable {

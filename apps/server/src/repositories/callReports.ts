@@ -17,6 +17,8 @@ export interface NewCallReport {
   /** hold-call: the first call of the chain and the call this one replaces */
   originCallId?: string;
   previousCallId?: string;
+  /** the guest's position (strings); empty strings are stored as unknown */
+  location?: { latitude: string; longitude: string } | null;
 }
 
 export type TimestampColumn = 'call_initiated_at' | 'call_answered_at' | 'call_ended_at' | 'guest_exit_at';
@@ -63,6 +65,8 @@ export function createCallReportsRepository(db: Kysely<Database>) {
           created_at: r.now,
           origin_call_id: r.originCallId ?? null,
           previous_call_id: r.previousCallId ?? null,
+          latitude: r.location?.latitude || null,
+          longitude: r.location?.longitude || null,
         })
         .onConflict((oc) => oc.column('call_id').doNothing())
         .returning('id')

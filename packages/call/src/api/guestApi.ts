@@ -32,6 +32,8 @@ export interface AddReportBody {
   appointment_reference?: string;
   assignment_id?: number;
   service_type?: 'talk' | 'widget';
+  /** the guest's position (SPEC.md §3 strings) when the company asked for it */
+  location?: { latitude: string; longitude: string };
 }
 
 export type TimestampFlag =

@@ -89,6 +89,10 @@ export interface GuestCallOptions {
   videoConstraints?: MediaTrackConstraints;
   /** the company's streamWatermark: drawn into the guest's sent camera video when set */
   watermark?: WatermarkOptions | null;
+  /** read at each call (and resume): the guest app sets `deviceId` to the microphone chosen on the preview */
+  audioConstraints?: MediaTrackConstraints;
+  /** the guest's position when the company asked for it (read when the call is reported; shown to agents) */
+  location?: () => { latitude: string; longitude: string } | null;
 }
 
 export type GuestCallEvents = { change: GuestCallSnapshot };
@@ -171,6 +175,13 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         /Mobile/i.test(navigator.userAgent),
       notificationAllowed: typeof Notification !== 'undefined' && Notification.permission === 'granted',
     };
+  }
+
+  #locationField(): { location?: { latitude: string; longitude: string } } {
+    const location = this.#options.location?.() ?? null;
+    // the server takes plain decimal strings only (a position like 1e-7 is left out rather than refused)
+    const decimal = /^-?[0-9]{1,3}(\.[0-9]+)?$/;
+    return location && decimal.test(location.latitude) && decimal.test(location.longitude) ? { location } : {};
   }
 
   /** Registers the guest and starts its XMPP session in the room of its assignment. */
@@ -274,6 +285,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       assignment_id: room.assignmentId,
       ...(this.#appointment ? { appointment_reference: this.#appointment.reference } : {}),
       ...(this.#options.serviceType ? { service_type: this.#options.serviceType } : {}),
+      ...this.#locationField(),
     });
     if (report.status !== 'ok') {
       this.#set({ phase: report.status });
@@ -283,6 +295,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       const localStream = await getLocalMedia({
         video: kind === 'video',
         ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+        ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
       });
       this.#set({
         localStream,
@@ -624,6 +637,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       const localStream = await getLocalMedia({
         video: kind === 'video',
         ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+        ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
       });
       this.#set({
         callId: nextCallId,

@@ -29,12 +29,16 @@ export class DisabledCameraError extends Error {
 export async function getLocalMedia(options: {
   video: boolean;
   videoConstraints?: MediaTrackConstraints;
+  /** e.g. the microphone the guest chose on the preview screen (`deviceId`) */
+  audioConstraints?: MediaTrackConstraints;
   audioDeviceId?: string;
   videoDeviceId?: string;
 }): Promise<MediaStream> {
   const audio: MediaTrackConstraints | boolean = options.audioDeviceId
-    ? { deviceId: { exact: options.audioDeviceId } }
-    : true;
+    ? { ...options.audioConstraints, deviceId: { exact: options.audioDeviceId } }
+    : options.audioConstraints && Object.keys(options.audioConstraints).length
+      ? { ...options.audioConstraints }
+      : true;
   const video: MediaTrackConstraints | false = options.video
     ? {
         ...(options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS),

@@ -25,6 +25,7 @@ import { Spinner } from '../base/Spinner.tsx';
 import { useElapsed } from '../base/time.ts';
 import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
+import { WrapUpNote } from './WrapUpNote.tsx';
 
 function CallControls({ video }: { video: boolean }) {
   const { t } = useTranslation();
@@ -189,6 +190,7 @@ export function CallArea() {
           {away ? t('call.awayTitle') : t('call.idleTitle')}
         </h2>
         <p className={styles.idleBody}>{away ? t('call.awayBody') : t('call.idleBody')}</p>
+        <WrapUpNote />
         <RunningCalls />
       </section>
     );

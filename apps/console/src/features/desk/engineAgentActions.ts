@@ -38,7 +38,10 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
     state.setQueue(queue);
     const active = snap.activeCall;
     if (!active) {
-      if (state.activeCall) state.resetCall();
+      const ended = state.activeCall;
+      // an answered call ended: offer the note after the call (wrap-up)
+      if (ended?.startedAt != null) state.setWrapUp({ callId: ended.callId, guestName: ended.guestName });
+      if (ended) state.resetCall();
     } else {
       state.setActiveCall({
         callId: active.callId,

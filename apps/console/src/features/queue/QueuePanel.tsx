@@ -10,6 +10,7 @@ import { Avatar } from '../base/Avatar.tsx';
 import { formatDuration, useNow } from '../base/time.ts';
 import { RoutingTags } from '../routing/RoutingTags.tsx';
 import { IncomingTransfers } from '../routing/IncomingTransfers.tsx';
+import { QueueEntryDetails } from './QueueEntryDetails.tsx';
 import styles from './QueuePanel.module.css';
 
 function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
@@ -63,6 +64,7 @@ function QueueItem({ entry, now, busy }: { entry: QueueEntry; now: number; busy:
         <PhoneIncoming size={16} aria-hidden="true" />
         <span>{t('queue.answer')}</span>
       </button>
+      <QueueEntryDetails callId={entry.callId} waitingSince={entry.waitingSince} />
     </li>
   );
 }

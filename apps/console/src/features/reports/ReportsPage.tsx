@@ -10,6 +10,7 @@ import styles from '../admin/Admin.module.css';
 import { Legend, Lines, StackedBars } from './charts.tsx';
 import { ServiceSwitch } from './ServiceSwitch.tsx';
 import type { ServiceFilter } from '@lobby/contracts';
+import { RecentCalls } from './RecentCalls.tsx';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -157,6 +158,7 @@ export function ReportsPage() {
           </section>
         </>
       ) : null}
+      <RecentCalls />
     </AdminLayout>
   );
 }

@@ -27,6 +27,11 @@ function isAndroidMobile(): boolean {
 export interface EngineCallActions extends CallActions {
   /** Registers and connects in the background; the Call button waits for it when pressed early. */
   prepare(): Promise<void>;
+  /**
+   * Another tab takes the guest's session over: hang up (when in a call) and disconnect, so that the
+   * other tab's session with the same resource does not kick this one. A later prepare() starts afresh.
+   */
+  handOver(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -41,8 +46,6 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   let preparing: Promise<GuestCall> | null = null;
   let lastPhase: GuestCallSnapshot['phase'] | null = null;
   const tabs = guestTabs();
-  // another tab of this guest takes the call over: this one hangs up
-  tabs.onTakeOver(() => void call?.hangup());
 
   const apply = (snap: GuestCallSnapshot) => {
     const state = s();
@@ -98,6 +101,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     width: { ideal: 1440, max: 1440 },
     height: { ideal: 1080 },
   };
+  // the devices chosen on the preview screen; read by the engine at each call and resume
+  const audioConstraints: MediaTrackConstraints = {};
   const watchedApi = (api: GuestApi, companyId: number): GuestApi => ({
     ...api,
     async register(guestId, company) {
@@ -127,6 +132,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         api: watchedApi(engine.createGuestApi(), details.id),
         recordCalls: details.recordCalls !== false,
         videoConstraints,
+        audioConstraints,
+        location: () => s().position, // read by the gate's location check (requestLocation)
         companyId: details.id,
         ...endpoints(),
         callMethod: details.callMethod ?? 'mediaServer',
@@ -184,6 +191,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         const camera = s().videoDeviceId;
         if (camera) videoConstraints.deviceId = { exact: camera };
         else delete videoConstraints.deviceId;
+        const microphone = s().audioDeviceId;
+        if (microphone) audioConstraints.deviceId = { exact: microphone };
+        else delete audioConstraints.deviceId;
         await engineCall.call(kind);
       } catch (error) {
         if (call?.snapshot.phase === 'failed') return; // the snapshot already moved the screen
@@ -233,8 +243,16 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       await submitRating(current, report.id, form, answers).catch(() => undefined);
     },
     takeOver() {
+      // lazyCallActions waits for the session lock, then leaves the inCall screen
       tabs.takeOver();
-      sendEvent(store, { type: 'TAKE_OVER' });
+    },
+    async handOver() {
+      const current = call ?? (await preparing?.catch(() => null)) ?? null;
+      call = null;
+      preparing = null;
+      lastPhase = null;
+      tabs.inCall(false);
+      await current?.close(); // hangs up first when waiting or in the call
     },
     async session() {
       await prepare();

@@ -9,22 +9,63 @@ export function lazyCallActions(store: GuestStore): CallActions {
   let loaded: Promise<EngineCallActions> | null = null;
   const engine = () => (loaded ??= import('./engineCallActions.ts').then((m) => m.engineCallActions(store)));
 
-  // Register and connect as soon as the gate lets the guest call — unless another tab of this guest is
-  // in a call (it holds the XMPP session): then this tab shows inCall until the guest takes over.
-  const unsubscribe = store.subscribe((state) => {
-    if (state.phase !== 'ready' || (state.screen !== 'selection' && state.screen !== 'preview')) return;
-    unsubscribe();
-    void import('../../journey/tabs.ts')
-      .then(({ guestTabs }) => guestTabs().otherTabInCall())
-      .then((busy) => {
-        if (busy) {
-          sendEvent(store, { type: 'OTHER_TAB_IN_CALL' });
-          return;
-        }
-        return engine().then((actions) => actions.prepare());
-      })
-      .catch(() => undefined); // the Call button retries and shows what failed
-  });
+  // One tab per guest holds the XMPP session (resource `web`; journey/sessionLock.ts). As soon as the gate
+  // lets the guest call, this tab takes the session lock and registers and connects; when another tab
+  // holds it, this tab shows inCall and waits: it connects once the holder closes or hands over.
+  let holding = false;
+  let listening = false;
+  let claiming: Promise<void> | null = null;
+  const claim = (): Promise<void> =>
+    (claiming ??= (async () => {
+      const [{ guestTabs }, { sessionLock }] = await Promise.all([
+        import('../../journey/tabs.ts'),
+        import('../../journey/sessionLock.ts'),
+      ]);
+      const tabs = guestTabs();
+      const lock = sessionLock();
+      if (!(await lock.tryAcquire())) {
+        store.getState().setOtherTabBusy(await tabs.otherTabInCall());
+        sendEvent(store, { type: 'OTHER_TAB_IN_CALL' });
+        await lock.acquire();
+        sendEvent(store, { type: 'TAKE_OVER' }); // inCall → selection; elsewhere nothing
+      }
+      holding = true;
+      tabs.holding(true);
+      const actions = await engine();
+      if (!listening) tabs.onTakeOver(handOver);
+      listening = true;
+      await actions.prepare();
+    })().finally(() => {
+      claiming = null;
+    }));
+
+  // Another tab asked for the session ("Use this tab"): give it up, then wait for it again.
+  let handingOver = false;
+  const handOver = () => {
+    if (!holding || handingOver) return;
+    handingOver = true;
+    void (async () => {
+      const [{ guestTabs }, { sessionLock }] = await Promise.all([
+        import('../../journey/tabs.ts'),
+        import('../../journey/sessionLock.ts'),
+      ]);
+      await (await engine()).handOver();
+      holding = false;
+      guestTabs().holding(false);
+      sessionLock().release();
+      handingOver = false;
+      wantSession(store.getState());
+    })().catch(() => {
+      handingOver = false;
+    });
+  };
+
+  const wantSession = (state: ReturnType<GuestStore['getState']>) => {
+    if (holding || handingOver || state.phase !== 'ready') return;
+    if (state.screen !== 'selection' && state.screen !== 'preview') return;
+    void claim().catch(() => undefined); // the Call button retries and shows what failed
+  };
+  store.subscribe(wantSession);
 
   return {
     startCall: async (kind) => (await engine()).startCall(kind),
@@ -35,11 +76,8 @@ export function lazyCallActions(store: GuestStore): CallActions {
     callAgain: async () => (await engine()).callAgain(),
     confirmPreview: async () => (await engine()).confirmPreview(),
     submitRating: async (answer) => (await engine()).submitRating(answer),
-    takeOver: async () => {
-      const actions = await engine();
-      await actions.takeOver();
-      void actions.prepare().catch(() => undefined);
-    },
+    // the waiting claim() connects once the holder has handed the session over
+    takeOver: async () => (await engine()).takeOver(),
     session: async () => (await engine()).session(),
     submitWelcomeForm: async (formId, answers) => (await engine()).submitWelcomeForm(formId, answers),
     chooseDevices: (devices) => store.getState().setDevices(devices),

@@ -61,6 +61,8 @@ export function holdCallRoute(app: App, services: Services): void {
           now: services.now(),
           originCallId: origin.origin_call_id ?? origin.call_id,
           previousCallId: current.call_id,
+          // the resumed call is the same conversation: the guest's position carries over
+          location: current.latitude && current.longitude ? { latitude: current.latitude, longitude: current.longitude } : null,
         });
         return await reply.code(201).send({ data: { id } });
       } catch (err) {

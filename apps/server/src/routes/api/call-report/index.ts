@@ -108,6 +108,7 @@ export function callReportRoutes(app: App, services: Services): void {
           serviceType: body.service_type ?? null,
           status,
           now,
+          location: body.location ?? null,
         });
       } catch (err) {
         if (err instanceof DuplicateCallId) return fail(reply, 409, 'call_id: this call was already reported');

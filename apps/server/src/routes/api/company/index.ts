@@ -6,10 +6,18 @@ import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
 
-/** The details plus where the apps tell Janus to write recordings (SPEC.md §7 filename shape below it). */
+/**
+ * The details plus two deployment settings: where the apps tell Janus to write recordings (SPEC.md §7
+ * filename shape below it) and whether automated browsers may call (LOBBY_ALLOW_AUTOMATION).
+ */
 const CompanyDetailsAnswer = Type.Composite([
   CompanyDetails,
-  Type.Object({ recordingRoot: Type.String({ description: 'absolute recordings root on the media server' }) }),
+  Type.Object({
+    recordingRoot: Type.String({ description: 'absolute recordings root on the media server' }),
+    allowAutomation: Type.Boolean({
+      description: 'whether an automated browser (navigator.webdriver) may call; false: the guest app shows its bot screen',
+    }),
+  }),
 ]);
 
 export function companyRoutes(app: App, services: Services): void {
@@ -28,7 +36,7 @@ export function companyRoutes(app: App, services: Services): void {
     async (request, reply) => {
       const company = await resolveCompany(services, request, request.query.companyId);
       if (!company) return fail(reply, 404, 'companyId: no such company');
-      return { data: { ...(await services.repos.companies.details(company)), recordingRoot } };
+      return { data: { ...(await services.repos.companies.details(company)), recordingRoot, allowAutomation: services.config.allowAutomation } };
     },
   );
 }

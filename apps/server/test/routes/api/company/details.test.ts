@@ -81,4 +81,25 @@ describe.each(dialects())('GET /api/company/details (%s)', (dialect) => {
     const otherRes = await t.app.inject({ method: 'GET', url: `/api/company/details?companyId=${other}` });
     expect(otherRes.json<{ data: { forms: unknown } }>().data.forms).toEqual({ welcome: null, rating: null });
   });
+
+  it('when the deployment leaves LOBBY_ALLOW_AUTOMATION unset, then details say allowAutomation false; a company setting cannot change it', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=18' });
+    expect(res.json<{ data: { allowAutomation: unknown } }>().data.allowAutomation).toBe(false);
+    const id = await addCompany(t.db, { name: 'Sneaky', settings: { allowAutomation: true } });
+    const sneaky = await t.app.inject({ method: 'GET', url: `/api/company/details?companyId=${id}` });
+    expect(sneaky.json<{ data: { allowAutomation: unknown } }>().data.allowAutomation).toBe(false);
+  });
+});
+
+describe.each(dialects())('GET /api/company/details on a deployment allowing automation (%s)', (dialect) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext(dialect, { config: { allowAutomation: true } });
+  });
+  afterAll(async () => t.close());
+
+  it('when LOBBY_ALLOW_AUTOMATION is on, then details say allowAutomation true', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=18' });
+    expect(res.json<{ data: { allowAutomation: unknown } }>().data.allowAutomation).toBe(true);
+  });
 });

@@ -1,0 +1,59 @@
+import { useTranslation } from 'react-i18next';
+import { listCalls } from '../../api/calls.ts';
+import { useConsoleStore } from '../../app/store.ts';
+import { useAsync } from '../admin/useAsync.ts';
+import styles from '../admin/Admin.module.css';
+
+/** The company's latest calls with the agents' notes after them (GET /api/console/calls). */
+export function RecentCalls() {
+  const { t } = useTranslation('admin');
+  const language = useConsoleStore((s) => s.language);
+  const calls = useAsync(() => listCalls(50));
+  const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <section className={styles.card} aria-labelledby="recent-calls-h" data-testid="recent-calls">
+      <h2 id="recent-calls-h">{t('recentCalls.title')}</h2>
+      {calls.error ? (
+        <p className={styles.error} role="alert">
+          {calls.error}
+        </p>
+      ) : null}
+      {calls.data && calls.data.length === 0 ? <p className={styles.empty}>{t('recentCalls.empty')}</p> : null}
+      {calls.data && calls.data.length > 0 ? (
+        <table className={styles.table}>
+          <thead>
+            <tr>
+              <th scope="col">{t('recentCalls.when')}</th>
+              <th scope="col">{t('recentCalls.guest')}</th>
+              <th scope="col">{t('recentCalls.assignment')}</th>
+              <th scope="col">{t('recentCalls.answered')}</th>
+              <th scope="col">{t('recentCalls.note')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {calls.data.map((c) => (
+              <tr key={c.callId} data-testid="recent-call" data-call-id={c.callId}>
+                <th scope="row">{when.format(new Date(c.createdAt))}</th>
+                <td>
+                  <bdi>{c.guestUsername}</bdi>
+                </td>
+                <td>{c.assignmentName ?? '–'}</td>
+                <td>{c.answered ? t('recentCalls.yes') : t('recentCalls.no')}</td>
+                <td data-testid="recent-call-note">
+                  {c.note ? (
+                    <>
+                      <bdi style={{ whiteSpace: 'pre-wrap' }}>{c.note.text}</bdi>
+                      {c.note.by ? <div className={styles.hint}>{t('recentCalls.by', { name: c.note.by })}</div> : null}
+                    </>
+                  ) : (
+                    '–'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,129 @@
+import type { Kysely } from 'kysely';
+import type { CallDetails, CallFormAnswer, CallSummary, FormField } from '@lobby/contracts';
+import type { Database } from '../db/schema.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+/** What agents read of a call and write after it: position, welcome-form answers, the wrap-up note. */
+export function createCallDetailsRepository(db: Kysely<Database>) {
+  const noteOf = async (r: { agent_note: string | null; agent_note_by: number | null; agent_note_at: number | null }) => {
+    if (r.agent_note === null || r.agent_note_at === null) return null;
+    const author =
+      r.agent_note_by === null
+        ? null
+        : await db.selectFrom('users').select('name').where('id', '=', r.agent_note_by).executeTakeFirst();
+    return { text: r.agent_note, by: author?.name ?? null, at: iso(r.agent_note_at) };
+  };
+
+  return {
+    /** The call of this company, or null (another company's call is "no such call"). */
+    async details(companyId: number, callId: string): Promise<CallDetails | null> {
+      const r = await db
+        .selectFrom('call_reports')
+        .selectAll()
+        .where('call_id', '=', callId)
+        .where('company_id', '=', companyId)
+        .executeTakeFirst();
+      if (!r) return null;
+      return {
+        callId: r.call_id,
+        guestUsername: r.guest_username,
+        assignmentId: r.assignment_id,
+        appointmentReference: r.appointment_reference,
+        createdAt: iso(r.created_at),
+        answeredAt: isoOrNull(r.call_answered_at),
+        endedAt: isoOrNull(r.call_ended_at),
+        agent: r.agent,
+        location: r.latitude && r.longitude ? { latitude: r.latitude, longitude: r.longitude } : null,
+        form: await this.welcomeAnswers(companyId, r.guest_username, r.created_at),
+        note: await noteOf(r),
+      };
+    },
+
+    /** The guest's latest submission of the company's welcome form up to `at`, in field order. */
+    async welcomeAnswers(companyId: number, guestUsername: string, at: number): Promise<CallDetails['form']> {
+      const form = await db
+        .selectFrom('forms')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('kind', '=', 'welcome')
+        .executeTakeFirst();
+      if (!form) return null;
+      const submission = await db
+        .selectFrom('form_submissions')
+        .select(['answers', 'created_at'])
+        .where('company_id', '=', companyId)
+        .where('form_id', '=', form.id)
+        .where('guest_username', '=', guestUsername)
+        .where('created_at', '<=', at)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      if (!submission) return null;
+      const fields = (JSON.parse(form.fields) as FormField[]).slice().sort((a, b) => a.order - b.order);
+      const answers = JSON.parse(submission.answers) as Record<string, CallFormAnswer['value'] | undefined>;
+      return {
+        title: form.title,
+        title_ar: form.title_ar,
+        submittedAt: iso(submission.created_at),
+        answers: fields.flatMap((f) => {
+          const value = answers[f.key];
+          if (value === undefined || value === null || value === '') return [];
+          return [{ key: f.key, type: f.type, label: f.label, label_ar: f.label_ar ?? null, value }];
+        }),
+      };
+    },
+
+    /** Sets (or, with empty text, removes) the note; false when the call is not this company's. */
+    async setNote(companyId: number, callId: string, note: string, userId: number, now: number): Promise<boolean> {
+      const text = note.trim();
+      const result = await db
+        .updateTable('call_reports')
+        .set(
+          text
+            ? { agent_note: text, agent_note_by: userId, agent_note_at: now }
+            : { agent_note: null, agent_note_by: null, agent_note_at: null },
+        )
+        .where('call_id', '=', callId)
+        .where('company_id', '=', companyId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** The company's latest calls (newest first) with their notes. */
+    async latest(companyId: number, limit: number): Promise<CallSummary[]> {
+      const rows = await db
+        .selectFrom('call_reports')
+        .leftJoin('assignments', 'assignments.id', 'call_reports.assignment_id')
+        .leftJoin('users', 'users.id', 'call_reports.agent_note_by')
+        .select([
+          'call_reports.call_id',
+          'call_reports.guest_username',
+          'call_reports.created_at',
+          'call_reports.call_answered_at',
+          'call_reports.agent_note',
+          'call_reports.agent_note_at',
+          'assignments.name as assignment_name',
+          'users.name as note_author',
+        ])
+        .where('call_reports.company_id', '=', companyId)
+        .where('call_reports.status', '=', 'ok')
+        .orderBy('call_reports.created_at', 'desc')
+        .orderBy('call_reports.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        callId: r.call_id,
+        guestUsername: r.guest_username,
+        assignmentName: r.assignment_name ?? null,
+        createdAt: iso(r.created_at),
+        answered: r.call_answered_at !== null,
+        note:
+          r.agent_note !== null && r.agent_note_at !== null
+            ? { text: r.agent_note, by: r.note_author ?? null, at: iso(r.agent_note_at) }
+            : null,
+      }));
+    },
+  };
+}

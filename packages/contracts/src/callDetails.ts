@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { CallId } from './callReport.ts';
+import { AnswerValue, FieldType } from './forms.ts';
+
+/** One welcome-form answer as the agent reads it: the field's labels beside the value. */
+export const CallFormAnswer = Type.Object({
+  key: Type.String(),
+  type: FieldType,
+  label: Type.String(),
+  label_ar: Type.Union([Type.String(), Type.Null()]),
+  value: AnswerValue,
+});
+export type CallFormAnswer = Static<typeof CallFormAnswer>;
+
+export const CallNote = Type.Object({
+  text: Type.String(),
+  by: Type.Union([Type.String({ description: "the author's name" }), Type.Null()]),
+  at: Type.String({ format: 'date-time' }),
+});
+export type CallNote = Static<typeof CallNote>;
+
+/** GET /api/console/calls/{callId}: what an agent sees of a call (queue entry details, call detail). */
+export const CallDetails = Type.Object({
+  callId: Type.String(),
+  guestUsername: Type.String(),
+  assignmentId: Type.Union([Type.Integer(), Type.Null()]),
+  appointmentReference: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  answeredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  endedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  agent: Type.Union([Type.String(), Type.Null()]),
+  /** the guest's position at the call (strings, SPEC.md §3), null when not asked or not known */
+  location: Type.Union([Type.Object({ latitude: Type.String(), longitude: Type.String() }), Type.Null()]),
+  /** the guest's latest welcome-form submission up to the call, in the form's field order */
+  form: Type.Union([
+    Type.Object({
+      title: Type.String(),
+      title_ar: Type.Union([Type.String(), Type.Null()]),
+      submittedAt: Type.String({ format: 'date-time' }),
+      answers: Type.Array(CallFormAnswer),
+    }),
+    Type.Null(),
+  ]),
+  note: Type.Union([CallNote, Type.Null()]),
+});
+export type CallDetails = Static<typeof CallDetails>;
+
+export const CallIdParams = Type.Object({ callId: CallId }, { additionalProperties: false });
+export type CallIdParams = Static<typeof CallIdParams>;
+
+/** PUT /api/console/calls/{callId}/note body: the agent's note after the call (empty text removes it). */
+export const CallNoteBody = Type.Object(
+  { note: Type.String({ maxLength: 4000, description: 'plain text; an empty note removes it' }) },
+  { additionalProperties: false },
+);
+export type CallNoteBody = Static<typeof CallNoteBody>;
+
+export const CallsQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })) },
+  { additionalProperties: false },
+);
+export type CallsQuery = Static<typeof CallsQuery>;
+
+/** GET /api/console/calls: the company's latest calls with their notes (admin reports, call detail). */
+export const CallSummary = Type.Object({
+  callId: Type.String(),
+  guestUsername: Type.String(),
+  assignmentName: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  answered: Type.Boolean(),
+  note: Type.Union([CallNote, Type.Null()]),
+});
+export type CallSummary = Static<typeof CallSummary>;
