@@ -44,7 +44,7 @@ describe('the website pre-fills the welcome form', () => {
           new MessageEvent('message', { data: { source: 'lobby-widget', type: 'prefill', guest: { name: 'Mallory' } }, origin: 'https://evil.example', source: peer as unknown as Window }),
         );
       });
-      expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe('');
+      expect(screen.getByLabelText<HTMLInputElement>(/Your name/).value).toBe('');
     } finally {
       bridge.dispose();
     }
@@ -60,8 +60,8 @@ describe('the website pre-fills the welcome form', () => {
           <WelcomeForm />
         </Wrapper>,
       );
-      const name = screen.getByLabelText(/Your name/) as HTMLInputElement;
-      const email = screen.getByLabelText(/Your email/) as HTMLInputElement;
+      const name = screen.getByLabelText<HTMLInputElement>(/Your name/);
+      const email = screen.getByLabelText<HTMLInputElement>(/Your email/);
       expect(name.value).toBe('');
 
       fromWebsite(peer, { type: 'init', language: null, assignment: null, guest: { name: 'Dana Haddad', email: 'dana@example.org' } });

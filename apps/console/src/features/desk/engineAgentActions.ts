@@ -116,8 +116,8 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       await session.logout();
     },
     setAvailability(availability) {
-      session.setAvailability(availability);
-      desk?.setAway(availability === 'away'); // round robin skips agents who are away
+      void session.setAvailability(availability);
+      void desk?.setAway(availability === 'away'); // round robin skips agents who are away
     },
     async decline(callId) {
       await desk?.decline(callId).catch((error: unknown) => {
