@@ -1,12 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createConsoleStore, type QueueEntry } from '../src/app/store.ts';
 import { WorkspacePage } from '../src/features/workspace/WorkspacePage.tsx';
 import { agent, Wrapper } from './helpers.tsx';
 
-afterEach(cleanup);
-
 const now = Date.now();
+// The wait times are computed from the clock at render: freeze it, or a slow machine shows 5:01 for 5:00.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(now);
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
 const entry = (callId: string, waitedMs: number, kind: 'video' | 'voice' = 'video'): QueueEntry => ({
   callId,
   guestName: `Guest ${callId}`,
