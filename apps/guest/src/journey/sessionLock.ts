@@ -79,7 +79,7 @@ let shared: SessionLock | null = null;
 /** This page's lock on the guest's session. */
 export function sessionLock(): SessionLock {
   shared ??= createSessionLock(
-    typeof navigator !== 'undefined' && 'locks' in navigator && navigator.locks ? (navigator.locks as unknown as LockManagerLike) : null,
+    typeof navigator !== 'undefined' && 'locks' in navigator && navigator.locks ? navigator.locks : null,
   );
   return shared;
 }
