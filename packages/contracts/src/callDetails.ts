@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { CallId } from './callReport.ts';
 import { AnswerValue, FieldType } from './forms.ts';
 
 /** One welcome-form answer as the agent reads it: the field's labels beside the value. */
@@ -45,9 +44,6 @@ export const CallDetails = Type.Object({
   note: Type.Union([CallNote, Type.Null()]),
 });
 export type CallDetails = Static<typeof CallDetails>;
-
-export const CallIdParams = Type.Object({ callId: CallId }, { additionalProperties: false });
-export type CallIdParams = Static<typeof CallIdParams>;
 
 /** PUT /api/console/calls/{callId}/note body: the agent's note after the call (empty text removes it). */
 export const CallNoteBody = Type.Object(

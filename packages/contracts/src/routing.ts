@@ -41,7 +41,9 @@ export const ConsoleAvailabilityBody = Type.Object(
 );
 export type ConsoleAvailabilityBody = Static<typeof ConsoleAvailabilityBody>;
 
-// CallIdParams ({callId}) is declared once, in callDetails.ts.
+export const CallIdParams = Type.Object({
+  callId: Type.String({ minLength: 4, maxLength: 160, pattern: '^g[0-9a-f]{16}--[A-Za-z0-9_-]{1,64}$' }),
+});
 
 /** POST /api/console/calls/{callId}/transfer: to one agent, or to the agents of an assignment. */
 export const TransferBody = Type.Object(

@@ -62,7 +62,7 @@ export function createCallDetailsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       if (!submission) return null;
       const fields = (JSON.parse(form.fields) as FormField[]).slice().sort((a, b) => a.order - b.order);
-      const answers = JSON.parse(submission.answers) as Record<string, CallFormAnswer['value']>;
+      const answers = JSON.parse(submission.answers) as Partial<Record<string, CallFormAnswer['value']>>;
       return {
         title: form.title,
         title_ar: form.title_ar,
