@@ -93,6 +93,7 @@ async function sendingCameraId(page: Page): Promise<string> {
 // but the encoder takes none of its frames), fake_device_2 MJPEG. Switching to device 1 used to freeze
 // the agent's video; now the engine watches the encoder and goes back to the previous camera.
 test('when the guest switches to another camera during the call, then the agent keeps decoding its frames, and a camera whose frames cannot be sent is refused', async ({}, testInfo) => {
+  test.slow(); // two camera changes, each watched for up to 4 s, and three media checks on a shared machine
   const agent = await launchParticipant('agent');
   const guest = await launchParticipant('guest', {
     viewport: { width: 1024, height: 768 },

@@ -1,6 +1,6 @@
 /**
  * Stream watermark (issue 5, SPEC.md §2 streamWatermark): when the company turns it on, the mark is in
- * the guest's sent video itself — the agent's decoded frames carry it in their bottom-end corner —
+ * the guest's sent video itself — the agent's decoded frames carry it in their top-end corner —
  * not only drawn over the guest's page.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -31,10 +31,10 @@ async function regionColour(page: Page, region: { x0: number; y0: number; x1: nu
   }, region);
 }
 
-// the mark's plate: bottom-end corner, about 22 % of the width and 9 % of the height (watermarkBox)
-const MARK = { x0: 0.79, y0: 0.9, x1: 0.95, y1: 0.95 };
-// the same band in the bottom-start corner: the fake camera's plain green
-const CONTROL = { x0: 0.05, y0: 0.9, x1: 0.21, y1: 0.95 };
+// the mark's plate: top-end corner, 22 % of the width and 9 % of the height, 10 % from the top (watermarkBox)
+const MARK = { x0: 0.79, y0: 0.12, x1: 0.95, y1: 0.17 };
+// the same band in the top-start corner: the fake camera's plain green
+const CONTROL = { x0: 0.05, y0: 0.12, x1: 0.21, y1: 0.17 };
 
 test('when the company turns the stream watermark on, then the agent\'s decoded video of the guest carries the mark', async ({}, testInfo) => {
   await arrangeCompanySettings({ streamWatermark: 'visible' });
@@ -42,7 +42,7 @@ test('when the company turns the stream watermark on, then the agent\'s decoded 
   try {
     await guestCallsAndAgentAnswers(agent, guest);
 
-    // assert: the decoded frame's bottom-end corner is the mark's light plate; the other corner is the
+    // assert: the decoded frame's top-end corner is the mark's light plate; the other corner is the
     // fake camera's green (red channel near 0)
     await expect
       .poll(async () => (await regionColour(agent.page, MARK))?.r ?? 0, { message: 'the mark at the agent', timeout: 15_000 })
@@ -62,7 +62,7 @@ test('when the stream watermark is hidden (the default), then the agent\'s decod
     await guestCallsAndAgentAnswers(agent, guest);
     const mark = await regionColour(agent.page, MARK);
     expect(mark?.width ?? 0).toBeGreaterThan(0);
-    expect(mark?.r ?? 255, 'no light plate in the bottom-end corner').toBeLessThan(60);
+    expect(mark?.r ?? 255, 'no light plate in the top-end corner').toBeLessThan(60);
   } finally {
     await closeAll(testInfo, agent, guest);
   }

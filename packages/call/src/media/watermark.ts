@@ -2,7 +2,7 @@
  * The company's stream watermark (SPEC.md §2 streamWatermark, waterMarkLogo) drawn into the published
  * camera video itself, so that whoever receives the stream — the agent, a supervisor, the recording —
  * sees it, not only the page that shows it. The camera plays into a <video> element; every frame is
- * drawn onto a canvas with the mark in the bottom-end corner, and the canvas is what is sent.
+ * drawn onto a canvas with the mark in the top-end corner, and the canvas is what is sent.
  */
 
 export interface WatermarkOptions {
@@ -21,12 +21,16 @@ export interface Watermarked {
   stop(): void;
 }
 
-/** The mark's box in a frame of `width`×`height`: bottom-end corner, about a fifth of the width. */
+/**
+ * The mark's box in a frame of `width`×`height`: top-end corner, about a fifth of the width. It keeps
+ * a tenth of the height from the top, so that a tile showing a 4:3 camera in a wide box (object-fit:
+ * cover crops top and bottom) still shows it, and it stays clear of self-views in bottom corners.
+ */
 export function watermarkBox(width: number, height: number): { x: number; y: number; w: number; h: number } {
   const w = Math.round(Math.max(80, width * 0.22));
   const h = Math.round(Math.max(24, height * 0.09));
-  const margin = Math.round(Math.min(width, height) * 0.03);
-  return { x: width - w - margin, y: height - h - margin, w, h };
+  const margin = Math.round(width * 0.03);
+  return { x: width - w - margin, y: Math.round(height * 0.1), w, h };
 }
 
 /** True where a canvas can be captured as a video track (browsers; not server-side tests). */
