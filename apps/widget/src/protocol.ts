@@ -16,7 +16,8 @@ export type WidgetMessage =
 /** guest app → widget. */
 export interface GuestMessage {
   source: typeof FROM_GUEST;
-  type: 'ready' | 'callStarted' | 'callAnswered' | 'callEnded' | 'close';
+  /** `alive`: the call page runs in the frame (so framing worked); it carries nothing else */
+  type: 'alive' | 'ready' | 'callStarted' | 'callAnswered' | 'callEnded' | 'close';
   callType?: 'video' | 'voice' | null;
   reason?: string | null;
   answered?: boolean;

@@ -38,7 +38,11 @@ declare global {
 }
 
 const SMALL_SCREEN = '(max-width: 600px), (max-height: 560px)';
-/** The guest app says `ready` within this long after the iframe loads, or framing was refused. */
+/**
+ * The call page says `alive` (its script runs, so the browser framed it) within this long after the
+ * iframe loads, or framing was refused. Not `ready`: that waits for the company's details, which a slow
+ * device or network may take longer to get, and a slow page is not a refused one.
+ */
 const READY_TIMEOUT_MS = 8000;
 const ALLOW = 'camera; microphone; display-capture; geolocation; autoplay; fullscreen; clipboard-write';
 
@@ -121,6 +125,7 @@ function start(script: HTMLScriptElement): void {
     let frame: HTMLIFrameElement | null = null;
     let popup: Window | null = null;
     let ready = false;
+    let alive = false;
     let readyTimer: ReturnType<typeof setTimeout> | undefined;
     let inCall = false;
     let savedTitle: string | null = null;
@@ -192,6 +197,7 @@ function start(script: HTMLScriptElement): void {
       render();
       if (frame) return;
       ready = false;
+      alive = false;
       body.replaceChildren();
       frame = document.createElement('iframe');
       frame.title = `${config.name}`;
@@ -201,7 +207,7 @@ function start(script: HTMLScriptElement): void {
       frame.addEventListener('load', () => {
         clearTimeout(readyTimer);
         readyTimer = setTimeout(() => {
-          if (!ready) refused();
+          if (!ready && !alive) refused();
         }, READY_TIMEOUT_MS);
       });
       body.append(frame);
@@ -269,6 +275,10 @@ function start(script: HTMLScriptElement): void {
       const message = event.data as Partial<GuestMessage> | null;
       if (!message || typeof message !== 'object' || message.source !== FROM_GUEST || typeof message.type !== 'string') return;
       switch (message.type) {
+        case 'alive':
+          alive = true;
+          clearTimeout(readyTimer);
+          break;
         case 'ready':
           ready = true;
           clearTimeout(readyTimer);

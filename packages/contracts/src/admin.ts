@@ -24,7 +24,8 @@ export const AdminCompanyUpdate = Type.Composite(
 );
 export type AdminCompanyUpdate = Static<typeof AdminCompanyUpdate>;
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+// ids are PostgreSQL `integer`s: a larger one would fail in the database (500), not as a bad request
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 export type IdParams = Static<typeof IdParams>;
 
 // Assignments and assignment groups.

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { AnswerValue, FieldType } from './forms.ts';
+import { ServiceFilter } from './admin.ts';
 
 /** One welcome-form answer as the agent reads it: the field's labels beside the value. */
 export const CallFormAnswer = Type.Object({
@@ -53,7 +54,7 @@ export const CallNoteBody = Type.Object(
 export type CallNoteBody = Static<typeof CallNoteBody>;
 
 export const CallsQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })) },
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })), service: Type.Optional(ServiceFilter) },
   { additionalProperties: false },
 );
 export type CallsQuery = Static<typeof CallsQuery>;

@@ -54,5 +54,6 @@ export const BlockedGuest = Type.Object({ id: Type.Integer(), guestUsername: Gue
 export type BlockedGuest = Static<typeof BlockedGuest>;
 export const BlockedGuestList = Type.Object({ blockedGuests: Type.Array(BlockedGuest) });
 
-export const RuleIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+// ids are PostgreSQL `integer`s: a larger one would fail in the database (500), not as a bad request
+export const RuleIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 export const RuleDeleted = Type.Object({ id: Type.Integer(), deleted: Type.Literal(true) });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { CallDetails, CallFormAnswer, CallSummary, FormField } from '@lobby/contracts';
+import type { CallDetails, CallFormAnswer, CallSummary, FormField, ServiceFilter } from '@lobby/contracts';
+import { withService } from './reports.ts';
 import type { Database } from '../db/schema.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -92,7 +93,8 @@ export function createCallDetailsRepository(db: Kysely<Database>) {
     },
 
     /** The company's latest calls (newest first) with their notes. */
-    async latest(companyId: number, limit: number): Promise<CallSummary[]> {
+    /** The latest calls; `service` narrows them to one service (reports.ts withService). */
+    async latest(companyId: number, limit: number, service: ServiceFilter = 'all'): Promise<CallSummary[]> {
       const rows = await db
         .selectFrom('call_reports')
         .leftJoin('assignments', 'assignments.id', 'call_reports.assignment_id')
@@ -109,6 +111,7 @@ export function createCallDetailsRepository(db: Kysely<Database>) {
         ])
         .where('call_reports.company_id', '=', companyId)
         .where('call_reports.status', '=', 'ok')
+        .$call((q) => withService(q, service, 'call_reports.service_type'))
         .orderBy('call_reports.created_at', 'desc')
         .orderBy('call_reports.id', 'desc')
         .limit(limit)

@@ -29,6 +29,14 @@ describe.each(dialects())('admin assignments, groups, users, schedule, appointme
   });
   afterAll(async () => t.close());
 
+  it('when an id is beyond the database\u2019s integers, then 400 naming id (PostgreSQL would fail, found by the fuzz test)', async () => {
+    for (const url of ['/api/admin/users/99999999999999999999', '/api/admin/assignments/2147483648', '/api/admin/blocked-guests/99999999999999999999']) {
+      const res = await t.app.inject({ method: 'DELETE', url, headers: { cookie: admin } });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json<{ message: string }>().message, url).toContain('id');
+    }
+  });
+
   it('when an admin creates, renames and deletes an assignment with agents, then the list and the guest details follow', async () => {
     const created = await api(admin, 'POST', '/api/admin/assignments', { name: 'Billing', type: 'queue', agentIds: [agentId] });
     expect(created.statusCode).toBe(201);

@@ -101,8 +101,22 @@ describe.each(dialects())('GET /api/console/reports?service= and held calls (%s)
     expect(await csvTotal('&service=talk')).toBe('total,2,1,1,20,60,0,0');
   });
 
+  it('when the latest calls are asked for one service, then only that service\u2019s calls answer (talk includes those without a type)', async () => {
+    const calls = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/console/calls${query}`, headers: { cookie: admin } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ data: Array<{ callId: string }> }>().data.map((c) => c.callId);
+    };
+    const widget = await calls('?service=widget');
+    const talk = await calls('?service=talk');
+    expect(widget).toHaveLength(2); // the held call's two call ids
+    expect(widget.every((id) => !talk.includes(id))).toBe(true);
+    expect(talk).toHaveLength(2);
+    expect((await calls('')).sort()).toEqual([...widget, ...talk].sort());
+  });
+
   it('when the service is not talk, widget or all, then 400 naming the field', async () => {
-    for (const url of ['/api/console/reports?service=phone', '/api/console/reports.csv?service=', '/api/console/recordings?service=WIDGET']) {
+    for (const url of ['/api/console/reports?service=phone', '/api/console/reports.csv?service=', '/api/console/recordings?service=WIDGET', '/api/console/calls?service=none']) {
       const res = await t.app.inject({ method: 'GET', url, headers: { cookie: admin } });
       expect(res.statusCode, url).toBe(400);
       expect(res.json<{ message: string }>().message, url).toContain('service');

@@ -1,17 +1,19 @@
 import { useTranslation } from 'react-i18next';
+import type { ServiceFilter } from '@lobby/contracts';
 import { listCalls } from '../../api/calls.ts';
 import { useConsoleStore } from '../../app/store.ts';
 import { useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';
 
-/** The company's latest calls with the agents' notes after them (GET /api/console/calls). */
-export function RecentCalls() {
+/** The company's latest calls of a service with the agents' notes after them (GET /api/console/calls). */
+export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
   const { t } = useTranslation('admin');
   const language = useConsoleStore((s) => s.language);
-  const calls = useAsync(() => listCalls(50));
+  // (the page keys this component by service: a new service is a new list)
+  const calls = useAsync(() => listCalls(50, service));
   const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
-    <section className={styles.card} aria-labelledby="recent-calls-h" data-testid="recent-calls">
+    <section className={styles.card} aria-labelledby="recent-calls-h" data-testid="recent-calls" data-service={service}>
       <h2 id="recent-calls-h">{t('recentCalls.title')}</h2>
       {calls.error ? (
         <p className={styles.error} role="alert">

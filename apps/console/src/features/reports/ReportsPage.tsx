@@ -158,7 +158,7 @@ export function ReportsPage() {
           </section>
         </>
       ) : null}
-      <RecentCalls />
+      <RecentCalls key={service} service={service} />
     </AdminLayout>
   );
 }

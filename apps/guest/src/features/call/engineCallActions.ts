@@ -171,6 +171,18 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   };
 
   const ensureCall = async (): Promise<GuestCall> => call ?? prepare();
+  /**
+   * Cancel pressed after Call but before the engine started the call (it was still registering and
+   * connecting, or choosing the room): the engine has nothing to hang up yet, so the press is kept here
+   * and the call is not started.
+   */
+  let cancelled = false;
+  const stopIfCancelled = (): boolean => {
+    if (!cancelled) return false;
+    tabs.inCall(false);
+    sendEvent(store, { type: 'ENDED', by: 'guest' });
+    return true;
+  };
 
   return {
     prepare: async () => {
@@ -184,10 +196,13 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       // busy for other tabs from the press on: the engine publishes only after the report and the devices
       tabs.inCall(true);
       sendEvent(store, { type: 'CALL' });
+      cancelled = false;
       try {
         const engineCall = await ensureCall();
+        if (stopIfCancelled()) return;
         const assignment = state.assignmentId;
         if (assignment !== null) await engineCall.selectAssignment(Number(assignment));
+        if (stopIfCancelled()) return;
         const camera = s().videoDeviceId;
         if (camera) videoConstraints.deviceId = { exact: camera };
         else delete videoConstraints.deviceId;
@@ -206,6 +221,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       }
     },
     async cancel() {
+      cancelled = true;
       await call?.hangup();
     },
     async hangup() {

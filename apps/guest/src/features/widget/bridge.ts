@@ -99,6 +99,9 @@ export function bindWidgetBridge(store: GuestStore, context: WidgetContext, peer
     }
   };
   window.addEventListener('message', onMessage);
+  // Before the company is known: tell the embedder only that this page runs (so it was framed and is
+  // merely slow), nothing else, and only to the origin it claims; everything else waits for `ready`.
+  if (peer) peer.postMessage({ source: FROM_GUEST, type: 'alive' }, context.origin);
 
   // once the company is known: is this website allowed? then apply the URL's choices and say ready
   const start = (state: GuestState) => {

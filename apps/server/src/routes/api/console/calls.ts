@@ -66,12 +66,12 @@ export function consoleCallRoutes(app: App, services: Services): void {
       preValidation: requireRole('supervisor'),
       schema: {
         tags: ['console'],
-        summary: "The company's latest calls with their notes (newest first); supervisors and admins",
+        summary: "The company's latest calls with their notes (newest first); `service` talk | widget | all; supervisors and admins",
         security,
         querystring: CallsQuery,
         response: { 200: DataEnvelope(Type.Array(CallSummary)), ...errors(400, 401, 403) },
       },
     },
-    async (request) => ({ data: await repo.latest(consoleUserOf(request).companyId, request.query.limit ?? 50) }),
+    async (request) => ({ data: await repo.latest(consoleUserOf(request).companyId, request.query.limit ?? 50, request.query.service) }),
   );
 }
