@@ -287,6 +287,10 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       ...(this.#options.serviceType ? { service_type: this.#options.serviceType } : {}),
       ...this.#locationField(),
     });
+    // The guest may hang up at any await below (Cancel while the call starts): from then on this call
+    // must not open the camera, publish or change the state of the screen that followed.
+    const current = () => this.#snapshot.callId === callId && this.#snapshot.phase === 'starting';
+    if (!current()) return report.status;
     if (report.status !== 'ok') {
       this.#set({ phase: report.status });
       return report.status;
@@ -297,14 +301,19 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
         ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
       });
+      if (!current()) {
+        for (const track of localStream.getTracks()) track.stop();
+        return 'ok';
+      }
       this.#set({
         localStream,
         status: { ...this.#snapshot.status, streamsReady: { local: true, remote: false } },
       });
       await api.updateTimestamp(callId, ['call_initiated_timestamp']).catch(() => undefined);
+      if (!current()) return 'ok'; // the teardown took the camera
       await this.#startMedia(callId, kind, localStream, registration.username, xmpp);
+      if (!current()) return 'ok'; // ended meanwhile: the teardown closed the media session
       if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.#onVisibility);
-      if (this.#snapshot.callId !== callId || this.#snapshot.phase !== 'starting') return 'ok'; // ended meanwhile
       this.#set({
         phase: this.#snapshot.status.peers.length ? 'ongoing' : 'waiting',
         status: { ...this.#snapshot.status, callStarted: true },
@@ -312,6 +321,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       this.#announce();
       return 'ok';
     } catch (error) {
+      // a step failing because the guest ended the call meanwhile is not a failure of the call
+      if (!current()) return 'ok';
       const message = error instanceof Error ? error.message : String(error);
       this.#reportBug(callId, message);
       await this.#teardown('error');
@@ -331,13 +342,19 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers });
     this.#media = media;
     this.#wireMedia(media, callId);
+    // #teardown (a hang-up meanwhile) sets #media to null and closes this session: stop at the next step
+    const ended = () => this.#media !== media;
     await media.connect();
+    if (ended()) return;
     this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } }));
     await media.attachPublisher();
     const roomOptions = { room: callId, pin: roomPin(callId), webview: !!this.#options.webview };
+    if (ended()) return;
     await media.createRoom(roomOptions);
+    if (ended()) return;
     await media.join(roomOptions, username);
     await whenVisible();
+    if (ended()) return;
     const recordFilename = this.#recordFilename(callId, username);
     await media.publish({
       stream: localStream,
