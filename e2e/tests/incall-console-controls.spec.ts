@@ -91,6 +91,20 @@ test('when the agent changes camera, microphone and the guest\'s volume in the c
     await expect
       .poll(() => page.getByTestId('remote-video').locator('video').evaluate((v: HTMLVideoElement) => v.volume))
       .toBeCloseTo(0.3, 5);
+
+    // act: another speaker (Chromium's fake audio outputs)
+    const speaker = panel.getByTestId('agent-speaker-select');
+    const outputs = await speaker.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const chosen = outputs.at(-1) ?? '';
+    expect(chosen, 'a speaker other than the default is offered').not.toBe('');
+    await speaker.selectOption(chosen);
+
+    // assert: the guest is played through it, and the guest's audio keeps arriving
+    await expect
+      .poll(() => page.getByTestId('remote-video').locator('video').evaluate((v: HTMLVideoElement) => v.sinkId))
+      .toBe(chosen);
+    await expectMediaFlowing(page, 'agent after the speaker change');
+
     await expectCallAreaAccessible(page, testInfo, 'console-call-settings-en');
     await screenshot(page, testInfo, 'incall-console-settings-en');
 

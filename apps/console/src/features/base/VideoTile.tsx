@@ -19,6 +19,8 @@ export interface VideoTileProps {
   placeholder?: ReactNode;
   /** Playback volume 0–1 of the element (the agent's per-participant volume); 1 when not given. */
   volume?: number;
+  /** Audio output device (HTMLMediaElement.setSinkId); the system default when not given or ''. */
+  sinkId?: string;
   /** 'cover' fills the tile (default), 'contain' shows the whole picture. */
   fit?: 'cover' | 'contain';
   className?: string;
@@ -44,6 +46,7 @@ export function VideoTile({
   placeholder,
   fit = 'cover',
   volume = 1,
+  sinkId,
   className,
   'data-testid': testId,
 }: VideoTileProps) {
@@ -64,6 +67,13 @@ export function VideoTile({
     const element = mediaRef.current;
     if (element) element.volume = Math.min(1, Math.max(0, volume));
   }, [volume, audioOnly]);
+
+  useEffect(() => {
+    const element = mediaRef.current;
+    if (!element || sinkId === undefined || typeof element.setSinkId !== 'function') return;
+    // a speaker unplugged meanwhile: the element keeps playing where it was
+    if (element.sinkId !== sinkId) element.setSinkId(sinkId).catch(() => undefined);
+  }, [sinkId, audioOnly]);
 
   // Re-render when tracks come and go, so the placeholder follows the video.
   useEffect(() => {

@@ -179,6 +179,7 @@ export function CallArea() {
   const settingsOpen = useAgentInCall((s) => !!s.status?.deviceConfigOpen);
   const mainUser = useAgentInCall((s) => s.status?.mainUser ?? null);
   const volumes = useAgentInCall((s) => s.volumes);
+  const speakerId = useAgentInCall((s) => s.speakerId);
 
   if (!call) {
     return (
@@ -258,7 +259,7 @@ export function CallArea() {
             stream={remote?.stream ?? null}
             peer={remote?.id}
             label={remoteName}
-            volume={volumeOf(remote?.display)}
+            volume={volumeOf(remote?.display)} sinkId={speakerId}
             data-testid="remote-video"
             placeholder={
               remote ? (
@@ -281,7 +282,7 @@ export function CallArea() {
               <bdi>{call.guestName}</bdi>
             </p>
             <p className={styles.voiceKind}>{t('call.voiceCall')}</p>
-            <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.id} volume={volumeOf(remote?.display)} data-testid="remote-video" />
+            <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.id} volume={volumeOf(remote?.display)} sinkId={speakerId} data-testid="remote-video" />
           </div>
         )}
         {video ? (
@@ -306,9 +307,9 @@ export function CallArea() {
             ) : null}
             {others.map((o) =>
               video ? (
-                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={o === guestFeed ? call.guestName : o.display} volume={volumeOf(o.display)} data-testid="remote-video-other" />
+                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={o === guestFeed ? call.guestName : o.display} volume={volumeOf(o.display)} sinkId={speakerId} data-testid="remote-video-other" />
               ) : (
-                <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} volume={volumeOf(o.display)} data-testid="remote-video-other" />
+                <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} volume={volumeOf(o.display)} sinkId={speakerId} data-testid="remote-video-other" />
               ),
             )}
           </div>

@@ -29,7 +29,8 @@ export function CallSettings({ video, participants, main, onClose }: {
   const engine = useAgentInCall((s) => s.engine);
   const volumes = useAgentInCall((s) => s.volumes);
   const localStream = useConsoleStore((s) => s.localStream);
-  const { cameras, microphones } = useInputDevices();
+  const { cameras, microphones, speakers } = useInputDevices();
+  const speakerId = useAgentInCall((s) => s.speakerId);
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
   const current = (kind: 'audio' | 'video') =>
@@ -94,6 +95,22 @@ export function CallSettings({ video, participants, main, onClose }: {
             ))}
           </select>
         </label>
+        {speakers.length ? (
+          <label className={styles.field}>
+            {t('inCall.speaker')}
+            <select
+              value={speakerId}
+              onChange={(e) => agentInCallStore.setState({ speakerId: e.target.value })}
+              data-testid="agent-speaker-select"
+            >
+              {speakers.map((d, i) => (
+                <option key={d.deviceId || i} value={d.deviceId === 'default' ? '' : d.deviceId}>
+                  {label(d, i)}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         {failed ? (
           <p className={styles.error} role="alert">
             {t('inCall.deviceFailed')}

@@ -38,6 +38,8 @@ export interface AgentInCallState {
   runningCalls: readonly RunningCall[];
   /** each participant's volume (0–1) by feed display, this console's own choice; 1 when unset */
   volumes: Readonly<Record<string, number>>;
+  /** the speaker (audio output deviceId) the call plays through, this console's own choice; '' = default */
+  speakerId: string;
   engine: AgentInCallEngine | null;
 }
 
@@ -47,6 +49,7 @@ export const agentInCallStore = createStore<AgentInCallState>(() => ({
   held: false,
   runningCalls: NONE,
   volumes: {},
+  speakerId: '',
   engine: null,
 }));
 

@@ -3,11 +3,15 @@ import { useEffect, useState } from 'react';
 export interface InputDevices {
   cameras: MediaDeviceInfo[];
   microphones: MediaDeviceInfo[];
+  /** audio outputs; empty where the browser cannot choose one (no HTMLMediaElement.setSinkId) */
+  speakers: MediaDeviceInfo[];
 }
 
-/** The cameras and microphones of this computer, refreshed when a device is plugged in or out. */
+const canChooseSpeaker = () => typeof HTMLMediaElement !== 'undefined' && 'setSinkId' in HTMLMediaElement.prototype;
+
+/** The cameras, microphones and speakers of this computer, refreshed when a device is plugged in or out. */
 export function useInputDevices(): InputDevices {
-  const [devices, setDevices] = useState<InputDevices>({ cameras: [], microphones: [] });
+  const [devices, setDevices] = useState<InputDevices>({ cameras: [], microphones: [], speakers: [] });
   useEffect(() => {
     const md = navigator.mediaDevices;
     if (!md?.enumerateDevices) return;
@@ -18,6 +22,7 @@ export function useInputDevices(): InputDevices {
         setDevices({
           cameras: all.filter((d) => d.kind === 'videoinput'),
           microphones: all.filter((d) => d.kind === 'audioinput'),
+          speakers: canChooseSpeaker() ? all.filter((d) => d.kind === 'audiooutput') : [],
         });
       });
     load();
