@@ -32,14 +32,19 @@ async function published(page: Page, kind: 'audio' | 'video'): Promise<{ deviceI
 /** Chooses, in a device select, an option other than the selected one and other than "default". */
 async function chooseAnother(page: Page, testId: string): Promise<{ value: string; label: string }> {
   const select = page.getByTestId(testId);
-  const current = await select.inputValue();
-  const options = await select
-    .locator('option')
-    .evaluateAll((os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, label: (o.textContent ?? '').trim() })));
-  const currentLabel = options.find((o) => o.value === current)?.label;
-  // "default" is an alias of one of the others: pick a real, different device
-  const other = options.find((o) => o.value && o.value !== current && o.value !== 'default' && o.value !== 'communications' && o.label !== currentLabel);
-  expect(other, `${testId}: Chromium's fake devices offer a second one (${JSON.stringify(options)})`).toBeTruthy();
+  const another = async () => {
+    const current = await select.inputValue();
+    const options = await select
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, label: (o.textContent ?? '').trim() })));
+    const currentLabel = options.find((o) => o.value === current)?.label;
+    // "default" is an alias of one of the others: pick a real, different device
+    return options.find((o) => o.value && o.value !== current && o.value !== 'default' && o.value !== 'communications' && o.label !== currentLabel);
+  };
+  // the list is complete (ids and labels) only once the preview's camera and microphone are granted: the
+  // screen can show before the browser has listed the devices again
+  await expect.poll(another, { message: `${testId}: Chromium's fake devices offer a second one` }).toBeTruthy();
+  const other = await another();
   await select.selectOption(other!.value);
   await expect(select).toHaveValue(other!.value);
   return other!;
