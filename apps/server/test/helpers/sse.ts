@@ -1,4 +1,4 @@
-// Server-sent events client for route tests (a copy of events.test.ts's, shared by the routing tests).
+// Server-sent events client for the route tests of /api/console/events (events, routing, transfers).
 import http from 'node:http';
 
 export interface SseClient {

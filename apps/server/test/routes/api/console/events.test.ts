@@ -1,55 +1,10 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
 import { addAssignment, addCompany, addUser, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
+import { connect } from '../../../helpers/sse.ts';
 
-interface SseClient {
-  status: number;
-  contentType: string;
-  events: Array<{ event: string; data: unknown }>;
-  raw: string;
-  close(): void;
-  waitFor(n: number, ms?: number): Promise<void>;
-}
-
-function connect(port: number, cookie?: string): Promise<SseClient> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/console/events', headers: cookie ? { cookie } : {} }, (res) => {
-      const client: SseClient = {
-        status: res.statusCode ?? 0,
-        contentType: String(res.headers['content-type']),
-        events: [],
-        raw: '',
-        close: () => req.destroy(),
-        waitFor: (n, ms = 2000) =>
-          new Promise((ok, ko) => {
-            const started = Date.now();
-            const tick = () => {
-              if (client.events.length >= n) return ok();
-              if (Date.now() - started > ms) return ko(new Error(`only ${client.events.length} events`));
-              setTimeout(tick, 10);
-            };
-            tick();
-          }),
-      };
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        client.raw += chunk;
-        const blocks = client.raw.split('\n\n');
-        client.raw = blocks.pop() ?? '';
-        for (const block of blocks) {
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data) client.events.push({ event, data: JSON.parse(data) });
-        }
-      });
-      resolve(client);
-    });
-    req.on('error', reject);
-  });
-}
 
 describe.each(dialects())('GET /api/console/events (%s)', (dialect) => {
   let t: TestContext;
