@@ -7,6 +7,52 @@ lobby_infra_dir=${lobby_infra_dir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 lobby_is_root() { [ "$(id -u)" = 0 ]; }
 
+# lobby_home_for USER DIR: prints where a server that runs as USER (as root, ejabberd and PostgreSQL
+# run as their own users) keeps what it would keep in DIR. DIR itself when USER can reach it; when the
+# checkout lies under a folder USER cannot enter (root's home, a `mktemp -d` folder), the same name
+# under /var/tmp/lobby-<hash of DIR's parent>, which is reachable whatever the checkout's path.
+# Derived from the path alone, so every script that sources this file finds the same place.
+lobby_home_for() {
+  local dir=$2
+  if ! lobby_is_root || lobby_others_can_enter "$(dirname "$dir")"; then
+    echo "$dir"
+    return 0
+  fi
+  echo "/var/tmp/lobby-$(printf '%s' "$(dirname "$dir")" | sha1sum | cut -c1-12)/$(basename "$dir")"
+}
+
+# lobby_others_can_enter DIR: every existing folder on DIR's path lets other users through (o+x).
+# Judged by the modes alone, so the answer does not depend on whether a server's user exists yet.
+lobby_others_can_enter() {
+  local d=$1 mode
+  while [ "$d" != / ] && [ -n "$d" ]; do
+    if [ -e "$d" ]; then
+      mode=$(stat -L -c %A "$d") || return 1
+      case "${mode:9:1}" in x | t) ;; *) return 1 ;; esac
+    fi
+    d=$(dirname "$d")
+  done
+}
+
+# lobby_link_home PLACE HOME: when a server's folder lives elsewhere, a link at its usual place in the
+# run or log dir points at it, so that people (and tests) find its files where they always are.
+lobby_link_home() {
+  local place=$1 home=$2
+  [ "$place" = "$home" ] && return 0
+  mkdir -p "$(dirname "$place")"
+  if [ -d "$place" ] && [ ! -L "$place" ]; then rm -rf "$place"; fi
+  ln -sfn "$home" "$place"
+}
+
+# lobby_mkhome DIR...: creates such folders, their /var/tmp parent reachable by the servers' users.
+lobby_mkhome() {
+  local d
+  for d in "$@"; do
+    case "$d" in /var/tmp/lobby-*) mkdir -p "$(dirname "$d")" && chmod 755 "$(dirname "$d")" ;; esac
+    mkdir -p "$d"
+  done
+}
+
 # render TEMPLATE OUT: replaces @@NAME@@ by $NAME (exported or not), failing on any unset name so a
 # typo cannot produce a config with an empty value. perl-base is essential on Debian, so it is there.
 lobby_render() {
@@ -24,7 +70,8 @@ lobby_render() {
 }
 
 # ---------------------------------------------------------------------------------------------- ejabberd
-EJ_DIR="$LOBBY_RUN_DIR/ejabberd"
+EJ_DIR=$(lobby_home_for ejabberd "$LOBBY_RUN_DIR/ejabberd")
+EJ_LOG_DIR=$(lobby_home_for ejabberd "$LOBBY_LOG_DIR/ejabberd")
 # The Erlang node name carries the distribution port, so a second stack is a different node.
 EJ_NODE="lobby${EJABBERD_DIST_PORT}@localhost"
 EJ_JWK_FILE="$EJ_DIR/conf/jwt.jwk"
@@ -35,11 +82,13 @@ EJ_JWK_FILE="$EJ_DIR/conf/jwt.jwk"
 lobby_ejctl() {
   local ctl=/usr/sbin/ejabberdctl
   lobby_is_root || ctl="$EJ_DIR/ejabberdctl"
-  "$ctl" --config-dir "$EJ_DIR/conf" --logs "$LOBBY_LOG_DIR/ejabberd" --spool "$EJ_DIR/spool" "$@"
+  "$ctl" --config-dir "$EJ_DIR/conf" --logs "$EJ_LOG_DIR" --spool "$EJ_DIR/spool" "$@"
 }
 
 lobby_gen_ejabberd() {
-  mkdir -p "$EJ_DIR/conf" "$EJ_DIR/spool" "$EJ_DIR/contrib" "$LOBBY_LOG_DIR/ejabberd"
+  lobby_mkhome "$EJ_DIR/conf" "$EJ_DIR/spool" "$EJ_DIR/contrib" "$EJ_LOG_DIR"
+  lobby_link_home "$LOBBY_RUN_DIR/ejabberd" "$EJ_DIR"
+  lobby_link_home "$LOBBY_LOG_DIR/ejabberd" "$EJ_LOG_DIR"
   export EJ_DIR EJ_NODE EJ_JWK_FILE
   lobby_render "$lobby_infra_dir/ejabberd/ejabberd.yml.tmpl" "$EJ_DIR/conf/ejabberd.yml"
   lobby_render "$lobby_infra_dir/ejabberd/ejabberdctl.cfg.tmpl" "$EJ_DIR/conf/ejabberdctl.cfg"
@@ -58,7 +107,7 @@ lobby_gen_ejabberd() {
   fi
   echo "$EJ_NODE" >"$EJ_DIR/spool/.lobby-node"
   if lobby_is_root; then
-    chown -R ejabberd:ejabberd "$EJ_DIR" "$LOBBY_LOG_DIR/ejabberd"
+    chown -R ejabberd:ejabberd "$EJ_DIR" "$EJ_LOG_DIR"
   else
     sed 's/^INSTALLUSER=ejabberd$/INSTALLUSER=/' /usr/sbin/ejabberdctl >"$EJ_DIR/ejabberdctl"
     chmod 755 "$EJ_DIR/ejabberdctl"
@@ -159,7 +208,10 @@ lobby_gen_coturn() {
 }
 
 # ------------------------------------------------------------------------------ PostgreSQL (tests only)
-PG_DIR="$LOBBY_RUN_DIR/pg"
+PG_DIR=$(lobby_home_for postgres "$LOBBY_RUN_DIR/pg")
+# PostgreSQL's log is written by the server's own user: it lives in the cluster's folder, with a link
+# in the log dir.
+PG_LOG="$PG_DIR/postgres.log"
 PG_DB=lobby_test
 PG_USER=lobby
 
@@ -197,7 +249,8 @@ lobby_pg_start() {
     return 0
   fi
   lobby_port_free "$PG_PORT" postgres || return 1
-  mkdir -p "$PG_DIR/socket" "$LOBBY_LOG_DIR"
+  lobby_mkhome "$PG_DIR/socket" "$LOBBY_LOG_DIR"
+  lobby_link_home "$LOBBY_RUN_DIR/pg" "$PG_DIR"
   if lobby_is_root; then chown postgres:postgres "$PG_DIR" "$PG_DIR/socket"; fi
   if [ ! -f "$PG_DIR/data/PG_VERSION" ]; then
     rm -rf "$PG_DIR/data"
@@ -220,10 +273,11 @@ lobby_pg_start() {
     lobby_render "$lobby_infra_dir/postgres/postgresql.conf.tmpl" "$PG_DIR/lobby.conf"
     if lobby_is_root; then chown postgres:postgres "$PG_DIR/lobby.conf"; fi
   fi
-  : >"$LOBBY_LOG_DIR/postgres.log"
-  if lobby_is_root; then chown postgres:postgres "$LOBBY_LOG_DIR/postgres.log"; fi
-  lobby_pg_as_owner "$bin/pg_ctl" -D "$PG_DIR/data" -l "$LOBBY_LOG_DIR/postgres.log" -w -t 60 start >/dev/null || {
-    tail -n 30 "$LOBBY_LOG_DIR/postgres.log" >&2
+  : >"$PG_LOG"
+  if lobby_is_root; then chown postgres:postgres "$PG_LOG"; fi
+  ln -sfn "$PG_LOG" "$LOBBY_LOG_DIR/postgres.log"
+  lobby_pg_as_owner "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_LOG" -w -t 60 start >/dev/null || {
+    tail -n 30 "$PG_LOG" >&2
     return 1
   }
   if [ "${fresh:-0}" = 1 ]; then
@@ -234,7 +288,7 @@ CREATE ROLE $PG_USER LOGIN PASSWORD :'pw';
 CREATE DATABASE $PG_DB OWNER $PG_USER;
 SQL
   fi
-  echo "postgres: running on 127.0.0.1:$PG_PORT (pid $(head -n1 "$PG_DIR/data/postmaster.pid")), log $LOBBY_LOG_DIR/postgres.log"
+  echo "postgres: running on 127.0.0.1:$PG_PORT (pid $(head -n1 "$PG_DIR/data/postmaster.pid")), log $PG_LOG"
 }
 
 lobby_pg_stop() {
@@ -250,4 +304,6 @@ lobby_pg_stop() {
 lobby_pg_destroy() {
   lobby_pg_stop
   rm -rf "$PG_DIR"
+  [ -L "$LOBBY_RUN_DIR/pg" ] && rm -f "$LOBBY_RUN_DIR/pg"
+  return 0
 }

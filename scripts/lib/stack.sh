@@ -189,7 +189,7 @@ lobby_ejabberd_ready() {
 }
 
 start_ejabberd() {
-  local pid log="$LOBBY_LOG_DIR/ejabberd/ejabberd.log"
+  local pid log="$EJ_LOG_DIR/ejabberd.log"
   if pid=$(lobby_pid ejabberd); then
     echo "ejabberd: already running (pid $pid)"
     return 0
