@@ -92,6 +92,8 @@ lobby_gen_ejabberd() {
   export EJ_DIR EJ_NODE EJ_JWK_FILE
   lobby_render "$lobby_infra_dir/ejabberd/ejabberd.yml.tmpl" "$EJ_DIR/conf/ejabberd.yml"
   lobby_render "$lobby_infra_dir/ejabberd/ejabberdctl.cfg.tmpl" "$EJ_DIR/conf/ejabberdctl.cfg"
+  printf '#!/bin/sh\nulimit -n "$(ulimit -Hn)" 2>/dev/null\nexec /usr/bin/erl "$@"\n' >"$EJ_DIR/erl"
+  chmod 755 "$EJ_DIR/erl"
   # ejabberdctl reads ERL_INETRC from its config dir: resolve localhost without DNS.
   cp "$lobby_infra_dir/ejabberd/inetrc" "$EJ_DIR/conf/inetrc"
   # The JWT key: a JWK of type oct whose k is base64url(XMPP_JWT_SECRET), i.e. the HMAC key is the
