@@ -309,3 +309,96 @@ lobby_pg_destroy() {
   [ -L "$LOBBY_RUN_DIR/pg" ] && rm -f "$LOBBY_RUN_DIR/pg"
   return 0
 }
+
+# ------------------------------------------------------------------------------------------------ TLS
+TLS_DIR="$LOBBY_RUN_DIR/tls"
+
+# lobby_gen_tls: the certificate nginx serves. The operator's LOBBY_TLS_CERT and LOBBY_TLS_KEY when set
+# (a real certificate, e.g. from Let's Encrypt: docs/operations.md); otherwise a local CA made once per
+# run dir ($TLS_DIR/ca.pem, which a browser or curl can be told to trust) and a certificate it signs
+# for localhost and 127.0.0.1 (and LOBBY_TLS_NAMES, comma-separated DNS names, if set).
+lobby_gen_tls() {
+  if [ -n "${LOBBY_TLS_CERT:-}" ] || [ -n "${LOBBY_TLS_KEY:-}" ]; then
+    [ -r "${LOBBY_TLS_CERT:-}" ] && [ -r "${LOBBY_TLS_KEY:-}" ] || {
+      echo "lobby: LOBBY_TLS_CERT and LOBBY_TLS_KEY must both name readable files" >&2
+      return 1
+    }
+    return 0
+  fi
+  mkdir -p "$TLS_DIR"
+  if [ ! -f "$TLS_DIR/server.pem" ] || [ ! -f "$TLS_DIR/ca.pem" ]; then
+    local san="DNS:localhost,IP:127.0.0.1" name
+    local names=${LOBBY_TLS_NAMES:-}
+    for name in ${names//,/ }; do san="$san,DNS:$name"; done
+    (
+      umask 077
+      cd "$TLS_DIR"
+      openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -out ca.pem \
+        -days 3650 -subj "/CN=Lobby development CA ($(hostname))" \
+        -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout server.key -out server.csr \
+        -subj "/CN=localhost" 2>/dev/null
+      printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n' "$san" >server.ext
+      openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 825 \
+        -extfile server.ext 2>/dev/null
+      chmod 644 ca.pem server.pem
+    ) || {
+      echo "lobby: could not make the development certificate in $TLS_DIR" >&2
+      return 1
+    }
+  fi
+  LOBBY_TLS_CERT="$TLS_DIR/server.pem"
+  LOBBY_TLS_KEY="$TLS_DIR/server.key"
+  export LOBBY_TLS_CERT LOBBY_TLS_KEY
+}
+
+# ---------------------------------------------------------------------------------------------- nginx
+# nginx's workers run as www-data when started by root: their folder (temp files, the apps' assets)
+# must be one that user can reach, whatever the checkout's path.
+NGINX_DIR=$(lobby_home_for www-data "$LOBBY_RUN_DIR/nginx")
+NGINX_WWW="$NGINX_DIR/www"
+NGINX_BROTLI_MODULES=(/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so
+  /usr/lib/nginx/modules/ngx_http_brotli_static_module.so)
+
+# lobby_sync_www: the built apps' hashed assets into nginx's folder, precompressed. New files are added
+# and old ones kept, so a page loaded before a rebuild still finds its scripts.
+lobby_sync_www() {
+  local app src dst f
+  for app in guest console; do
+    src="$lobby_root/apps/$app/dist/assets"
+    dst="$NGINX_WWW/$app/assets"
+    mkdir -p "$dst"
+    [ -d "$src" ] || continue
+    cp -r "$src/." "$dst/"
+    for f in "$dst"/*; do
+      case "$f" in *.js | *.css | *.svg | *.json | *.mjs) ;; *) continue ;; esac
+      [ -f "$f.gz" ] || gzip -k -9 "$f"
+      if command -v brotli >/dev/null && [ ! -f "$f.br" ]; then brotli -k -q 11 "$f"; fi
+    done
+  done
+  chmod -R a+rX "$NGINX_WWW"
+}
+
+lobby_gen_nginx() {
+  lobby_mkhome "$NGINX_DIR/tmp"
+  lobby_link_home "$LOBBY_RUN_DIR/nginx" "$NGINX_DIR"
+  lobby_gen_tls
+  lobby_sync_www
+  NGINX_USER_LINE=
+  NGINX_MODULES=
+  NGINX_BROTLI=
+  if lobby_is_root; then
+    NGINX_USER_LINE="user www-data;"
+    chown -R www-data: "$NGINX_DIR/tmp"
+  fi
+  if [ -f "${NGINX_BROTLI_MODULES[0]}" ] && [ -f "${NGINX_BROTLI_MODULES[1]}" ]; then
+    NGINX_MODULES="load_module ${NGINX_BROTLI_MODULES[0]};
+load_module ${NGINX_BROTLI_MODULES[1]};"
+    NGINX_BROTLI="  brotli on;
+  brotli_static on;
+  brotli_comp_level 5;
+  brotli_types text/css application/javascript application/json image/svg+xml text/plain text/csv;"
+  fi
+  export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI
+  lobby_render "$lobby_infra_dir/nginx/nginx.conf.tmpl" "$NGINX_DIR/nginx.conf"
+}
