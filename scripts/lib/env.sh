@@ -8,7 +8,8 @@ lobby_root=${lobby_root:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 
 : "${PORT:=8080}"
 : "${HOST:=127.0.0.1}"
-# nginx listens on PORT (HTTP) and HTTPS_PORT (TLS); the Lobby server itself on LOBBY_API_PORT behind it.
+# nginx listens on HOST:PORT (HTTP) and HOST:HTTPS_PORT (TLS), the only public listener (a deployment sets
+# HOST=0.0.0.0, PORT=80, HTTPS_PORT=443); the Lobby server on 127.0.0.1:LOBBY_API_PORT behind it.
 : "${HTTPS_PORT:=8443}"
 : "${LOBBY_API_PORT:=8081}"
 : "${EJABBERD_WS_PORT:=5280}"

@@ -271,7 +271,7 @@ start_server() {
   : >"$log"
   # Behind nginx, which sets X-Forwarded-For to the client's address and X-Forwarded-Proto; the server
   # listens on loopback only, so nothing else can send it those headers.
-  (cd "$lobby_root" && PORT=$LOBBY_API_PORT TRUST_PROXY=1 lobby_spawn server "$log" node apps/server/src/main.ts)
+  (cd "$lobby_root" && HOST=127.0.0.1 PORT=$LOBBY_API_PORT TRUST_PROXY=1 lobby_spawn server "$log" node apps/server/src/main.ts)
   lobby_wait server 60 "$log" lobby_server_ready || return 1
   echo "server: running (pid $(lobby_pid server)), http://127.0.0.1:$LOBBY_API_PORT behind nginx, log $log"
 }
