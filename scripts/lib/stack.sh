@@ -19,7 +19,7 @@ lobby_log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 # ------------------------------------------------------------------------------------------- packages
 # Debian packages the stack needs. chromium only for the browser tests.
 LOBBY_APT_PACKAGES=(ejabberd janus janus-tools coturn nginx libnginx-mod-http-brotli-filter
-  libnginx-mod-http-brotli-static brotli postgresql ffmpeg gcc libc6-dev openssl curl perl)
+  libnginx-mod-http-brotli-static brotli systemd postgresql ffmpeg gcc libc6-dev openssl curl perl)
 
 lobby_pkg_installed() {
   [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
