@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { applyLanguage } from '../i18n/index.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { WorkspacePage } from '../features/workspace/WorkspacePage.tsx';
-import { Spinner } from '../features/base/Spinner.tsx';
 import { AppointmentsPage } from '../features/admin/AppointmentsPage.tsx';
 import { AssignmentsPage } from '../features/admin/AssignmentsPage.tsx';
 import { FormsPage } from '../features/admin/FormsPage.tsx';
@@ -18,6 +17,7 @@ import { RecordingsPage } from '../features/reports/RecordingsPage.tsx';
 import type { Role } from '../api/console.ts';
 import { AgentActionsContext, placeholderAgentActions, useAgentActions, type AgentActions } from './agentActions.ts';
 import { ConsoleStoreContext, useConsoleStore, type ConsoleStore } from './store.ts';
+import { Spinner } from '@lobby/ui';
 
 /** Keeps `<html lang dir>` and the title in step with the store. */
 function AppEffects() {

@@ -2,12 +2,12 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import SearchX from 'lucide-react/icons/search-x';
 import { MessageScreen } from '../features/base/MessageScreen.tsx';
-import buttonStyles from '../features/base/Button.module.css';
 import { ensureLanguage } from '../i18n/index.ts';
 import { resolveLanguage } from '../i18n/language.ts';
 import { PageShell } from './PageShell.tsx';
 import { useAppServices } from './services.ts';
 import { useGuestStoreApi } from './store.ts';
+import { buttonStyles } from '@lobby/ui';
 
 /**
  * Any route other than the call page (the server answers such a page with this app and status 404).

@@ -3,9 +3,8 @@ import { useTranslation } from 'react-i18next';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import { useGuestStore, type Language } from './store.ts';
 import { isMultilingual, saveLanguage } from '../i18n/language.ts';
-import { LanguageSwitch } from '../features/base/LanguageSwitch.tsx';
-import { Avatar } from '../features/base/Avatar.tsx';
 import styles from './PageShell.module.css';
+import { LanguageSwitch, Avatar } from '@lobby/ui';
 
 /**
  * The page around every screen: company background, header (brand, language switch), footer.

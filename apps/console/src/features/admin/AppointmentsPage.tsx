@@ -5,11 +5,11 @@ import Copy from 'lucide-react/icons/copy';
 import Trash from 'lucide-react/icons/trash-2';
 import { createAppointment, deleteAppointment, listAppointments, listUsers, type Appointment } from '../../api/admin.ts';
 import { useConsoleStore } from '../../app/store.ts';
-import { Button } from '../base/Button.tsx';
 import { AdminLayout } from './AdminLayout.tsx';
 import { hasRole } from './roles.ts';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
+import { Button } from '@lobby/ui';
 
 /** `YYYY-MM-DDTHH:mm` in local time, one hour from now on the quarter hour (a datetime-local value). */
 function defaultStart(): string {

@@ -16,10 +16,10 @@ import {
   type AdminAssignmentGroup,
   type AdminUser,
 } from '../../api/admin.ts';
-import { Button } from '../base/Button.tsx';
 import { AdminLayout } from './AdminLayout.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
+import { Button } from '@lobby/ui';
 
 const toggle = (ids: number[], id: number) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]);
 

@@ -7,11 +7,11 @@ import Plus from 'lucide-react/icons/plus';
 import Save from 'lucide-react/icons/save';
 import Trash from 'lucide-react/icons/trash-2';
 import { createForm, deleteForm, getCompany, listForms, putCompany, updateForm, type FieldType, type FormDefinition, type FormInput } from '../../api/admin.ts';
-import { Button } from '../base/Button.tsx';
 import { AdminLayout } from './AdminLayout.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
 import tabStyles from './Tabs.module.css';
+import { Button } from '@lobby/ui';
 
 type Kind = 'welcome' | 'rating';
 type Field = FormInput['fields'][number];

@@ -5,10 +5,10 @@ import X from 'lucide-react/icons/x';
 import Save from 'lucide-react/icons/save';
 import { getSchedule, putSchedule, type Schedule } from '../../api/admin.ts';
 import { useConsoleStore } from '../../app/store.ts';
-import { Button } from '../base/Button.tsx';
 import { AdminLayout } from './AdminLayout.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
+import { Button } from '@lobby/ui';
 
 type Period = Schedule['weekly'][number];
 

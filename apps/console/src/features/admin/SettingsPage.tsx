@@ -5,14 +5,13 @@ import Save from 'lucide-react/icons/save';
 import Undo from 'lucide-react/icons/undo-2';
 import { getCompany, putCompany, type AdminCompany, type AdminCompanyUpdate } from '../../api/admin.ts';
 import { useConsoleStore, useConsoleStoreApi } from '../../app/store.ts';
-import { Button } from '../base/Button.tsx';
-import { Spinner } from '../base/Spinner.tsx';
 import { AdminLayout } from './AdminLayout.tsx';
 import { GuestPreview } from './GuestPreview.tsx';
 import { BEHAVIOUR, GENERAL, LOOK, MESSAGE_KEYS, changedKeys, type FieldSpec, type SettingKey } from './settingsFields.ts';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
 import tabStyles from './Tabs.module.css';
+import { Button, Spinner } from '@lobby/ui';
 
 type Draft = AdminCompany;
 

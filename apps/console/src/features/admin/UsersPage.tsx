@@ -5,10 +5,10 @@ import Trash from 'lucide-react/icons/trash-2';
 import { createUser, deleteUser, listAssignments, listUsers, updateUser, type AdminAssignment, type AdminUser } from '../../api/admin.ts';
 import type { Role } from '../../api/console.ts';
 import { useConsoleStore } from '../../app/store.ts';
-import { Button } from '../base/Button.tsx';
 import { AdminLayout } from './AdminLayout.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
+import { Button } from '@lobby/ui';
 
 const ROLES: Role[] = ['agent', 'supervisor', 'admin'];
 

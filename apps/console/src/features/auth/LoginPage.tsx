@@ -7,10 +7,9 @@ import CircleAlert from 'lucide-react/icons/circle-alert';
 import Headset from 'lucide-react/icons/headset';
 import { useConsoleStore } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
-import { Button } from '../base/Button.tsx';
-import { LanguageSwitch } from '../base/LanguageSwitch.tsx';
 import { useLanguageChange } from '../base/useLanguageChange.ts';
 import styles from './LoginPage.module.css';
+import { Button, LanguageSwitch } from '@lobby/ui';
 
 /** Email + password sign-in; shows the server's refusal in words. */
 export function LoginPage() {
@@ -36,7 +35,7 @@ export function LoginPage() {
   return (
     <div className={styles.page} data-screen="login">
       <div className={styles.language}>
-        <LanguageSwitch value={language} onChange={changeLanguage} />
+        <LanguageSwitch value={language} onChange={changeLanguage} tone="onSurface" />
       </div>
       <main className={styles.card}>
         <div className={styles.mark} aria-hidden="true">

@@ -13,19 +13,15 @@ import Pause from 'lucide-react/icons/pause';
 import Play from 'lucide-react/icons/play';
 import Settings2 from 'lucide-react/icons/settings-2';
 import { useState } from 'react';
-import { ChatPanel } from '../chat/ChatPanel.tsx';
 import { CallSettings } from './CallSettings.tsx';
 import { NONE, useAgentInCall } from './agentInCall.ts';
 import { useConsoleStore } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
-import { VideoTile } from '../base/VideoTile.tsx';
-import { IconButton } from '../base/IconButton.tsx';
-import { Avatar } from '../base/Avatar.tsx';
-import { Spinner } from '../base/Spinner.tsx';
-import { useElapsed } from '../base/time.ts';
 import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
+import { VideoTile, IconButton, Avatar, Spinner, useElapsed } from '@lobby/ui';
+import { ChatPanel } from '../chat/ChatPanel.tsx';
 
 function CallControls({ video }: { video: boolean }) {
   const { t } = useTranslation();

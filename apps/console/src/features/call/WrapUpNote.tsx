@@ -4,8 +4,8 @@ import NotebookPen from 'lucide-react/icons/notebook-pen';
 import { putCallNote } from '../../api/calls.ts';
 import { ApiError } from '../../api/client.ts';
 import { useConsoleStore } from '../../app/store.ts';
-import { Button } from '../base/Button.tsx';
 import styles from './WrapUpNote.module.css';
+import { Button } from '@lobby/ui';
 
 /**
  * The note after the call (wrap-up): once an answered call ends, the agent may write what was agreed.

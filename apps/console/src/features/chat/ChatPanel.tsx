@@ -5,8 +5,7 @@ import Send from 'lucide-react/icons/send';
 import X from 'lucide-react/icons/x';
 import FileText from 'lucide-react/icons/file-text';
 import { NONE, useAgentInCall as useInCall } from '../call/agentInCall.ts';
-import { safeFileUrl } from './safeUrl.ts';
-import styles from './ChatPanel.module.css';
+import { safeFileUrl, chatPanelStyles as styles } from '@lobby/ui';
 
 /** The call's chat: messages newest first, text and files (images previewed, others linked). */
 export function ChatPanel({ onClose }: { onClose: () => void }) {

@@ -6,12 +6,11 @@ import Inbox from 'lucide-react/icons/inbox';
 import Coffee from 'lucide-react/icons/coffee';
 import { useConsoleStore, type QueueEntry } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
-import { Avatar } from '../base/Avatar.tsx';
-import { formatDuration, useNow } from '../base/time.ts';
 import { RoutingTags } from '../routing/RoutingTags.tsx';
 import { IncomingTransfers } from '../routing/IncomingTransfers.tsx';
 import { QueueEntryDetails } from './QueueEntryDetails.tsx';
 import styles from './QueuePanel.module.css';
+import { Avatar, formatDuration, useNow } from '@lobby/ui';
 
 function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
   if (ms >= 5 * 60_000) return 'veryLong';

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
 import PhoneForwarded from 'lucide-react/icons/phone-forwarded';
 import { useConsoleStore } from '../../app/store.ts';
-import { IconButton } from '../base/IconButton.tsx';
 import { useTransfers, type TransferEngine } from './transferStore.ts';
 import styles from './routing.module.css';
+import { IconButton } from '@lobby/ui';
 
 type Targets = Awaited<ReturnType<TransferEngine['transferTargets']>>;
 

@@ -9,11 +9,10 @@ import Settings from 'lucide-react/icons/settings';
 import { hasRole } from '../admin/roles.ts';
 import { useConsoleStore } from '../../app/store.ts';
 import { useAgentActions } from '../../app/agentActions.ts';
-import { Avatar } from '../base/Avatar.tsx';
-import { LanguageSwitch } from '../base/LanguageSwitch.tsx';
 import { useLanguageChange } from '../base/useLanguageChange.ts';
 import { AvailabilitySwitch } from './AvailabilitySwitch.tsx';
 import styles from './Workspace.module.css';
+import { Avatar, LanguageSwitch } from '@lobby/ui';
 
 /** Company, navigation, availability, the agent, language and sign-out. */
 export function Header() {
@@ -58,7 +57,7 @@ export function Header() {
       </nav>
       <div className={styles.tools}>
         <AvailabilitySwitch />
-        <LanguageSwitch value={language} onChange={changeLanguage} />
+        <LanguageSwitch value={language} onChange={changeLanguage} tone="onSurface" />
         <div className={styles.user}>
           <Avatar name={user?.name} size={34} />
           <span className={styles.userText}>

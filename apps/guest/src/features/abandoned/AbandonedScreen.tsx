@@ -7,8 +7,8 @@ import { useGuestStore } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
 import { useRecheck } from '../base/useRecheck.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
-import { Button } from '../base/Button.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
+import { Button } from '@lobby/ui';
 
 /** The call is over without (further) conversation: ended, nobody answered, cancelled, dropped. */
 export function AbandonedScreen() {

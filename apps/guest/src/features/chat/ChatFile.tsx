@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import FileText from 'lucide-react/icons/file-text';
 import { useInCall } from '../ongoing/inCall.ts';
-import styles from './ChatPanel.module.css';
+import { chatPanelStyles as styles } from '@lobby/ui';
 
 /**
  * A file in the guest's chat. The guest authenticates with a bearer token that an <img> or a link

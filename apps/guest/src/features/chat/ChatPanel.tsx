@@ -4,9 +4,8 @@ import Paperclip from 'lucide-react/icons/paperclip';
 import Send from 'lucide-react/icons/send';
 import X from 'lucide-react/icons/x';
 import { NONE, useInCall } from '../ongoing/inCall.ts';
-import { safeFileUrl } from './safeUrl.ts';
 import { ChatFile } from './ChatFile.tsx';
-import styles from './ChatPanel.module.css';
+import { safeFileUrl, chatPanelStyles as styles } from '@lobby/ui';
 
 /** The call's chat: messages newest first, text and files (images previewed, others linked). */
 export function ChatPanel({ onClose }: { onClose: () => void }) {

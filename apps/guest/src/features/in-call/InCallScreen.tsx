@@ -3,7 +3,7 @@ import AppWindow from 'lucide-react/icons/app-window';
 import { useCallActions } from '../../app/callActions.ts';
 import { useGuestStore } from '../../app/store.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
-import { Button } from '../base/Button.tsx';
+import { Button } from '@lobby/ui';
 
 /**
  * Another tab of this browser holds the guest's session (one XMPP resource per guest): in a call, or just

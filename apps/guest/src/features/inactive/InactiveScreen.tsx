@@ -3,7 +3,7 @@ import PowerOff from 'lucide-react/icons/power-off';
 import ExternalLink from 'lucide-react/icons/external-link';
 import { useGuestStore } from '../../app/store.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
-import buttonStyles from '../base/Button.module.css';
+import { buttonStyles } from '@lobby/ui';
 
 /** The company's calling service is switched off (company.activated false). */
 export function InactiveScreen() {

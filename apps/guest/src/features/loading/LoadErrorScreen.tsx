@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import WifiOff from 'lucide-react/icons/wifi-off';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { MessageScreen } from '../base/MessageScreen.tsx';
-import { Button } from '../base/Button.tsx';
+import { Button } from '@lobby/ui';
 
 /** The company details could not be loaded. */
 export function LoadErrorScreen({ onRetry }: { onRetry?: (() => void) | undefined }) {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../base/Spinner.tsx';
 import { useGuestStoreMaybe } from '../../app/store.ts';
 import styles from './LoadingScreen.module.css';
+import { Spinner } from '@lobby/ui';
 
 /** Shown while the company details load, and while the gate checks the location or the form. */
 export function LoadingScreen() {

@@ -10,8 +10,8 @@ import { ScreenShareButton } from '../screenshare/ScreenShareButton.tsx';
 import { useInCall } from './inCall.ts';
 import { useGuestStore } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
-import { IconButton } from '../base/IconButton.tsx';
 import styles from './OngoingScreen.module.css';
+import { IconButton } from '@lobby/ui';
 
 /** Mute, camera (video calls) and hang up. Labels say what a press will do. */
 export function CallControls({ video }: { video: boolean }) {

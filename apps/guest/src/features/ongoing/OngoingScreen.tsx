@@ -3,17 +3,14 @@ import VideoOff from 'lucide-react/icons/video-off';
 import MicOff from 'lucide-react/icons/mic-off';
 import Headset from 'lucide-react/icons/headset';
 import { useGuestStore } from '../../app/store.ts';
-import { VideoTile } from '../base/VideoTile.tsx';
-import { Avatar } from '../base/Avatar.tsx';
-import { Spinner } from '../base/Spinner.tsx';
-import { useElapsed } from '../base/time.ts';
 import { CallControls } from './CallControls.tsx';
-import { ChatPanel } from '../chat/ChatPanel.tsx';
 import { HoldPage } from '../hold/HoldPage.tsx';
 import { DevicePanel, useRemoteAudioSettings } from '../devices/DevicePanel.tsx';
 import { useState } from 'react';
 import { NONE, useInCall } from './inCall.ts';
 import styles from './OngoingScreen.module.css';
+import { VideoTile, Avatar, Spinner, useElapsed } from '@lobby/ui';
+import { ChatPanel } from '../chat/ChatPanel.tsx';
 
 /** The call itself: remote video large with a self-view, or the voice layout with the agent's avatar. */
 export function OngoingScreen() {

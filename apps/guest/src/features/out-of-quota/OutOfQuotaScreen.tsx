@@ -3,7 +3,7 @@ import Hourglass from 'lucide-react/icons/hourglass';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { useCallActions } from '../../app/callActions.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
-import { Button } from '../base/Button.tsx';
+import { Button } from '@lobby/ui';
 
 /** The call report said the company is out of quota. */
 export function OutOfQuotaScreen() {

@@ -4,8 +4,8 @@ import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { useState } from 'react';
 import { useRecheck } from '../base/useRecheck.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
-import { Button } from '../base/Button.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
+import { Button } from '@lobby/ui';
 
 /** The location check found the guest outside the company's service area. */
 export function OutOfZoneScreen() {

@@ -9,11 +9,9 @@ import { useGuestStore, useGuestStoreApi } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
 import { sendEvent } from '../../journey/controller.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
-import { Button } from '../base/Button.tsx';
-import { IconButton } from '../base/IconButton.tsx';
-import { VideoTile } from '../base/VideoTile.tsx';
 import { useMicLevel, usePreviewMedia } from './usePreviewMedia.ts';
 import styles from './PreviewScreen.module.css';
+import { Button, IconButton, VideoTile } from '@lobby/ui';
 
 /** Device check before the call (company.previewScreen): live camera, microphone level, device choice, flip. */
 export function PreviewScreen() {

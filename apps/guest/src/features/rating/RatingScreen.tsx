@@ -8,11 +8,11 @@ import { useGuestStore } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
 import { useRecheck } from '../base/useRecheck.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
-import { Button } from '../base/Button.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
 import { FormFields } from '../forms/FormFields.tsx';
 import type { FormAnswers } from '../../api/guest.ts';
 import styles from './RatingScreen.module.css';
+import { Button } from '@lobby/ui';
 
 const SCORES = [1, 2, 3, 4, 5] as const;
 

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import MonitorUp from 'lucide-react/icons/monitor-up';
 import MonitorX from 'lucide-react/icons/monitor-x';
-import { IconButton } from '../base/IconButton.tsx';
 import { useInCall } from '../ongoing/inCall.ts';
+import { IconButton } from '@lobby/ui';
 
 /** Shares the screen as a second publisher, or stops sharing. Hidden where the browser cannot share. */
 export function ScreenShareButton() {

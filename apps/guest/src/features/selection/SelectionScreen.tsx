@@ -7,14 +7,13 @@ import CalendarCheck from 'lucide-react/icons/calendar-check';
 import CircleAlert from 'lucide-react/icons/circle-alert';
 import { useGuestStore, type CallKind } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
-import { Button } from '../base/Button.tsx';
-import { Avatar } from '../base/Avatar.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
 import type { Assignment } from '../../api/company.ts';
 import { visibleAssignments, visibleGroups } from '../../journey/assignments.ts';
 import { WelcomeForm } from './WelcomeForm.tsx';
 import ExternalLink from 'lucide-react/icons/external-link';
 import styles from './SelectionScreen.module.css';
+import { Button, Avatar } from '@lobby/ui';
 
 function assignmentName(assignment: Assignment, language: string): string {
   return (language === 'ar' && assignment.name_ar) || assignment.name;

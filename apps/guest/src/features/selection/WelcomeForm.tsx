@@ -5,10 +5,10 @@ import CircleAlert from 'lucide-react/icons/circle-alert';
 import { useGuestStore } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
 import type { FormAnswers } from '../../api/guest.ts';
-import { Button } from '../base/Button.tsx';
 import { FormFields } from '../forms/FormFields.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
 import styles from './SelectionScreen.module.css';
+import { Button } from '@lobby/ui';
 
 /** The company's welcome form (welcomeForm on, get-submission says required); then the call buttons. */
 export function WelcomeForm() {

@@ -5,8 +5,8 @@ import WifiOff from 'lucide-react/icons/wifi-off';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { useGuestStore } from '../../app/store.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
-import { Button } from '../base/Button.tsx';
 import styles from './UnsupportedScreen.module.css';
+import { Button } from '@lobby/ui';
 
 /** The browser, the devices or the network cannot carry a call; says what to do about it. */
 export function UnsupportedScreen() {

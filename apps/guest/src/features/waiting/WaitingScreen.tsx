@@ -4,11 +4,9 @@ import Headset from 'lucide-react/icons/headset';
 import VideoOff from 'lucide-react/icons/video-off';
 import { useGuestStore } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
-import { Button } from '../base/Button.tsx';
-import { VideoTile } from '../base/VideoTile.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
-import { useElapsed } from '../base/time.ts';
 import styles from './WaitingScreen.module.css';
+import { Button, VideoTile, useElapsed } from '@lobby/ui';
 
 /** In the queue: waiting for an agent to answer. */
 export function WaitingScreen() {

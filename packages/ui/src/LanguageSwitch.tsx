@@ -1,0 +1,43 @@
+import { useTranslation } from 'react-i18next';
+import Languages from 'lucide-react/icons/languages';
+import styles from './LanguageSwitch.module.css';
+
+/** The languages both apps offer (SPEC.md §3: English, and Arabic right to left). */
+export type Language = 'en' | 'ar';
+
+const LANGUAGES: Language[] = ['en', 'ar'];
+
+/**
+ * English / العربية segmented switch. Each option is labelled in its own language; the labels come from
+ * the app's `language.label`, `language.en` and `language.ar` strings. `tone` picks the look: over the
+ * company's background (guest) or on a light surface (console).
+ */
+export function LanguageSwitch({
+  value,
+  onChange,
+  tone = 'onImage',
+}: {
+  value: Language;
+  onChange: (language: Language) => void;
+  tone?: 'onImage' | 'onSurface';
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.switch} data-tone={tone} role="group" aria-label={t('language.label')} data-testid="language-switch">
+      <Languages size={18} aria-hidden="true" className={styles.glyph} />
+      {LANGUAGES.map((language) => (
+        <button
+          key={language}
+          type="button"
+          lang={language}
+          className={styles.option}
+          aria-pressed={value === language}
+          onClick={() => onChange(language)}
+          data-language={language}
+        >
+          {t(`language.${language}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
