@@ -23,7 +23,7 @@ import type {
   Schedule,
   ServiceFilter,
 } from '@lobby/contracts';
-import { apiRequest } from './client.ts';
+import { apiRequest } from '@lobby/call/http';
 
 export type {
   AdminAssignment,

@@ -1,7 +1,7 @@
 // A call as agents see it (docs/api.md "Console and administration"): the queue entry's details, the
 // note after the call, and the company's latest calls with their notes.
 import type { CallDetails, CallSummary, ServiceFilter } from '@lobby/contracts';
-import { apiRequest } from './client.ts';
+import { apiRequest } from '@lobby/call/http';
 
 export type { CallDetails, CallSummary };
 

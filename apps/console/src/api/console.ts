@@ -1,6 +1,6 @@
 // The console's calls to the Lobby server (cookie session; see apps/server/src/routes/api/console).
 // Local types for now; they will come from @lobby/contracts.
-import { apiRequest } from './client.ts';
+import { apiRequest } from '@lobby/call/http';
 
 export type Role = 'agent' | 'supervisor' | 'admin';
 

@@ -2,7 +2,7 @@
 // provide the real answer/hangup/media; `placeholderAgentActions` talks to the session API for real
 // and otherwise only changes state.
 import { createContext, useContext } from 'react';
-import { ApiError } from '../api/client.ts';
+import { ApiError } from '@lobby/call/http';
 import * as consoleApi from '../api/console.ts';
 import type { Availability, ConsoleStore, LoginError } from './store.ts';
 

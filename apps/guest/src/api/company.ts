@@ -1,6 +1,6 @@
 // Company details: the settings of the guest experience (SPEC.md §3 "Company details").
 // Local type for now; it will be replaced by the schema type from @lobby/contracts.
-import { apiRequest } from './client.ts';
+import { apiRequest } from '@lobby/call/http';
 
 export type CallMethod = 'mediaServer' | 'p2p';
 /** What the company lets the guest do: choose, or voice only, or video only. */

@@ -1,5 +1,5 @@
 // The guest-facing calls the journey makes itself (docs/api.md); the call engine makes the rest.
-import { apiRequest } from './client.ts';
+import { apiRequest } from '@lobby/call/http';
 
 /** Who the guest is to the API: registered by the call engine, reused here. */
 export interface GuestSession {

@@ -1,49 +1,111 @@
-/** The JSON-over-HTTP helper the engine's API clients share: answers are `{ data: … }`. */
+/**
+ * The one HTTP client of Lobby's browsers (the guest app, the console and the call engine): JSON over
+ * `/api`, answers `{ data: … }`, errors `{ statusCode, error, message }` (docs/architecture.md). The apps
+ * import it as `@lobby/call/http`, which brings nothing else of the engine into their first load.
+ */
+
+/** The error body the server sends with every 4xx/5xx answer. */
+export interface ApiErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+/** Thrown for any failed request. `status` 0 means the network failed before an answer came. */
 export class ApiError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** the server's error name ("Bad Request", …), or what failed on the client side */
+  readonly error: string;
+
+  constructor(status: number, message: string, error = '') {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.error = error;
   }
 }
 
+export const API_BASE = '/api';
+
 export interface HttpOptions {
+  /** default `/api` */
   baseUrl?: string;
+  /** tests inject one */
   fetch?: typeof fetch;
 }
 
-export async function requestJson<T>(
+export interface RequestOptions extends HttpOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Bearer token (the guest's access_token). */
+  token?: string | null;
+  signal?: AbortSignal;
+  /** Let the request outlive the page (report timestamps on unload). */
+  keepalive?: boolean;
+}
+
+function isErrorBody(value: unknown): value is ApiErrorBody {
+  return typeof value === 'object' && value !== null && 'message' in value && 'statusCode' in value;
+}
+
+/** Calls `{baseUrl}{path}` and returns the answer's `data`. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, query, token, signal, keepalive } = options;
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  let url = `${options.baseUrl ?? API_BASE}${path}`;
+  if (query) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+    const text = params.toString();
+    if (text) url += `?${text}`;
+  }
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await doFetch(url, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(signal ? { signal } : {}),
+      ...(keepalive ? { keepalive: true } : {}),
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, cause instanceof Error ? cause.message : String(cause), 'Network Error');
+  }
+
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      if (response.ok) throw new ApiError(response.status, 'Failed to parse response body', 'Bad Response');
+    }
+  }
+  if (!response.ok) {
+    if (isErrorBody(parsed)) throw new ApiError(parsed.statusCode, parsed.message, parsed.error);
+    throw new ApiError(response.status, `HTTP ${response.status}`, response.statusText || 'Error');
+  }
+  return ((parsed as { data?: T } | undefined)?.data ?? null) as T;
+}
+
+/** The engine's form of apiRequest: method, path and body as arguments. */
+export function requestJson<T>(
   options: HttpOptions,
-  method: string,
+  method: NonNullable<RequestOptions['method']>,
   path: string,
   body?: unknown,
   init: { token?: string | null; keepalive?: boolean } = {},
 ): Promise<T> {
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const response = await doFetch(`${options.baseUrl ?? '/api'}${path}`, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    ...(init.keepalive ? { keepalive: true } : {}),
-  });
-  const text = await response.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
-  if (!response.ok) {
-    const message =
-      (parsed as { message?: string } | null)?.message ?? response.statusText ?? 'request failed';
-    throw new ApiError(response.status, message);
-  }
-  return ((parsed as { data?: T } | null)?.data ?? null) as T;
+  return apiRequest<T>(path, { ...options, method, body, ...init });
 }
 
 export type UploadType = 'image' | 'document';

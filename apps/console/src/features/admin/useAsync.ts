@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError } from '../../api/client.ts';
+import { ApiError } from '@lobby/call/http';
 
 export interface AsyncState<T> {
   data: T | null;

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import NotebookPen from 'lucide-react/icons/notebook-pen';
 import { putCallNote } from '../../api/calls.ts';
-import { ApiError } from '../../api/client.ts';
+import { ApiError } from '@lobby/call/http';
 import { useConsoleStore } from '../../app/store.ts';
 import styles from './WrapUpNote.module.css';
 import { Button } from '@lobby/ui';

@@ -1,0 +1,129 @@
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import Paperclip from 'lucide-react/icons/paperclip';
+import Send from 'lucide-react/icons/send';
+import X from 'lucide-react/icons/x';
+import { safeFileUrl } from './safeUrl.ts';
+import styles from './ChatPanel.module.css';
+
+/** A chat message as the panel shows it (the engine's ChatEntry fits). */
+export interface ChatPanelMessage {
+  id: string;
+  body: string;
+  at: number;
+  mine: boolean;
+  file?: { url: string; name: string; kind: 'image' | 'document' };
+}
+
+export interface ChatPanelProps {
+  /** newest first */
+  messages: readonly ChatPanelMessage[];
+  onSend: (text: string) => void;
+  /** uploads and sends a file; a rejection shows the app's "upload failed" text */
+  onAttach: (file: File) => Promise<void>;
+  onClose: () => void;
+  /** where the app keeps its chat strings: `<keyPrefix>.chat`, `.closeChat`, `.attachFile`, … */
+  keyPrefix: string;
+  /** how a file message is shown (the guest reads files with its token, the console links them) */
+  renderFile: (file: { url: string; name: string; kind: 'image' | 'document' }) => ReactNode;
+}
+
+/**
+ * The call's chat, the same for guest and agent: messages newest first, text and files. Times are
+ * written in the page's language (Arabic digits and ص/م in Arabic).
+ */
+export function ChatPanel({ messages, onSend, onAttach, onClose, keyPrefix, renderFile }: ChatPanelProps) {
+  const { t, i18n } = useTranslation();
+  // the keys are the app's (each app types its own catalogue), so they are looked up untyped here
+  const lookup = t as unknown as (key: string) => string;
+  const k = (key: string) => lookup(`${keyPrefix}.${key}`);
+  const [text, setText] = useState('');
+  const [uploading, setUploading] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const timeFormat = new Intl.DateTimeFormat(i18n.language || undefined, { hour: '2-digit', minute: '2-digit' });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!text.trim()) return;
+    onSend(text);
+    setText('');
+  };
+
+  const attach = async (file: File | undefined) => {
+    if (!file) return;
+    setUploading(true);
+    setFailed(false);
+    try {
+      await onAttach(file);
+    } catch {
+      setFailed(true);
+    } finally {
+      setUploading(false);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+
+  return (
+    <aside className={styles.panel} data-testid="chat-panel" aria-label={k('chat')}>
+      <header className={styles.head}>
+        <h2 className={styles.title}>{k('chat')}</h2>
+        <button type="button" className={styles.close} aria-label={k('closeChat')} onClick={onClose}>
+          <X size={20} aria-hidden="true" />
+        </button>
+      </header>
+      <form className={styles.compose} onSubmit={submit}>
+        <button
+          type="button"
+          className={styles.attach}
+          aria-label={k('attachFile')}
+          title={k('attachFile')}
+          disabled={uploading}
+          onClick={() => fileInput.current?.click()}
+        >
+          <Paperclip size={18} aria-hidden="true" />
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          hidden
+          accept="image/png,image/jpeg,image/webp,application/pdf"
+          data-testid="chat-file-input"
+          onChange={(e) => void attach(e.target.files?.[0])}
+        />
+        <input
+          className={styles.input}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder={k('typeMessage')}
+          aria-label={k('typeMessage')}
+          maxLength={2000}
+          data-testid="chat-input"
+        />
+        <button type="submit" className={styles.send} aria-label={k('send')} data-testid="chat-send">
+          <Send size={18} aria-hidden="true" />
+        </button>
+      </form>
+      {uploading ? <p className={styles.note}>{k('uploading')}</p> : null}
+      {failed ? (
+        <p className={styles.note} role="alert">
+          {k('uploadFailed')}
+        </p>
+      ) : null}
+      <ol className={styles.list} aria-live="polite" data-testid="chat-messages">
+        {messages.length === 0 ? <li className={styles.empty}>{k('noMessages')}</li> : null}
+        {messages.map((m) => {
+          const url = m.file ? safeFileUrl(m.file.url) : null;
+          return (
+            <li key={m.id} className={`${styles.message} ${m.mine ? styles.mine : ''}`} data-testid="chat-message" data-mine={m.mine}>
+              {m.file && url ? renderFile({ url, name: m.file.name, kind: m.file.kind }) : <bdi className={styles.body}>{m.body}</bdi>}
+              <time className={styles.time} dateTime={new Date(m.at).toISOString()} data-testid="chat-time">
+                {timeFormat.format(m.at)}
+              </time>
+            </li>
+          );
+        })}
+      </ol>
+    </aside>
+  );
+}
