@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { layerRules } from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.run/**', 'data/**', 'test-results/**', 'e2e/artifacts/**'] },
@@ -28,4 +29,6 @@ export default tseslint.config(
   // Playwright's idiom for a test that uses no fixture but needs testInfo is `async ({}, testInfo) =>`.
   { files: ['e2e/**/*.ts'], rules: { 'no-empty-pattern': 'off' } },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  // The layer order (eslint.layers.js): a back-edge between workspaces fails the lint stage.
+  ...layerRules,
 );

@@ -6,6 +6,8 @@ export default defineConfig({
     // the machine has two cores; more workers only make every test wait for CPU
     maxWorkers: 2,
     projects: [
+      // repository-wide rules (the lint rule of the layers)
+      { test: { name: 'repo', root: '.', include: ['test/**/*.test.ts'] } },
       { test: { name: 'contracts', root: 'packages/contracts', include: ['test/**/*.test.ts'] } },
       { test: { name: 'call', root: 'packages/call', include: ['test/**/*.test.ts'] } },
       {

@@ -1,0 +1,47 @@
+/**
+ * The layer rule of eslint.layers.js catches a back-edge: each deliberate one below is an error, and
+ * the allowed imports next to it are not. Lints source text at a path inside each workspace with the
+ * repository's layer rules (no type information needed for imports).
+ */
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import { layerRules } from '../eslint.layers.js';
+
+const eslint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser } }, ...layerRules],
+});
+
+async function restricted(filePath: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layer order (eslint.layers.js)', () => {
+  it.each([
+    ['packages/contracts/src/x.ts', "import { GuestCall } from '@lobby/call';"],
+    ['packages/contracts/src/x.ts', "import { Button } from '@lobby/ui';"],
+    ['packages/call/src/x.ts', "import { Button } from '@lobby/ui';"],
+    ['packages/call/src/x.ts', "import { store } from '../../../apps/guest/src/app/store.ts';"],
+    ['packages/ui/src/x.tsx', "import { apiRequest } from '@lobby/call/http';"],
+    ['packages/ui/src/x.tsx', "import { useAgentInCall } from '../../../apps/console/src/features/call/agentInCall.ts';"],
+    ['apps/guest/src/x.ts', "import { QueuePanel } from '../../console/src/features/queue/QueuePanel.tsx';"],
+    ['apps/console/src/x.ts', "import { store } from '@lobby/guest';"],
+    ['apps/server/src/x.ts', "import { GuestCall } from '@lobby/call';"],
+    ['apps/widget/src/x.ts', "import { bridge } from '../../guest/src/features/widget/bridge.ts';"],
+  ])('when %s imports across the layers (%s), then lint fails', async (filePath, source) => {
+    expect(await restricted(filePath, source)).toHaveLength(1);
+  });
+
+  it.each([
+    ['packages/call/src/x.ts', "import { Company } from '@lobby/contracts';"],
+    ['packages/ui/src/x.tsx', "import { Company } from '@lobby/contracts';"],
+    ['apps/guest/src/x.ts', "import { Button } from '@lobby/ui';\nimport { apiRequest } from '@lobby/call/http';"],
+    ['apps/console/src/x.ts', "import { GuestCall } from '@lobby/call';\nimport { Spinner } from '../base/Spinner.tsx';"],
+    ['apps/server/src/x.ts', "import { Company } from '@lobby/contracts';"],
+  ])('when %s imports down the layers (%s), then lint passes', async (filePath, source) => {
+    expect(await restricted(filePath, source)).toEqual([]);
+  });
+});
