@@ -15,12 +15,18 @@ export interface ChatPanelMessage {
   file?: { url: string; name: string; kind: 'image' | 'document' };
 }
 
+/** What the panel asks of the call engine (the guest's and the agent's both have it). */
+export interface ChatEngine {
+  sendChat(text: string): void;
+  /** uploads and sends a file; a rejection shows the app's "upload failed" text */
+  sendFile(file: File): Promise<unknown>;
+}
+
 export interface ChatPanelProps {
   /** newest first */
   messages: readonly ChatPanelMessage[];
-  onSend: (text: string) => void;
-  /** uploads and sends a file; a rejection shows the app's "upload failed" text */
-  onAttach: (file: File) => Promise<void>;
+  /** null while the call is not set up: nothing is sent */
+  engine: ChatEngine | null;
   onClose: () => void;
   /** where the app keeps its chat strings: `<keyPrefix>.chat`, `.closeChat`, `.attachFile`, … */
   keyPrefix: string;
@@ -32,7 +38,7 @@ export interface ChatPanelProps {
  * The call's chat, the same for guest and agent: messages newest first, text and files. Times are
  * written in the page's language (Arabic digits and ص/م in Arabic).
  */
-export function ChatPanel({ messages, onSend, onAttach, onClose, keyPrefix, renderFile }: ChatPanelProps) {
+export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: ChatPanelProps) {
   const { t, i18n } = useTranslation();
   // the keys are the app's (each app types its own catalogue), so they are looked up untyped here
   const lookup = t as unknown as (key: string) => string;
@@ -46,16 +52,16 @@ export function ChatPanel({ messages, onSend, onAttach, onClose, keyPrefix, rend
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!text.trim()) return;
-    onSend(text);
+    engine?.sendChat(text);
     setText('');
   };
 
   const attach = async (file: File | undefined) => {
-    if (!file) return;
+    if (!file || !engine) return;
     setUploading(true);
     setFailed(false);
     try {
-      await onAttach(file);
+      await engine.sendFile(file);
     } catch {
       setFailed(true);
     } finally {

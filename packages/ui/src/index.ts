@@ -5,7 +5,7 @@
  */
 export { Avatar } from './Avatar.tsx';
 export { Button, type ButtonProps } from './Button.tsx';
-export { ChatPanel, type ChatPanelMessage, type ChatPanelProps } from './ChatPanel.tsx';
+export { ChatPanel, type ChatEngine, type ChatPanelMessage, type ChatPanelProps } from './ChatPanel.tsx';
 export { IconButton, type IconButtonProps } from './IconButton.tsx';
 export { LanguageSwitch, type Language } from './LanguageSwitch.tsx';
 export { Spinner } from './Spinner.tsx';

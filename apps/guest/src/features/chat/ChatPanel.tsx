@@ -6,16 +6,6 @@ import { ChatFile } from './ChatFile.tsx';
 export function ChatPanel({ onClose }: { onClose: () => void }) {
   const messages = useInCall((s) => s.status?.chatMessages ?? NONE);
   const engine = useInCall((s) => s.engine);
-  return (
-    <SharedChatPanel
-      messages={messages}
-      keyPrefix="ongoing"
-      onClose={onClose}
-      onSend={(text) => engine?.sendChat(text)}
-      onAttach={async (file) => {
-        if (engine) await engine.sendFile(file);
-      }}
-      renderFile={(file) => <ChatFile url={file.url} name={file.name} kind={file.kind} />}
-    />
-  );
+  const file = (f: { url: string; name: string; kind: 'image' | 'document' }) => <ChatFile url={f.url} name={f.name} kind={f.kind} />;
+  return <SharedChatPanel messages={messages} engine={engine} keyPrefix="ongoing" onClose={onClose} renderFile={file} />;
 }
