@@ -6,7 +6,7 @@
 // Every message is checked both ways: the loader talks only to the Lobby origin and the guest app's own
 // window; the guest app talks only to the origin that the company listed (widgetOrigins).
 import { labels, type WidgetLanguage } from './labels.ts';
-import { FROM_GUEST, FROM_WIDGET, type GuestMessage, type WidgetEventName, type WidgetEvents } from './protocol.ts';
+import { FROM_GUEST, FROM_WIDGET, type GuestMessage, type WidgetEventName, type WidgetEvents } from '@lobby/contracts/widget';
 import { panelCss } from './styles.ts';
 
 interface WidgetConfig {

@@ -2,10 +2,8 @@
 // It talks to exactly one origin, the website's, and only once the company lists it in widgetOrigins;
 // it reads only messages from that origin and from the window that embeds or opened this page.
 import type { GuestState, GuestStore } from '../../app/store.ts';
+import { FROM_GUEST, FROM_WIDGET, type GuestMessage } from '@lobby/contracts/widget';
 import { originAllowed, type WidgetContext } from './context.ts';
-
-const FROM_WIDGET = 'lobby-widget';
-const FROM_GUEST = 'lobby-guest';
 
 export interface GuestPrefill {
   name?: string;
@@ -51,8 +49,9 @@ export function bindWidgetBridge(store: GuestStore, context: WidgetContext, peer
   let enabled = false;
   let answered = false;
 
-  const post = (message: Record<string, unknown>) => {
-    if (enabled && peer) peer.postMessage({ source: FROM_GUEST, ...message }, context.origin);
+  const post = (message: Omit<GuestMessage, 'source'>) => {
+    const full: GuestMessage = { source: FROM_GUEST, ...message };
+    if (enabled && peer) peer.postMessage(full, context.origin);
   };
 
   const canChooseAssignment = () => !inCallScreens.has(s().screen);
@@ -101,7 +100,7 @@ export function bindWidgetBridge(store: GuestStore, context: WidgetContext, peer
   window.addEventListener('message', onMessage);
   // Before the company is known: tell the embedder only that this page runs (so it was framed and is
   // merely slow), nothing else, and only to the origin it claims; everything else waits for `ready`.
-  if (peer) peer.postMessage({ source: FROM_GUEST, type: 'alive' }, context.origin);
+  if (peer) peer.postMessage({ source: FROM_GUEST, type: 'alive' } satisfies GuestMessage, context.origin);
 
   // once the company is known: is this website allowed? then apply the URL's choices and say ready
   const start = (state: GuestState) => {

@@ -1,5 +1,7 @@
-// The messages between the widget (on the company's website) and the guest app (the Lobby origin).
-// The guest side is apps/guest/src/features/widget/bridge.ts; keep both in step (docs/widget.md).
+// The messages between the widget (on the company's website, apps/widget) and the guest app (the Lobby
+// origin, apps/guest/src/features/widget/bridge.ts), declared once for both (docs/widget.md).
+// Imported as `@lobby/contracts/widget`: plain types and two strings, no schema library, so the widget's
+// loader stays small.
 
 /** `source` of every message the widget sends. */
 export const FROM_WIDGET = 'lobby-widget';
