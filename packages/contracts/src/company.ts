@@ -59,24 +59,8 @@ export const Language = Type.Union([Type.Literal('multilingual'), Type.Literal('
 export const RatingStyle = Type.Union([Type.Literal('stars'), Type.Literal('emojies')]);
 export const StreamWatermark = Type.Union([Type.Literal('hidden'), Type.Literal('visible')]);
 
-/** The names of the guest-facing messages; each has an optional `<name>_ar` Arabic variant. */
-export const MESSAGE_KEYS = [
-  'welcomeMsg',
-  'waitingMsg',
-  'outOfHoursMsg',
-  'outOfZoneMsg',
-  'ratingPageMsg',
-  'thanksMsg',
-  'ratingSubmitMsg',
-  'ratingThanksMsg',
-  'holdPageText',
-  'videoOnHoldText',
-  'audioOnHoldText',
-  'recordAlertText',
-  'welcomeButtonText',
-  'welcomeFormTitle',
-] as const;
-export type MessageKey = (typeof MESSAGE_KEYS)[number];
+import { MESSAGE_KEYS, type MessageKey } from './messageKeys.ts';
+export { MESSAGE_KEYS, type MessageKey } from './messageKeys.ts';
 
 const Text = (max = 2000) => Type.String({ maxLength: max });
 const Url = () => Type.String({ maxLength: 2048 });

@@ -66,23 +66,8 @@ export interface FormDefinition {
 }
 
 /** The company message fields; each has an optional `_ar` variant. */
-export const COMPANY_MESSAGE_KEYS = [
-  'welcomeMsg',
-  'waitingMsg',
-  'outOfHoursMsg',
-  'outOfZoneMsg',
-  'ratingPageMsg',
-  'thanksMsg',
-  'ratingSubmitMsg',
-  'ratingThanksMsg',
-  'holdPageText',
-  'videoOnHoldText',
-  'audioOnHoldText',
-  'recordAlertText',
-  'welcomeButtonText',
-  'welcomeFormTitle',
-] as const;
-export type CompanyMessageKey = (typeof COMPANY_MESSAGE_KEYS)[number];
+export { MESSAGE_KEYS as COMPANY_MESSAGE_KEYS, type MessageKey as CompanyMessageKey } from '@lobby/contracts/messages';
+import type { MessageKey as CompanyMessageKey } from '@lobby/contracts/messages';
 type CompanyMessages = { [K in CompanyMessageKey]?: string | null } & {
   [K in CompanyMessageKey as `${K}_ar`]?: string | null;
 };

@@ -10,23 +10,7 @@ export type FieldSpec =
   | { key: SettingKey; kind: 'lines' }
   | { key: SettingKey; kind: 'select'; options: readonly string[] };
 
-export const MESSAGE_KEYS = [
-  'welcomeMsg',
-  'waitingMsg',
-  'outOfHoursMsg',
-  'outOfZoneMsg',
-  'ratingPageMsg',
-  'thanksMsg',
-  'ratingSubmitMsg',
-  'ratingThanksMsg',
-  'holdPageText',
-  'videoOnHoldText',
-  'audioOnHoldText',
-  'recordAlertText',
-  'welcomeButtonText',
-  'welcomeFormTitle',
-] as const;
-export type MessageKey = (typeof MESSAGE_KEYS)[number];
+export { MESSAGE_KEYS, type MessageKey } from '@lobby/contracts';
 
 export const GENERAL: FieldSpec[] = [
   { key: 'name', kind: 'text' },
