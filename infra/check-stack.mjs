@@ -8,7 +8,8 @@
 //  b. the loopback HTTP API creates a members-only room and sets affiliations; a member joins it and a
 //     guest that is not a member cannot; a command outside the allowed list is refused
 //  c. XEP-0215 gives a TURN server on 127.0.0.1:$TURN_PORT with credentials
-//  d. Janus answers info on its websocket (janus-protocol) and creates a videoroom with a string id;
+//  d. Janus answers info on its websocket (janus-protocol); it opens a session only with a token signed
+//     with JANUS_TOKEN_SECRET and creates a videoroom (string id) only with JANUS_ROOM_ADMIN_KEY;
 //     its admin API takes JANUS_ADMIN_SECRET
 //  e. coturn answers a STUN binding request
 import crypto from 'node:crypto';
@@ -27,9 +28,11 @@ const MUC = env('XMPP_MUC_DOMAIN', 'conference.lobby.local');
 const TURN_PORT = Number(env('TURN_PORT', '3478'));
 const JWT_SECRET = process.env.XMPP_JWT_SECRET;
 const JANUS_ADMIN_SECRET = process.env.JANUS_ADMIN_SECRET;
-if (!JWT_SECRET || !JANUS_ADMIN_SECRET) {
+const JANUS_TOKEN_SECRET = process.env.JANUS_TOKEN_SECRET;
+const JANUS_ROOM_ADMIN_KEY = process.env.JANUS_ROOM_ADMIN_KEY;
+if (!JWT_SECRET || !JANUS_ADMIN_SECRET || !JANUS_TOKEN_SECRET || !JANUS_ROOM_ADMIN_KEY) {
   console.error(
-    'check-stack: XMPP_JWT_SECRET and JANUS_ADMIN_SECRET must be set (source scripts/lib/env.sh)',
+    'check-stack: XMPP_JWT_SECRET, JANUS_ADMIN_SECRET, JANUS_TOKEN_SECRET and JANUS_ROOM_ADMIN_KEY must be set (source scripts/lib/env.sh)',
   );
   process.exit(2);
 }
@@ -286,27 +289,45 @@ await check('d. Janus: info on the websocket (janus-protocol)', async () => {
   }
 });
 
-await check('d. Janus: create a videoroom with a string id', async () => {
+// A Janus signed token (token_auth_secret), as the Lobby server mints them (services/media/janusTokens.ts).
+function janusToken(secret = JANUS_TOKEN_SECRET) {
+  const data = `${Math.floor(Date.now() / 1000) + 60},janus,janus.plugin.videoroom`;
+  return `${data}:${crypto.createHmac('sha1', secret).update(data).digest('base64')}`;
+}
+
+await check('d. Janus: no session without a signed token', async () => {
   const j = await janusSocket();
   try {
-    const session = await j.send({ janus: 'create' });
+    const none = await j.send({ janus: 'create' });
+    assert(none.janus === 'error', `a session without a token: ${JSON.stringify(none)}`);
+    const forged = await j.send({ janus: 'create', token: janusToken('wrong') });
+    assert(forged.janus === 'error', `a session with a forged token: ${JSON.stringify(forged)}`);
+    return `refused: ${none.error?.reason}`;
+  } finally {
+    j.ws.close();
+  }
+});
+
+await check('d. Janus: create a videoroom with a string id (admin_key only)', async () => {
+  const j = await janusSocket();
+  try {
+    const token = janusToken();
+    const session = await j.send({ janus: 'create', token });
     assert(session.janus === 'success', JSON.stringify(session));
     const session_id = session.data.id;
-    const handle = await j.send({ janus: 'attach', session_id, plugin: 'janus.plugin.videoroom' });
+    const handle = await j.send({ janus: 'attach', session_id, token, plugin: 'janus.plugin.videoroom' });
     assert(handle.janus === 'success', JSON.stringify(handle));
     const handle_id = handle.data.id;
     const roomId = `g1--check${run}`;
-    const created = await j.send({
-      janus: 'message',
-      session_id,
-      handle_id,
-      body: { request: 'create', room: roomId, publishers: 10, pin: roomId.toLowerCase() },
-    });
+    const body = { request: 'create', room: roomId, publishers: 10, pin: crypto.randomBytes(8).toString('hex'), secret: 's' + run };
+    const keyless = await j.send({ janus: 'message', session_id, handle_id, token, body });
+    assert(keyless.plugindata?.data?.error_code, `a room created without the admin_key: ${JSON.stringify(keyless)}`);
+    const created = await j.send({ janus: 'message', session_id, handle_id, token, body: { ...body, admin_key: JANUS_ROOM_ADMIN_KEY } });
     const data = created.plugindata?.data;
     assert(data?.videoroom === 'created' && data.room === roomId, JSON.stringify(created));
-    await j.send({ janus: 'message', session_id, handle_id, body: { request: 'destroy', room: roomId } });
-    await j.send({ janus: 'destroy', session_id });
-    return `room "${data.room}"`;
+    await j.send({ janus: 'message', session_id, handle_id, token, body: { request: 'destroy', room: roomId, secret: body.secret } });
+    await j.send({ janus: 'destroy', session_id, token });
+    return `room "${data.room}"; without the admin_key: ${keyless.plugindata.data.error}`;
   } finally {
     j.ws.close();
   }

@@ -98,6 +98,11 @@ lobby_gen_janus() {
   lobby_jcfg_set "$C" 's#^\t\#server_name = "MyJanusInstance"#\tserver_name = "Lobby"#' 'server_name = "Lobby"'
   # The admin API (loopback only) is for the Lobby server, with a secret of our own.
   lobby_jcfg_set "$C" "s#^\tadmin_secret = \"janusoverlord\"#\tadmin_secret = \"$JANUS_ADMIN_SECRET\"#" "admin_secret = \"$JANUS_ADMIN_SECRET\""
+  # Only sessions the Lobby server vouched for: HMAC-signed tokens it mints per participant and call
+  # (apps/server/src/services/media/janusTokens.ts); `info` does not list library versions.
+  lobby_jcfg_set "$C" 's#^\t\#token_auth = true#\ttoken_auth = true#' "${tab}token_auth = true"
+  lobby_jcfg_set "$C" "s#^\t\#token_auth_secret = \"janus\"#\ttoken_auth_secret = \"$JANUS_TOKEN_SECRET\"#" "token_auth_secret = \"$JANUS_TOKEN_SECRET\""
+  lobby_jcfg_set "$C" 's#^\t\#hide_dependencies = true#\thide_dependencies = true#' "${tab}hide_dependencies = true"
   lobby_jcfg_set "$C" "s#^\t\#rtp_port_range = \"20000-40000\"#\trtp_port_range = \"$JANUS_RTP_RANGE\"#" "rtp_port_range = \"$JANUS_RTP_RANGE\""
   if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then
     # 127.0.0.1 as the only host candidate (needs lo_shim.so preloaded, see lobby_build_lo_shim);
@@ -124,15 +129,19 @@ lobby_gen_janus() {
   # videoroom: string room ids (a room is named after its call id); no demo rooms (rooms come from the
   # API; the numeric demo rooms would not even load with string ids).
   lobby_jcfg_set "$V" 's#^\t\#string_ids = true#\tstring_ids = true#' "${tab}string_ids = true"
+  # Only the server (holder of the admin_key) creates rooms, and rtp_forward needs the key too.
+  lobby_jcfg_set "$V" "s#^\t\#admin_key = \"supersecret\"#\tadmin_key = \"$JANUS_ROOM_ADMIN_KEY\"#" "admin_key = \"$JANUS_ROOM_ADMIN_KEY\""
+  lobby_jcfg_set "$V" 's#^\t\#lock_rtp_forward = true#\tlock_rtp_forward = true#' "${tab}lock_rtp_forward = true"
   perl -0pi -e 's/\nroom-\d+: \{.*?\n\}\n/\n/gs' "$V"
   if grep -q '^room-' "$V"; then
     echo "lobby: demo rooms left in $V" >&2
     return 1
   fi
-  # The admin secret is in there.
+  # The admin secret, the token secret and the room admin key are in there.
   chmod 600 "$conf"/*.jcfg
   (cd "$conf" && for f in *.jcfg; do diff -u "/etc/janus/$f" "$f" || true; done) \
-    | sed "s/$JANUS_ADMIN_SECRET/<JANUS_ADMIN_SECRET>/" >"$JANUS_DIR/config.diff"
+    | sed -e "s/$JANUS_ADMIN_SECRET/<JANUS_ADMIN_SECRET>/" -e "s/$JANUS_TOKEN_SECRET/<JANUS_TOKEN_SECRET>/" \
+      -e "s/$JANUS_ROOM_ADMIN_KEY/<JANUS_ROOM_ADMIN_KEY>/" >"$JANUS_DIR/config.diff"
   if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then lobby_build_lo_shim; fi
 }
 

@@ -49,7 +49,7 @@ export PORT HOST EJABBERD_WS_PORT EJABBERD_API_PORT EJABBERD_DIST_PORT JANUS_WS_
 # The secrets every part shares. LOBBY_PG_PASSWORD is the tests' PostgreSQL user; EJABBERD_COOKIE is the
 # Erlang distribution cookie of our ejabberd node (so no other node on the machine can talk to it).
 LOBBY_SECRET_VARS=(XMPP_JWT_SECRET TURN_SECRET API_TOKEN_SECRET SESSION_SECRET JANUS_ADMIN_SECRET
-  EJABBERD_COOKIE LOBBY_PG_PASSWORD DEMO_AGENT_PASSWORD DEMO_ADMIN_PASSWORD)
+  JANUS_TOKEN_SECRET JANUS_ROOM_ADMIN_KEY EJABBERD_COOKIE LOBBY_PG_PASSWORD DEMO_AGENT_PASSWORD DEMO_ADMIN_PASSWORD)
 
 # A random alphanumeric string (no quoting trouble in YAML, jcfg, turnserver.conf or a URL).
 # head ends first, so no SIGPIPE trips pipefail.
