@@ -43,6 +43,7 @@ lobby_gen_ejabberd() {
   export EJ_DIR EJ_NODE EJ_JWK_FILE
   lobby_render "$lobby_infra_dir/ejabberd/ejabberd.yml.tmpl" "$EJ_DIR/conf/ejabberd.yml"
   lobby_render "$lobby_infra_dir/ejabberd/ejabberdctl.cfg.tmpl" "$EJ_DIR/conf/ejabberdctl.cfg"
+  lobby_build_ejabberd_modules
   # ejabberdctl reads ERL_INETRC from its config dir: resolve localhost without DNS.
   cp "$lobby_infra_dir/ejabberd/inetrc" "$EJ_DIR/conf/inetrc"
   # The JWT key: a JWK of type oct whose k is base64url(XMPP_JWT_SECRET), i.e. the HMAC key is the
@@ -63,6 +64,20 @@ lobby_gen_ejabberd() {
     sed 's/^INSTALLUSER=ejabberd$/INSTALLUSER=/' /usr/sbin/ejabberdctl >"$EJ_DIR/ejabberdctl"
     chmod 755 "$EJ_DIR/ejabberdctl"
   fi
+}
+
+# Our own ejabberd modules (infra/ejabberd/modules/*.erl), compiled with the machine's erlc against
+# Debian's ejabberd into $EJ_DIR/ebin, which ejabberdctl.cfg puts on the node's code path (-pa).
+lobby_build_ejabberd_modules() {
+  local src out ebin="$EJ_DIR/ebin" ej_ebin
+  ej_ebin=$(dirname "$(find /usr/lib -name ejabberd_hooks.beam -path '*ejabberd*' 2>/dev/null | head -n1)")
+  mkdir -p "$ebin"
+  for src in "$lobby_infra_dir"/ejabberd/modules/*.erl; do
+    out="$ebin/$(basename "$src" .erl).beam"
+    if [ ! -f "$out" ] || [ "$src" -nt "$out" ]; then
+      erlc -o "$ebin" -pa "$ej_ebin" "$src" || return 1
+    fi
+  done
 }
 
 # ------------------------------------------------------------------------------------------------ Janus

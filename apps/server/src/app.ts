@@ -179,7 +179,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   if (deps.web !== false) {
     await registerProxies(app, config);
-    registerJanusGate(app, config, janusTokens);
+    registerJanusGate(app, config, janusTokens, services.mediaRooms);
     await registerStatic(app, config);
   }
   return app;

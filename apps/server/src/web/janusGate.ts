@@ -6,6 +6,10 @@
  * - websocket: a request may name only sessions created on the same connection;
  * - HTTP: a request may name only sessions created through this gate with a token of the same room.
  *
+ * A publisher's configure gets the server's recording name for it and the room secret (lock_record
+ * accepts a name only with the secret), so that when the server starts the room's recording every file
+ * is named after who published it (services/media/recordingName.ts).
+ *
  * A refused request is answered in Janus's own error shape (code 403), so janus.js reports it like any
  * Janus error. `info` and every GET but a session's long poll are refused: the version and the plugins
  * are nobody's business. Janus itself enforces the same tokens (token_auth), the videoroom admin_key and
@@ -16,8 +20,10 @@ import type { Duplex } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Config } from '../config.ts';
-import { checkJanusRequest } from '../services/media/janusPolicy.ts';
+import { checkJanusRequest, type Verdict } from '../services/media/janusPolicy.ts';
 import type { JanusTokens } from '../services/media/janusTokens.ts';
+import type { MediaRooms } from '../services/media/mediaRooms.ts';
+import { recordingName } from '../services/media/recordingName.ts';
 import type { App } from '../typebox.ts';
 
 const SUBPROTOCOL = 'janus-protocol';
@@ -46,12 +52,44 @@ const rawText = (data: RawData): string =>
 const sessionOf = (m: Record<string, unknown>): string | null =>
   typeof m.session_id === 'number' || typeof m.session_id === 'string' ? String(m.session_id) : null;
 
-export function registerJanusGate(app: App, config: Config, tokens: JanusTokens): void {
-  registerWebsocket(app, config, tokens);
-  registerHttp(app, config, tokens);
+type Rooms = Pick<MediaRooms, 'secretOf'>;
+type Allowed = Extract<Verdict, { ok: true }>;
+
+/** Publisher handles, by handle id, and whether each publishes a screen (`{display}-screen`). */
+type Publishers = Map<string, { screen: boolean }>;
+
+const PUBLISHING = new Set(['configure', 'joinandconfigure', 'publish']);
+
+/**
+ * Notes publisher handles as they join, and adds the server's recording name and the room secret to a
+ * publisher's configure. Returns the message to pass on.
+ */
+async function withServerFields(
+  message: Record<string, unknown>,
+  handle: string | null,
+  verdict: Allowed,
+  publishers: Publishers,
+  rooms: Rooms,
+): Promise<Record<string, unknown>> {
+  const body = message.body as Record<string, unknown> | undefined;
+  if (message.janus !== 'message' || !body || handle === null) return message;
+  if ((body.request === 'join' || body.request === 'joinandconfigure') && body.ptype === 'publisher') {
+    publishers.set(handle, { screen: typeof body.display === 'string' && body.display.endsWith('-screen') });
+  }
+  const publisher = publishers.get(handle);
+  if (!publisher || typeof body.request !== 'string' || !PUBLISHING.has(body.request)) return message;
+  const secret = await rooms.secretOf(verdict.claims.room);
+  if (!secret) return message;
+  const filename = recordingName(verdict.claims.room, verdict.claims.participant, publisher.screen, Date.now());
+  return { ...message, body: { ...body, secret, filename } };
 }
 
-function registerWebsocket(app: App, config: Config, tokens: JanusTokens): void {
+export function registerJanusGate(app: App, config: Config, tokens: JanusTokens, rooms: Rooms): void {
+  registerWebsocket(app, config, tokens, rooms);
+  registerHttp(app, config, tokens, rooms);
+}
+
+function registerWebsocket(app: App, config: Config, tokens: JanusTokens, rooms: Rooms): void {
   const wss = new WebSocketServer({
     noServer: true,
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
@@ -59,7 +97,7 @@ function registerWebsocket(app: App, config: Config, tokens: JanusTokens): void 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/janus' && path !== '/janus/') return; // another websocket (XMPP) is not ours
-    wss.handleUpgrade(request, socket, head, (client) => bridge(client, config.janusWsUrl, tokens));
+    wss.handleUpgrade(request, socket, head, (client) => bridge(client, config.janusWsUrl, tokens, rooms));
   };
   app.server.on('upgrade', onUpgrade);
   app.addHook('onClose', (_app, done) => {
@@ -69,13 +107,16 @@ function registerWebsocket(app: App, config: Config, tokens: JanusTokens): void 
   });
 }
 
-function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens): void {
+function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens, rooms: Rooms): void {
   const upstream = new WebSocket(upstreamUrl, SUBPROTOCOL);
   /** sessions created on this connection (Janus's answers to `create`) */
   const sessions = new Set<string>();
   /** transactions of our `create` requests, to learn the session ids they make */
   const creating = new Set<string>();
   const pending: string[] = [];
+  const publishers: Publishers = new Map();
+  /** requests pass one at a time, in order (a configure may wait for the room's secret) */
+  let queue: Promise<void> = Promise.resolve();
   const toJanus = (text: string) => {
     if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
     else pending.push(text);
@@ -83,8 +124,7 @@ function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens): vo
   upstream.on('open', () => {
     for (const text of pending.splice(0)) upstream.send(text);
   });
-  client.on('message', (data) => {
-    const text = rawText(data);
+  const onRequest = async (text: string) => {
     const message = parse(text);
     const verdict = checkJanusRequest(tokens, message);
     if (!verdict.ok || !message) {
@@ -98,7 +138,12 @@ function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens): vo
       client.send(JSON.stringify(refusal(message, 'session_id: not a session of this connection')));
       return;
     }
-    toJanus(text);
+    const handle = typeof message.handle_id === 'number' || typeof message.handle_id === 'string' ? String(message.handle_id) : null;
+    toJanus(JSON.stringify(await withServerFields(message, handle, verdict, publishers, rooms)));
+  };
+  client.on('message', (data) => {
+    const text = rawText(data);
+    queue = queue.then(() => onRequest(text)).catch(() => client.close(1011, 'gate error'));
   });
   upstream.on('message', (data) => {
     const text = rawText(data);
@@ -123,9 +168,10 @@ function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens): vo
 /** HTTP sessions the gate created, with the room of the token that created them. */
 const MAX_HTTP_SESSIONS = 10_000;
 
-function registerHttp(app: App, config: Config, tokens: JanusTokens): void {
+function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Rooms): void {
   const base = config.janusHttpUrl.replace(/\/+$/, '');
   const sessions = new Map<string, { room: string; expiry: number }>();
+  const publishers: Publishers = new Map();
   const remember = (id: string, room: string, expiry: number) => {
     if (sessions.size >= MAX_HTTP_SESSIONS) {
       const now = Date.now() / 1000;
@@ -175,7 +221,9 @@ function registerHttp(app: App, config: Config, tokens: JanusTokens): void {
       return reply.code(200).send(refusal(message, 'session_id: not a session of your token'));
     }
     const url = `${base}/${session}${handle ? `/${handle}` : ''}`;
-    const res = await forward(url, { method: 'POST', body: JSON.stringify(message), headers: { 'content-type': 'application/json' } });
+    const passed = message ? await withServerFields(message, handle ?? null, verdict, publishers, rooms) : message;
+    const res = await forward(url, { method: 'POST', body: JSON.stringify(passed), headers: { 'content-type': 'application/json' } });
+    if (message?.janus === 'detach' && handle) publishers.delete(handle);
     if (message?.janus === 'destroy') sessions.delete(session);
     return reply.code(res.status).type('application/json').send(res.text);
   }

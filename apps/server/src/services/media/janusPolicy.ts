@@ -11,7 +11,7 @@
  *   server (which holds the videoroom admin_key and each room's secret); recording flags in configure
  *   are refused (the server records: lock_record).
  */
-import type { JanusTokenClaims, JanusTokens } from './janusTokens.ts';
+import type { JanusTokenClaims, JanusTokens, Participant } from './janusTokens.ts';
 import { VIDEOROOM } from './janusTokens.ts';
 
 /**
@@ -29,7 +29,9 @@ const VIDEOROOM_REQUESTS = new Set([
 /** Fields only the server may set: the room secret, recording, forwarding. */
 const SERVER_ONLY_FIELDS = ['secret', 'admin_key', 'record', 'filename', 'rec_dir', 'permanent'];
 
-export type Verdict = { ok: true; claims: JanusTokenClaims & { room: string } } | { ok: false; reason: string };
+export type Verdict =
+  | { ok: true; claims: JanusTokenClaims & { room: string; participant: Participant } }
+  | { ok: false; reason: string };
 
 export function checkJanusRequest(tokens: JanusTokens, message: unknown): Verdict {
   if (!message || typeof message !== 'object' || Array.isArray(message)) return { ok: false, reason: 'not a JSON object' };
@@ -38,8 +40,10 @@ export function checkJanusRequest(tokens: JanusTokens, message: unknown): Verdic
   if (typeof verb !== 'string' || !CORE.has(verb)) return { ok: false, reason: `janus: '${String(verb)}' is not allowed` };
   const claims = typeof m.token === 'string' ? tokens.verify(m.token) : null;
   // the server's own token has no room: it is for the server's direct connection, never for the gate
-  if (!claims || claims.room === null) return { ok: false, reason: 'token: missing, invalid or expired' };
-  const room = claims.room;
+  if (!claims || claims.room === null || claims.participant === null) {
+    return { ok: false, reason: 'token: missing, invalid or expired' };
+  }
+  const { room, participant } = claims;
   if (verb === 'attach' && m.plugin !== VIDEOROOM) return { ok: false, reason: `plugin: only ${VIDEOROOM}` };
   if (verb === 'message') {
     const body = m.body;
@@ -55,5 +59,5 @@ export function checkJanusRequest(tokens: JanusTokens, message: unknown): Verdic
       return { ok: false, reason: 'body.room: missing' };
     }
   }
-  return { ok: true, claims: { ...claims, room } };
+  return { ok: true, claims: { ...claims, room, participant } };
 }

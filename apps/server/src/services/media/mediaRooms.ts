@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
 import type { JanusVideoroomAdmin } from './janusAdmin.ts';
 import { ROOM_EXISTS, JanusAdminError } from './janusAdmin.ts';
-import type { JanusTokens } from './janusTokens.ts';
+import type { JanusTokens, Participant } from './janusTokens.ts';
 
 export interface MediaGrant {
   room: string;
@@ -28,14 +28,18 @@ export interface MediaGrant {
 
 export interface MediaRooms {
   /** The guest's grant: creates the room on first use. */
-  grantGuest(input: { callId: string; companyId: number; webview: boolean }): Promise<MediaGrant>;
+  grantGuest(input: { callId: string; companyId: number; username: string; webview: boolean }): Promise<MediaGrant>;
   /** An agent's grant: the room must exist (the guest made it); starts the recording when asked. */
-  grantAgent(input: { callId: string; companyId: number; record: boolean }): Promise<MediaGrant | null>;
+  grantAgent(input: { callId: string; companyId: number; username: string; record: boolean }): Promise<MediaGrant | null>;
+  /** The room's secret for the gate, which names each publisher's recording (null: no such room). */
+  secretOf(callId: string): Promise<string | null>;
   /** Destroys the call's room (best effort: a room Janus no longer has is fine). */
   end(callId: string): Promise<void>;
 }
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
+/** lowercase: participants join with the pin in lowercase (SPEC.md §5) */
+const randomPin = () => randomBytes(12).toString('hex');
 
 export function createMediaRooms(deps: {
   repo: ReturnType<typeof createMediaRoomsRepository>;
@@ -48,19 +52,20 @@ export function createMediaRooms(deps: {
   log?: (message: string, error?: unknown) => void;
 }): MediaRooms {
   const { repo, janus, tokens } = deps;
-  const grant = (room: string, pin: string): MediaGrant => {
-    const t = tokens.mint(room, deps.tokenTtlSeconds);
+  const grant = (room: string, pin: string, participant: Participant): MediaGrant => {
+    const t = tokens.mint(room, deps.tokenTtlSeconds, participant);
     return { room, pin, token: t.token, expires_in: t.expiresIn };
   };
   return {
-    async grantGuest({ callId, companyId, webview }) {
+    async grantGuest({ callId, companyId, username, webview }) {
+      const me: Participant = { role: 'guest', username };
       const existing = await repo.byCallId(callId);
-      if (existing) return grant(callId, existing.pin);
-      const row = { call_id: callId, company_id: companyId, pin: random(12), secret: random(24), created_at: deps.now() };
+      if (existing) return grant(callId, existing.pin, me);
+      const row = { call_id: callId, company_id: companyId, pin: randomPin(), secret: random(24), created_at: deps.now() };
       if (!(await repo.add(row))) {
         const raced = await repo.byCallId(callId);
         if (!raced) throw new Error('media room vanished');
-        return grant(callId, raced.pin);
+        return grant(callId, raced.pin, me);
       }
       try {
         await janus.create({
@@ -76,16 +81,20 @@ export function createMediaRooms(deps: {
         if (error instanceof JanusAdminError && error.code === ROOM_EXISTS) throw new Error('media room exists in Janus but not here');
         throw error;
       }
-      return grant(callId, row.pin);
+      return grant(callId, row.pin, me);
     },
-    async grantAgent({ callId, companyId, record }) {
+    async grantAgent({ callId, companyId, username, record }) {
       const row = await repo.byCallId(callId);
       if (!row || row.company_id !== companyId || row.destroyed_at !== null) return null;
       if (record && !row.recording) {
         await janus.enableRecording(callId, row.secret);
         await repo.setRecording(callId);
       }
-      return grant(callId, row.pin);
+      return grant(callId, row.pin, { role: 'agent', username });
+    },
+    async secretOf(callId) {
+      const row = await repo.byCallId(callId);
+      return row && row.destroyed_at === null ? row.secret : null;
     },
     async end(callId) {
       const row = await repo.byCallId(callId);

@@ -34,6 +34,7 @@ export function mediaRoutes(app: App, services: Services): void {
       const grant = await services.mediaRooms.grantGuest({
         callId: report.call_id,
         companyId: report.company_id,
+        username: guest.username,
         webview: request.body.webview === true,
       });
       return { data: grant };
@@ -61,6 +62,7 @@ export function mediaRoutes(app: App, services: Services): void {
       const grant = await services.mediaRooms.grantAgent({
         callId: report.call_id,
         companyId: report.company_id,
+        username: user.xmppUsername,
         record: company?.settings.recordCalls !== false,
       });
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
