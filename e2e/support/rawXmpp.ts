@@ -50,7 +50,8 @@ export class RawXmpp {
     const [local, domain] = this.jid.split('@') as [string, string];
     const ws = new WebSocket(wsUrl, 'xmpp');
     this.#ws = ws;
-    ws.onmessage = (event) => this.#onFrame(String(event.data));
+    // ejabberd quotes attributes with ' : normalised to " so that tests match one spelling
+    ws.onmessage = (event) => this.#onFrame(String(event.data).replace(/='([^']*)'/g, '="$1"'));
     await new Promise<void>((resolve, reject) => {
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new Error(`cannot open ${wsUrl}`));
