@@ -36,6 +36,16 @@ export function createMediaRoomsRepository(base: Kysely<Database>) {
     async remove(callId: string): Promise<void> {
       await db.deleteFrom('media_rooms').where('call_id', '=', callId).execute();
     },
+    /** Rooms still open that were created before `before` (epoch ms). */
+    async openBefore(before: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('media_rooms')
+        .select('call_id')
+        .where('destroyed_at', 'is', null)
+        .where('created_at', '<', before)
+        .execute();
+      return rows.map((r) => r.call_id);
+    },
     async setRecording(callId: string): Promise<void> {
       await db.updateTable('media_rooms').set({ recording: 1 }).where('call_id', '=', callId).execute();
     },

@@ -172,6 +172,10 @@ function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Room
   const base = config.janusHttpUrl.replace(/\/+$/, '');
   const sessions = new Map<string, { room: string; expiry: number }>();
   const publishers: Publishers = new Map();
+  const notePublishers = () => {
+    // handles of sessions that ended without a detach: forget the oldest (a Map keeps insertion order)
+    while (publishers.size > MAX_HTTP_SESSIONS * 4) publishers.delete(publishers.keys().next().value as string);
+  };
   const remember = (id: string, room: string, expiry: number) => {
     if (sessions.size >= MAX_HTTP_SESSIONS) {
       const now = Date.now() / 1000;
@@ -224,6 +228,7 @@ function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Room
     const passed = message ? await withServerFields(message, handle ?? null, verdict, publishers, rooms) : message;
     const res = await forward(url, { method: 'POST', body: JSON.stringify(passed), headers: { 'content-type': 'application/json' } });
     if (message?.janus === 'detach' && handle) publishers.delete(handle);
+    notePublishers();
     if (message?.janus === 'destroy') sessions.delete(session);
     return reply.code(res.status).type('application/json').send(res.text);
   }

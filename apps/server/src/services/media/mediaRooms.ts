@@ -35,6 +35,11 @@ export interface MediaRooms {
   secretOf(callId: string): Promise<string | null>;
   /** Destroys the call's room (best effort: a room Janus no longer has is fine). */
   end(callId: string): Promise<void>;
+  /**
+   * Destroys rooms older than a token's life whose end never came (the guest's browser died): nobody can
+   * be in them any more, since every token for them has expired.
+   */
+  sweepStale(): Promise<void>;
 }
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -95,6 +100,9 @@ export function createMediaRooms(deps: {
     async secretOf(callId) {
       const row = await repo.byCallId(callId);
       return row && row.destroyed_at === null ? row.secret : null;
+    },
+    async sweepStale() {
+      for (const callId of await repo.openBefore(deps.now() - deps.tokenTtlSeconds * 1000)) await this.end(callId);
     },
     async end(callId) {
       const row = await repo.byCallId(callId);

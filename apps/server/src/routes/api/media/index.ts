@@ -12,6 +12,17 @@ import { ownedReport } from '../call-report/index.ts';
  */
 export function mediaRoutes(app: App, services: Services): void {
   const { repos } = services;
+  // rooms whose call never reported its end are destroyed once no token for them is valid
+  let sweeper: NodeJS.Timeout | null = null;
+  app.addHook('onReady', (done) => {
+    sweeper = setInterval(() => void services.mediaRooms.sweepStale().catch(() => undefined), 10 * 60_000);
+    sweeper.unref();
+    done();
+  });
+  app.addHook('onClose', (_app, done) => {
+    if (sweeper) clearInterval(sweeper);
+    done();
+  });
 
   app.post(
     '/api/call-report/media',
