@@ -16,6 +16,7 @@ import crypto from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import * as XMPP from 'stanza';
+import { stunAttrs, stunMessage } from './stun.mjs';
 
 const env = (name, fallback) => process.env[name] ?? fallback;
 const WS_URL = env('EJABBERD_WS_URL', 'ws://127.0.0.1:5280/ws');
@@ -384,47 +385,6 @@ await check('e. coturn: listens (TCP) and answers a STUN binding request (UDP)',
 });
 
 // A TURN Allocate with the credentials ejabberd handed out proves both share TURN_SECRET.
-function stunMessage(type, tid, attrs, key) {
-  const body = [];
-  for (const [t, v] of attrs) {
-    const h = Buffer.alloc(4);
-    h.writeUInt16BE(t, 0);
-    h.writeUInt16BE(v.length, 2);
-    body.push(h, v, Buffer.alloc((4 - (v.length % 4)) % 4));
-  }
-  let payload = Buffer.concat(body);
-  const header = (len) => {
-    const h = Buffer.alloc(20);
-    h.writeUInt16BE(type, 0);
-    h.writeUInt16BE(len, 2);
-    h.writeUInt32BE(0x2112a442, 4);
-    tid.copy(h, 8);
-    return h;
-  };
-  if (key) {
-    // MESSAGE-INTEGRITY: HMAC-SHA1 over the message whose length already counts this attribute.
-    const mac = crypto
-      .createHmac('sha1', key)
-      .update(Buffer.concat([header(payload.length + 24), payload]))
-      .digest();
-    const h = Buffer.alloc(4);
-    h.writeUInt16BE(0x0008, 0);
-    h.writeUInt16BE(20, 2);
-    payload = Buffer.concat([payload, h, mac]);
-  }
-  return Buffer.concat([header(payload.length), payload]);
-}
-function stunAttrs(msg) {
-  const out = new Map();
-  for (let i = 20; i + 4 <= msg.length;) {
-    const t = msg.readUInt16BE(i);
-    const len = msg.readUInt16BE(i + 2);
-    out.set(t, msg.subarray(i + 4, i + 4 + len));
-    i += 4 + len + ((4 - (len % 4)) % 4);
-  }
-  return out;
-}
-
 await check('e. coturn: TURN allocation with the XEP-0215 credentials (shared secret matches)', async () => {
   assert(turnCredentials, 'no credentials from step c');
   const sock = dgram.createSocket('udp4');

@@ -5,46 +5,7 @@
  */
 import crypto from 'node:crypto';
 import dgram from 'node:dgram';
-
-function stunMessage(type: number, attrs: [number, Buffer][], key?: Buffer): Buffer {
-  const tid = crypto.randomBytes(12);
-  const body: Buffer[] = [];
-  for (const [t, v] of attrs) {
-    const h = Buffer.alloc(4);
-    h.writeUInt16BE(t, 0);
-    h.writeUInt16BE(v.length, 2);
-    body.push(h, v, Buffer.alloc((4 - (v.length % 4)) % 4));
-  }
-  let payload = Buffer.concat(body);
-  const header = (len: number) => {
-    const h = Buffer.alloc(20);
-    h.writeUInt16BE(type, 0);
-    h.writeUInt16BE(len, 2);
-    h.writeUInt32BE(0x2112a442, 4);
-    tid.copy(h, 8);
-    return h;
-  };
-  if (key) {
-    // MESSAGE-INTEGRITY: HMAC-SHA1 over the message whose length already counts this attribute
-    const mac = crypto.createHmac('sha1', key).update(Buffer.concat([header(payload.length + 24), payload])).digest();
-    const h = Buffer.alloc(4);
-    h.writeUInt16BE(0x0008, 0);
-    h.writeUInt16BE(20, 2);
-    payload = Buffer.concat([payload, h, mac]);
-  }
-  return Buffer.concat([header(payload.length), payload]);
-}
-
-function stunAttrs(msg: Buffer): Map<number, Buffer> {
-  const out = new Map<number, Buffer>();
-  for (let i = 20; i + 4 <= msg.length; ) {
-    const t = msg.readUInt16BE(i);
-    const len = msg.readUInt16BE(i + 2);
-    out.set(t, msg.subarray(i + 4, i + 4 + len));
-    i += 4 + len + ((4 - (len % 4)) % 4);
-  }
-  return out;
-}
+import { stunAttrs, stunMessage } from '../../infra/stun.mjs';
 
 /** XOR-PEER-ADDRESS of an IPv4 peer */
 function xorPeer(ip: string, port: number): Buffer {
@@ -74,7 +35,7 @@ export async function permissionTo(port: number, secret: string, peer: string): 
     });
   try {
     const udp = Buffer.from([17, 0, 0, 0]); // REQUESTED-TRANSPORT: UDP
-    const first = stunAttrs(await exchange(stunMessage(0x0003, [[0x0019, udp]])));
+    const first = stunAttrs(await exchange(stunMessage(0x0003, crypto.randomBytes(12), [[0x0019, udp]])));
     const realm = first.get(0x0014);
     const nonce = first.get(0x0015);
     if (!realm || !nonce) throw new Error('TURN: no realm/nonce challenge');
@@ -84,9 +45,9 @@ export async function permissionTo(port: number, secret: string, peer: string): 
       [0x0014, realm],
       [0x0015, nonce],
     ];
-    const allocated = await exchange(stunMessage(0x0003, [[0x0019, udp], ...auth], key));
+    const allocated = await exchange(stunMessage(0x0003, crypto.randomBytes(12), [[0x0019, udp], ...auth], key));
     if (allocated.readUInt16BE(0) !== 0x0103) throw new Error(`TURN: allocate refused (${allocated.readUInt16BE(0).toString(16)})`);
-    const answer = await exchange(stunMessage(0x0008, [[0x0012, xorPeer(peer, 9)], ...auth], key));
+    const answer = await exchange(stunMessage(0x0008, crypto.randomBytes(12), [[0x0012, xorPeer(peer, 9)], ...auth], key));
     if (answer.readUInt16BE(0) === 0x0108) return 'ok';
     const err = stunAttrs(answer).get(0x0009);
     return err ? err[2]! * 100 + err[3]! : -1;
