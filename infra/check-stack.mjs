@@ -6,7 +6,8 @@
 //
 //  a. a JWT signed with XMPP_JWT_SECRET logs in a guest over the websocket; a wrong signature fails
 //  b. the loopback HTTP API creates a members-only room and sets affiliations; a member joins it and a
-//     guest that is not a member cannot; a command outside the allowed list is refused
+//     guest that is not a member cannot; a command outside the allowed list is refused; an agent can be
+//     in more than 100 rooms (one per waiting guest); ejabberd may open more than 1,024 descriptors
 //  c. XEP-0215 gives a TURN server on 127.0.0.1:$TURN_PORT with credentials
 //  d. Janus answers info on its websocket (janus-protocol); it opens a session only with a token signed
 //     with JANUS_TOKEN_SECRET and creates a videoroom (string id) only with JANUS_ROOM_ADMIN_KEY;
@@ -221,6 +222,63 @@ await check('b. HTTP API: a command outside the allowed list is refused', async 
   const r = await api('registered_users', { host: AGENT_DOMAIN });
   assert(r.status !== 200, `registered_users answered ${r.status} ${r.body}`);
   return `HTTP ${r.status}`;
+});
+
+// Each waiting guest has a room of its own that the agents of its assignment join: an agent in more
+// rooms than mod_muc's max_user_conferences (100 by default) silently never saw the later guests.
+const MANY_ROOMS = 120;
+await check(
+  `b. XMPP: an agent joins ${MANY_ROOMS} guest rooms (more than ejabberd's default 100)`,
+  async () => {
+    const agent = `agent-many-${run}@${AGENT_DOMAIN}`;
+    const names = Array.from({ length: MANY_ROOMS }, (_, i) => `check-${run}-many-${i}`);
+    try {
+      for (const name of names) {
+        const created = await api('create_room_with_opts', {
+          name,
+          service: MUC,
+          host: AGENT_DOMAIN,
+          options: [{ name: 'members_only', value: 'true' }],
+        });
+        assert(created.status === 200, `create_room_with_opts ${name}: ${created.status} ${created.body}`);
+        const r = await api('set_room_affiliation', { name, service: MUC, jid: agent, affiliation: 'admin' });
+        assert(r.status === 200, `set_room_affiliation ${name}: ${r.status} ${r.body}`);
+      }
+      const client = makeClient(agent, mintJwt(agent));
+      client.setMaxListeners(MANY_ROOMS * 2); // StanzaJS adds listeners per pending join
+      await connect(client);
+      const results = await Promise.all(
+        names.map((name) =>
+          withTimeout(
+            client.joinRoom(`${name}@${MUC}`, 'agent').then(
+              (p) => (p.type === 'error' ? `error ${p.error?.condition}` : 'joined'),
+              (e) => `error ${e?.error?.condition ?? e?.message ?? e}`,
+            ),
+            20000,
+            `join ${name}`,
+          ),
+        ),
+      );
+      const refused = results.filter((r) => r !== 'joined');
+      assert(refused.length === 0, `${refused.length} of ${MANY_ROOMS} joins refused (${refused[0]})`);
+      return `joined ${results.length}`;
+    } finally {
+      for (const name of names) await api('destroy_room', { name, service: MUC }).catch(() => undefined);
+    }
+  },
+);
+
+// One websocket is one descriptor: ejabberd must not run with the soft limit of 1,024 that `su` gives.
+await check('b. ejabberd may open more than 1,024 files', async () => {
+  const pidFile = process.env.EJABBERD_PID_FILE;
+  assert(pidFile, 'EJABBERD_PID_FILE is not set (scripts/test sets it)');
+  const { readFile } = await import('node:fs/promises');
+  const pid = (await readFile(pidFile, 'utf8')).trim();
+  const limits = await readFile(`/proc/${pid}/limits`, 'utf8');
+  const line = limits.split('\n').find((l) => l.startsWith('Max open files'));
+  const soft = Number(line?.split(/\s{2,}/)[1]);
+  assert(soft > 1024, `soft limit ${line}`);
+  return `soft limit ${soft}`;
 });
 
 let turnCredentials;

@@ -7,6 +7,52 @@ lobby_infra_dir=${lobby_infra_dir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 lobby_is_root() { [ "$(id -u)" = 0 ]; }
 
+# lobby_home_for USER DIR: prints where a server that runs as USER (as root, ejabberd and PostgreSQL
+# run as their own users) keeps what it would keep in DIR. DIR itself when USER can reach it; when the
+# checkout lies under a folder USER cannot enter (root's home, a `mktemp -d` folder), the same name
+# under /var/tmp/lobby-<hash of DIR's parent>, which is reachable whatever the checkout's path.
+# Derived from the path alone, so every script that sources this file finds the same place.
+lobby_home_for() {
+  local dir=$2
+  if ! lobby_is_root || lobby_others_can_enter "$(dirname "$dir")"; then
+    echo "$dir"
+    return 0
+  fi
+  echo "/var/tmp/lobby-$(printf '%s' "$(dirname "$dir")" | sha1sum | cut -c1-12)/$(basename "$dir")"
+}
+
+# lobby_others_can_enter DIR: every existing folder on DIR's path lets other users through (o+x).
+# Judged by the modes alone, so the answer does not depend on whether a server's user exists yet.
+lobby_others_can_enter() {
+  local d=$1 mode
+  while [ "$d" != / ] && [ -n "$d" ]; do
+    if [ -e "$d" ]; then
+      mode=$(stat -L -c %A "$d") || return 1
+      case "${mode:9:1}" in x | t) ;; *) return 1 ;; esac
+    fi
+    d=$(dirname "$d")
+  done
+}
+
+# lobby_link_home PLACE HOME: when a server's folder lives elsewhere, a link at its usual place in the
+# run or log dir points at it, so that people (and tests) find its files where they always are.
+lobby_link_home() {
+  local place=$1 home=$2
+  [ "$place" = "$home" ] && return 0
+  mkdir -p "$(dirname "$place")"
+  if [ -d "$place" ] && [ ! -L "$place" ]; then rm -rf "$place"; fi
+  ln -sfn "$home" "$place"
+}
+
+# lobby_mkhome DIR...: creates such folders, their /var/tmp parent reachable by the servers' users.
+lobby_mkhome() {
+  local d
+  for d in "$@"; do
+    case "$d" in /var/tmp/lobby-*) mkdir -p "$(dirname "$d")" && chmod 755 "$(dirname "$d")" ;; esac
+    mkdir -p "$d"
+  done
+}
+
 # render TEMPLATE OUT: replaces @@NAME@@ by $NAME (exported or not), failing on any unset name so a
 # typo cannot produce a config with an empty value. perl-base is essential on Debian, so it is there.
 lobby_render() {
@@ -24,7 +70,8 @@ lobby_render() {
 }
 
 # ---------------------------------------------------------------------------------------------- ejabberd
-EJ_DIR="$LOBBY_RUN_DIR/ejabberd"
+EJ_DIR=$(lobby_home_for ejabberd "$LOBBY_RUN_DIR/ejabberd")
+EJ_LOG_DIR=$(lobby_home_for ejabberd "$LOBBY_LOG_DIR/ejabberd")
 # The Erlang node name carries the distribution port, so a second stack is a different node.
 EJ_NODE="lobby${EJABBERD_DIST_PORT}@localhost"
 EJ_JWK_FILE="$EJ_DIR/conf/jwt.jwk"
@@ -35,14 +82,18 @@ EJ_JWK_FILE="$EJ_DIR/conf/jwt.jwk"
 lobby_ejctl() {
   local ctl=/usr/sbin/ejabberdctl
   lobby_is_root || ctl="$EJ_DIR/ejabberdctl"
-  "$ctl" --config-dir "$EJ_DIR/conf" --logs "$LOBBY_LOG_DIR/ejabberd" --spool "$EJ_DIR/spool" "$@"
+  "$ctl" --config-dir "$EJ_DIR/conf" --logs "$EJ_LOG_DIR" --spool "$EJ_DIR/spool" "$@"
 }
 
 lobby_gen_ejabberd() {
-  mkdir -p "$EJ_DIR/conf" "$EJ_DIR/spool" "$EJ_DIR/contrib" "$LOBBY_LOG_DIR/ejabberd"
+  lobby_mkhome "$EJ_DIR/conf" "$EJ_DIR/spool" "$EJ_DIR/contrib" "$EJ_LOG_DIR"
+  lobby_link_home "$LOBBY_RUN_DIR/ejabberd" "$EJ_DIR"
+  lobby_link_home "$LOBBY_LOG_DIR/ejabberd" "$EJ_LOG_DIR"
   export EJ_DIR EJ_NODE EJ_JWK_FILE
   lobby_render "$lobby_infra_dir/ejabberd/ejabberd.yml.tmpl" "$EJ_DIR/conf/ejabberd.yml"
   lobby_render "$lobby_infra_dir/ejabberd/ejabberdctl.cfg.tmpl" "$EJ_DIR/conf/ejabberdctl.cfg"
+  printf '#!/bin/sh\nulimit -n "$(ulimit -Hn)" 2>/dev/null\nexec /usr/bin/erl "$@"\n' >"$EJ_DIR/erl"
+  chmod 755 "$EJ_DIR/erl"
   lobby_build_ejabberd_modules
   # ejabberdctl reads ERL_INETRC from its config dir: resolve localhost without DNS.
   cp "$lobby_infra_dir/ejabberd/inetrc" "$EJ_DIR/conf/inetrc"
@@ -59,7 +110,7 @@ lobby_gen_ejabberd() {
   fi
   echo "$EJ_NODE" >"$EJ_DIR/spool/.lobby-node"
   if lobby_is_root; then
-    chown -R ejabberd:ejabberd "$EJ_DIR" "$LOBBY_LOG_DIR/ejabberd"
+    chown -R ejabberd:ejabberd "$EJ_DIR" "$EJ_LOG_DIR"
   else
     sed 's/^INSTALLUSER=ejabberd$/INSTALLUSER=/' /usr/sbin/ejabberdctl >"$EJ_DIR/ejabberdctl"
     chmod 755 "$EJ_DIR/ejabberdctl"
@@ -183,7 +234,10 @@ lobby_gen_coturn() {
 }
 
 # ------------------------------------------------------------------------------ PostgreSQL (tests only)
-PG_DIR="$LOBBY_RUN_DIR/pg"
+PG_DIR=$(lobby_home_for postgres "$LOBBY_RUN_DIR/pg")
+# PostgreSQL's log is written by the server's own user: it lives in the cluster's folder, with a link
+# in the log dir.
+PG_LOG="$PG_DIR/postgres.log"
 PG_DB=lobby_test
 PG_USER=lobby
 
@@ -221,7 +275,8 @@ lobby_pg_start() {
     return 0
   fi
   lobby_port_free "$PG_PORT" postgres || return 1
-  mkdir -p "$PG_DIR/socket" "$LOBBY_LOG_DIR"
+  lobby_mkhome "$PG_DIR/socket" "$LOBBY_LOG_DIR"
+  lobby_link_home "$LOBBY_RUN_DIR/pg" "$PG_DIR"
   if lobby_is_root; then chown postgres:postgres "$PG_DIR" "$PG_DIR/socket"; fi
   if [ ! -f "$PG_DIR/data/PG_VERSION" ]; then
     rm -rf "$PG_DIR/data"
@@ -244,10 +299,11 @@ lobby_pg_start() {
     lobby_render "$lobby_infra_dir/postgres/postgresql.conf.tmpl" "$PG_DIR/lobby.conf"
     if lobby_is_root; then chown postgres:postgres "$PG_DIR/lobby.conf"; fi
   fi
-  : >"$LOBBY_LOG_DIR/postgres.log"
-  if lobby_is_root; then chown postgres:postgres "$LOBBY_LOG_DIR/postgres.log"; fi
-  lobby_pg_as_owner "$bin/pg_ctl" -D "$PG_DIR/data" -l "$LOBBY_LOG_DIR/postgres.log" -w -t 60 start >/dev/null || {
-    tail -n 30 "$LOBBY_LOG_DIR/postgres.log" >&2
+  : >"$PG_LOG"
+  if lobby_is_root; then chown postgres:postgres "$PG_LOG"; fi
+  ln -sfn "$PG_LOG" "$LOBBY_LOG_DIR/postgres.log"
+  lobby_pg_as_owner "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_LOG" -w -t 60 start >/dev/null || {
+    tail -n 30 "$PG_LOG" >&2
     return 1
   }
   if [ "${fresh:-0}" = 1 ]; then
@@ -258,7 +314,7 @@ CREATE ROLE $PG_USER LOGIN PASSWORD :'pw';
 CREATE DATABASE $PG_DB OWNER $PG_USER;
 SQL
   fi
-  echo "postgres: running on 127.0.0.1:$PG_PORT (pid $(head -n1 "$PG_DIR/data/postmaster.pid")), log $LOBBY_LOG_DIR/postgres.log"
+  echo "postgres: running on 127.0.0.1:$PG_PORT (pid $(head -n1 "$PG_DIR/data/postmaster.pid")), log $PG_LOG"
 }
 
 lobby_pg_stop() {
@@ -274,4 +330,99 @@ lobby_pg_stop() {
 lobby_pg_destroy() {
   lobby_pg_stop
   rm -rf "$PG_DIR"
+  [ -L "$LOBBY_RUN_DIR/pg" ] && rm -f "$LOBBY_RUN_DIR/pg"
+  return 0
+}
+
+# ------------------------------------------------------------------------------------------------ TLS
+TLS_DIR="$LOBBY_RUN_DIR/tls"
+
+# lobby_gen_tls: the certificate nginx serves. The operator's LOBBY_TLS_CERT and LOBBY_TLS_KEY when set
+# (a real certificate, e.g. from Let's Encrypt: docs/operations.md); otherwise a local CA made once per
+# run dir ($TLS_DIR/ca.pem, which a browser or curl can be told to trust) and a certificate it signs
+# for localhost and 127.0.0.1 (and LOBBY_TLS_NAMES, comma-separated DNS names, if set).
+lobby_gen_tls() {
+  if [ -n "${LOBBY_TLS_CERT:-}" ] || [ -n "${LOBBY_TLS_KEY:-}" ]; then
+    [ -r "${LOBBY_TLS_CERT:-}" ] && [ -r "${LOBBY_TLS_KEY:-}" ] || {
+      echo "lobby: LOBBY_TLS_CERT and LOBBY_TLS_KEY must both name readable files" >&2
+      return 1
+    }
+    return 0
+  fi
+  mkdir -p "$TLS_DIR"
+  if [ ! -f "$TLS_DIR/server.pem" ] || [ ! -f "$TLS_DIR/ca.pem" ]; then
+    local san="DNS:localhost,IP:127.0.0.1" name
+    local names=${LOBBY_TLS_NAMES:-}
+    for name in ${names//,/ }; do san="$san,DNS:$name"; done
+    (
+      umask 077
+      cd "$TLS_DIR"
+      openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -out ca.pem \
+        -days 3650 -subj "/CN=Lobby development CA ($(hostname))" \
+        -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout server.key -out server.csr \
+        -subj "/CN=localhost" 2>/dev/null
+      printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n' "$san" >server.ext
+      openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 825 \
+        -extfile server.ext 2>/dev/null
+      chmod 644 ca.pem server.pem
+    ) || {
+      echo "lobby: could not make the development certificate in $TLS_DIR" >&2
+      return 1
+    }
+  fi
+  LOBBY_TLS_CERT="$TLS_DIR/server.pem"
+  LOBBY_TLS_KEY="$TLS_DIR/server.key"
+  export LOBBY_TLS_CERT LOBBY_TLS_KEY
+}
+
+# ---------------------------------------------------------------------------------------------- nginx
+# nginx's workers run as www-data when started by root: their folder (temp files, the apps' assets)
+# must be one that user can reach, whatever the checkout's path.
+NGINX_DIR=$(lobby_home_for www-data "$LOBBY_RUN_DIR/nginx")
+NGINX_WWW="$NGINX_DIR/www"
+NGINX_BROTLI_MODULES=(/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so
+  /usr/lib/nginx/modules/ngx_http_brotli_static_module.so)
+
+# lobby_sync_www: the built apps' hashed assets into nginx's folder, precompressed. New files are added
+# and old ones kept, so a page loaded before a rebuild still finds its scripts.
+lobby_sync_www() {
+  local app src dst f
+  for app in guest console; do
+    src="$lobby_root/apps/$app/dist/assets"
+    dst="$NGINX_WWW/$app/assets"
+    mkdir -p "$dst"
+    [ -d "$src" ] || continue
+    cp -r "$src/." "$dst/"
+    for f in "$dst"/*; do
+      case "$f" in *.js | *.css | *.svg | *.json | *.mjs) ;; *) continue ;; esac
+      [ -f "$f.gz" ] || gzip -k -9 "$f"
+      if command -v brotli >/dev/null && [ ! -f "$f.br" ]; then brotli -k -q 11 "$f"; fi
+    done
+  done
+  chmod -R a+rX "$NGINX_WWW"
+}
+
+lobby_gen_nginx() {
+  lobby_mkhome "$NGINX_DIR/tmp"
+  lobby_link_home "$LOBBY_RUN_DIR/nginx" "$NGINX_DIR"
+  lobby_gen_tls
+  lobby_sync_www
+  NGINX_USER_LINE=
+  NGINX_MODULES=
+  NGINX_BROTLI=
+  if lobby_is_root; then
+    NGINX_USER_LINE="user www-data;"
+    chown -R www-data: "$NGINX_DIR/tmp"
+  fi
+  if [ -f "${NGINX_BROTLI_MODULES[0]}" ] && [ -f "${NGINX_BROTLI_MODULES[1]}" ]; then
+    NGINX_MODULES="load_module ${NGINX_BROTLI_MODULES[0]};
+load_module ${NGINX_BROTLI_MODULES[1]};"
+    NGINX_BROTLI="  brotli on;
+  brotli_static on;
+  brotli_comp_level 5;
+  brotli_types text/css application/javascript application/json image/svg+xml text/plain text/csv;"
+  fi
+  export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI
+  lobby_render "$lobby_infra_dir/nginx/nginx.conf.tmpl" "$NGINX_DIR/nginx.conf"
 }

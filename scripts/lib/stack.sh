@@ -18,7 +18,8 @@ lobby_log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
 # ------------------------------------------------------------------------------------------- packages
 # Debian packages the stack needs. chromium only for the browser tests.
-LOBBY_APT_PACKAGES=(ejabberd janus janus-tools coturn postgresql ffmpeg gcc libc6-dev openssl curl perl)
+LOBBY_APT_PACKAGES=(ejabberd janus janus-tools coturn nginx libnginx-mod-http-brotli-filter
+  libnginx-mod-http-brotli-static brotli systemd postgresql ffmpeg gcc libc6-dev openssl curl perl)
 
 lobby_pkg_installed() {
   [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
@@ -121,7 +122,8 @@ lobby_pid() {
     ejabberd) expect=beam ;;
     janus) expect=janus ;;
     coturn) expect=turnserver ;;
-    server) expect=node ;;
+    server | gate) expect=node ;;
+    nginx) expect=nginx ;;
     *) expect= ;;
   esac
   if [ -n "$expect" ] && ! tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$expect"; then
@@ -189,7 +191,7 @@ lobby_ejabberd_ready() {
 }
 
 start_ejabberd() {
-  local pid log="$LOBBY_LOG_DIR/ejabberd/ejabberd.log"
+  local pid log="$EJ_LOG_DIR/ejabberd.log"
   if pid=$(lobby_pid ejabberd); then
     echo "ejabberd: already running (pid $pid)"
     return 0
@@ -251,7 +253,7 @@ start_coturn() {
 stop_coturn() { lobby_kill coturn; }
 
 # --------------------------------------------------------------------------------------- Lobby server
-lobby_server_ready() { curl -sf -m 2 "http://127.0.0.1:$PORT/api/health" >/dev/null; }
+lobby_server_ready() { curl -sf -m 2 "http://127.0.0.1:$LOBBY_API_PORT/api/health" >/dev/null; }
 
 # start_server: node apps/server/src/main.ts with the env above (LOBBY_SEED_DEMO etc. pass through).
 start_server() {
@@ -264,15 +266,59 @@ start_server() {
     echo "lobby: apps/server/src/main.ts does not exist yet" >&2
     return 1
   fi
-  lobby_port_free "$PORT" "the Lobby server" || return 1
+  lobby_port_free "$LOBBY_API_PORT" "the Lobby server" || return 1
   mkdir -p "$LOBBY_DATA_DIR"
   : >"$log"
-  (cd "$lobby_root" && lobby_spawn server "$log" node apps/server/src/main.ts)
+  # Behind nginx, which sets X-Forwarded-For to the client's address and X-Forwarded-Proto; the server
+  # listens on loopback only, so nothing else can send it those headers.
+  (cd "$lobby_root" && HOST=127.0.0.1 PORT=$LOBBY_API_PORT TRUST_PROXY=1 lobby_spawn server "$log" node apps/server/src/main.ts)
   lobby_wait server 60 "$log" lobby_server_ready || return 1
-  echo "server: running (pid $(lobby_pid server)), http://127.0.0.1:$PORT, log $log"
+  echo "server: running (pid $(lobby_pid server)), http://127.0.0.1:$LOBBY_API_PORT behind nginx, log $log"
 }
 
 stop_server() { lobby_kill server; }
+
+# ------------------------------------------------------------------------------------------ Janus gate
+# The process that checks every browser request to Janus (apps/server/src/gate.ts, docs/security.md);
+# nginx sends /janus and /janus-http to it. Its own process: an API restart never cuts a call.
+lobby_gate_ready() { curl -sf -m 2 "http://127.0.0.1:$JANUS_GATE_PORT/health" >/dev/null; }
+
+start_gate() {
+  local pid log="$LOBBY_LOG_DIR/gate.log"
+  if pid=$(lobby_pid gate); then
+    echo "gate: already running (pid $pid)"
+    return 0
+  fi
+  lobby_port_free "$JANUS_GATE_PORT" "the Janus gate" || return 1
+  : >"$log"
+  (cd "$lobby_root" && lobby_spawn gate "$log" node apps/server/src/gate.ts)
+  lobby_wait gate 30 "$log" lobby_gate_ready || return 1
+  echo "gate: running (pid $(lobby_pid gate)), http://127.0.0.1:$JANUS_GATE_PORT (/janus, /janus-http) behind nginx, log $log"
+}
+
+stop_gate() { lobby_kill gate; }
+
+# ---------------------------------------------------------------------------------------------- nginx
+start_nginx() {
+  local pid log="$LOBBY_LOG_DIR/nginx.error.log"
+  if pid=$(lobby_pid nginx); then
+    # A rebuild since nginx started: its new hashed files must be there before a page asks for them.
+    lobby_sync_www
+    echo "nginx: already running (pid $pid)"
+    return 0
+  fi
+  lobby_port_free "$PORT" nginx && lobby_port_free "$HTTPS_PORT" nginx || return 1
+  lobby_gen_nginx
+  nginx -t -q -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR" >/dev/null 2>"$LOBBY_LOG_DIR/nginx.check.log" || {
+    cat "$LOBBY_LOG_DIR/nginx.check.log" >&2
+    return 1
+  }
+  lobby_spawn nginx "$LOBBY_LOG_DIR/nginx.stdout.log" nginx -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR"
+  lobby_wait nginx 20 "$log" lobby_port_open "$HTTPS_PORT" || return 1
+  echo "nginx: running (pid $(lobby_pid nginx)), http://127.0.0.1:$PORT https://127.0.0.1:$HTTPS_PORT, log $log"
+}
+
+stop_nginx() { lobby_kill nginx; }
 
 # --------------------------------------------------------------------------------------- whole stack
 # start_infra: ejabberd, Janus and coturn (what the Lobby server needs).
@@ -283,8 +329,10 @@ start_infra() {
   start_ejabberd
 }
 
-# stop_stack: everything of this run dir, the server first (it holds connections to the others).
+# stop_stack: everything of this run dir, nginx and the server first (they hold connections to the others).
 stop_stack() {
+  stop_nginx
+  stop_gate
   stop_server
   stop_ejabberd
   stop_janus
@@ -304,8 +352,9 @@ lobby_print_urls() {
   cat <<TXT
 
   Lobby is running.
-    guest app   http://localhost:$PORT/
+    guest app   http://localhost:$PORT/   https://localhost:$HTTPS_PORT/
     console     http://localhost:$PORT/console
+    TLS         $([ "${LOBBY_TLS_CERT:-}" = "$TLS_DIR/server.pem" ] && printf 'development CA %s (trust it to drop the warning)' "$TLS_DIR/ca.pem" || printf '%s' "${LOBBY_TLS_CERT:-made at nginx start}")
     agent       agent@demo.lobby / $DEMO_AGENT_PASSWORD
     admin       admin@demo.lobby / $DEMO_ADMIN_PASSWORD
     logs        $LOBBY_LOG_DIR

@@ -60,7 +60,7 @@ import { createApiTokens, createXmppTokens } from './services/tokens.ts';
 import type { TypeBoxProvider } from './typebox.ts';
 import type { App } from './typebox.ts';
 import { registerProxies } from './web/proxies.ts';
-import { registerStatic } from './web/static.ts';
+import { registerStatic, sendGuestNotFound, wantsPage } from './web/static.ts';
 import { registerWidget } from './web/widget.ts';
 
 /** What tests (and main) may inject; anything missing is built from the config. */
@@ -172,10 +172,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   consoleRecordingRoutes(app, services);
   registerWidget(app, services); // /widget.js, /api/widget/config, frame-ancestors from widgetOrigins
 
-  // Unknown /api paths answer JSON 404 (never the SPA).
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `${request.method} ${request.url.split('?')[0]}: no such route` }),
-  );
+  // Unknown /api paths (and anything that is not a page request) answer JSON 404; a person's browser
+  // asking for an unknown page gets the guest app, whose not-found screen says what to do (404 status).
+  app.setNotFoundHandler((request, reply) => {
+    if (deps.web !== false && wantsPage(request)) return sendGuestNotFound(reply, config);
+    return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `${request.method} ${request.url.split('?')[0]}: no such route` });
+  });
 
   if (deps.web !== false) {
     await registerProxies(app, config);

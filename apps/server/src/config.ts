@@ -111,7 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     guestDist: path.resolve(repoRoot, s('LOBBY_GUEST_DIST', 'apps/guest/dist')),
     consoleDist: path.resolve(repoRoot, s('LOBBY_CONSOLE_DIST', 'apps/console/dist')),
     trustProxy: flag(env, 'TRUST_PROXY'),
-    registerRateLimit: int(env, 'LOBBY_REGISTER_RATE_LIMIT', 30),
+    // Per client address and minute. Many visitors share one address behind a company's or a mobile
+    // carrier's NAT, so this only stops floods (30 turned away real guests; issue 16).
+    registerRateLimit: int(env, 'LOBBY_REGISTER_RATE_LIMIT', 600),
     loginRateLimit: int(env, 'LOBBY_LOGIN_RATE_LIMIT', 10),
     uploadRateLimit: int(env, 'LOBBY_UPLOAD_RATE_LIMIT', 30),
     openCallHours: int(env, 'LOBBY_OPEN_CALL_HOURS', 4),

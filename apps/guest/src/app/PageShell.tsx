@@ -7,8 +7,11 @@ import { LanguageSwitch } from '../features/base/LanguageSwitch.tsx';
 import { Avatar } from '../features/base/Avatar.tsx';
 import styles from './PageShell.module.css';
 
-/** The page around every screen: company background, header (brand, language switch), footer. */
-export function PageShell({ children }: { children: ReactNode }) {
+/**
+ * The page around every screen: company background, header (brand, language switch), footer.
+ * `brand` shows the company's name in the header whatever the screen (pages outside the journey).
+ */
+export function PageShell({ children, brand = false }: { children: ReactNode; brand?: boolean }) {
   const { t } = useTranslation();
   const company = useGuestStore((s) => s.company);
   const screen = useGuestStore((s) => s.screen);
@@ -19,7 +22,7 @@ export function PageShell({ children }: { children: ReactNode }) {
   const ready = phase === 'ready' && company !== null;
   const immersive = ready && screen === 'ongoing';
   // The selection card shows the brand large; elsewhere the header carries it.
-  const showBrand = ready && screen !== 'selection';
+  const showBrand = ready && (brand || screen !== 'selection');
   const changeLanguage = (next: Language) => {
     saveLanguage(next);
     setLanguage(next);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { App } from '../typebox.ts';
 
@@ -62,4 +62,18 @@ export async function registerStatic(app: App, config: Config): Promise<void> {
     },
     { prefix: '/console' },
   );
+}
+
+/** A browser navigating to a page (not an API call, a script or an image): GET/HEAD outside /api that accepts HTML. */
+export function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const path = request.url.split('?')[0] ?? '';
+  if (path === '/api' || path.startsWith('/api/') || path.startsWith('/assets/')) return false;
+  return String(request.headers.accept ?? '').includes('text/html');
+}
+
+/** The guest app's document with status 404: it shows its not-found screen in the company's look. */
+export function sendGuestNotFound(reply: FastifyReply, config: Config): FastifyReply {
+  if (!hasIndex(config.guestDist)) return notBuilt(reply, 'guest app', config.guestDist);
+  return reply.code(404).header('cache-control', 'no-cache').sendFile('index.html', config.guestDist);
 }

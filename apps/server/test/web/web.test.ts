@@ -85,6 +85,23 @@ describe('front ends, proxies and security headers', () => {
     expect(res.json<{ message: string }>().message).toContain('/api/nope');
   });
 
+  it('when a browser asks for an unknown page, then the guest app answers 404 with its document (its not-found screen), while other clients get JSON', async () => {
+    for (const url of ['/nosuchpage', '/a/b?c=d']) {
+      const page = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml' } });
+      expect(page.statusCode, url).toBe(404);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.body).toContain('<title>guest</title>');
+    }
+    const script = await t.app.inject({ method: 'GET', url: '/nosuchpage', headers: { accept: '*/*' } });
+    expect(script.statusCode).toBe(404);
+    expect(script.json<{ message: string }>().message).toContain('/nosuchpage');
+    const api = await t.app.inject({ method: 'GET', url: '/api/nope', headers: { accept: 'text/html' } });
+    expect(api.headers['content-type']).toMatch(/^application\/json/);
+    const post = await t.app.inject({ method: 'POST', url: '/nosuchpage', headers: { accept: 'text/html' } });
+    expect(post.headers['content-type']).toMatch(/^application\/json/);
+  });
+
   it('when a page is served, then the CSP allows same-origin ws/wss, blob:/mediastream: media and data:/blob: images', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/', headers: { host: 'calls.example.com' } });
     const csp = String(res.headers['content-security-policy']);
