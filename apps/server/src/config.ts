@@ -128,3 +128,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return config;
 }
+
+/** The config, or exit 2 with the reason on stderr (a process's start: the server, the Janus gate). */
+export function loadConfigOrExit(program: string, env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`${program}: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}

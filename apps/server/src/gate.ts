@@ -5,7 +5,7 @@
  * Listens on 127.0.0.1:$JANUS_GATE_PORT; reads the rooms' secrets from the server's database.
  */
 import Fastify from 'fastify';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { openDb } from './db/database.ts';
 import { createMediaRoomsRepository } from './repositories/mediaRooms.ts';
 import { createJanusTokens } from './services/media/janusTokens.ts';
@@ -13,16 +13,7 @@ import type { App } from './typebox.ts';
 import { registerJanusGate } from './web/janusGate.ts';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`lobby janus gate: ${err.message}`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit('lobby janus gate');
   const port = Number(process.env.JANUS_GATE_PORT ?? 8082);
   const db = openDb(config.databaseUrl);
   const rooms = createMediaRoomsRepository(db.kysely);
