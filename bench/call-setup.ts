@@ -8,7 +8,10 @@
  *
  * Prints each run, both medians and the ratio Lobby / bare (goal ≤ 1.1). Needs a running stack:
  *   ./scripts/start --detach && node bench/call-setup.ts [runs]
- * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), DEMO_AGENT_PASSWORD (from .run/secrets.env).
+ * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), DEMO_AGENT_PASSWORD, JANUS_TOKEN_SECRET and
+ * JANUS_ROOM_ADMIN_KEY (from .run/secrets.env), JANUS_HTTP_URL (default http://127.0.0.1:8088/janus).
+ * The bare pages go through the same public /janus as Lobby (the gate); their room is created the way the
+ * Lobby server creates rooms (a browser may not), and each page gets a token for it.
  */
 import http from 'node:http';
 import fs from 'node:fs';
@@ -18,6 +21,8 @@ import { chromium, type Page } from 'playwright-core';
 import os from 'node:os';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser.ts';
 import { LOOPBACK_ICE_INIT_SCRIPT } from '../e2e/support/loopbackIce.ts';
+import { createJanusVideoroomAdmin } from '../apps/server/src/services/media/janusAdmin.ts';
+import { createJanusTokens } from '../apps/server/src/services/media/janusTokens.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -25,6 +30,11 @@ const BASE = process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080';
 const RUNS = Number(process.argv[2] ?? 5);
 const password = process.env.DEMO_AGENT_PASSWORD;
 if (!password) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
+const tokenSecret = process.env.JANUS_TOKEN_SECRET;
+const adminKey = process.env.JANUS_ROOM_ADMIN_KEY;
+if (!tokenSecret || !adminKey) throw new Error('JANUS_TOKEN_SECRET and JANUS_ROOM_ADMIN_KEY are not set (source .run/secrets.env)');
+const janusTokens = createJanusTokens(tokenSecret);
+const janusAdmin = createJanusVideoroomAdmin(process.env.JANUS_HTTP_URL ?? 'http://127.0.0.1:8088/janus', adminKey, janusTokens);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -99,8 +109,12 @@ async function lobbyRun(guest: Page, agent: Page): Promise<number> {
 
 async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number): Promise<number> {
   const room = `benchbare${Date.now().toString(36)}${i}`;
+  const pin = Math.random().toString(16).slice(2);
+  const secret = `s${Math.random().toString(16).slice(2)}`;
+  await janusAdmin.create({ room, pin, secret, recDir: os.tmpdir(), webview: false });
+  const token = janusTokens.mint(room, 600, { role: 'guest', username: 'bench' }).token;
   const janus = `${BASE.replace(/^http/, 'ws')}/janus`;
-  const query = `server=${encodeURIComponent(janus)}&room=${room}`;
+  const query = `server=${encodeURIComponent(janus)}&room=${room}&pin=${pin}&token=${encodeURIComponent(token)}`;
   await pubPage.goto(`${bareUrl}/bare.html?role=pub&${query}`);
   await pubPage.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
   await pubPage.evaluate(() =>
@@ -108,7 +122,11 @@ async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number)
   );
   await subPage.goto(`${bareUrl}/bare.html?role=sub&${query}`);
   await subPage.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
-  return subPage.evaluate(() => (window as unknown as { bench: { join(): Promise<number> } }).bench.join());
+  try {
+    return await subPage.evaluate(() => (window as unknown as { bench: { join(): Promise<number> } }).bench.join());
+  } finally {
+    await janusAdmin.destroy(room, secret).catch(() => undefined);
+  }
 }
 
 async function main(): Promise<void> {

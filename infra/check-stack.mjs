@@ -9,13 +9,15 @@
 //     guest that is not a member cannot; a command outside the allowed list is refused; an agent can be
 //     in more than 100 rooms (one per waiting guest); ejabberd may open more than 1,024 descriptors
 //  c. XEP-0215 gives a TURN server on 127.0.0.1:$TURN_PORT with credentials
-//  d. Janus answers info on its websocket (janus-protocol) and creates a videoroom with a string id;
+//  d. Janus answers info on its websocket (janus-protocol); it opens a session only with a token signed
+//     with JANUS_TOKEN_SECRET and creates a videoroom (string id) only with JANUS_ROOM_ADMIN_KEY;
 //     its admin API takes JANUS_ADMIN_SECRET
 //  e. coturn answers a STUN binding request
 import crypto from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import * as XMPP from 'stanza';
+import { stunAttrs, stunMessage } from './stun.mjs';
 
 const env = (name, fallback) => process.env[name] ?? fallback;
 const WS_URL = env('EJABBERD_WS_URL', 'ws://127.0.0.1:5280/ws');
@@ -28,9 +30,11 @@ const MUC = env('XMPP_MUC_DOMAIN', 'conference.lobby.local');
 const TURN_PORT = Number(env('TURN_PORT', '3478'));
 const JWT_SECRET = process.env.XMPP_JWT_SECRET;
 const JANUS_ADMIN_SECRET = process.env.JANUS_ADMIN_SECRET;
-if (!JWT_SECRET || !JANUS_ADMIN_SECRET) {
+const JANUS_TOKEN_SECRET = process.env.JANUS_TOKEN_SECRET;
+const JANUS_ROOM_ADMIN_KEY = process.env.JANUS_ROOM_ADMIN_KEY;
+if (!JWT_SECRET || !JANUS_ADMIN_SECRET || !JANUS_TOKEN_SECRET || !JANUS_ROOM_ADMIN_KEY) {
   console.error(
-    'check-stack: XMPP_JWT_SECRET and JANUS_ADMIN_SECRET must be set (source scripts/lib/env.sh)',
+    'check-stack: XMPP_JWT_SECRET, JANUS_ADMIN_SECRET, JANUS_TOKEN_SECRET and JANUS_ROOM_ADMIN_KEY must be set (source scripts/lib/env.sh)',
   );
   process.exit(2);
 }
@@ -344,27 +348,45 @@ await check('d. Janus: info on the websocket (janus-protocol)', async () => {
   }
 });
 
-await check('d. Janus: create a videoroom with a string id', async () => {
+// A Janus signed token (token_auth_secret), as the Lobby server mints them (services/media/janusTokens.ts).
+function janusToken(secret = JANUS_TOKEN_SECRET) {
+  const data = `${Math.floor(Date.now() / 1000) + 60},janus,janus.plugin.videoroom`;
+  return `${data}:${crypto.createHmac('sha1', secret).update(data).digest('base64')}`;
+}
+
+await check('d. Janus: no session without a signed token', async () => {
   const j = await janusSocket();
   try {
-    const session = await j.send({ janus: 'create' });
+    const none = await j.send({ janus: 'create' });
+    assert(none.janus === 'error', `a session without a token: ${JSON.stringify(none)}`);
+    const forged = await j.send({ janus: 'create', token: janusToken('wrong') });
+    assert(forged.janus === 'error', `a session with a forged token: ${JSON.stringify(forged)}`);
+    return `refused: ${none.error?.reason}`;
+  } finally {
+    j.ws.close();
+  }
+});
+
+await check('d. Janus: create a videoroom with a string id (admin_key only)', async () => {
+  const j = await janusSocket();
+  try {
+    const token = janusToken();
+    const session = await j.send({ janus: 'create', token });
     assert(session.janus === 'success', JSON.stringify(session));
     const session_id = session.data.id;
-    const handle = await j.send({ janus: 'attach', session_id, plugin: 'janus.plugin.videoroom' });
+    const handle = await j.send({ janus: 'attach', session_id, token, plugin: 'janus.plugin.videoroom' });
     assert(handle.janus === 'success', JSON.stringify(handle));
     const handle_id = handle.data.id;
     const roomId = `g1--check${run}`;
-    const created = await j.send({
-      janus: 'message',
-      session_id,
-      handle_id,
-      body: { request: 'create', room: roomId, publishers: 10, pin: roomId.toLowerCase() },
-    });
+    const body = { request: 'create', room: roomId, publishers: 10, pin: crypto.randomBytes(8).toString('hex'), secret: 's' + run };
+    const keyless = await j.send({ janus: 'message', session_id, handle_id, token, body });
+    assert(keyless.plugindata?.data?.error_code, `a room created without the admin_key: ${JSON.stringify(keyless)}`);
+    const created = await j.send({ janus: 'message', session_id, handle_id, token, body: { ...body, admin_key: JANUS_ROOM_ADMIN_KEY } });
     const data = created.plugindata?.data;
     assert(data?.videoroom === 'created' && data.room === roomId, JSON.stringify(created));
-    await j.send({ janus: 'message', session_id, handle_id, body: { request: 'destroy', room: roomId } });
-    await j.send({ janus: 'destroy', session_id });
-    return `room "${data.room}"`;
+    await j.send({ janus: 'message', session_id, handle_id, token, body: { request: 'destroy', room: roomId, secret: body.secret } });
+    await j.send({ janus: 'destroy', session_id, token });
+    return `room "${data.room}"; without the admin_key: ${keyless.plugindata.data.error}`;
   } finally {
     j.ws.close();
   }
@@ -421,47 +443,6 @@ await check('e. coturn: listens (TCP) and answers a STUN binding request (UDP)',
 });
 
 // A TURN Allocate with the credentials ejabberd handed out proves both share TURN_SECRET.
-function stunMessage(type, tid, attrs, key) {
-  const body = [];
-  for (const [t, v] of attrs) {
-    const h = Buffer.alloc(4);
-    h.writeUInt16BE(t, 0);
-    h.writeUInt16BE(v.length, 2);
-    body.push(h, v, Buffer.alloc((4 - (v.length % 4)) % 4));
-  }
-  let payload = Buffer.concat(body);
-  const header = (len) => {
-    const h = Buffer.alloc(20);
-    h.writeUInt16BE(type, 0);
-    h.writeUInt16BE(len, 2);
-    h.writeUInt32BE(0x2112a442, 4);
-    tid.copy(h, 8);
-    return h;
-  };
-  if (key) {
-    // MESSAGE-INTEGRITY: HMAC-SHA1 over the message whose length already counts this attribute.
-    const mac = crypto
-      .createHmac('sha1', key)
-      .update(Buffer.concat([header(payload.length + 24), payload]))
-      .digest();
-    const h = Buffer.alloc(4);
-    h.writeUInt16BE(0x0008, 0);
-    h.writeUInt16BE(20, 2);
-    payload = Buffer.concat([payload, h, mac]);
-  }
-  return Buffer.concat([header(payload.length), payload]);
-}
-function stunAttrs(msg) {
-  const out = new Map();
-  for (let i = 20; i + 4 <= msg.length;) {
-    const t = msg.readUInt16BE(i);
-    const len = msg.readUInt16BE(i + 2);
-    out.set(t, msg.subarray(i + 4, i + 4 + len));
-    i += 4 + len + ((4 - (len % 4)) % 4);
-  }
-  return out;
-}
-
 await check('e. coturn: TURN allocation with the XEP-0215 credentials (shared secret matches)', async () => {
   assert(turnCredentials, 'no credentials from step c');
   const sock = dgram.createSocket('udp4');

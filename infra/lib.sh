@@ -94,6 +94,7 @@ lobby_gen_ejabberd() {
   lobby_render "$lobby_infra_dir/ejabberd/ejabberdctl.cfg.tmpl" "$EJ_DIR/conf/ejabberdctl.cfg"
   printf '#!/bin/sh\nulimit -n "$(ulimit -Hn)" 2>/dev/null\nexec /usr/bin/erl "$@"\n' >"$EJ_DIR/erl"
   chmod 755 "$EJ_DIR/erl"
+  lobby_build_ejabberd_modules
   # ejabberdctl reads ERL_INETRC from its config dir: resolve localhost without DNS.
   cp "$lobby_infra_dir/ejabberd/inetrc" "$EJ_DIR/conf/inetrc"
   # The JWT key: a JWK of type oct whose k is base64url(XMPP_JWT_SECRET), i.e. the HMAC key is the
@@ -114,6 +115,20 @@ lobby_gen_ejabberd() {
     sed 's/^INSTALLUSER=ejabberd$/INSTALLUSER=/' /usr/sbin/ejabberdctl >"$EJ_DIR/ejabberdctl"
     chmod 755 "$EJ_DIR/ejabberdctl"
   fi
+}
+
+# Our own ejabberd modules (infra/ejabberd/modules/*.erl), compiled with the machine's erlc against
+# Debian's ejabberd into $EJ_DIR/ebin, which ejabberdctl.cfg puts on the node's code path (-pa).
+lobby_build_ejabberd_modules() {
+  local src out ebin="$EJ_DIR/ebin" ej_ebin
+  ej_ebin=$(dirname "$(find /usr/lib -name ejabberd_hooks.beam -path '*ejabberd*' 2>/dev/null | head -n1)")
+  mkdir -p "$ebin"
+  for src in "$lobby_infra_dir"/ejabberd/modules/*.erl; do
+    out="$ebin/$(basename "$src" .erl).beam"
+    if [ ! -f "$out" ] || [ "$src" -nt "$out" ]; then
+      erlc -o "$ebin" -pa "$ej_ebin" "$src" || return 1
+    fi
+  done
 }
 
 # ------------------------------------------------------------------------------------------------ Janus
@@ -149,6 +164,11 @@ lobby_gen_janus() {
   lobby_jcfg_set "$C" 's#^\t\#server_name = "MyJanusInstance"#\tserver_name = "Lobby"#' 'server_name = "Lobby"'
   # The admin API (loopback only) is for the Lobby server, with a secret of our own.
   lobby_jcfg_set "$C" "s#^\tadmin_secret = \"janusoverlord\"#\tadmin_secret = \"$JANUS_ADMIN_SECRET\"#" "admin_secret = \"$JANUS_ADMIN_SECRET\""
+  # Only sessions the Lobby server vouched for: HMAC-signed tokens it mints per participant and call
+  # (apps/server/src/services/media/janusTokens.ts); `info` does not list library versions.
+  lobby_jcfg_set "$C" 's#^\t\#token_auth = true#\ttoken_auth = true#' "${tab}token_auth = true"
+  lobby_jcfg_set "$C" "s#^\t\#token_auth_secret = \"janus\"#\ttoken_auth_secret = \"$JANUS_TOKEN_SECRET\"#" "token_auth_secret = \"$JANUS_TOKEN_SECRET\""
+  lobby_jcfg_set "$C" 's#^\t\#hide_dependencies = true#\thide_dependencies = true#' "${tab}hide_dependencies = true"
   lobby_jcfg_set "$C" "s#^\t\#rtp_port_range = \"20000-40000\"#\trtp_port_range = \"$JANUS_RTP_RANGE\"#" "rtp_port_range = \"$JANUS_RTP_RANGE\""
   if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then
     # 127.0.0.1 as the only host candidate (needs lo_shim.so preloaded, see lobby_build_lo_shim);
@@ -175,15 +195,19 @@ lobby_gen_janus() {
   # videoroom: string room ids (a room is named after its call id); no demo rooms (rooms come from the
   # API; the numeric demo rooms would not even load with string ids).
   lobby_jcfg_set "$V" 's#^\t\#string_ids = true#\tstring_ids = true#' "${tab}string_ids = true"
+  # Only the server (holder of the admin_key) creates rooms, and rtp_forward needs the key too.
+  lobby_jcfg_set "$V" "s#^\t\#admin_key = \"supersecret\"#\tadmin_key = \"$JANUS_ROOM_ADMIN_KEY\"#" "admin_key = \"$JANUS_ROOM_ADMIN_KEY\""
+  lobby_jcfg_set "$V" 's#^\t\#lock_rtp_forward = true#\tlock_rtp_forward = true#' "${tab}lock_rtp_forward = true"
   perl -0pi -e 's/\nroom-\d+: \{.*?\n\}\n/\n/gs' "$V"
   if grep -q '^room-' "$V"; then
     echo "lobby: demo rooms left in $V" >&2
     return 1
   fi
-  # The admin secret is in there.
+  # The admin secret, the token secret and the room admin key are in there.
   chmod 600 "$conf"/*.jcfg
   (cd "$conf" && for f in *.jcfg; do diff -u "/etc/janus/$f" "$f" || true; done) \
-    | sed "s/$JANUS_ADMIN_SECRET/<JANUS_ADMIN_SECRET>/" >"$JANUS_DIR/config.diff"
+    | sed -e "s/$JANUS_ADMIN_SECRET/<JANUS_ADMIN_SECRET>/" -e "s/$JANUS_TOKEN_SECRET/<JANUS_TOKEN_SECRET>/" \
+      -e "s/$JANUS_ROOM_ADMIN_KEY/<JANUS_ROOM_ADMIN_KEY>/" >"$JANUS_DIR/config.diff"
   if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then lobby_build_lo_shim; fi
 }
 

@@ -1,13 +1,11 @@
 /**
- * Read-only access to the stack's database, to check what a journey recorded. SQLite by default
- * (the file of LOBBY_DATA_DIR), PostgreSQL when DATABASE_URL is a postgres URL.
+ * Access to the stack's database, to check what a journey recorded (read) or to add what no API makes
+ * (write, e.g. a second company). SQLite by default (the file of LOBBY_DATA_DIR), PostgreSQL when
+ * DATABASE_URL is a postgres URL. Statements use `?` placeholders on both.
  */
 import path from 'node:path';
 
-export async function queryRows<T = Record<string, unknown>>(
-  sql: string,
-  params: unknown[] = [],
-): Promise<T[]> {
+async function run<T>(sql: string, params: unknown[], write: boolean): Promise<T[]> {
   const url = process.env.DATABASE_URL ?? '';
   if (url.startsWith('postgres')) {
     const { default: pg } = await import('pg');
@@ -25,10 +23,23 @@ export async function queryRows<T = Record<string, unknown>>(
   const file = url.startsWith('sqlite:')
     ? url.slice('sqlite:'.length)
     : path.join(process.env.LOBBY_DATA_DIR ?? 'data', 'lobby.sqlite');
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = new Database(file, { readonly: !write, fileMustExist: true });
   try {
-    return db.prepare(sql).all(...params) as T[];
+    const statement = db.prepare(sql);
+    if (write) {
+      statement.run(...params);
+      return [];
+    }
+    return statement.all(...params) as T[];
   } finally {
     db.close();
   }
+}
+
+export function queryRows<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+  return run<T>(sql, params, false);
+}
+
+export async function execute(sql: string, params: unknown[] = []): Promise<void> {
+  await run(sql, params, true);
 }

@@ -122,7 +122,7 @@ lobby_pid() {
     ejabberd) expect=beam ;;
     janus) expect=janus ;;
     coturn) expect=turnserver ;;
-    server) expect=node ;;
+    server | gate) expect=node ;;
     nginx) expect=nginx ;;
     *) expect= ;;
   esac
@@ -278,6 +278,26 @@ start_server() {
 
 stop_server() { lobby_kill server; }
 
+# ------------------------------------------------------------------------------------------ Janus gate
+# The process that checks every browser request to Janus (apps/server/src/gate.ts, docs/security.md);
+# nginx sends /janus and /janus-http to it. Its own process: an API restart never cuts a call.
+lobby_gate_ready() { curl -sf -m 2 "http://127.0.0.1:$JANUS_GATE_PORT/health" >/dev/null; }
+
+start_gate() {
+  local pid log="$LOBBY_LOG_DIR/gate.log"
+  if pid=$(lobby_pid gate); then
+    echo "gate: already running (pid $pid)"
+    return 0
+  fi
+  lobby_port_free "$JANUS_GATE_PORT" "the Janus gate" || return 1
+  : >"$log"
+  (cd "$lobby_root" && lobby_spawn gate "$log" node apps/server/src/gate.ts)
+  lobby_wait gate 30 "$log" lobby_gate_ready || return 1
+  echo "gate: running (pid $(lobby_pid gate)), http://127.0.0.1:$JANUS_GATE_PORT (/janus, /janus-http) behind nginx, log $log"
+}
+
+stop_gate() { lobby_kill gate; }
+
 # ---------------------------------------------------------------------------------------------- nginx
 start_nginx() {
   local pid log="$LOBBY_LOG_DIR/nginx.error.log"
@@ -312,6 +332,7 @@ start_infra() {
 # stop_stack: everything of this run dir, nginx and the server first (they hold connections to the others).
 stop_stack() {
   stop_nginx
+  stop_gate
   stop_server
   stop_ejabberd
   stop_janus

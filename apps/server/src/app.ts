@@ -43,6 +43,13 @@ import type { EventBus } from './services/events.ts';
 import { createRepositories } from './services/index.ts';
 import type { Services } from './services/index.ts';
 import { createJanusHttpClient } from './services/janus.ts';
+import { createJanusVideoroomAdmin } from './services/media/janusAdmin.ts';
+import { createJanusTokens } from './services/media/janusTokens.ts';
+import { createMediaRooms, type MediaRooms } from './services/media/mediaRooms.ts';
+import { createMediaRoomsRepository } from './repositories/mediaRooms.ts';
+import { recordingsRoot } from './services/recordings/index.ts';
+import { mediaRoutes } from './routes/api/media/index.ts';
+import { registerJanusGate } from './web/janusGate.ts';
 import type { JanusClient } from './services/janus.ts';
 import { defaultReportChecks } from './services/guestChecks.ts';
 import { createReportStatus } from './services/reportStatus.ts';
@@ -61,6 +68,7 @@ export interface AppDeps {
   db?: Db;
   ejabberd?: EjabberdClient;
   janus?: JanusClient;
+  mediaRooms?: MediaRooms;
   events?: EventBus;
   reportStatus?: ReportStatusFn;
   /** round robin's clock and timers (unit tests drive them by hand) */
@@ -90,6 +98,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const db = deps.db ?? openDb(config.databaseUrl);
   const now = deps.now ?? Date.now;
   const events = deps.events ?? createEventBus();
+  const janusTokens = createJanusTokens(config.janusTokenSecret, now);
   const services: Services = {
     config,
     db,
@@ -100,6 +109,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       deps.ejabberd ??
       createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, mucService: config.xmppMucDomain }),
     janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
+    mediaRooms:
+      deps.mediaRooms ??
+      createMediaRooms({
+        repo: createMediaRoomsRepository(db.kysely),
+        janus: createJanusVideoroomAdmin(config.janusHttpUrl, config.janusRoomAdminKey, janusTokens),
+        tokens: janusTokens,
+        recordingsRoot: recordingsRoot(config),
+        tokenTtlSeconds: config.openCallHours * 3600,
+        now,
+      }),
     events,
     reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
     roundRobin: new RoundRobin({
@@ -126,6 +145,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   guestAuthRoutes(app, services);
   companyRoutes(app, services);
   callReportRoutes(app, services);
+  mediaRoutes(app, services);
   guestAppointmentRoutes(app, services);
   consoleRoutes(app, services);
   consoleTransferRoutes(app, services);
@@ -161,6 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   if (deps.web !== false) {
     await registerProxies(app, config);
+    registerJanusGate(app, config, janusTokens, services.mediaRooms);
     await registerStatic(app, config);
   }
   return app;

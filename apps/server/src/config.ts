@@ -20,6 +20,10 @@ export interface Config {
   janusHttpUrl: string;
   janusAdminUrl: string;
   janusAdminSecret: string;
+  /** Janus `token_auth_secret`: the server signs each participant's Janus token with it */
+  janusTokenSecret: string;
+  /** Janus videoroom `admin_key`: only its holder (the server) creates rooms */
+  janusRoomAdminKey: string;
   dataDir: string;
   defaultCompanyId: number;
   seedDemo: boolean;
@@ -97,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     janusHttpUrl: s('JANUS_HTTP_URL', 'http://127.0.0.1:8088/janus'),
     janusAdminUrl: s('JANUS_ADMIN_URL', 'http://127.0.0.1:7088/admin'),
     janusAdminSecret: s('JANUS_ADMIN_SECRET', ''),
+    janusTokenSecret: secret('JANUS_TOKEN_SECRET'),
+    janusRoomAdminKey: secret('JANUS_ROOM_ADMIN_KEY'),
     dataDir,
     defaultCompanyId: int(env, 'LOBBY_DEFAULT_COMPANY_ID', 18),
     seedDemo: flag(env, 'LOBBY_SEED_DEMO'),
@@ -121,4 +127,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
   }
   return config;
+}
+
+/** The config, or exit 2 with the reason on stderr (a process's start: the server, the Janus gate). */
+export function loadConfigOrExit(program: string, env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`${program}: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
 }

@@ -1,20 +1,11 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { openDb } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemo } from './db/seed.ts';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`lobby server: ${err.message}`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit('lobby server');
 
   const db = openDb(config.databaseUrl);
   const migrations = await migrateToLatest(db);

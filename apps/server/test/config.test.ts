@@ -5,6 +5,8 @@ const secrets = {
   XMPP_JWT_SECRET: 'x'.repeat(32),
   API_TOKEN_SECRET: 'a'.repeat(32),
   SESSION_SECRET: 's'.repeat(32),
+  JANUS_TOKEN_SECRET: 't'.repeat(32),
+  JANUS_ROOM_ADMIN_KEY: 'k'.repeat(32),
 };
 
 describe('config', () => {

@@ -32,7 +32,11 @@ function randomSuffix(): string {
   return Date.now().toString(36) + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The Janus room pin for a call: SPEC.md §5 joins with the room password in lowercase. */
+/**
+ * @deprecated Not the pin of any room: the server creates each call's room with a random pin and hands
+ * it out in the media grant (docs/protocol.md "Media room"). A pin derived from the call id let anyone
+ * who knew the call id into the call.
+ */
 export function roomPin(callId: string): string {
   return callId.toLowerCase();
 }

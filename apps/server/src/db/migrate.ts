@@ -6,6 +6,7 @@ import { serviceApi } from './migrations/0002_service_api.ts';
 import { admin } from './migrations/0003_admin.ts';
 import { callTransfers } from './migrations/0004_call_transfers.ts';
 import { callDetails } from './migrations/0005_call_details.ts';
+import { mediaRooms } from './migrations/0006_media_rooms.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0003_admin': admin,
   '0004_call_transfers': callTransfers,
   '0005_call_details': callDetails,
+  '0006_media_rooms': mediaRooms,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -11,6 +11,7 @@ import { createUsersRepository } from '../repositories/users.ts';
 import type { EjabberdClient } from './ejabberd.ts';
 import type { EventBus } from './events.ts';
 import type { JanusClient } from './janus.ts';
+import type { MediaRooms } from './media/mediaRooms.ts';
 import type { ReportStatusFn } from './reportStatus.ts';
 import type { RoundRobin } from './roundRobin.ts';
 import type { ApiTokens, XmppTokens } from './tokens.ts';
@@ -33,6 +34,8 @@ export interface Services {
   apiTokens: ApiTokens;
   ejabberd: EjabberdClient;
   janus: JanusClient;
+  /** each call's Janus room, created, recorded and destroyed by the server */
+  mediaRooms: MediaRooms;
   events: EventBus;
   reportStatus: ReportStatusFn;
   /** round robin offering of waiting calls (docs/protocol.md) */

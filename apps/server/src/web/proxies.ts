@@ -10,14 +10,10 @@ function split(url: string): { upstream: string; rewritePrefix: string } {
 }
 
 /**
- * One origin for the browser: the XMPP websocket (`/xmpp-websocket`, subprotocol `xmpp`), Janus's websocket
- * (`/janus`, subprotocol `janus-protocol`) and Janus's HTTP API (`/janus-http`). Subprotocols pass through.
+ * One origin for the browser: the XMPP websocket (`/xmpp-websocket`, subprotocol `xmpp`) passes through.
+ * Janus (`/janus`, `/janus-http`) is not proxied blindly: web/janusGate.ts checks every request.
  */
 export async function registerProxies(app: App, config: Config): Promise<void> {
   const xmpp = split(config.ejabberdWsUrl);
   await app.register(proxy, { prefix: '/xmpp-websocket', upstream: xmpp.upstream, rewritePrefix: xmpp.rewritePrefix, websocket: true });
-  const janusWs = split(config.janusWsUrl);
-  await app.register(proxy, { prefix: '/janus', upstream: janusWs.upstream, rewritePrefix: janusWs.rewritePrefix, websocket: true });
-  const janusHttp = split(config.janusHttpUrl);
-  await app.register(proxy, { prefix: '/janus-http', upstream: janusHttp.upstream, rewritePrefix: janusHttp.rewritePrefix });
 }

@@ -89,6 +89,8 @@ describe('lobby-admin create-company (the operator command)', () => {
     XMPP_JWT_SECRET: 'x'.repeat(40),
     API_TOKEN_SECRET: 'y'.repeat(40),
     SESSION_SECRET: 'z'.repeat(40),
+    JANUS_TOKEN_SECRET: 't'.repeat(40),
+    JANUS_ROOM_ADMIN_KEY: 'k'.repeat(40),
     LOBBY_ADMIN_PASSWORD: '',
   };
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

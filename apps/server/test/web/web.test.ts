@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
 import { createTestContext } from '../helpers/context.ts';
 import type { TestContext } from '../helpers/context.ts';
 
@@ -117,15 +118,30 @@ describe('front ends, proxies and security headers', () => {
     expect(seen.at(-1)).toEqual({ url: '/ws', protocol: 'xmpp' });
   });
 
-  it('when a browser opens /janus with subprotocol janus-protocol, then it reaches Janus with that subprotocol', async () => {
-    const reply = await wsRoundTrip(`ws://127.0.0.1:${port}/janus`, 'janus-protocol', '{"janus":"info"}');
-    expect(reply).toEqual({ protocol: 'janus-protocol', message: 'echo:{"janus":"info"}' });
+  it('when a browser opens /janus with a token of a room, then its request reaches Janus with the janus-protocol subprotocol', async () => {
+    const token = createJanusTokens(t.config.janusTokenSecret).mint('g1--room', 60, { role: 'guest', username: 'g1' }).token;
+    const create = JSON.stringify({ janus: 'create', transaction: 't1', token });
+    const reply = await wsRoundTrip(`ws://127.0.0.1:${port}/janus`, 'janus-protocol', create);
+    expect(reply).toEqual({ protocol: 'janus-protocol', message: `echo:${create}` });
     expect(seen.at(-1)?.protocol).toBe('janus-protocol');
   });
 
-  it('when /janus-http/<path> is asked, then it is forwarded to JANUS_HTTP_URL/<path>', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/janus-http/info' });
-    expect(res.json()).toEqual({ path: '/janus/info' });
+  it('when a browser asks /janus for info or anything without a token, then the gate answers an error and Janus never sees it', async () => {
+    const before = seen.length;
+    for (const message of ['{"janus":"info","transaction":"i"}', '{"janus":"create","transaction":"c"}']) {
+      const reply = await wsRoundTrip(`ws://127.0.0.1:${port}/janus`, 'janus-protocol', message);
+      expect(JSON.parse(reply.message) as unknown, message).toMatchObject({ janus: 'error', error: { code: 403 } });
+    }
+    // the gate opens its upstream per client, but no request passed it
+    expect(seen.slice(before).every((s) => s.protocol === 'janus-protocol')).toBe(true);
+  });
+
+  it('when /janus-http/info or a POST without a token is asked, then nothing is forwarded to Janus', async () => {
+    const info = await t.app.inject({ method: 'GET', url: '/janus-http/info' });
+    expect(info.statusCode).toBe(403);
+    expect(info.body).not.toContain('/janus/info');
+    const create = await t.app.inject({ method: 'POST', url: '/janus-http', payload: { janus: 'create', transaction: 'x' } });
+    expect(create.json()).toMatchObject({ janus: 'error', error: { code: 403 } });
   });
 
   it('when /api/docs is asked, then the OpenAPI UI and document answer with every API route', async () => {

@@ -6,7 +6,7 @@
  *   answer()   join the call's Janus room (pin in lowercase) and publish; the guest subscribes
  *   hangup()   end control to the room, leave the media room
  */
-import { guestUsernameOf, roomPin } from '../callId.ts';
+import { guestUsernameOf } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
 import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
 import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom } from '../api/consoleApi.ts';
@@ -407,7 +407,9 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
         ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
       });
       gum.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-      const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers });
+      // the call's room, its pin and our Janus token come from the server (docs/protocol.md "Media room")
+      const grant = await this.#options.api.mediaGrant(callId);
+      const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token });
       this.#media = media;
       media.on('remoteFeed', (feed) => {
         if (this.#media !== media) return;
@@ -438,7 +440,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       await media.connect();
       await media.attachPublisher();
       const bareJid = this.#snapshot.jid ?? this.#nick;
-      await media.join({ room: callId, pin: roomPin(callId) }, bareJid);
+      await media.join({ room: grant.room, pin: grant.pin }, bareJid);
       const localStream = await gum;
       if (this.#media !== media) {
         for (const track of localStream.getTracks()) track.stop(); // the call ended meanwhile

@@ -1,5 +1,6 @@
 /** The console's service calls used by the call engine (the rest of the console API lives in the app). */
 import { requestJson, uploadFile, type HttpOptions, type UploadType } from './http.ts';
+import type { MediaGrant } from './guestApi.ts';
 
 export interface XmppToken {
   jid: string;
@@ -45,6 +46,8 @@ export interface TransferEvents {
 
 export interface ConsoleApi {
   xmppToken(): Promise<XmppToken>;
+  /** POST /console/calls/{callId}/media: the call's room, its pin and a Janus token (answering starts the recording). */
+  mediaGrant(callId: string): Promise<MediaGrant>;
   rooms(): Promise<OpenCallRoom[]>;
   /**
    * Subscribes to calls opened in the agent's assignments (and, on the same stream, to round robin's
@@ -79,6 +82,7 @@ export function createConsoleApi(
   const base = options.baseUrl ?? '/api';
   return {
     xmppToken: () => requestJson(options, 'POST', '/console/xmpp-token', {}),
+    mediaGrant: (callId) => requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/media`, {}),
     upload: (type, file, companyId, guestUsername) =>
       uploadFile(options, type, file, companyId, guestUsername ? { guestUsername } : {}),
     rooms: async () => (await requestJson<{ rooms: OpenCallRoom[] }>(options, 'GET', '/console/rooms')).rooms,

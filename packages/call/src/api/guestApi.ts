@@ -39,8 +39,19 @@ export interface AddReportBody {
 export type TimestampFlag =
   'call_initiated_timestamp' | 'call_answered_timestamp' | 'call_ended_timestamp' | 'guest_exit_timestamp';
 
+/** A participant's way into its call's Janus room (docs/protocol.md "Media room"). */
+export interface MediaGrant {
+  room: string;
+  pin: string;
+  /** the Janus token for this room alone */
+  token: string;
+  expires_in: number;
+}
+
 export interface GuestApi {
   register(guestId: string, companyId?: number): Promise<GuestRegistration>;
+  /** POST /call-report/media: the server creates the call's room and answers its pin and a Janus token. */
+  mediaGrant(callId: string, options?: { webview?: boolean }): Promise<MediaGrant>;
   addReport(body: AddReportBody): Promise<{ id: number; status: ReportStatus }>;
   updateReport(body: { call_id: string } & Record<string, unknown>): Promise<void>;
   /** Marks timestamps; `beacon` sends it so that it survives the tab closing. */
@@ -74,6 +85,8 @@ export function createGuestApi(options: HttpOptions = {}): GuestApi {
       return registration;
     },
     addReport: (body) => requestJson(options, 'POST', '/call-report/add', body, { token }),
+    mediaGrant: (callId, { webview = false } = {}) =>
+      requestJson(options, 'POST', '/call-report/media', { call_id: callId, ...(webview ? { webview } : {}) }, { token }),
     async updateReport(body) {
       await requestJson(options, 'PUT', '/call-report/update', body, { token });
     },

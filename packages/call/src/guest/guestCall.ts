@@ -6,7 +6,7 @@
  *   (agent)    first remote stream → peer call Resumed → InCall|agentJid|callId
  *   hangup()   end control → leave media → empty room presence → report timestamps
  */
-import { newCallId, roomPin } from '../callId.ts';
+import { newCallId } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
 import { encodePresenceStatus, joinStatus, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
@@ -339,7 +339,9 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     username: string,
     xmpp: XmppSession,
   ): Promise<void> {
-    const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers });
+    // the server creates the call's room and hands us its pin and a Janus token (docs/protocol.md)
+    const grant = await this.#options.api.mediaGrant(callId, { webview: !!this.#options.webview });
+    const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token });
     this.#media = media;
     this.#wireMedia(media, callId);
     // #teardown (a hang-up meanwhile) sets #media to null and closes this session: stop at the next step
@@ -348,10 +350,9 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     if (ended()) return;
     this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } }));
     await media.attachPublisher();
-    const roomOptions = { room: callId, pin: roomPin(callId), webview: !!this.#options.webview };
+    const roomOptions = { room: grant.room, pin: grant.pin };
     if (ended()) return;
-    await media.createRoom(roomOptions);
-    if (ended()) return;
+    media.useRoom();
     await media.join(roomOptions, username);
     await whenVisible();
     if (ended()) return;

@@ -40,6 +40,8 @@ export interface MediaSessionOptions {
   debug?: boolean;
   /** Attempts for each gateway call (SPEC.md §8: 20). */
   attempts?: number;
+  /** the Janus token of the server's media grant (one room, one participant) */
+  token?: string;
 }
 
 export interface RoomOptions {
@@ -54,7 +56,7 @@ export interface PublishOptions {
   stream: MediaStream;
   audio: boolean;
   video: boolean;
-  /** absolute Janus-side path without extension; recording only when set */
+  /** ignored: the server decides and starts recording (lock_record); kept until the engines drop it */
   recordFilename?: string;
   /** the company's stream watermark, drawn into the sent camera video (also after a device change) */
   watermark?: WatermarkOptions | null;
@@ -168,6 +170,7 @@ export class MediaSession extends Emitter<MediaEvents> {
       const janus: InstanceType<JanusClass> = new Janus({
         server: this.#options.servers,
         iceServers: this.#options.iceServers,
+        ...(this.#options.token ? { token: this.#options.token } : {}),
         destroyOnUnload: true,
         success: () => {
           settled = true;
@@ -229,35 +232,13 @@ export class MediaSession extends Emitter<MediaEvents> {
     });
   }
 
-  /** Creates the call's room (at most 10 publishers); an existing room (427) is fine. */
-  async createRoom(options: RoomOptions): Promise<void> {
-    const publisher = this.#requirePublisher();
-    try {
-      await retry(
-        async () => {
-          const body: Record<string, unknown> = {
-            request: 'create',
-            room: options.room,
-            pin: options.pin,
-            publishers: 10,
-            videoorient_ext: false,
-            is_private: true,
-            description: options.description ?? options.room,
-          };
-          if (options.webview) Object.assign(body, { videocodec: 'h264', h264_profile: '42e01f' });
-          const answer = await this.#request<Message>(publisher, body).catch((error: Error) => {
-            if (/427/.test(error.message)) return { videoroom: 'created' };
-            throw error;
-          });
-          if (answer.videoroom !== 'created') throw new Error(`Ooops: room not created`);
-        },
-        { attempts: this.attempts, stopIf: () => this.#closed },
-      );
-      this.emit('stage', { stage: 'createRoom', ok: true });
-    } catch (error) {
-      this.emit('stage', { stage: 'createRoom', ok: false, error: String(error) });
-      throw error;
-    }
+  /**
+   * The call's room, as the server granted it (docs/protocol.md "Media room"): the server creates each
+   * room (SPEC.md §7's properties, a random pin and a secret only it holds), so this only records the
+   * stage; no browser may create, edit, record or destroy a room.
+   */
+  useRoom(): void {
+    this.emit('stage', { stage: 'createRoom', ok: true });
   }
 
   /** Joins the room as a publisher (SPEC.md §5: the pin in lowercase). */
@@ -312,19 +293,15 @@ export class MediaSession extends Emitter<MediaEvents> {
       throw error;
     }
     const configured = new Promise<void>((resolve) => (this.#configured = resolve));
-    const body: Record<string, unknown> = {
-      request: 'configure',
-      audio: options.audio,
-      video: options.video,
-    };
-    if (options.recordFilename) Object.assign(body, { record: true, filename: options.recordFilename });
+    // no record/filename: the server records the room (the gate refuses them)
+    const body: Record<string, unknown> = { request: 'configure', audio: options.audio, video: options.video };
     await this.#request(publisher, body, jsep);
     await configured;
     this.emit('stage', { stage: 'localStream', ok: true });
   }
 
   /** Shares the screen as a second publisher named `{display}-screen`. */
-  async startScreenShare(track: MediaStreamTrack, recordFilename?: string): Promise<void> {
+  async startScreenShare(track: MediaStreamTrack, _recordFilename?: string): Promise<void> {
     if (!this.#room) throw new Error('not in a room');
     const room = this.#room;
     let joinedId: (id: string) => void = () => undefined;
@@ -359,9 +336,7 @@ export class MediaSession extends Emitter<MediaEvents> {
         error: reject,
       }),
     );
-    const body: Record<string, unknown> = { request: 'configure', audio: false, video: true };
-    if (recordFilename) Object.assign(body, { record: true, filename: recordFilename });
-    await this.#request(screen, body, jsep);
+    await this.#request(screen, { request: 'configure', audio: false, video: true }, jsep);
     await isConfigured;
   }
 
@@ -703,19 +678,13 @@ export class MediaSession extends Emitter<MediaEvents> {
    * Leaves the room and ends every handle and the session (SPEC.md §4: hang-up stops tracks, clears
    * timers and closes the peer connection; then detach; then the session is destroyed).
    */
-  async close(options: { destroyRoom?: boolean } = {}): Promise<void> {
+  async close(_options: { destroyRoom?: boolean } = {}): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.stopScreenShare().catch(() => undefined);
     const publisher = this.#publisher;
-    if (publisher && this.#room) {
-      if (options.destroyRoom) {
-        // destroying the room tells every participant at once that the call is over
-        await this.#request(publisher, { request: 'destroy', room: this.#room.room }).catch(() => undefined);
-      } else {
-        await this.#request(publisher, { request: 'leave' }).catch(() => undefined);
-      }
-    }
+    // always leave: the room is destroyed by the server when the call ends (the others see us leave)
+    if (publisher && this.#room) await this.#request(publisher, { request: 'leave' }).catch(() => undefined);
     for (const track of this.localStream?.getTracks() ?? []) track.stop();
     this.#marked?.stop();
     this.#marked = null;

@@ -64,6 +64,8 @@ export function holdCallRoute(app: App, services: Services): void {
           // the resumed call is the same conversation: the guest's position carries over
           location: current.latitude && current.longitude ? { latitude: current.latitude, longitude: current.longitude } : null,
         });
+        // the held call's media room is over: the conversation goes on in the new call's room
+        void services.mediaRooms.end(current.call_id);
         return await reply.code(201).send({ data: { id } });
       } catch (err) {
         if (err instanceof DuplicateCallId) return fail(reply, 409, 'new_call_id: this call was already reported');

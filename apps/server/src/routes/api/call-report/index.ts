@@ -182,6 +182,8 @@ export function callReportRoutes(app: App, services: Services): void {
         const flags = Object.keys(TIMESTAMP_FLAGS).filter((f) => body[f] === true);
         // answered, ended or left: round robin stops offering the call
         if (flags.some((f) => f !== 'call_initiated_timestamp')) services.roundRobin.callClosed(report.call_id);
+        // the call is over: the server, which alone holds the room's secret, destroys its media room
+        if (flags.includes('call_ended_timestamp')) void services.mediaRooms.end(report.call_id);
         await repos.callReports.setTimestamps(
           report.id,
           flags.map((f) => TIMESTAMP_FLAGS[f] as TimestampColumn),

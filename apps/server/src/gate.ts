@@ -1,0 +1,35 @@
+/**
+ * The Janus gate as its own process (web/janusGate.ts): nginx sends `/janus` and `/janus-http` here, not
+ * to the Lobby server, so that a restart of the API never cuts a call's signalling (e2e infra-nginx),
+ * while every browser request to Janus is still checked (docs/security.md "Media plane").
+ * Listens on 127.0.0.1:$JANUS_GATE_PORT; reads the rooms' secrets from the server's database.
+ */
+import Fastify from 'fastify';
+import { loadConfigOrExit } from './config.ts';
+import { openDb } from './db/database.ts';
+import { createMediaRoomsRepository } from './repositories/mediaRooms.ts';
+import { createJanusTokens } from './services/media/janusTokens.ts';
+import type { App } from './typebox.ts';
+import { registerJanusGate } from './web/janusGate.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit('lobby janus gate');
+  const port = Number(process.env.JANUS_GATE_PORT ?? 8082);
+  const db = openDb(config.databaseUrl);
+  const rooms = createMediaRoomsRepository(db.kysely);
+  const app = Fastify({ logger: { level: config.logLevel }, forceCloseConnections: true }) as unknown as App;
+  registerJanusGate(app, config, createJanusTokens(config.janusTokenSecret), {
+    async secretOf(callId) {
+      const row = await rooms.byCallId(callId);
+      return row && row.destroyed_at === null ? row.secret : null;
+    },
+  });
+  app.get('/health', () => ({ ok: true }));
+  app.addHook('onClose', async () => db.close());
+  await app.listen({ host: '127.0.0.1', port });
+  const stop = () => void app.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+await main();

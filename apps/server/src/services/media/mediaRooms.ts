@@ -1,0 +1,118 @@
+/**
+ * Each call's Janus room, owned by the server (docs/protocol.md "Media room", docs/security.md):
+ *
+ * - created on the guest's first request for its media grant, with a random pin and a random secret
+ *   (never derived from the call id), SPEC.md §7's properties, `lock_record` and the recording folder
+ *   {recordings root}/{companyId}/{callId};
+ * - recorded when the company records calls, started by the server when an agent of the company asks for
+ *   its grant (it answers), not while the guest waits;
+ * - destroyed by the server when the call ends (or is held: the call continues in a new room).
+ *
+ * A grant is the room id, its pin and a Janus token for that room alone (janusTokens.ts), handed only in
+ * authenticated answers to the call's guest and to its company's console users.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
+import type { JanusVideoroomAdmin } from './janusAdmin.ts';
+import { ROOM_EXISTS, JanusAdminError } from './janusAdmin.ts';
+import type { JanusTokens, Participant } from './janusTokens.ts';
+
+export interface MediaGrant {
+  room: string;
+  pin: string;
+  token: string;
+  /** seconds the token stays valid */
+  expires_in: number;
+}
+
+export interface MediaRooms {
+  /** The guest's grant: creates the room on first use. */
+  grantGuest(input: { callId: string; companyId: number; username: string; webview: boolean }): Promise<MediaGrant>;
+  /** An agent's grant: the room must exist (the guest made it); starts the recording when asked. */
+  grantAgent(input: { callId: string; companyId: number; username: string; record: boolean }): Promise<MediaGrant | null>;
+  /** The room's secret for the gate, which names each publisher's recording (null: no such room). */
+  secretOf(callId: string): Promise<string | null>;
+  /** Destroys the call's room (best effort: a room Janus no longer has is fine). */
+  end(callId: string): Promise<void>;
+  /**
+   * Destroys rooms older than a token's life whose end never came (the guest's browser died): nobody can
+   * be in them any more, since every token for them has expired.
+   */
+  sweepStale(): Promise<void>;
+}
+
+const random = (bytes: number) => randomBytes(bytes).toString('base64url');
+/** lowercase: participants join with the pin in lowercase (SPEC.md §5) */
+const randomPin = () => randomBytes(12).toString('hex');
+
+export function createMediaRooms(deps: {
+  repo: ReturnType<typeof createMediaRoomsRepository>;
+  janus: JanusVideoroomAdmin;
+  tokens: JanusTokens;
+  recordingsRoot: string;
+  /** a token outlives the longest call the console still lists (LOBBY_OPEN_CALL_HOURS) */
+  tokenTtlSeconds: number;
+  now: () => number;
+  log?: (message: string, error?: unknown) => void;
+}): MediaRooms {
+  const { repo, janus, tokens } = deps;
+  const grant = (room: string, pin: string, participant: Participant): MediaGrant => {
+    const t = tokens.mint(room, deps.tokenTtlSeconds, participant);
+    return { room, pin, token: t.token, expires_in: t.expiresIn };
+  };
+  return {
+    async grantGuest({ callId, companyId, username, webview }) {
+      const me: Participant = { role: 'guest', username };
+      const existing = await repo.byCallId(callId);
+      if (existing) return grant(callId, existing.pin, me);
+      const row = { call_id: callId, company_id: companyId, pin: randomPin(), secret: random(24), created_at: deps.now() };
+      if (!(await repo.add(row))) {
+        const raced = await repo.byCallId(callId);
+        if (!raced) throw new Error('media room vanished');
+        return grant(callId, raced.pin, me);
+      }
+      try {
+        await janus.create({
+          room: callId,
+          pin: row.pin,
+          secret: row.secret,
+          recDir: path.join(deps.recordingsRoot, String(companyId), callId),
+          webview,
+        });
+      } catch (error) {
+        await repo.remove(callId); // the next request tries again
+        // a room of this id left in Janus (a restart of ours with Janus still up) is not ours to trust
+        if (error instanceof JanusAdminError && error.code === ROOM_EXISTS) throw new Error('media room exists in Janus but not here');
+        throw error;
+      }
+      return grant(callId, row.pin, me);
+    },
+    async grantAgent({ callId, companyId, username, record }) {
+      const row = await repo.byCallId(callId);
+      if (!row || row.company_id !== companyId || row.destroyed_at !== null) return null;
+      if (record && !row.recording) {
+        await janus.enableRecording(callId, row.secret);
+        await repo.setRecording(callId);
+      }
+      return grant(callId, row.pin, { role: 'agent', username });
+    },
+    async secretOf(callId) {
+      const row = await repo.byCallId(callId);
+      return row && row.destroyed_at === null ? row.secret : null;
+    },
+    async sweepStale() {
+      for (const callId of await repo.openBefore(deps.now() - deps.tokenTtlSeconds * 1000)) await this.end(callId);
+    },
+    async end(callId) {
+      const row = await repo.byCallId(callId);
+      if (!row || row.destroyed_at !== null) return;
+      try {
+        await janus.destroy(callId, row.secret);
+        await repo.setDestroyed(callId, deps.now());
+      } catch (error) {
+        deps.log?.(`destroying the media room of ${callId} failed`, error);
+      }
+    },
+  };
+}

@@ -1,0 +1,256 @@
+/**
+ * The browser's only way to Janus: `/janus` (websocket, subprotocol `janus-protocol`) and `/janus-http`
+ * (Janus's HTTP API). Unlike a plain proxy, every request is read and checked against
+ * services/media/janusPolicy.ts before Janus sees it, and a session is held to what created it:
+ *
+ * - websocket: a request may name only sessions created on the same connection;
+ * - HTTP: a request may name only sessions created through this gate with a token of the same room.
+ *
+ * A publisher's configure gets the server's recording name for it and the room secret (lock_record
+ * accepts a name only with the secret), so that when the server starts the room's recording every file
+ * is named after who published it (services/media/recordingName.ts).
+ *
+ * A refused request is answered in Janus's own error shape (code 403), so janus.js reports it like any
+ * Janus error. `info` and every GET but a session's long poll are refused: the version and the plugins
+ * are nobody's business. Janus itself enforces the same tokens (token_auth), the videoroom admin_key and
+ * each room's secret and pin, so a request that slipped past this gate would still be refused there.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { Config } from '../config.ts';
+import { checkJanusRequest, type Verdict } from '../services/media/janusPolicy.ts';
+import type { JanusTokens } from '../services/media/janusTokens.ts';
+import type { MediaRooms } from '../services/media/mediaRooms.ts';
+import { recordingName } from '../services/media/recordingName.ts';
+import type { App } from '../typebox.ts';
+
+const SUBPROTOCOL = 'janus-protocol';
+/** Janus's own "unauthorized" code (JANUS_ERROR_UNAUTHORIZED) */
+const UNAUTHORIZED = 403;
+
+function refusal(message: Record<string, unknown> | null, reason: string): Record<string, unknown> {
+  const transaction = message && typeof message.transaction === 'string' ? message.transaction : undefined;
+  return { janus: 'error', ...(transaction ? { transaction } : {}), error: { code: UNAUTHORIZED, reason } };
+}
+
+function parse(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The session id a request names (websocket: `session_id`; HTTP: the path), as a string. */
+/** A websocket frame's text (ws hands a Buffer, an ArrayBuffer or fragments). */
+const rawText = (data: RawData): string =>
+  Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+
+const sessionOf = (m: Record<string, unknown>): string | null =>
+  typeof m.session_id === 'number' || typeof m.session_id === 'string' ? String(m.session_id) : null;
+
+type Rooms = Pick<MediaRooms, 'secretOf'>;
+type Allowed = Extract<Verdict, { ok: true }>;
+
+/** Publisher handles, by handle id, and whether each publishes a screen (`{display}-screen`). */
+type Publishers = Map<string, { screen: boolean }>;
+
+const PUBLISHING = new Set(['configure', 'joinandconfigure', 'publish']);
+
+/**
+ * Notes publisher handles as they join, and adds the server's recording name and the room secret to a
+ * publisher's configure. Returns the message to pass on.
+ */
+async function withServerFields(
+  message: Record<string, unknown>,
+  handle: string | null,
+  verdict: Allowed,
+  publishers: Publishers,
+  rooms: Rooms,
+): Promise<Record<string, unknown>> {
+  const body = message.body as Record<string, unknown> | undefined;
+  if (message.janus !== 'message' || !body || handle === null) return message;
+  if ((body.request === 'join' || body.request === 'joinandconfigure') && body.ptype === 'publisher') {
+    publishers.set(handle, { screen: typeof body.display === 'string' && body.display.endsWith('-screen') });
+  }
+  const publisher = publishers.get(handle);
+  if (!publisher || typeof body.request !== 'string' || !PUBLISHING.has(body.request)) return message;
+  const secret = await rooms.secretOf(verdict.claims.room);
+  if (!secret) return message;
+  const filename = recordingName(verdict.claims.room, verdict.claims.participant, publisher.screen, Date.now());
+  return { ...message, body: { ...body, secret, filename } };
+}
+
+export function registerJanusGate(app: App, config: Config, tokens: JanusTokens, rooms: Rooms): void {
+  registerWebsocket(app, config, tokens, rooms);
+  registerHttp(app, config, tokens, rooms);
+}
+
+function registerWebsocket(app: App, config: Config, tokens: JanusTokens, rooms: Rooms): void {
+  const wss = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+  });
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== '/janus' && path !== '/janus/') return; // another websocket (XMPP) is not ours
+    wss.handleUpgrade(request, socket, head, (client) => bridge(client, config.janusWsUrl, tokens, rooms));
+  };
+  app.server.on('upgrade', onUpgrade);
+  app.addHook('onClose', (_app, done) => {
+    app.server.off('upgrade', onUpgrade);
+    for (const client of wss.clients) client.terminate();
+    wss.close(() => done());
+  });
+}
+
+function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens, rooms: Rooms): void {
+  const upstream = new WebSocket(upstreamUrl, SUBPROTOCOL);
+  /** sessions created on this connection (Janus's answers to `create`) */
+  const sessions = new Set<string>();
+  /** transactions of our `create` requests, to learn the session ids they make */
+  const creating = new Set<string>();
+  const pending: string[] = [];
+  const publishers: Publishers = new Map();
+  /** requests pass one at a time, in order (a configure may wait for the room's secret) */
+  let queue: Promise<void> = Promise.resolve();
+  const toJanus = (text: string) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
+    else pending.push(text);
+  };
+  upstream.on('open', () => {
+    for (const text of pending.splice(0)) upstream.send(text);
+  });
+  const onRequest = async (text: string) => {
+    const message = parse(text);
+    const verdict = checkJanusRequest(tokens, message);
+    if (!verdict.ok || !message) {
+      client.send(JSON.stringify(refusal(message, verdict.ok ? 'not JSON' : verdict.reason)));
+      return;
+    }
+    const session = sessionOf(message);
+    if (message.janus === 'create') {
+      if (typeof message.transaction === 'string') creating.add(message.transaction);
+    } else if (session === null || !sessions.has(session)) {
+      client.send(JSON.stringify(refusal(message, 'session_id: not a session of this connection')));
+      return;
+    }
+    const handle = typeof message.handle_id === 'number' || typeof message.handle_id === 'string' ? String(message.handle_id) : null;
+    toJanus(JSON.stringify(await withServerFields(message, handle, verdict, publishers, rooms)));
+  };
+  client.on('message', (data) => {
+    const text = rawText(data);
+    queue = queue.then(() => onRequest(text)).catch(() => client.close(1011, 'gate error'));
+  });
+  upstream.on('message', (data) => {
+    const text = rawText(data);
+    const answer = parse(text);
+    if (answer && typeof answer.transaction === 'string' && creating.delete(answer.transaction)) {
+      const id = (answer.data as { id?: unknown } | undefined)?.id;
+      if (answer.janus === 'success' && (typeof id === 'number' || typeof id === 'string')) sessions.add(String(id));
+    }
+    if (client.readyState === WebSocket.OPEN) client.send(text);
+  });
+  const closeBoth = () => {
+    if (client.readyState === WebSocket.OPEN || client.readyState === WebSocket.CONNECTING) client.close();
+    if (upstream.readyState === WebSocket.OPEN) upstream.close();
+    else if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
+  };
+  client.on('close', closeBoth);
+  client.on('error', closeBoth);
+  upstream.on('close', closeBoth);
+  upstream.on('error', closeBoth);
+}
+
+/** HTTP sessions the gate created, with the room of the token that created them. */
+const MAX_HTTP_SESSIONS = 10_000;
+
+function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Rooms): void {
+  const base = config.janusHttpUrl.replace(/\/+$/, '');
+  const sessions = new Map<string, { room: string; expiry: number }>();
+  const publishers: Publishers = new Map();
+  const notePublishers = () => {
+    // handles of sessions that ended without a detach: forget the oldest (a Map keeps insertion order)
+    while (publishers.size > MAX_HTTP_SESSIONS * 4) publishers.delete(publishers.keys().next().value as string);
+  };
+  const remember = (id: string, room: string, expiry: number) => {
+    if (sessions.size >= MAX_HTTP_SESSIONS) {
+      const now = Date.now() / 1000;
+      for (const [key, s] of sessions) if (s.expiry < now) sessions.delete(key);
+      if (sessions.size >= MAX_HTTP_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+    }
+    sessions.set(id, { room, expiry });
+  };
+  const forward = async (url: string, init: RequestInit) => {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(70_000) });
+    return { status: res.status, text: await res.text() };
+  };
+
+  // POST /janus-http (create), /janus-http/{session} and /janus-http/{session}/{handle}
+  app.post('/janus-http', { config: { access: 'public' } }, async (request, reply) => {
+    const message = (request.body ?? null) as Record<string, unknown> | null;
+    const verdict = checkJanusRequest(tokens, message);
+    if (!verdict.ok) return reply.code(200).send(refusal(message, verdict.reason));
+    if (message?.janus !== 'create') return reply.code(200).send(refusal(message, 'janus: only create at this path'));
+    const res = await forward(base, { method: 'POST', body: JSON.stringify(message), headers: { 'content-type': 'application/json' } });
+    const answer = parse(res.text);
+    const id = (answer?.data as { id?: unknown } | undefined)?.id;
+    if (answer?.janus === 'success' && (typeof id === 'number' || typeof id === 'string')) {
+      remember(String(id), verdict.claims.room, verdict.claims.expiry);
+    }
+    return reply.code(res.status).type('application/json').send(res.text);
+  });
+
+  const owned = (session: string, room: string) => sessions.get(session)?.room === room;
+
+  app.post<{ Params: { session: string; handle?: string } }>(
+    '/janus-http/:session',
+    { config: { access: 'public' } },
+    async (request, reply) => sessionPost(request.params.session, undefined, request.body, reply),
+  );
+  app.post<{ Params: { session: string; handle: string } }>(
+    '/janus-http/:session/:handle',
+    { config: { access: 'public' } },
+    async (request, reply) => sessionPost(request.params.session, request.params.handle, request.body, reply),
+  );
+
+  async function sessionPost(session: string, handle: string | undefined, body: unknown, reply: FastifyReply) {
+    const message = (body ?? null) as Record<string, unknown> | null;
+    const verdict = checkJanusRequest(tokens, message);
+    if (!verdict.ok) return reply.code(200).send(refusal(message, verdict.reason));
+    if (!/^\d+$/.test(session) || (handle !== undefined && !/^\d+$/.test(handle)) || !owned(session, verdict.claims.room)) {
+      return reply.code(200).send(refusal(message, 'session_id: not a session of your token'));
+    }
+    const url = `${base}/${session}${handle ? `/${handle}` : ''}`;
+    const passed = message ? await withServerFields(message, handle ?? null, verdict, publishers, rooms) : message;
+    const res = await forward(url, { method: 'POST', body: JSON.stringify(passed), headers: { 'content-type': 'application/json' } });
+    if (message?.janus === 'detach' && handle) publishers.delete(handle);
+    notePublishers();
+    if (message?.janus === 'destroy') sessions.delete(session);
+    return reply.code(res.status).type('application/json').send(res.text);
+  }
+
+  // GET /janus-http/{session}?token=…: the long poll for events (janus.js); nothing else is readable
+  app.get<{ Params: { session: string }; Querystring: Record<string, string> }>(
+    '/janus-http/:session',
+    { config: { access: 'public' } },
+    async (request, reply) => {
+      const token = typeof request.query.token === 'string' ? request.query.token : '';
+      const claims = tokens.verify(token);
+      const session = request.params.session;
+      if (!claims?.room || !/^\d+$/.test(session) || !owned(session, claims.room)) {
+        return reply.code(403).send(refusal(null, 'token: missing, invalid or not of this session'));
+      }
+      const query = new URLSearchParams(request.query).toString();
+      const res = await forward(`${base}/${session}?${query}`, { method: 'GET' });
+      return reply.code(res.status).type('application/json').send(res.text);
+    },
+  );
+  // /janus-http/info and any other GET: not public (Janus would tell its version and plugins)
+  app.get('/janus-http', { config: { access: 'public' } }, (_request, reply) =>
+    reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'GET /janus-http: no such route' }),
+  );
+}

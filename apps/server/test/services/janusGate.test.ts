@@ -1,0 +1,97 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { checkJanusRequest } from '../../src/services/media/janusPolicy.ts';
+import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
+import { recordingName } from '../../src/services/media/recordingName.ts';
+
+const SECRET = 'janus-token-secret-for-tests-0123456789';
+const NOW = 1_800_000_000_000;
+const tokens = createJanusTokens(SECRET, () => NOW);
+const guest = { role: 'guest' as const, username: 'gab12' };
+const token = tokens.mint('gab12--room', 600, guest).token;
+const message = (body: Record<string, unknown>) => ({ janus: 'message', session_id: 1, handle_id: 2, transaction: 't', token, body });
+
+describe('Janus tokens', () => {
+  it('when a token is minted, then it is the Janus signed format with our items, HMAC-SHA1 as Janus checks it', () => {
+    const [data, signature] = token.split(':') as [string, string];
+    expect(data).toBe(`${NOW / 1000 + 600},janus,janus.plugin.videoroom,room=gab12--room,as=guest,user=gab12`);
+    expect(signature).toBe(createHmac('sha1', SECRET).update(data).digest('base64'));
+    expect(tokens.verify(token)).toEqual({ expiry: NOW / 1000 + 600, room: 'gab12--room', participant: guest });
+  });
+
+  it('when a token is forged, altered, expired or lists two rooms, then it does not verify', () => {
+    const data = token.split(':')[0]!;
+    expect(tokens.verify(`${data}:${createHmac('sha1', 'other').update(data).digest('base64')}`)).toBeNull();
+    expect(tokens.verify(token.replace('room=gab12--room', 'room=gzz--room'))).toBeNull();
+    expect(createJanusTokens(SECRET, () => NOW + 601_000).verify(token)).toBeNull();
+    const twoRooms = `${NOW / 1000 + 60},janus,janus.plugin.videoroom,room=a,room=b`;
+    expect(tokens.verify(`${twoRooms}:${createHmac('sha1', SECRET).update(twoRooms).digest('base64')}`)).toBeNull();
+  });
+
+  it('when a room or a username could break the token framing, then no token is minted', () => {
+    expect(() => tokens.mint('a,b', 60)).toThrow();
+    expect(() => tokens.mint('a:b', 60)).toThrow();
+    expect(() => tokens.mint('room', 60, { role: 'agent', username: 'x,as=guest' })).toThrow();
+  });
+});
+
+describe('what the gate lets through to Janus', () => {
+  it("when a participant joins, publishes, subscribes and leaves in its token's room, then every request passes", () => {
+    for (const body of [
+      { request: 'join', ptype: 'publisher', room: 'gab12--room', pin: 'p', display: 'gab12' },
+      { request: 'configure', audio: true, video: true },
+      { request: 'join', ptype: 'subscriber', room: 'gab12--room', pin: 'p', streams: [{ feed: 'x' }] },
+      { request: 'start', room: 'gab12--room' },
+      { request: 'subscribe', streams: [] },
+      { request: 'leave' },
+    ]) {
+      expect(checkJanusRequest(tokens, message(body)).ok, JSON.stringify(body)).toBe(true);
+    }
+    for (const janus of ['create', 'attach', 'keepalive', 'trickle', 'detach', 'hangup', 'destroy']) {
+      const m = { janus, token, transaction: 't', plugin: 'janus.plugin.videoroom' };
+      expect(checkJanusRequest(tokens, m).ok, janus).toBe(true);
+    }
+  });
+
+  it('when a request has no token, a forged one, or the server’s own (roomless) one, then it is refused', () => {
+    expect(checkJanusRequest(tokens, { janus: 'create', transaction: 't' })).toMatchObject({ ok: false });
+    expect(checkJanusRequest(tokens, { janus: 'create', token: 'x:y' })).toMatchObject({ ok: false });
+    expect(checkJanusRequest(tokens, { janus: 'create', token: tokens.mint(null, 60).token })).toMatchObject({ ok: false });
+  });
+
+  it('when info, claim or another plugin is asked, then it is refused', () => {
+    expect(checkJanusRequest(tokens, { janus: 'info', token })).toMatchObject({ ok: false });
+    expect(checkJanusRequest(tokens, { janus: 'claim', token, session_id: 1 })).toMatchObject({ ok: false });
+    expect(checkJanusRequest(tokens, { janus: 'attach', token, plugin: 'janus.plugin.streaming' })).toMatchObject({ ok: false });
+  });
+
+  it("when a request is reserved to the server or names another room, then it is refused naming the field", () => {
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ request: 'create', room: 'x', record: true, rec_dir: '/tmp' }, 'body.request'],
+      [{ request: 'destroy', room: 'gab12--room' }, 'body.request'],
+      [{ request: 'edit', room: 'gab12--room', new_pin: 'x' }, 'body.request'],
+      [{ request: 'kick', room: 'gab12--room', id: 'x' }, 'body.request'],
+      [{ request: 'moderate', room: 'gab12--room' }, 'body.request'],
+      [{ request: 'enable_recording', room: 'gab12--room', record: true }, 'body.request'],
+      [{ request: 'rtp_forward', room: 'gab12--room', host: '127.0.0.1' }, 'body.request'],
+      [{ request: 'listparticipants', room: 'gab12--room' }, 'body.request'],
+      [{ request: 'list' }, 'body.request'],
+      [{ request: 'configure', record: true, filename: '/tmp/x' }, 'body.record'],
+      [{ request: 'configure', secret: 's' }, 'body.secret'],
+      [{ request: 'join', ptype: 'publisher', room: 'gother--room', pin: 'p' }, 'body.room'],
+      [{ request: 'join', ptype: 'publisher', pin: 'p' }, 'body.room'],
+    ];
+    for (const [body, field] of refusals) {
+      const verdict = checkJanusRequest(tokens, message(body));
+      expect(verdict.ok, JSON.stringify(body)).toBe(false);
+      if (!verdict.ok) expect(verdict.reason, JSON.stringify(body)).toContain(field);
+    }
+  });
+});
+
+describe('recording names', () => {
+  it("when a publisher records, then its file is named in SPEC.md §7's shape after its token's identity", () => {
+    expect(recordingName('gab12--x1', guest, false, 1700000000000)).toBe('gab12--x1_gab12_guest_1700000000000');
+    expect(recordingName('gab12--x1', { role: 'agent', username: 'agent-18' }, true, 1)).toBe('gab12--x1_agent-18_agent-screen_1');
+  });
+});

@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../src/db/seed.ts';
+import { createMediaRoomsRepository } from '../../src/repositories/mediaRooms.ts';
+import type { JanusVideoroomAdmin, RoomSpec } from '../../src/services/media/janusAdmin.ts';
+import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
+import { createMediaRooms } from '../../src/services/media/mediaRooms.ts';
+import { DEMO, freshDb, type TestDb } from '../helpers/context.ts';
+
+function fakeJanus() {
+  const calls: { op: string; room: string; secret?: string; spec?: RoomSpec }[] = [];
+  const admin: JanusVideoroomAdmin = {
+    create: (spec) => Promise.resolve(void calls.push({ op: 'create', room: spec.room, secret: spec.secret, spec })),
+    enableRecording: (room, secret) => Promise.resolve(void calls.push({ op: 'record', room, secret })),
+    destroy: (room, secret) => Promise.resolve(calls.push({ op: 'destroy', room, secret }) > 0),
+  };
+  return { admin, calls };
+}
+
+describe('media rooms (the server owns each call room)', () => {
+  let t: TestDb;
+  let now = 1_800_000_000_000;
+  beforeEach(async () => {
+    t = await freshDb('sqlite');
+    await seedDemo(t.db, { companyId: DEMO.companyId, agentPassword: 'a', adminPassword: 'b' });
+  });
+  afterEach(async () => t.drop());
+
+  const make = (janus: JanusVideoroomAdmin) =>
+    createMediaRooms({
+      repo: createMediaRoomsRepository(t.db.kysely),
+      janus,
+      tokens: createJanusTokens('s'.repeat(40), () => now),
+      recordingsRoot: '/rec',
+      tokenTtlSeconds: 3600,
+      now: () => now,
+    });
+
+  it('when the guest asks twice, then one room is created with a random lowercase pin and a secret, and both grants name it', async () => {
+    const { admin, calls } = fakeJanus();
+    const rooms = make(admin);
+    const a = await rooms.grantGuest({ callId: 'gab--Call1', companyId: DEMO.companyId, username: 'gab', webview: true });
+    const b = await rooms.grantGuest({ callId: 'gab--Call1', companyId: DEMO.companyId, username: 'gab', webview: true });
+    expect(calls.filter((c) => c.op === 'create')).toHaveLength(1);
+    expect(a.pin).toBe(b.pin);
+    expect(a.pin).toMatch(/^[0-9a-f]{24}$/);
+    expect(a.pin).not.toContain('gab');
+    expect(calls[0]?.spec).toMatchObject({ room: 'gab--Call1', recDir: `/rec/${DEMO.companyId}/gab--Call1`, webview: true });
+    expect(calls[0]?.secret).not.toBe(a.pin);
+    expect(a.token).toContain('room=gab--Call1,as=guest,user=gab');
+  });
+
+  it('when an agent of another company asks, then no grant; of the company, a grant that starts recording once', async () => {
+    const { admin, calls } = fakeJanus();
+    const rooms = make(admin);
+    await rooms.grantGuest({ callId: 'gab--Call2', companyId: DEMO.companyId, username: 'gab', webview: false });
+    expect(await rooms.grantAgent({ callId: 'gab--Call2', companyId: DEMO.companyId + 1, username: 'x', record: true })).toBeNull();
+    const grant = await rooms.grantAgent({ callId: 'gab--Call2', companyId: DEMO.companyId, username: 'agent-18', record: true });
+    await rooms.grantAgent({ callId: 'gab--Call2', companyId: DEMO.companyId, username: 'sup-18', record: true });
+    expect(grant?.token).toContain('as=agent,user=agent-18');
+    expect(calls.filter((c) => c.op === 'record')).toHaveLength(1);
+  });
+
+  it('when a call ends or its room outlives every token, then the server destroys it with its secret, once', async () => {
+    const { admin, calls } = fakeJanus();
+    const rooms = make(admin);
+    await rooms.grantGuest({ callId: 'gab--Ended', companyId: DEMO.companyId, username: 'gab', webview: false });
+    await rooms.grantGuest({ callId: 'gab--Stale', companyId: DEMO.companyId, username: 'gab', webview: false });
+    const secretOf = (room: string) => calls.find((c) => c.op === 'create' && c.room === room)?.secret;
+    await rooms.end('gab--Ended');
+    await rooms.end('gab--Ended');
+    expect(await rooms.secretOf('gab--Ended')).toBeNull();
+    now += 3601_000;
+    await rooms.sweepStale();
+    const destroyed = calls.filter((c) => c.op === 'destroy');
+    expect(destroyed.map((c) => c.room).sort()).toEqual(['gab--Ended', 'gab--Stale']);
+    for (const d of destroyed) expect(d.secret).toBe(secretOf(d.room));
+    expect(await rooms.grantAgent({ callId: 'gab--Ended', companyId: DEMO.companyId, username: 'a', record: false })).toBeNull();
+  });
+});

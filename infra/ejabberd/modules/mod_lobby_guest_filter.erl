@@ -1,0 +1,78 @@
+%%% Keeps each guest's stanzas inside its own rooms (docs/security.md "XMPP").
+%%%
+%%% A guest holds a real XMPP credential, so a modified client could address anyone. On the guests'
+%%% host this module drops, in both directions, every stanza between a guest and anything but:
+%%%   - the MUC service (its rooms: members-only, so only the rooms the server made it a member of),
+%%%   - a server's own domain JID (roster, disco, XEP-0215 ICE servers, ping),
+%%%   - the guest's own account (carbons, its other resources).
+%%% So no message, presence (subscription requests included) or IQ passes between a guest and another
+%%% guest (of its company or another) or an agent's JID; agents reach guests only through rooms.
+%%%
+%%% Why a module: mod_block_strangers lets IQs and body-less messages through and cannot tell a guest
+%%% from an agent on another local host; a server-set privacy list can be replaced or declined by the
+%%% guest itself (XEP-0016 lets every user edit its lists). A send/receive hook is neither.
+-module(mod_lobby_guest_filter).
+-behaviour(gen_mod).
+
+-export([start/2, stop/1, reload/3, depends/2, mod_options/1, mod_opt_type/1, mod_doc/0]).
+-export([user_send_packet/1, user_receive_packet/1]).
+
+start(Host, _Opts) ->
+    case is_guest_host(Host) of
+        true ->
+            ejabberd_hooks:add(user_send_packet, Host, ?MODULE, user_send_packet, 10),
+            ejabberd_hooks:add(user_receive_packet, Host, ?MODULE, user_receive_packet, 10);
+        false -> ok
+    end,
+    ok.
+
+stop(Host) ->
+    ejabberd_hooks:delete(user_send_packet, Host, ?MODULE, user_send_packet, 10),
+    ejabberd_hooks:delete(user_receive_packet, Host, ?MODULE, user_receive_packet, 10),
+    ok.
+
+reload(_Host, _NewOpts, _OldOpts) -> ok.
+depends(_Host, _Opts) -> [].
+
+mod_opt_type(guest_host) -> econf:binary();
+mod_opt_type(muc_host) -> econf:binary().
+
+mod_options(_Host) -> [{guest_host, <<>>}, {muc_host, <<>>}].
+
+mod_doc() -> #{desc => ["Keeps the guests' stanzas inside their rooms (Lobby)."]}.
+
+is_guest_host(Host) ->
+    gen_mod:get_module_opt(Host, ?MODULE, guest_host) == Host.
+
+%% A stanza the guest sends: only to its rooms, a server or itself.
+user_send_packet({drop, _} = Acc) -> Acc;
+user_send_packet({Pkt, #{jid := Own, lserver := Host} = State} = Acc) ->
+    case allowed(Own, xmpp:get_to(Pkt), Host) of
+        true -> Acc;
+        false ->
+            logger:info("mod_lobby_guest_filter: dropped a ~ts from ~ts to ~ts",
+                        [xmpp:get_name(Pkt), jid:encode(Own), jid:encode(xmpp:get_to(Pkt))]),
+            {drop, State}
+    end;
+user_send_packet(Acc) -> Acc.
+
+%% A stanza for the guest: only from its rooms, a server or itself.
+user_receive_packet({drop, _} = Acc) -> Acc;
+user_receive_packet({Pkt, #{jid := Own, lserver := Host} = State} = Acc) ->
+    case allowed(Own, xmpp:get_from(Pkt), Host) of
+        true -> Acc;
+        false -> {drop, State}
+    end;
+user_receive_packet(Acc) -> Acc.
+
+allowed(_Own, undefined, _Host) -> true;
+allowed(Own, Peer, Host) ->
+    {OwnUser, OwnServer, _} = jid:tolower(Own),
+    {PeerUser, PeerServer, _} = jid:tolower(Peer),
+    MucHost = gen_mod:get_module_opt(Host, ?MODULE, muc_host),
+    if
+        PeerServer == MucHost -> true;
+        PeerUser == <<>> -> ejabberd_router:is_my_host(PeerServer);
+        PeerUser == OwnUser, PeerServer == OwnServer -> true;
+        true -> false
+    end.

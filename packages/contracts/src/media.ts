@@ -1,0 +1,26 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CallId } from './callReport.ts';
+
+/**
+ * A participant's way into its call's Janus room (docs/protocol.md "Media room"): the room the server
+ * created, its random pin, and a Janus token for that room alone (short-lived, signed by the server).
+ */
+export const MediaGrant = Type.Object(
+  {
+    room: Type.String(),
+    pin: Type.String(),
+    token: Type.String(),
+    expires_in: Type.Integer({ description: 'seconds the token stays valid' }),
+  },
+  { additionalProperties: false },
+);
+export type MediaGrant = Static<typeof MediaGrant>;
+
+/** POST /api/call-report/media: the guest's grant for its own call (the server creates the room). */
+export const GuestMediaBody = Type.Object(
+  {
+    call_id: CallId,
+    webview: Type.Optional(Type.Boolean({ description: 'H264 42e01f room for in-app webviews (SPEC.md §7)' })),
+  },
+  { additionalProperties: false },
+);
