@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { openDb } from './db/database.ts';
 import type { Db } from './db/database.ts';
 import { registerAuth } from './plugins/app/auth.ts';
+import { AJV_OPTIONS, formatSchemaErrors, registerValidation } from './plugins/app/validation.ts';
 import { registerHelmet } from './plugins/external/helmet.ts';
 import { registerRateLimit } from './plugins/external/rateLimit.ts';
 import { registerSwagger } from './plugins/external/swagger.ts';
@@ -82,6 +83,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     logger: deps.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    ajv: AJV_OPTIONS,
+    schemaErrorFormatter: formatSchemaErrors,
     // Long-lived SSE and proxied websockets must not keep the process alive on close.
     forceCloseConnections: true,
   }).withTypeProvider<TypeBoxProvider>();
@@ -119,6 +122,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   // Application plugins.
   registerAuth(app, services);
+  registerValidation(app);
 
   // Routes (mirroring the URL tree under routes/api).
   healthRoutes(app, services);

@@ -169,6 +169,7 @@ export function callReportRoutes(app: App, services: Services): void {
         schema: {
           tags: ['call report'],
           summary: 'Set the flagged timestamps of a call to now (sendBeacon: text/plain JSON with access_token in the body)',
+          consumes: ['application/json', 'text/plain'],
           security: [{ guestBearer: [] }],
           body: CallReportTimestampBody,
           response: { 200: DataEnvelope(CallReportUpdated), ...errors(400, 401, 403, 404) },
