@@ -46,6 +46,7 @@ import type { Services } from './services/index.ts';
 import { createJanusHttpClient } from './services/janus.ts';
 import type { JanusClient } from './services/janus.ts';
 import { defaultReportChecks } from './services/guestChecks.ts';
+import { createGeofencePasses } from './services/geofencePasses.ts';
 import { createReportStatus } from './services/reportStatus.ts';
 import { RoundRobin, realTimers } from './services/roundRobin.ts';
 import type { RoutingTimers } from './services/roundRobin.ts';
@@ -105,6 +106,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
     events,
     reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
+    geofencePasses: createGeofencePasses(now),
     roundRobin: new RoundRobin({
       timers: deps.routingTimers ?? { ...realTimers, now },
       publish: (routing) => events.publish('callRouting', routing),

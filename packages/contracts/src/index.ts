@@ -11,3 +11,4 @@ export * from './guestCalls.ts';
 export * from './guestRules.ts';
 export * from './routing.ts';
 export * from './callDetails.ts';
+export * from './schedule.ts';

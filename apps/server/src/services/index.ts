@@ -10,6 +10,7 @@ import { createUploadsRepository } from '../repositories/uploads.ts';
 import { createUsersRepository } from '../repositories/users.ts';
 import type { EjabberdClient } from './ejabberd.ts';
 import type { EventBus } from './events.ts';
+import type { GeofencePasses } from './geofencePasses.ts';
 import type { JanusClient } from './janus.ts';
 import type { ReportStatusFn } from './reportStatus.ts';
 import type { RoundRobin } from './roundRobin.ts';
@@ -35,6 +36,8 @@ export interface Services {
   janus: JanusClient;
   events: EventBus;
   reportStatus: ReportStatusFn;
+  /** guests recently placed inside the service area (call-report/add requires it when the company requests location) */
+  geofencePasses: GeofencePasses;
   /** round robin offering of waiting calls (docs/protocol.md) */
   roundRobin: RoundRobin;
   now: () => number;
