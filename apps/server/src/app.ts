@@ -47,6 +47,7 @@ import { createJanusHttpClient } from './services/janus.ts';
 import type { JanusClient } from './services/janus.ts';
 import { defaultReportChecks } from './services/guestChecks.ts';
 import { createGeofencePasses } from './services/geofencePasses.ts';
+import { createLoginThrottle } from './services/loginThrottle.ts';
 import { createReportStatus } from './services/reportStatus.ts';
 import { RoundRobin, realTimers } from './services/roundRobin.ts';
 import type { RoutingTimers } from './services/roundRobin.ts';
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     events,
     reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
     geofencePasses: createGeofencePasses(now),
+    loginThrottle: createLoginThrottle(now),
     roundRobin: new RoundRobin({
       timers: deps.routingTimers ?? { ...realTimers, now },
       publish: (routing) => events.publish('callRouting', routing),

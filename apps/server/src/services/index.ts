@@ -11,6 +11,7 @@ import { createUsersRepository } from '../repositories/users.ts';
 import type { EjabberdClient } from './ejabberd.ts';
 import type { EventBus } from './events.ts';
 import type { GeofencePasses } from './geofencePasses.ts';
+import type { LoginThrottle } from './loginThrottle.ts';
 import type { JanusClient } from './janus.ts';
 import type { ReportStatusFn } from './reportStatus.ts';
 import type { RoundRobin } from './roundRobin.ts';
@@ -38,6 +39,8 @@ export interface Services {
   reportStatus: ReportStatusFn;
   /** guests recently placed inside the service area (call-report/add requires it when the company requests location) */
   geofencePasses: GeofencePasses;
+  /** console login: progressive delays per account and address (services/loginThrottle.ts) */
+  loginThrottle: LoginThrottle;
   /** round robin offering of waiting calls (docs/protocol.md) */
   roundRobin: RoundRobin;
   now: () => number;
