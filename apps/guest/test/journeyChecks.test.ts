@@ -20,9 +20,16 @@ describe('opening hours', () => {
   });
   it('when the schedule has a timezone, then the hours are read there', () => {
     const dubai = { timezone: 'Asia/Dubai', weekly: [{ day: 3, from: '09:00', to: '17:00' }] };
-    expect(localTime(wed('06:00'), 'Asia/Dubai')).toEqual({ day: 3, minutes: 600 });
+    expect(localTime(wed('06:00'), 'Asia/Dubai')).toEqual({ day: 3, minutes: 600, date: '2026-11-18' });
     expect(isOpen(dubai, wed('06:00'))).toBe(true); // 10:00 in Dubai
     expect(isOpen(dubai, wed('14:00'))).toBe(false); // 18:00 in Dubai
+  });
+  it('when today is one of the closed days (in the schedule\'s zone), then closed whatever the weekly hours say', () => {
+    expect(isOpen({ ...schedule, closedDays: ['2026-11-18'] }, wed('10:00'))).toBe(false);
+    expect(isOpen({ ...schedule, closedDays: ['2026-11-19'] }, wed('10:00'))).toBe(true);
+    // 23:30 UTC on the 17th is already the 18th in Dubai
+    const dubai = { timezone: 'Asia/Dubai', weekly: [{ day: 3, from: '00:00', to: '12:00' }], closedDays: ['2026-11-18'] };
+    expect(isOpen(dubai, new Date('2026-11-17T23:30:00Z'))).toBe(false);
   });
   it('when a period runs past midnight, then its morning part is open the next day', () => {
     const night = { timezone: 'UTC', weekly: [{ day: 2, from: '22:00', to: '02:00' }] };

@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { openDb } from './db/database.ts';
 import type { Db } from './db/database.ts';
 import { registerAuth } from './plugins/app/auth.ts';
+import { AJV_OPTIONS, formatSchemaErrors, registerValidation } from './plugins/app/validation.ts';
 import { registerHelmet } from './plugins/external/helmet.ts';
 import { registerRateLimit } from './plugins/external/rateLimit.ts';
 import { registerSwagger } from './plugins/external/swagger.ts';
@@ -52,6 +53,8 @@ import { mediaRoutes } from './routes/api/media/index.ts';
 import { registerJanusGate } from './web/janusGate.ts';
 import type { JanusClient } from './services/janus.ts';
 import { defaultReportChecks } from './services/guestChecks.ts';
+import { createGeofencePasses } from './services/geofencePasses.ts';
+import { createLoginThrottle } from './services/loginThrottle.ts';
 import { createReportStatus } from './services/reportStatus.ts';
 import { RoundRobin, realTimers } from './services/roundRobin.ts';
 import type { RoutingTimers } from './services/roundRobin.ts';
@@ -90,6 +93,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     logger: deps.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    ajv: AJV_OPTIONS,
+    schemaErrorFormatter: formatSchemaErrors,
     // Long-lived SSE and proxied websockets must not keep the process alive on close.
     forceCloseConnections: true,
   }).withTypeProvider<TypeBoxProvider>();
@@ -121,6 +126,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       }),
     events,
     reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
+    geofencePasses: createGeofencePasses(now),
+    loginThrottle: createLoginThrottle(now),
     roundRobin: new RoundRobin({
       timers: deps.routingTimers ?? { ...realTimers, now },
       publish: (routing) => events.publish('callRouting', routing),
@@ -138,6 +145,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   // Application plugins.
   registerAuth(app, services);
+  registerValidation(app);
 
   // Routes (mirroring the URL tree under routes/api).
   healthRoutes(app, services);

@@ -31,8 +31,13 @@ export interface Config {
   demoAdminPassword: string;
   guestDist: string;
   consoleDist: string;
-  /** Trust X-Forwarded-For (behind a load balancer): `TRUST_PROXY=1`. */
-  trustProxy: boolean;
+  /**
+   * The reverse proxy whose X-Forwarded-For/-Proto headers are believed (client address for rate limits,
+   * https for Secure cookies and HSTS): `TRUST_PROXY=127.0.0.1,::1` (addresses, CIDRs or proxy-addr's
+   * loopback / linklocal / uniquelocal); `1` or `true` mean loopback (nginx on the same host). Unset: none,
+   * so that no client can claim https or another address by sending the headers itself.
+   */
+  trustProxy: false | string[];
   /** Requests per minute and client IP on POST /api/guest/register and /api/guest-auth. */
   registerRateLimit: number;
   /** Requests per minute and client IP on POST /api/upload/{type}. */
@@ -59,6 +64,18 @@ function int(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
   return n;
+}
+
+const PROXY_ENTRY = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/;
+
+function trustedProxies(env: NodeJS.ProcessEnv): false | string[] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return ['loopback'];
+  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.find((e) => !PROXY_ENTRY.test(e));
+  if (bad !== undefined) throw new ConfigError(`TRUST_PROXY: "${bad}" is not an address, a CIDR or loopback/linklocal/uniquelocal`);
+  return entries;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -110,7 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoAdminPassword: s('DEMO_ADMIN_PASSWORD', ''),
     guestDist: path.resolve(repoRoot, s('LOBBY_GUEST_DIST', 'apps/guest/dist')),
     consoleDist: path.resolve(repoRoot, s('LOBBY_CONSOLE_DIST', 'apps/console/dist')),
-    trustProxy: flag(env, 'TRUST_PROXY'),
+    trustProxy: trustedProxies(env),
     // Per client address and minute. Many visitors share one address behind a company's or a mobile
     // carrier's NAT, so this only stops floods (30 turned away real guests; issue 16).
     registerRateLimit: int(env, 'LOBBY_REGISTER_RATE_LIMIT', 600),

@@ -44,7 +44,7 @@ export const AdminAssignmentBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 120 }),
     type: AssignmentType,
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })),
-    agentIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 })),
+    agentIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );
@@ -62,7 +62,7 @@ export const AdminAssignmentGroupBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 120 }),
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })),
-    assignmentIds: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 }),
+    assignmentIds: Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 1000 }),
   },
   { additionalProperties: false },
 );
@@ -88,7 +88,7 @@ export const AdminUserCreate = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     role: Role,
     password: Password,
-    assignmentIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 })),
+    assignmentIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );
@@ -100,7 +100,7 @@ export const AdminUserUpdate = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     role: Type.Optional(Role),
     password: Type.Optional(Password),
-    assignmentIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 })),
+    assignmentIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 1000 })),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -124,7 +124,7 @@ export type Appointment = Static<typeof Appointment>;
 
 export const AppointmentCreate = Type.Object(
   {
-    agentId: Type.Integer({ minimum: 1 }),
+    agentId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
     startsAt: Type.String({ format: 'date-time' }),
     durationMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 480 })),
     note: Type.Optional(Type.String({ maxLength: 500 })),
@@ -150,8 +150,8 @@ export const ServiceQuery = Type.Object({ service: Type.Optional(ServiceFilter) 
 export type ServiceQuery = Static<typeof ServiceQuery>;
 
 export const ReportsQuery = Type.Object({
-  from: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'first day (UTC), default 13 days before `to`' })),
-  to: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'last day (UTC), default today' })),
+  from: Type.Optional(Type.String({ format: 'date', description: 'first day YYYY-MM-DD (UTC), default 13 days before `to`' })),
+  to: Type.Optional(Type.String({ format: 'date', description: 'last day YYYY-MM-DD (UTC), default today' })),
   service: Type.Optional(ServiceFilter),
 });
 export type ReportsQuery = Static<typeof ReportsQuery>;

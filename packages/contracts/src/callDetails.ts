@@ -67,5 +67,7 @@ export const CallSummary = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   answered: Type.Boolean(),
   note: Type.Union([CallNote, Type.Null()]),
+  /** the guest's rating of the call: its score (1..5; a rating form's mean) and comment, when it rated */
+  rating: Type.Union([Type.Object({ score: Type.Union([Type.Number(), Type.Null()]), comment: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
 });
 export type CallSummary = Static<typeof CallSummary>;

@@ -20,7 +20,7 @@ export const CallReportAddBody = Type.Object(
     company: CompanyId,
     source: Type.Literal('site'),
     appointment_reference: Type.Optional(Type.String({ maxLength: 200 })),
-    assignment_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    assignment_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
     service_type: Type.Optional(Type.String({ maxLength: 32 })),
     /** the guest's position when the company asked for it (requestLocation); shown to the agent */
     location: Type.Optional(GuestLocation),

@@ -19,7 +19,7 @@ export const GuestId = Type.String({ pattern: '^[0-9a-f]{32}$', minLength: 32, m
 /** Guest usernames: 'g' followed by 16 lowercase hex characters. */
 export const GuestUsername = Type.String({ pattern: '^g[0-9a-f]{16}$' });
 
-export const CompanyId = Type.Integer({ minimum: 1 });
+export const CompanyId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
 /** Timestamps in answers: ISO 8601 UTC strings. */
 export const Timestamp = Type.String({ format: 'date-time' });

@@ -39,18 +39,20 @@ export const Schedule = Type.Object({
       day: Type.Integer({ minimum: 0, maximum: 6 }),
       from: HhMm,
       to: HhMm,
-    }),
+    }, { additionalProperties: false }),
     { maxItems: 70 },
   ),
-  closedDays: Type.Optional(Type.Array(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), { maxItems: 366 })),
-});
+  closedDays: Type.Optional(Type.Array(Type.String({ format: 'date' }), { maxItems: 366 })),
+}, { additionalProperties: false });
 export type Schedule = Static<typeof Schedule>;
 
-/** Area where the service is offered (geofence): a GeoJSON Polygon or MultiPolygon geometry. */
-export const LocationOfService = Type.Object({
-  type: Type.Union([Type.Literal('Polygon'), Type.Literal('MultiPolygon')]),
-  coordinates: Type.Array(Type.Unknown()),
-});
+/** Area where the service is offered (geofence): a GeoJSON Polygon or MultiPolygon geometry, every position bounded. */
+const Position = Type.Tuple([Type.Number({ minimum: -180, maximum: 180 }), Type.Number({ minimum: -90, maximum: 90 })], { description: '[lng, lat]' });
+const PolygonRings = Type.Array(Type.Array(Position, { minItems: 4, maxItems: 10_000 }), { minItems: 1, maxItems: 100 });
+export const LocationOfService = Type.Union([
+  Type.Object({ type: Type.Literal('Polygon'), coordinates: PolygonRings }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('MultiPolygon'), coordinates: Type.Array(PolygonRings, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
+]);
 export type LocationOfService = Static<typeof LocationOfService>;
 
 export const CallMethod = Type.Union([Type.Literal('mediaServer'), Type.Literal('p2p')]);
@@ -114,7 +116,7 @@ export const CompanySettings = Type.Object({
   welcomeForm: Type.Boolean(),
   ratingStyle: RatingStyle,
   advanceRating: Type.Boolean(),
-  ratingForm: Type.Union([Type.Null(), Type.Object({ id: Type.Integer() })]),
+  ratingForm: Type.Union([Type.Null(), Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, { additionalProperties: false })]),
   streamWatermark: StreamWatermark,
   roundRobin: Type.Boolean(),
   /** round robin: seconds an agent has to answer an offered call before it moves to the next agent */

@@ -71,7 +71,7 @@ export const FormSubmissionBody = Type.Object(
     company: CompanyId,
     guestUsername: GuestUsername,
     serviceType: ServiceType,
-    formId: Type.Integer({ minimum: 1 }),
+    formId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
     answers: Answers,
   },
   { additionalProperties: false },
@@ -100,8 +100,8 @@ export type Submission = Static<typeof Submission>;
 export const RatingSubmissionBody = Type.Object(
   {
     guestUsername: GuestUsername,
-    report: Type.Integer({ minimum: 1, description: 'the call report id (from call-report/add)' }),
-    form: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    report: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'the call report id (from call-report/add)' }),
+    form: Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), Type.Null()]),
     answers: Answers,
   },
   { additionalProperties: false },

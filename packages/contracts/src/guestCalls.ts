@@ -9,7 +9,7 @@ export const HoldCallBody = Type.Object(
     origin_call_id: CallId,
     current_call_id: CallId,
     new_call_id: CallId,
-    assignment_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    assignment_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
     guest_username: Type.Optional(GuestUsername),
   },
   { additionalProperties: false },
@@ -50,6 +50,21 @@ export const UPLOAD_TYPES = {
 } as const;
 export type UploadType = keyof typeof UPLOAD_TYPES;
 export const UploadTypeParam = Type.Object({ type: Type.Union([Type.Literal('image'), Type.Literal('document')]) });
+
+/**
+ * POST /api/upload/{type}, as documented (the server reads the parts itself, so this is not validated by
+ * the schema): the file under the field named by {type}, then the form fields.
+ */
+export const UploadForm = Type.Object(
+  {
+    image: Type.Optional(Type.String({ format: 'binary', description: 'the file, when {type} is image (png, jpeg, webp; 5 MB)' })),
+    document: Type.Optional(Type.String({ format: 'binary', description: 'the file, when {type} is document (pdf; 10 MB)' })),
+    companyId: Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: "the caller's company id" }),
+    forChat: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    guestUsername: Type.Optional(Type.String({ description: 'console callers: the guest the file is for (that guest may read it too)' })),
+  },
+  { additionalProperties: false },
+);
 
 export const Uploaded = Type.Object({ fileUrl: Type.String({ description: '/api/files/{id}' }) });
 export type Uploaded = Static<typeof Uploaded>;

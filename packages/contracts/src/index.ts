@@ -12,3 +12,4 @@ export * from './guestRules.ts';
 export * from './routing.ts';
 export * from './callDetails.ts';
 export * from './media.ts';
+export * from './schedule.ts';

@@ -48,8 +48,8 @@ export const CallIdParams = Type.Object({
 /** POST /api/console/calls/{callId}/transfer: to one agent, or to the agents of an assignment. */
 export const TransferBody = Type.Object(
   {
-    toUserId: Type.Optional(Type.Integer({ minimum: 1 })),
-    assignmentId: Type.Optional(Type.Integer({ minimum: 1 })),
+    toUserId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+    assignmentId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
   },
   { additionalProperties: false },
 );

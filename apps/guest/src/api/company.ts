@@ -38,6 +38,8 @@ export interface ScheduleEntry {
 export interface CompanySchedule {
   timezone: string;
   weekly: ScheduleEntry[];
+  /** holidays (YYYY-MM-DD in `timezone`), closed whatever `weekly` says */
+  closedDays?: string[];
 }
 
 export interface FormOption {

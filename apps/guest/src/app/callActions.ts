@@ -29,7 +29,7 @@ export interface CallActions {
   callAgain(): void | Promise<void>;
   /** Preview screen: devices are fine, go on to the selection screen. */
   confirmPreview(): void | Promise<void>;
-  /** Rating screen: send the rating. */
+  /** Rating screen: send the rating; rejects when it was not stored (the screen offers to send again). */
   submitRating(answer: RatingAnswer): void | Promise<void>;
   /** inCall screen: take the call over into this tab. */
   takeOver(): void | Promise<void>;

@@ -1,41 +1,8 @@
 // The facts the gate needs, each read from the browser or the company (no React).
-import type { CompanySchedule } from '../api/company.ts';
 import type { UnsupportedReason } from './chart.ts';
 
-/** Weekday (0 = Sunday) and minutes since midnight of `now` in `timeZone`. */
-export function localTime(now: Date, timeZone: string): { day: number; minutes: number } {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
-  } catch {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
-  }
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(get('weekday'));
-  return { day, minutes: Number(get('hour')) * 60 + Number(get('minute')) };
-}
-
-const toMinutes = (hhmm: string) => {
-  const [h = 0, m = 0] = hhmm.split(':').map(Number);
-  return h * 60 + m;
-};
-
-/**
- * Whether the company takes calls at `now`. No schedule, or one without any period, means always open.
- * A period whose end is not after its start runs past midnight (22:00–02:00).
- */
-export function isOpen(schedule: CompanySchedule | null | undefined, now: Date = new Date()): boolean {
-  const weekly = schedule?.weekly ?? [];
-  if (!weekly.length) return true;
-  const { day, minutes } = localTime(now, schedule?.timezone || 'UTC');
-  return weekly.some((p) => {
-    const from = toMinutes(p.from);
-    const to = toMinutes(p.to);
-    if (to > from) return p.day === day && minutes >= from && minutes < to;
-    // overnight: the evening part on its day, the morning part on the next day
-    return (p.day === day && minutes >= from) || ((p.day + 1) % 7 === day && minutes < to);
-  });
-}
+// Opening hours are read by the server too (it refuses calls outside them): one implementation for both.
+export { isOpen, localTime } from '@lobby/contracts/schedule';
 
 export interface BrowserEnv {
   RTCPeerConnection?: unknown;

@@ -31,7 +31,9 @@ export function initialFacts(company: Company, automated: boolean, now: Date): G
     automated,
     allowAutomation: automationAllowed(company.allowAutomation),
     open: isOpen(company.schedule, now),
-    needsLocation: !!company.requestLocation && !!company.locationOfService,
+    // The server opens a call only after this guest's successful geofence check whenever the company requests
+    // location (its zones or its locationOfService, or none: then every position passes).
+    needsLocation: !!company.requestLocation,
     needsForm: !!company.welcomeForm && !!company.forms?.welcome,
     previewScreen: !!company.previewScreen,
     previewDone: false,

@@ -1,12 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { CallDetails, CallFormAnswer, CallSummary, FormField, ServiceFilter } from '@lobby/contracts';
-import { withService } from './reports.ts';
+import { ratingScore, withService } from './reports.ts';
 import type { Database } from '../db/schema.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** What agents read of a call and write after it: position, welcome-form answers, the wrap-up note. */
+/** The comment of a rating (the plain score's `comment`, or a rating form's field keyed `comment`). */
+function ratingComment(answersJson: string): string | null {
+  try {
+    const c = (JSON.parse(answersJson) as { comment?: unknown } | null)?.comment;
+    return typeof c === 'string' && c.trim() !== '' ? c : null;
+  } catch {
+    return null;
+  }
+}
+
 export function createCallDetailsRepository(db: Kysely<Database>) {
   const noteOf = async (r: { agent_note: string | null; agent_note_by: number | null; agent_note_at: number | null }) => {
     if (r.agent_note === null || r.agent_note_at === null) return null;
@@ -99,7 +109,9 @@ export function createCallDetailsRepository(db: Kysely<Database>) {
         .selectFrom('call_reports')
         .leftJoin('assignments', 'assignments.id', 'call_reports.assignment_id')
         .leftJoin('users', 'users.id', 'call_reports.agent_note_by')
+        .leftJoin('rating_submissions', 'rating_submissions.call_report_id', 'call_reports.id')
         .select([
+          'rating_submissions.answers as rating_answers',
           'call_reports.call_id',
           'call_reports.guest_username',
           'call_reports.created_at',
@@ -126,6 +138,7 @@ export function createCallDetailsRepository(db: Kysely<Database>) {
           r.agent_note !== null && r.agent_note_at !== null
             ? { text: r.agent_note, by: r.note_author ?? null, at: iso(r.agent_note_at) }
             : null,
+        rating: r.rating_answers ? { score: ratingScore(r.rating_answers), comment: ratingComment(r.rating_answers) } : null,
       }));
     },
   };

@@ -47,6 +47,17 @@ export class DuplicateCallId extends Error {}
 
 export function createCallReportsRepository(db: Kysely<Database>) {
   return {
+    /** Whether a call of this chain (the first call and its hold/resume continuations) was answered. */
+    async chainAnswered(companyId: number, rootCallId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('call_reports')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where((eb) => eb.or([eb('call_id', '=', rootCallId), eb('origin_call_id', '=', rootCallId)]))
+        .where('call_answered_at', 'is not', null)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
     /** Throws DuplicateCallId when call_id exists (one statement: the unique index decides, races included). */
     async add(r: NewCallReport): Promise<number> {
       const row = await db
@@ -155,6 +166,8 @@ export function createCallReportsRepository(db: Kysely<Database>) {
         .where('call_reports.created_at', '>=', since)
         .where('call_reports.call_ended_at', 'is', null)
         .where('call_reports.room_jid', 'is not', null)
+        // blocked and out-of-quota calls were refused: never offered to an agent (issue 11)
+        .where('call_reports.status', '=', 'ok')
         .where((eb) => {
           const mine = viewerXmpp === undefined ? sql<boolean>`1 = 0` : eb('appointment_agent.xmpp_username', '=', viewerXmpp);
           if (assignmentIds.length === 0) return mine;

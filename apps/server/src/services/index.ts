@@ -10,6 +10,8 @@ import { createUploadsRepository } from '../repositories/uploads.ts';
 import { createUsersRepository } from '../repositories/users.ts';
 import type { EjabberdClient } from './ejabberd.ts';
 import type { EventBus } from './events.ts';
+import type { GeofencePasses } from './geofencePasses.ts';
+import type { LoginThrottle } from './loginThrottle.ts';
 import type { JanusClient } from './janus.ts';
 import type { MediaRooms } from './media/mediaRooms.ts';
 import type { ReportStatusFn } from './reportStatus.ts';
@@ -38,6 +40,10 @@ export interface Services {
   mediaRooms: MediaRooms;
   events: EventBus;
   reportStatus: ReportStatusFn;
+  /** guests recently placed inside the service area (call-report/add requires it when the company requests location) */
+  geofencePasses: GeofencePasses;
+  /** console login: progressive delays per account and address (services/loginThrottle.ts) */
+  loginThrottle: LoginThrottle;
   /** round robin offering of waiting calls (docs/protocol.md) */
   roundRobin: RoundRobin;
   now: () => number;

@@ -90,6 +90,19 @@ export async function openCall(app: App, guest: RegisteredGuest, extra: Record<s
   return { callId, reportId: res.json<{ data: { id: number } }>().data.id };
 }
 
+/** A call the guest opened and an agent answered (the answered timestamp set as the guest's engine does). */
+export async function answeredCall(app: App, guest: RegisteredGuest) {
+  const call = await openCall(app, guest);
+  const res = await app.inject({
+    method: 'PUT',
+    url: '/api/call-report/update-timestamp',
+    headers: bearer(guest.access_token),
+    payload: { call_id: call.callId, call_answered_timestamp: true },
+  });
+  if (res.statusCode !== 200) throw new Error(`answer failed: ${res.statusCode} ${res.body}`);
+  return call;
+}
+
 /** A second activated company with one assignment and a registered guest of it. */
 export async function otherCompanyGuest(app: App, db: Db, name = 'Other Co') {
   const companyId = await addCompany(db, { name });

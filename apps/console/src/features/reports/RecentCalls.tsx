@@ -5,13 +5,14 @@ import { useConsoleStore } from '../../app/store.ts';
 import { useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';
 
-/** The company's latest calls of a service with the agents' notes after them (GET /api/console/calls). */
+/** The company's latest calls of a service with the guests' ratings and the agents' notes after them (GET /api/console/calls). */
 export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
   const { t } = useTranslation('admin');
   const language = useConsoleStore((s) => s.language);
   // (the page keys this component by service: a new service is a new list)
   const calls = useAsync(() => listCalls(50, service));
   const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  const score = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
   return (
     <section className={styles.card} aria-labelledby="recent-calls-h" data-testid="recent-calls" data-service={service}>
       <h2 id="recent-calls-h">{t('recentCalls.title')}</h2>
@@ -29,6 +30,7 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
               <th scope="col">{t('recentCalls.guest')}</th>
               <th scope="col">{t('recentCalls.assignment')}</th>
               <th scope="col">{t('recentCalls.answered')}</th>
+              <th scope="col">{t('recentCalls.rating')}</th>
               <th scope="col">{t('recentCalls.note')}</th>
             </tr>
           </thead>
@@ -41,6 +43,16 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
                 </td>
                 <td>{c.assignmentName ?? '–'}</td>
                 <td>{c.answered ? t('recentCalls.yes') : t('recentCalls.no')}</td>
+                <td data-testid="recent-call-rating">
+                  {c.rating ? (
+                    <>
+                      {c.rating.score !== null ? <div>{t('recentCalls.score', { score: score.format(c.rating.score) })}</div> : null}
+                      {c.rating.comment ? <bdi style={{ whiteSpace: 'pre-wrap' }}>{c.rating.comment}</bdi> : null}
+                    </>
+                  ) : (
+                    '–'
+                  )}
+                </td>
                 <td data-testid="recent-call-note">
                   {c.note ? (
                     <>

@@ -256,7 +256,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         form !== null && answer.answers
           ? answer.answers
           : { score: answer.score, ...(answer.comment ? { comment: answer.comment } : {}) };
-      await submitRating(current, report.id, form, answers).catch(() => undefined);
+      // a failure reaches the rating screen, which tells the guest and offers to send again (issue 15)
+      await submitRating(current, report.id, form, answers);
     },
     takeOver() {
       // lazyCallActions waits for the session lock, then leaves the inCall screen

@@ -27,7 +27,7 @@ export function RatingScreen() {
   const thanks = useCompanyMessage('ratingThanksMsg');
   const [score, setScore] = useState(0);
   const [comment, setComment] = useState('');
-  const [state, setState] = useState<'form' | 'sending' | 'done'>('form');
+  const [state, setState] = useState<'form' | 'sending' | 'failed' | 'done'>('form');
   const emojis = company?.ratingStyle === 'emojies';
   const language = useGuestStore((s) => s.language);
   // advanceRating with a rating form: the company's questions replace the single score
@@ -40,8 +40,10 @@ export function RatingScreen() {
     setState('sending');
     try {
       await actions.submitRating({ score, comment: comment.trim(), ...(ratingForm ? { answers } : {}) });
-    } finally {
       setState('done');
+    } catch {
+      // not stored: say so and keep what the guest entered, so that sending again is one press
+      setState('failed');
     }
   };
 
@@ -102,9 +104,14 @@ export function RatingScreen() {
             <textarea rows={3} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={1000} />
           </label>
         ) : null}
+        {state === 'failed' ? (
+          <p role="alert" className={styles.error} data-testid="rating-send-failed">
+            {t('rating.sendFailed')}
+          </p>
+        ) : null}
         <div className={styles.actions}>
           <Button type="submit" block disabled={(!score && !ratingForm) || state === 'sending'} data-testid="rating-submit-button">
-            {submitText}
+            {state === 'failed' ? t('rating.retry') : submitText}
           </Button>
           <Button variant="ghost" block onClick={() => setState('done')} data-testid="rating-skip-button">
             {t('rating.skip')}

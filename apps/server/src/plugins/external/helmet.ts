@@ -16,11 +16,15 @@ export function registerHelmet(app: App): void {
     contentSecurityPolicy: false,
     // Cameras and microphones are used by the page itself.
     crossOriginEmbedderPolicy: false,
+    // set below, over HTTPS only (RFC 6797 §7.2: a browser ignores it over HTTP, and it says nothing true there)
+    strictTransportSecurity: false,
   });
   const before = "default-src 'self'; base-uri 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: mediastream:; font-src 'self' data:; connect-src 'self' ";
   const after = "; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'self'; form-action 'self'";
   app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader('content-security-policy', before + sameOriginWs(request.headers.host) + after);
+    // request.protocol believes X-Forwarded-Proto only from TRUST_PROXY's addresses
+    if (request.protocol === 'https') reply.raw.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
     applyHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
 }

@@ -74,7 +74,7 @@ export function adminAppointmentRoutes(app: App, services: Services): void {
         summary: 'Cancel an appointment (its link stops working)',
         security,
         params: IdParams,
-        response: { 200: DataEnvelope(Type.Object({ deleted: Type.Boolean() })), ...errors(401, 403, 404) },
+        response: { 200: DataEnvelope(Type.Object({ deleted: Type.Boolean() })), ...errors(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {

@@ -71,7 +71,7 @@ export function adminAssignmentGroupRoutes(app: App, services: Services): void {
         summary: 'Delete an assignment group (its assignments stay)',
         security,
         params: IdParams,
-        response: { 200: DataEnvelope(Type.Object({ deleted: Type.Boolean() })), ...errors(401, 403, 404) },
+        response: { 200: DataEnvelope(Type.Object({ deleted: Type.Boolean() })), ...errors(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {

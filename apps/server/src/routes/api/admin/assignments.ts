@@ -78,7 +78,7 @@ export function adminAssignmentRoutes(app: App, services: Services): void {
     '/api/admin/assignments/:id',
     {
       ...base,
-      schema: { tags: ['admin'], summary: 'Delete an assignment', security, params: IdParams, response: { 200: Deleted, ...errors(401, 403, 404) } },
+      schema: { tags: ['admin'], summary: 'Delete an assignment', security, params: IdParams, response: { 200: Deleted, ...errors(400, 401, 403, 404) } },
     },
     async (request, reply) => {
       if (!(await repo.remove(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such assignment');

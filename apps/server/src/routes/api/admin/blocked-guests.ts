@@ -55,7 +55,7 @@ export function adminBlockedGuestRoutes(app: App, services: Services): void {
 
   app.delete(
     '/api/admin/blocked-guests/:id',
-    { ...guard, schema: { ...meta, summary: 'Unblock', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(401, 403, 404) } } },
+    { ...guard, schema: { ...meta, summary: 'Unblock', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
     async (request, reply) => {
       if (!(await rules.unblock(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such block');
       return { data: { id: request.params.id, deleted: true as const } };

@@ -56,7 +56,7 @@ export function adminFormsRoutes(app: App, services: Services): void {
 
   app.delete(
     '/api/admin/forms/:id',
-    { ...guard, schema: { ...meta, summary: 'Delete a form', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(401, 403, 404) } } },
+    { ...guard, schema: { ...meta, summary: 'Delete a form', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
     async (request, reply) => {
       if (!(await repos.forms.remove(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such form');
       return { data: { id: request.params.id, deleted: true as const } };

@@ -43,7 +43,7 @@ export function adminGeofenceRoutes(app: App, services: Services): void {
 
   app.delete(
     '/api/admin/geofence-zones/:id',
-    { ...guard, schema: { ...meta, summary: 'Delete a zone', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(401, 403, 404) } } },
+    { ...guard, schema: { ...meta, summary: 'Delete a zone', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
     async (request, reply) => {
       if (!(await rules.removeZone(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such zone');
       return { data: { id: request.params.id, deleted: true as const } };

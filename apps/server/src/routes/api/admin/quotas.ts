@@ -51,7 +51,7 @@ export function adminQuotaRoutes(app: App, services: Services): void {
 
   app.delete(
     '/api/admin/quotas/:id',
-    { ...guard, schema: { ...meta, summary: 'Delete a quota', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(401, 403, 404) } } },
+    { ...guard, schema: { ...meta, summary: 'Delete a quota', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
     async (request, reply) => {
       if (!(await rules.removeQuota(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such quota');
       return { data: { id: request.params.id, deleted: true as const } };

@@ -119,7 +119,7 @@ export function adminUserRoutes(app: App, services: Services): void {
         summary: 'Delete a console user (not yourself)',
         security,
         params: IdParams,
-        response: { 200: DataEnvelope(Type.Object({ deleted: Type.Boolean() })), ...errors(401, 403, 404, 409) },
+        response: { 200: DataEnvelope(Type.Object({ deleted: Type.Boolean() })), ...errors(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import { CreatedId, DataEnvelope, HoldCallBody } from '@lobby/contracts';
 import { guestOf } from '../../../plugins/app/auth.ts';
 import { DuplicateCallId } from '../../../repositories/callReports.ts';
+import { blockedCheck } from '../../../services/guestChecks.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
@@ -8,8 +9,11 @@ import { ownedReport, ownsCallId } from './index.ts';
 
 /**
  * POST /api/call-report/hold-call: resuming a held call moves the guest to a new call id. The new call's
- * report continues the current one (same assignment and room unless told otherwise; no new quota check: it
- * is the same conversation) and remembers the first call of the chain.
+ * report continues the current one (same assignment and room unless told otherwise) and remembers the first
+ * call of the chain. Only an accepted call (status ok) can be continued, so the quota, schedule, geofence and
+ * welcome-form rules that call-report/add applied to the first call hold for the chain (a blocked or
+ * out-of-quota call cannot be laundered into an ok one); a guest blocked or a company deactivated since is
+ * refused here.
  */
 export function holdCallRoute(app: App, services: Services): void {
   const { repos } = services;
@@ -38,6 +42,11 @@ export function holdCallRoute(app: App, services: Services): void {
       const origin = body.origin_call_id === body.current_call_id ? current : await repos.callReports.byCallId(body.origin_call_id);
       if (!origin) return fail(reply, 404, 'origin_call_id: no report for this call');
       if (origin.company_id !== guest.companyId || origin.guest_username !== guest.username) return fail(reply, 403, 'origin_call_id: not your call');
+      if (current.status !== 'ok' || origin.status !== 'ok') return fail(reply, 403, `current_call_id: the call was not accepted (${current.status !== 'ok' ? current.status : origin.status})`);
+      if (!(await repos.companies.byId(guest.companyId))?.activated) return fail(reply, 403, 'company: not activated');
+      if ((await blockedCheck(services.db.kysely, { companyId: guest.companyId, guestUsername: guest.username, assignmentId: null, now: services.now() })) !== 'ok') {
+        return fail(reply, 403, 'guest_username: blocked by the company');
+      }
 
       let assignmentId = current.assignment_id;
       let roomJid = current.room_jid;

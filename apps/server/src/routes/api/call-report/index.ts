@@ -10,6 +10,7 @@ import {
 } from '@lobby/contracts';
 import type { FastifyReply } from 'fastify';
 import { guestOf } from '../../../plugins/app/auth.ts';
+import { callRefusal } from '../../../services/callRules.ts';
 import { createAppointmentsRepository } from '../../../repositories/appointments.ts';
 import { DuplicateCallId } from '../../../repositories/callReports.ts';
 import type { ReportPatch, TimestampColumn } from '../../../repositories/callReports.ts';
@@ -70,6 +71,8 @@ export function callReportRoutes(app: App, services: Services): void {
       const body = request.body;
       if (!ownsCallId(guest, body.call_id)) return fail(reply, 403, 'call_id: must be <your username>--<suffix>');
       if (body.company !== guest.companyId) return fail(reply, 403, 'company: not the company of your access_token');
+      const refusal = await callRefusal(services, guest, body.service_type ?? 'talk');
+      if (refusal) return fail(reply, 403, refusal);
 
       const assignments = await repos.companies.assignments(guest.companyId);
       let assignment = assignments[0] ?? null;
@@ -169,6 +172,7 @@ export function callReportRoutes(app: App, services: Services): void {
         schema: {
           tags: ['call report'],
           summary: 'Set the flagged timestamps of a call to now (sendBeacon: text/plain JSON with access_token in the body)',
+          consumes: ['application/json', 'text/plain'],
           security: [{ guestBearer: [] }],
           body: CallReportTimestampBody,
           response: { 200: DataEnvelope(CallReportUpdated), ...errors(400, 401, 403, 404) },

@@ -60,10 +60,23 @@ export function consoleRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const user = await repos.users.byEmail(request.body.email);
+      const { email } = request.body;
+      // Per account and address, progressively slower after wrong passwords (services/loginThrottle.ts);
+      // a try inside the wait is not checked at all, so it tells nothing about the password.
+      const wait = services.loginThrottle.waitMs(email, request.ip);
+      if (wait > 0) {
+        const seconds = Math.ceil(wait / 1000);
+        void reply.header('retry-after', String(seconds));
+        return fail(reply, 429, `email: too many wrong passwords for this account, retry in ${seconds} s`);
+      }
+      const user = await repos.users.byEmail(email);
       // Same work for unknown emails as for wrong passwords.
       const ok = await verifyPassword(request.body.password, user?.passwordHash ?? DUMMY_HASH);
-      if (!user || !ok) return fail(reply, 401, 'email or password is wrong');
+      if (!user || !ok) {
+        services.loginThrottle.failed(email, request.ip);
+        return fail(reply, 401, 'email or password is wrong');
+      }
+      services.loginThrottle.succeeded(email, request.ip);
       const id = crypto.randomBytes(32).toString('base64url');
       const now = services.now();
       await repos.users.createSession(hashSessionId(services, id), user.id, now, now + SESSION_TTL_MS);
@@ -71,6 +84,7 @@ export function consoleRoutes(app: App, services: Services): void {
         path: '/',
         httpOnly: true,
         sameSite: 'strict',
+        // Secure whenever the request came over HTTPS: directly, or through the proxy TRUST_PROXY names
         secure: 'auto',
         maxAge: SESSION_TTL_MS / 1000,
       });

@@ -85,7 +85,7 @@ export function consoleRecordingRoutes(
         summary: "One call's recording (Matroska: every participant's audio and video); supervisors and admins",
         security,
         params: CallIdParams,
-        response: { 200: Type.Unknown({ description: 'the recording (video/x-matroska)' }), ...errors(401, 403, 404) },
+        response: { 200: Type.Unknown({ description: 'the recording (video/x-matroska)' }), ...errors(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
@@ -110,7 +110,7 @@ export function consoleRecordingRoutes(
         summary: "Delete one call's recording from disk (the playable file and the raw .mjr of every call id of the conversation); supervisors and admins",
         security,
         params: CallIdParams,
-        response: { 200: DataEnvelope(Type.Object({ callId: Type.String(), deleted: Type.Literal(true) })), ...errors(401, 403, 404) },
+        response: { 200: DataEnvelope(Type.Object({ callId: Type.String(), deleted: Type.Literal(true) })), ...errors(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {

@@ -31,13 +31,14 @@ export function consoleReportRoutes(app: App, services: Services): void {
   const base = { config: { access: 'console' as const }, preValidation: requireRole('supervisor') };
   const security = [{ consoleSession: [] }];
 
+  // The schema checks the calendar (format date); Date.parse still guards what JS dates cannot hold.
   function range(q: ReportsQuery): { from: string; to: string } | string {
     const to = q.to ?? dayOf(services.now());
-    const from = q.from ?? dayOf(Date.parse(`${to}T00:00:00Z`) - 13 * DAY_MS);
-    const a = Date.parse(`${from}T00:00:00Z`);
     const b = Date.parse(`${to}T00:00:00Z`);
-    if (!Number.isFinite(a)) return 'from: not a date';
     if (!Number.isFinite(b)) return 'to: not a date';
+    const from = q.from ?? dayOf(b - 13 * DAY_MS);
+    const a = Date.parse(`${from}T00:00:00Z`);
+    if (!Number.isFinite(a)) return 'from: not a date';
     if (a > b) return 'from: must not be after to';
     if ((b - a) / DAY_MS >= MAX_DAYS) return `from: at most ${MAX_DAYS} days`;
     return { from, to };

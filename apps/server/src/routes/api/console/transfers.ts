@@ -113,7 +113,7 @@ export function consoleTransferRoutes(app: App, services: Services): void {
         params: IdParams,
         response: {
           200: DataEnvelope(Type.Object({ id: Type.Integer(), callId: Type.String(), room: Type.String(), guestUsername: Type.String() })),
-          ...errors(401, 403, 404, 409),
+          ...errors(400, 401, 403, 404, 409),
         },
       },
     },

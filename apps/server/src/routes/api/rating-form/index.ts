@@ -7,10 +7,15 @@ import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
 
-/** Without a rating form the page is one stars/emojies score: `{score: 1..5}`. */
+/** The guest app's comment box (maxLength 1000): the same bound here. */
+export const RATING_COMMENT_MAX = 1000;
+
+/** Without a rating form the page is one stars/emojies score and an optional comment: `{score: 1..5, comment?}`. */
 function checkPlainScore(answers: Answers): string | null {
-  const extra = Object.keys(answers).find((k) => k !== 'score');
-  if (extra) return `answers.${extra}: only score is accepted without a rating form`;
+  const extra = Object.keys(answers).find((k) => k !== 'score' && k !== 'comment');
+  if (extra) return `answers.${extra}: only score and comment are accepted without a rating form`;
+  const c = answers.comment;
+  if (c !== undefined && (typeof c !== 'string' || c.length > RATING_COMMENT_MAX)) return `answers.comment: must be text of at most ${RATING_COMMENT_MAX} characters`;
   const s = answers.score;
   return typeof s === 'number' && Number.isInteger(s) && s >= 1 && s <= 5 ? null : 'answers.score: must be an integer from 1 to 5';
 }
@@ -36,6 +41,13 @@ export function ratingRoutes(app: App, services: Services): void {
       const report = await repos.callReports.byId(b.report);
       if (!report) return fail(reply, 404, 'report: no such call report');
       if (report.company_id !== guest.companyId || report.guest_username !== guest.username) return fail(reply, 403, 'report: not your call');
+      // Only a call the company accepted and an agent answered is rated (issue 11: the browser alone decided).
+      if (report.status !== 'ok') return fail(reply, 403, `report: the call was not accepted (${report.status})`);
+      if (!(await repos.callReports.chainAnswered(guest.companyId, report.origin_call_id ?? report.call_id))) return fail(reply, 403, 'report: the call was not answered');
+      // The form is the company's choice, as the guest app reads it: its rating form with advanceRating, else the plain score.
+      const company = await repos.companies.byId(guest.companyId);
+      const required = company?.settings.advanceRating && company.settings.ratingForm ? company.settings.ratingForm.id : null;
+      if (b.form !== required) return fail(reply, 400, required === null ? 'form: the company asks a plain score (form null)' : `form: the company asks its rating form ${required}`);
       let problem: string | null;
       if (b.form === null) {
         problem = checkPlainScore(b.answers as Answers);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import multipart from '@fastify/multipart';
-import { DataEnvelope, UPLOAD_TYPES, UploadTypeParam, Uploaded } from '@lobby/contracts';
+import { DataEnvelope, UPLOAD_TYPES, UploadForm, UploadTypeParam, Uploaded } from '@lobby/contracts';
 import type { UploadType } from '@lobby/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../../services/index.ts';
@@ -54,7 +54,12 @@ export async function uploadRoutes(app: App, services: Services): Promise<void> 
     (scope as App).post(
       '/api/upload/:type',
       {
-        config: { access: 'guestOrConsole', rateLimit: { max: config.uploadRateLimit, timeWindow: '1 minute' } },
+        config: {
+          access: 'guestOrConsole',
+          rateLimit: { max: config.uploadRateLimit, timeWindow: '1 minute' },
+          // The parts are read by the handler (streamed, sniffed), not by a body schema: describe them in the document only.
+          swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: UploadForm }, url }),
+        },
         schema: {
           tags: ['files'],
           summary: 'Upload a chat file: image (png, jpeg, webp; 5 MB) or document (pdf; 10 MB), checked by content',

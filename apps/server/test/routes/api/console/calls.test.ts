@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
-import { WELCOME_FORM, addUser, bearer, createForm, login, openCall, otherCompanyGuest, registerGuest } from '../../../helpers/fixtures.ts';
+import { WELCOME_FORM, addUser, answeredCall, bearer, createForm, login, openCall, otherCompanyGuest, registerGuest } from '../../../helpers/fixtures.ts';
 
 describe.each(dialects())('console calls: details and the note after the call (%s)', (dialect) => {
   let t: TestContext;
@@ -20,6 +20,24 @@ describe.each(dialects())('console calls: details and the note after the call (%
     t.app.inject({ method: 'GET', url: `/api/console/calls/${callId}`, headers });
   const note = (callId: string, headers: Record<string, string>, payload: unknown) =>
     t.app.inject({ method: 'PUT', url: `/api/console/calls/${callId}/note`, headers, payload: payload as Record<string, unknown> });
+
+  it('when a guest rated its call with a comment, then the latest calls show the score and the comment (issue 15 defect 1)', async () => {
+    const g = await registerGuest(t.app);
+    const { callId, reportId } = await answeredCall(t.app, g);
+    const rated = await t.app.inject({
+      method: 'POST',
+      url: '/api/rating-form/submissions',
+      headers: bearer(g.access_token),
+      payload: { guestUsername: g.username, report: reportId, form: null, answers: { score: 4, comment: 'Quick and kind' } },
+    });
+    expect(rated.statusCode, rated.body).toBe(201);
+    const unrated = await answeredCall(t.app, g);
+
+    const res = await t.app.inject({ method: 'GET', url: '/api/console/calls?limit=50', headers: { cookie: admin } });
+    const calls = res.json<{ data: Array<{ callId: string; rating: unknown }> }>().data;
+    expect(calls.find((c) => c.callId === callId)?.rating).toEqual({ score: 4, comment: 'Quick and kind' });
+    expect(calls.find((c) => c.callId === unrated.callId)?.rating).toBeNull();
+  });
 
   it("when a guest filled the welcome form and called with a position, then the company's agent reads both with the call", async () => {
     const g = await registerGuest(t.app);
