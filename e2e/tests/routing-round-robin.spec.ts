@@ -43,7 +43,8 @@ test('when two agents are on, then a call is offered to one, a decline moves it 
     await agentSignsIn(agents[0]!.page);
     await agentSignsIn(agents[1]!.page, second);
     // both consoles are live: the server counts them for round robin
-    for (const a of agents) await expect(a.page.getByTestId('queue-panel')).toHaveAttribute('data-live', 'true');
+    for (const a of agents)
+      await expect(a.page.getByTestId('queue-panel')).toHaveAttribute('data-live', 'true');
     const pages = agents.map((a) => a.page);
 
     await guestCalls(guest.page);
@@ -69,7 +70,10 @@ test('when two agents are on, then a call is offered to one, a decline moves it 
     await moved.getByTestId('answer-button').click();
     const answeringJid = await consoleUserJid(otherPage);
     await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
-    await expect(otherPage.getByTestId('active-call')).toHaveAttribute('data-guest-presence', `InCall|${answeringJid}|${callId}`);
+    await expect(otherPage.getByTestId('active-call')).toHaveAttribute(
+      'data-guest-presence',
+      `InCall|${answeringJid}|${callId}`,
+    );
     await expectMediaFlowing(guest.page, 'guest');
     await expectMediaFlowing(otherPage, 'agent');
 
@@ -78,10 +82,38 @@ test('when two agents are on, then a call is offered to one, a decline moves it 
     await guestCalls(nextGuest.page);
     const next = firstPage.getByTestId('queue-item');
     await expect(next.getByTestId('offer-countdown')).toBeVisible();
-    await expect(next.getByTestId('offer-countdown')).toHaveCount(0, { timeout: (OFFER_SECONDS + 10) * 1000 });
+    await expect(next.getByTestId('offer-countdown')).toHaveCount(0, {
+      timeout: (OFFER_SECONDS + 10) * 1000,
+    });
     await expect(next).toHaveCount(1);
     await screenshot(firstPage, testInfo, 'routing-round-robin-open');
   } finally {
     await closeAll(testInfo, ...agents, guest, nextGuest);
+  }
+});
+
+test("when the agent's clock is half a minute behind the server's, then the offer still counts down from no more than the company's offer time", async ({}, testInfo) => {
+  await adminApi('PUT', '/admin/company', { roundRobinOfferSeconds: OFFER_SECONDS });
+  const agent = await launchParticipant('agent-late-clock');
+  const guest = await launchParticipant('guest-late-clock');
+  try {
+    // arrange: the console's clock runs 30 s behind (the server's deadline would read 50 s there)
+    await agent.page.clock.install({ time: Date.now() - 30_000 });
+    await agentSignsIn(agent.page);
+    await expect(agent.page.getByTestId('queue-panel')).toHaveAttribute('data-live', 'true');
+
+    // act: a guest calls; round robin offers it to the only agent
+    await guestCalls(guest.page);
+    const countdown = agent.page.getByTestId('offer-countdown');
+    await expect(countdown).toBeVisible();
+
+    // assert: the countdown starts within the offer time and goes down
+    const first = Number(await countdown.getAttribute('data-seconds'));
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(OFFER_SECONDS);
+    await expect.poll(async () => Number(await countdown.getAttribute('data-seconds'))).toBeLessThan(first);
+    await screenshot(agent.page, testInfo, 'routing-round-robin-late-clock');
+  } finally {
+    await closeAll(testInfo, agent, guest);
   }
 });

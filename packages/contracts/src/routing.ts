@@ -25,6 +25,9 @@ export const CallRoutingInfo = Type.Object({
   }),
   offeredTo: Type.Union([Type.String(), Type.Null()], { description: "the offered agent's XMPP username" }),
   expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'when the offer moves to the next agent' }),
+  offerSeconds: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: "the offer's length (offered only): a console never counts down from more, whatever its clock",
+  }),
 });
 export type CallRoutingInfo = Static<typeof CallRoutingInfo>;
 

@@ -46,6 +46,8 @@ export interface CallRouting {
   offeredTo: string | null;
   /** epoch ms when the offer moves on (offered only) */
   expiresAt: number | null;
+  /** the offer's length in ms (offered only) */
+  offerMs: number | null;
 }
 
 interface AgentState extends OnlineAgent {
@@ -124,7 +126,7 @@ export class RoundRobin {
   /** A new waiting call of a round-robin company: offer it to the next available agent. */
   callOpened(call: { callId: string; companyId: number; assignmentId: number; offerSeconds?: number }): CallRouting {
     const state: CallState = {
-      routing: { callId: call.callId, companyId: call.companyId, assignmentId: call.assignmentId, state: 'open', offeredTo: null, expiresAt: null },
+      routing: { callId: call.callId, companyId: call.companyId, assignmentId: call.assignmentId, state: 'open', offeredTo: null, expiresAt: null, offerMs: null },
       offeredUserId: null,
       tried: new Set(),
       timeoutMs: Math.max(1, call.offerSeconds ?? DEFAULT_OFFER_SECONDS) * 1000,
@@ -189,13 +191,13 @@ export class RoundRobin {
     const next = this.#nextAgent(state);
     if (!next) {
       state.offeredUserId = null;
-      state.routing = { ...state.routing, state: 'open', offeredTo: null, expiresAt: null };
+      state.routing = { ...state.routing, state: 'open', offeredTo: null, expiresAt: null, offerMs: null };
     } else {
       state.tried.add(next.userId);
       state.offeredUserId = next.userId;
       this.#last.set(state.routing.assignmentId, next.userId);
       const expiresAt = this.#timers.now() + state.timeoutMs;
-      state.routing = { ...state.routing, state: 'offered', offeredTo: next.xmppUsername, expiresAt };
+      state.routing = { ...state.routing, state: 'offered', offeredTo: next.xmppUsername, expiresAt, offerMs: state.timeoutMs };
       state.timer = this.#timers.setTimeout(() => {
         if (this.#calls.get(state.routing.callId) === state) this.#offerNext(state);
       }, state.timeoutMs);

@@ -49,7 +49,7 @@ describe('round robin offering', () => {
     agent(2);
     agent(3, [2]); // another assignment
     const routing = rr.callOpened({ callId: 'c1', companyId: 18, assignmentId: 1, offerSeconds: 20 });
-    expect(routing).toEqual({ callId: 'c1', companyId: 18, assignmentId: 1, state: 'offered', offeredTo: 'agent-1', expiresAt: 1_000_000 + 20_000 });
+    expect(routing).toEqual({ callId: 'c1', companyId: 18, assignmentId: 1, state: 'offered', offeredTo: 'agent-1', expiresAt: 1_000_000 + 20_000, offerMs: 20_000 });
     expect(published).toEqual([routing]);
   });
 

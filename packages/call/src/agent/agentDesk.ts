@@ -185,14 +185,25 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     );
     this.#tellAvailability();
     for (const room of await this.#options.api.rooms()) {
-      if (room.routing) this.#routing.set(room.callId, room.routing);
+      if (room.routing) this.#storeRouting(room.routing);
       await this.#joinRoom(room);
     }
     this.#set({ queue: this.#computeQueue() });
   }
 
+  /**
+   * Keeps a call's routing with the offer's end on this browser's clock: never later than the offer's
+   * length from now, so a clock ahead of or behind the server's never shows more than the offer time.
+   */
+  #storeRouting(routing: CallRouting): void {
+    const serverEnd = routing.expiresAt ? Date.parse(routing.expiresAt) : null;
+    const localEnd =
+      serverEnd !== null && routing.offerSeconds ? Math.min(serverEnd, Date.now() + routing.offerSeconds * 1000) : serverEnd;
+    this.#routing.set(routing.callId, { ...routing, expiresAt: localEnd === null ? null : new Date(localEnd).toISOString() });
+  }
+
   #onRouting(routing: CallRouting): void {
-    this.#routing.set(routing.callId, routing);
+    this.#storeRouting(routing);
     this.#set({ queue: this.#computeQueue() });
   }
 

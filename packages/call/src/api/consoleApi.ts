@@ -27,6 +27,8 @@ export interface CallRouting {
   state: 'offered' | 'open';
   offeredTo: string | null;
   expiresAt: string | null;
+  /** the offer's length (offered only; absent from an older server) */
+  offerSeconds?: number | null;
 }
 
 /** A call another agent hands to us (`event: callTransfer`). */

@@ -14,7 +14,9 @@ export function RoutingTags({ entry, now }: { entry: QueueEntry; now: number }) 
   const actions = useAgentActions();
   const offered = typeof entry.offerExpiresAt === 'number';
   if (!entry.appointmentID && !offered) return null;
-  const seconds = offered ? Math.max(0, Math.ceil(((entry.offerExpiresAt ?? now) - now) / 1000)) : 0;
+  // `now` ticks once a second and may be older than the offer: never count from before it arrived
+  const current = Math.max(now, Date.now());
+  const seconds = offered ? Math.max(0, Math.ceil(((entry.offerExpiresAt ?? current) - current) / 1000)) : 0;
   return (
     <span className={styles.tags}>
       <AppointmentBadge appointmentID={entry.appointmentID} />
@@ -23,9 +25,7 @@ export function RoutingTags({ entry, now }: { entry: QueueEntry; now: number }) 
           <span className={styles.offer} data-testid="offer-countdown" data-seconds={seconds}>
             <Timer size={13} aria-hidden="true" />
             <span className="visually-hidden">{t('offerEndsIn', { seconds })}</span>
-            <span aria-hidden="true">
-              {t('offered')} · {seconds} s
-            </span>
+            <span aria-hidden="true">{t('offeredFor', { seconds })}</span>
           </span>
           <button
             type="button"

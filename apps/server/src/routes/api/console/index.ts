@@ -343,5 +343,6 @@ function routingInfo(r: CallRouting): CallRoutingInfo {
     state: r.state,
     offeredTo: r.offeredTo,
     expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt).toISOString(),
+    offerSeconds: r.offerMs === null ? null : Math.round(r.offerMs / 1000),
   };
 }

@@ -40,7 +40,7 @@ describe.each(dialects())('GET /api/console/rooms (%s)', (dialect) => {
       reportId: c1.reportId,
       openedAt: new Date(t.clock.now - 1000).toISOString(),
       // the demo company uses round robin; with no agent's console open, the call is open to all
-      routing: { callId: c1.callId, assignmentId: sales?.assignmentId, state: 'open', offeredTo: null, expiresAt: null },
+      routing: { callId: c1.callId, assignmentId: sales?.assignmentId, state: 'open', offeredTo: null, expiresAt: null, offerSeconds: null },
     });
 
     const supportAgent = await login(t.app, onlySupport.email, onlySupport.password);
