@@ -67,21 +67,10 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
     starting ??= (async () => {
       const engine = await import('@lobby/call');
       const user = s().user;
-      // recording (SPEC.md §7): the company's recordCalls and the server's recordings root
-      let recordingRoot: string | null = null;
-      if (user) {
-        void fetch(`/api/company/details?companyId=${user.companyId}`)
-          .then((r) => (r.ok ? (r.json() as Promise<{ data?: { recordCalls?: boolean; recordingRoot?: string } }>) : null))
-          .then((body) => {
-            if (body?.data?.recordCalls !== false && body?.data?.recordingRoot) recordingRoot = body.data.recordingRoot;
-          })
-          .catch(() => undefined);
-      }
       const created = new engine.AgentDesk({
         api: engine.createConsoleApi(),
         ...endpoints(),
         ...(user ? { companyId: user.companyId } : {}),
-        recordingRoot: () => recordingRoot,
       });
       created.on('change', apply);
       bindAgentDesk(created); // the in-call UI (chat, screen share, mute states): features/call

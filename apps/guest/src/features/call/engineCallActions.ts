@@ -138,10 +138,6 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         ...endpoints(),
         callMethod: details.callMethod ?? 'mediaServer',
         roundRobin: !!details.roundRobin,
-        // recording (SPEC.md §7): the server answers its recordings root with the company details
-        ...(typeof (details as { recordingRoot?: unknown }).recordingRoot === 'string'
-          ? { recordingRoot: (details as { recordingRoot?: string }).recordingRoot }
-          : {}),
         webview: s().webview,
         watermark: streamWatermarkOf(details),
         serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget

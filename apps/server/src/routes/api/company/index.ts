@@ -1,19 +1,17 @@
 import { CompanyDetails, CompanyDetailsQuery, DataEnvelope } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
-import { recordingsRoot } from '../../../services/recordings/index.ts';
 import { resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
 
 /**
- * The details plus two deployment settings: where the apps tell Janus to write recordings (SPEC.md §7
- * filename shape below it) and whether automated browsers may call (LOBBY_ALLOW_AUTOMATION).
+ * The details plus one deployment setting: whether automated browsers may call (LOBBY_ALLOW_AUTOMATION).
+ * No server path or version is public: recordings are named and started by the server (docs/security.md).
  */
 const CompanyDetailsAnswer = Type.Composite([
   CompanyDetails,
   Type.Object({
-    recordingRoot: Type.String({ description: 'absolute recordings root on the media server' }),
     allowAutomation: Type.Boolean({
       description: 'whether an automated browser (navigator.webdriver) may call; false: the guest app shows its bot screen',
     }),
@@ -21,7 +19,6 @@ const CompanyDetailsAnswer = Type.Composite([
 ]);
 
 export function companyRoutes(app: App, services: Services): void {
-  const recordingRoot = recordingsRoot(services.config);
   app.get(
     '/api/company/details',
     {
@@ -36,7 +33,7 @@ export function companyRoutes(app: App, services: Services): void {
     async (request, reply) => {
       const company = await resolveCompany(services, request, request.query.companyId);
       if (!company) return fail(reply, 404, 'companyId: no such company');
-      return { data: { ...(await services.repos.companies.details(company)), recordingRoot, allowAutomation: services.config.allowAutomation } };
+      return { data: { ...(await services.repos.companies.details(company)), allowAutomation: services.config.allowAutomation } };
     },
   );
 }

@@ -26,6 +26,9 @@ describe.each(dialects())('GET /api/company/details (%s)', (dialect) => {
       streamWatermark: 'hidden',
     });
     for (const key of Object.keys(companyDefaults)) expect(data).toHaveProperty(key);
+    // no server path or version in a public answer (issue 11 finding 5)
+    expect(data).not.toHaveProperty('recordingRoot');
+    expect(JSON.stringify(data)).not.toContain(t.config.dataDir);
     expect(data.assignments).toEqual([
       { id: expect.any(Number) as number, name: 'Sales', type: 'queue' },
       { id: expect.any(Number) as number, name: 'Support', type: 'queue' },
