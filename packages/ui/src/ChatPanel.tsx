@@ -71,7 +71,16 @@ export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: 
   };
 
   return (
-    <aside className={styles.panel} data-testid="chat-panel" aria-label={k('chat')}>
+    <aside
+      className={styles.panel}
+      data-testid="chat-panel"
+      aria-label={k('chat')}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        e.preventDefault();
+        onClose();
+      }}
+    >
       <header className={styles.head}>
         <h2 className={styles.title}>{k('chat')}</h2>
         <button type="button" className={styles.close} aria-label={k('closeChat')} onClick={onClose}>

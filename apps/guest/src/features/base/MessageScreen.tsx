@@ -27,10 +27,11 @@ export function MessageScreen({ screen, icon, tone = 'neutral', title, body, chi
           {icon}
         </div>
       ) : null}
-      <h1 id={`${screen}-title`} className={styles.title}>
+      {/* titles and bodies often carry the company's own texts, which may be in the other language */}
+      <h1 id={`${screen}-title`} className={styles.title} dir="auto">
         {title}
       </h1>
-      {body ? <div className={styles.body}>{body}</div> : null}
+      {body ? <div className={styles.body} dir="auto">{body}</div> : null}
       {children}
       {actions ? <div className={styles.actions}>{actions}</div> : null}
     </section>

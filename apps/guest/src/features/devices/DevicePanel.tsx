@@ -56,7 +56,17 @@ export function DevicePanel({ video }: { video: boolean }) {
 
   const label = (d: MediaDeviceInfo, i: number) => d.label || `${t('ongoing.device')} ${i + 1}`;
   return (
-    <aside className={styles.panel} data-testid="device-panel" aria-label={t('ongoing.devices')}>
+    <aside
+      className={styles.panel}
+      data-testid="device-panel"
+      aria-label={t('ongoing.devices')}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        e.preventDefault();
+        engine?.setDeviceConfigOpen(false);
+        document.querySelector<HTMLElement>('[data-testid="devices-button"]')?.focus();
+      }}
+    >
       <header className={styles.head}>
         <h2 className={styles.title}>{t('ongoing.devices')}</h2>
         <button type="button" className={styles.close} aria-label={t('ongoing.closeDevices')} onClick={() => engine?.setDeviceConfigOpen(false)}>

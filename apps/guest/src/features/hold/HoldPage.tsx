@@ -30,10 +30,10 @@ export function HoldPage({ video }: { video: boolean }) {
           <Pause size={40} />
         </span>
       )}
-      <h2 className={styles.title} data-testid="hold-text">
+      <h2 className={styles.title} data-testid="hold-text" dir="auto">
         {companyMessage(company, 'holdPageText', language)}
       </h2>
-      <p className={styles.body} data-testid="hold-kind-text">
+      <p className={styles.body} data-testid="hold-kind-text" dir="auto">
         {companyMessage(company, video ? 'videoOnHoldText' : 'audioOnHoldText', language)}
       </p>
       <p className={styles.hint}>{t('ongoing.holdHint')}</p>

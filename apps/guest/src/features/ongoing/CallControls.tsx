@@ -56,14 +56,16 @@ export function CallControls({ video }: { video: boolean }) {
       {engine ? (
         <span className={styles.badgeWrap}>
           <IconButton
-            label={chatOpen ? t('ongoing.closeChat') : t('ongoing.openChat')}
+            label={
+              chatOpen ? t('ongoing.closeChat') : unread > 0 ? `${t('ongoing.openChat')}, ${t('ongoing.unread', { count: unread })}` : t('ongoing.openChat')
+            }
             icon={<MessageCircle size={24} />}
             onClick={() => engine.setChatOpen(!chatOpen)}
             data-testid="chat-toggle-button"
             aria-expanded={chatOpen}
           />
           {unread > 0 ? (
-            <span className={styles.badge} data-testid="chat-unread" aria-label={t('ongoing.unread', { count: unread })}>
+            <span className={styles.badge} data-testid="chat-unread" aria-hidden="true">
               {unread}
             </span>
           ) : null}

@@ -21,7 +21,7 @@ export function OutOfZoneScreen() {
       title={t('outofzone.title')}
       body={
         <>
-          <p>{message}</p>
+          <p dir="auto">{message}</p>
           <p>{t('outofzone.hint')}</p>
         </>
       }

@@ -69,7 +69,7 @@ export function SelectionScreen() {
         <h1 id="selection-title" className={styles.name}>
           {company?.name}
         </h1>
-        <p className={styles.welcome}>{welcome}</p>
+        <p className={styles.welcome} dir="auto" data-testid="welcome-message">{welcome}</p>
         {company?.websiteUrl ? (
           <a className={styles.website} href={company.websiteUrl} target="_blank" rel="noopener noreferrer" data-testid="website-link">
             {company.websiteTitle || company.websiteUrl}
@@ -201,7 +201,7 @@ export function SelectionScreen() {
       {company?.recordCalls !== false ? (
         <p className={styles.notice}>
           <CircleDot size={14} aria-hidden="true" />
-          {recordAlert}
+          <bdi>{recordAlert}</bdi>
         </p>
       ) : null}
     </section>

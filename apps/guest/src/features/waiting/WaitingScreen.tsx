@@ -42,7 +42,7 @@ export function WaitingScreen() {
         <h1 id="waiting-title" className={styles.title}>
           {t('waiting.title')}
         </h1>
-        <p className={styles.message}>{waitingMsg}</p>
+        <p className={styles.message} dir="auto">{waitingMsg}</p>
         <p className={styles.timer}>
           <span>{t('waiting.elapsed')}</span>{' '}
           <time className={styles.time} role="timer" aria-live="off">
