@@ -53,6 +53,18 @@ test('when the guest mutes, then the agent stops receiving its audio and shows i
     // act: the agent turns its camera off too, then unmutes the microphone
     await agent.page.getByTestId('agent-mute-video-button').click();
     await expect(note).toHaveAttribute('data-video', 'true');
+    // the presence can overtake the last frames already on their way or in the jitter buffer (a loaded
+    // machine decodes them late): wait until the stream has drained, then prove it stays stopped
+    await expect
+      .poll(
+        async () => {
+          const before = (await mediaCounters(guest.page)).videoFramesDecoded;
+          await guest.page.waitForTimeout(500);
+          return (await mediaCounters(guest.page)).videoFramesDecoded - before;
+        },
+        { timeout: 10_000, message: "the agent's video stopped reaching the guest" },
+      )
+      .toBe(0);
     const frames = (await mediaCounters(guest.page)).videoFramesDecoded;
     await guest.page.waitForTimeout(1500);
     expect((await mediaCounters(guest.page)).videoFramesDecoded - frames).toBeLessThan(3);

@@ -144,27 +144,35 @@ test('when the Lobby server is restarted behind nginx during a call, then decode
     await expectMediaFlowing(guest.page, 'guest');
     await expectMediaFlowing(agent.page, 'agent');
 
-    // act: restart the server while sampling both sides' decoded frames every 500 ms
-    const samples: { guest: number; agent: number }[] = [];
+    // act: restart the server while sampling both sides' decoded frames
+    const samples: { at: number; guest: number; agent: number }[] = [];
     let restarting = true;
     const sampling = (async () => {
       while (restarting) {
         const [g, a] = await Promise.all([mediaCounters(guest.page), mediaCounters(agent.page)]);
-        samples.push({ guest: g.videoFramesDecoded, agent: a.videoFramesDecoded });
-        await new Promise((r) => setTimeout(r, 500));
+        samples.push({ at: Date.now(), guest: g.videoFramesDecoded, agent: a.videoFramesDecoded });
+        await new Promise((r) => setTimeout(r, 250));
       }
     })();
     await restartServer('server');
-    await new Promise((r) => setTimeout(r, 2000)); // Janus would have dropped a lost session by now
+    await new Promise((r) => setTimeout(r, 3000)); // Janus would have dropped a lost session by now
     restarting = false;
     await sampling;
 
-    // assert: every 500 ms window decoded new frames on both sides (no stall, no reconnection)
-    expect(samples.length).toBeGreaterThan(4);
-    for (let i = 1; i < samples.length; i++) {
-      expect(samples[i]!.guest, `guest frames at sample ${i}`).toBeGreaterThan(samples[i - 1]!.guest);
-      expect(samples[i]!.agent, `agent frames at sample ${i}`).toBeGreaterThan(samples[i - 1]!.agent);
-    }
+    // assert: frames kept coming on both sides: no stretch of 2 s without a new decoded frame (a lost
+    // Janus session stops them for good; a loaded machine may pause a renderer for a moment)
+    expect(samples.length).toBeGreaterThan(8);
+    const longestStall = (side: 'guest' | 'agent') => {
+      let longest = 0;
+      let since = samples[0]!.at;
+      for (let i = 1; i < samples.length; i++) {
+        if (samples[i]![side] > samples[i - 1]![side]) since = samples[i]!.at;
+        longest = Math.max(longest, samples[i]!.at - since);
+      }
+      return longest;
+    };
+    expect(longestStall('guest'), 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
+    expect(longestStall('agent'), 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
     await expectMediaFlowing(guest.page, 'guest after the restart');
     await screenshot(agent.page, testInfo, 'restart-agent-call');
 
