@@ -13,7 +13,7 @@ export type CallKind = 'video' | 'voice';
 /** Where the app is before a screen can show: fetching the company, or that failed. */
 export type Phase = 'loading' | 'ready' | 'failed';
 /** Why the abandoned screen shows. */
-export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed';
+export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed' | 'unknownAppointment';
 /** Why the unsupported screen shows. */
 export type UnsupportedReason = 'browser' | 'media' | 'network';
 

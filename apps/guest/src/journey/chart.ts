@@ -8,7 +8,7 @@
 import type { Screen } from '../app/screens.ts';
 
 export type UnsupportedReason = 'browser' | 'media' | 'network';
-export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed';
+export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed' | 'unknownAppointment';
 
 /** What the gate knows. `undefined` = not checked yet. */
 export interface GateFacts {
@@ -75,7 +75,7 @@ export type JourneyEvent =
   | { type: 'ENDED'; by: 'guest' | 'agent' }
   /** Nobody answered within the waiting limit. */
   | { type: 'NO_ANSWER' }
-  | { type: 'FAILED'; disabledCamera?: boolean }
+  | { type: 'FAILED'; disabledCamera?: boolean; unknownAppointment?: boolean }
   | { type: 'RATED' }
   | { type: 'CALL_AGAIN' }
   /** Another tab of this guest holds a call. */
@@ -119,6 +119,8 @@ export function transition(state: JourneyState, event: JourneyEvent, options: Jo
       return { ...journeyAt('abandoned'), endReason: 'noAnswer' };
     case 'FAILED':
       if (event.disabledCamera) return { ...journeyAt('unsupported'), unsupportedReason: 'media' };
+      // a wrong appointment link is known before any call: say so wherever the guest is
+      if (event.unknownAppointment) return { ...journeyAt('abandoned'), endReason: 'unknownAppointment' };
       if (!IN_CALL.has(screen) && screen !== 'selection' && screen !== 'preview') return state;
       return { ...journeyAt('abandoned'), endReason: 'failed' };
     case 'RATED':

@@ -28,7 +28,7 @@ import {
   fileKind,
   type CallStatus,
 } from '../state/callStatus.ts';
-import { uploadTypeOf } from '../api/http.ts';
+import { ApiError, uploadTypeOf } from '../api/http.ts';
 import { recordingFilename } from './recording.ts';
 
 export type GuestCallPhase =
@@ -64,6 +64,9 @@ export interface GuestCallSnapshot {
   /** SPEC.md §3 Report InitialCallID: the first call id of this call (set once; hold/resume changes callId) */
   initialCallId: string | null;
 }
+
+/** The engine's error when the guest's appointment link names no appointment (404 from the server). */
+export const UNKNOWN_APPOINTMENT = 'unknownAppointment';
 
 export interface GuestCallOptions {
   api: GuestApi;
@@ -232,7 +235,12 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     const wanted = this.#appointment;
     if (!wanted || (wanted.id && wanted.agentUsername)) return;
     if (!this.#options.api.appointment) throw new Error('appointment lookups are not available');
-    const found = await this.#options.api.appointment(wanted.reference);
+    const found = await this.#options.api.appointment(wanted.reference).catch((error: unknown) => {
+      // a link to an appointment that does not exist (mistyped, cancelled, another company's): the guest
+      // app shows its own screen for it, not a connection failure
+      if (error instanceof ApiError && error.status === 404) throw new Error(UNKNOWN_APPOINTMENT);
+      throw error;
+    });
     const appointment = { reference: found.reference, id: String(found.id), agentUsername: found.agentUsername.toLowerCase() };
     this.#appointment = appointment;
     this.#setStatus((s) => ({

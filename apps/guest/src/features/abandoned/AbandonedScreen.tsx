@@ -3,12 +3,13 @@ import PhoneMissed from 'lucide-react/icons/phone-missed';
 import PhoneOff from 'lucide-react/icons/phone-off';
 import WifiOff from 'lucide-react/icons/wifi-off';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import CalendarX from 'lucide-react/icons/calendar-x';
 import { useGuestStore } from '../../app/store.ts';
 import { useCallActions } from '../../app/callActions.ts';
 import { useRecheck } from '../base/useRecheck.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
-import { Button } from '@lobby/ui';
+import { Button, buttonStyles } from '@lobby/ui';
 
 /** The call is over without (further) conversation: ended, nobody answered, cancelled, dropped. */
 export function AbandonedScreen() {
@@ -22,6 +23,12 @@ export function AbandonedScreen() {
     noAnswer: { icon: <PhoneMissed size={34} />, title: t('abandoned.noAnswerTitle'), body: t('abandoned.noAnswerBody'), tone: 'warning' },
     cancelled: { icon: <PhoneOff size={34} />, title: t('abandoned.cancelledTitle'), body: t('abandoned.cancelledBody'), tone: 'neutral' },
     failed: { icon: <WifiOff size={34} />, title: t('abandoned.failedTitle'), body: t('abandoned.failedBody'), tone: 'danger' },
+    unknownAppointment: {
+      icon: <CalendarX size={34} />,
+      title: t('abandoned.unknownAppointmentTitle'),
+      body: t('abandoned.unknownAppointmentBody'),
+      tone: 'warning',
+    },
   } as const;
   const { icon, title, body, tone } = content[reason];
   return (
@@ -32,9 +39,16 @@ export function AbandonedScreen() {
       title={title}
       body={<p data-end-reason={reason}>{body}</p>}
       actions={
-        <Button block size="lg" icon={<RotateCcw size={22} />} onClick={() => void Promise.resolve(actions.callAgain()).then(recheck)} data-testid="call-again-button">
-          {t('abandoned.callAgain')}
-        </Button>
+        reason === 'unknownAppointment' ? (
+          // the call page without the link's reference: the company's usual queues
+          <a href="/" className={`${buttonStyles.button} ${buttonStyles.primary} ${buttonStyles.block}`} data-testid="call-without-appointment">
+            {t('abandoned.callWithoutAppointment')}
+          </a>
+        ) : (
+          <Button block size="lg" icon={<RotateCcw size={22} />} onClick={() => void Promise.resolve(actions.callAgain()).then(recheck)} data-testid="call-again-button">
+            {t('abandoned.callAgain')}
+          </Button>
+        )
       }
     />
   );

@@ -77,17 +77,21 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         sendEvent(store, { type: 'ENDED', by: snap.endReason === 'guest' ? 'guest' : 'agent' });
         tabs.inCall(false);
         break;
-      case 'failed':
+      case 'failed': {
         tabs.inCall(false);
+        // the engine's UNKNOWN_APPOINTMENT (a string here: the engine itself loads only when a call starts)
+        const unknownAppointment = snap.error === 'unknownAppointment';
         if (
           snap.error !== 'disabledCamera' &&
+          !unknownAppointment &&
           !['waiting', 'ongoing', 'selection', 'preview'].includes(s().screen)
         )
           break;
         if (snap.error !== 'disabledCamera')
           s().setError({ code: 'call-failed', ...(snap.error ? { message: snap.error } : {}) });
-        sendEvent(store, { type: 'FAILED', disabledCamera: snap.error === 'disabledCamera' });
+        sendEvent(store, { type: 'FAILED', disabledCamera: snap.error === 'disabledCamera', unknownAppointment });
         break;
+      }
       default:
         break;
     }
