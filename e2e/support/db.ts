@@ -4,6 +4,7 @@
  * DATABASE_URL is a postgres URL. Statements use `?` placeholders on both.
  */
 import path from 'node:path';
+import { expect } from '@playwright/test';
 
 async function run<T>(sql: string, params: unknown[], write: boolean): Promise<T[]> {
   const url = process.env.DATABASE_URL ?? '';
@@ -42,4 +43,22 @@ export function queryRows<T = Record<string, unknown>>(sql: string, params: unkn
 
 export async function execute(sql: string, params: unknown[] = []): Promise<void> {
   await run(sql, params, true);
+}
+
+/** Waits until the call's report has its end time (the server stamps it when either side ends the call). */
+export async function expectReportEnded(callId: string): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (
+          await queryRows<{ call_ended_at: number | null }>(
+            'select call_ended_at from call_reports where call_id = ?',
+            [callId],
+          )
+        )[0]?.call_ended_at ?? 0,
+      {
+        message: `the report of ${callId} has its end time`,
+      },
+    )
+    .toBeGreaterThan(0);
 }

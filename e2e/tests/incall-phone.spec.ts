@@ -5,7 +5,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { launchParticipant } from '../support/browser.ts';
-import { queryRows } from '../support/db.ts';
+import { expectReportEnded } from '../support/db.ts';
 import { closeAll, screenshot } from '../support/journey.ts';
 import { guestCallsAndAgentAnswers } from './incall-support.ts';
 
@@ -77,17 +77,7 @@ test('when a guest on a phone mutes and is put on hold, then no call button is c
     // assert: the call ended for both and the report says so
     await expect(guest.page.locator('[data-screen="abandoned"], [data-screen="rating"]')).toBeVisible();
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
-    await expect
-      .poll(
-        async () =>
-          (
-            await queryRows<{ call_ended_at: number | null }>(
-              'select call_ended_at from call_reports where call_id = ?',
-              [callId],
-            )
-          )[0]?.call_ended_at ?? 0,
-      )
-      .toBeGreaterThan(0);
+    await expectReportEnded(callId);
   } finally {
     await closeAll(testInfo, agent, guest);
   }

@@ -8,9 +8,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { launchParticipant } from '../support/browser.ts';
 import { BASE_URL, DEMO_AGENT } from '../support/api.ts';
-import { queryRows } from '../support/db.ts';
-import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
+import { expectReportEnded } from '../support/db.ts';
+import { closeAll, screenshot } from '../support/journey.ts';
 import { expectMediaFlowing, mediaCounters } from '../support/media.ts';
+import { guestCallsAndAgentAnswers } from './incall-support.ts';
 import { HTTPS_BASE_URL, restartServer, tlsFiles, trustStackCertificateArg } from '../support/stack.ts';
 
 interface Answer {
@@ -133,16 +134,7 @@ test('when the Lobby server is restarted behind nginx during a call, then decode
   const guest = await launchParticipant('guest-restart');
   try {
     // arrange: a call with media both ways
-    await agentSignsIn(agent.page);
-    await guest.page.goto('/');
-    await guest.page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
-    await guest.page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
-    const item = agent.page.getByTestId('queue-item');
-    await expect(item).toHaveCount(1);
-    const callId = (await item.getAttribute('data-call-id')) ?? '';
-    await item.getByTestId('answer-button').click();
-    await expectMediaFlowing(guest.page, 'guest');
-    await expectMediaFlowing(agent.page, 'agent');
+    const { callId } = await guestCallsAndAgentAnswers(agent, guest);
 
     // act: restart the server while sampling both sides' decoded frames
     const samples: { at: number; guest: number; agent: number }[] = [];
@@ -179,17 +171,7 @@ test('when the Lobby server is restarted behind nginx during a call, then decode
     // assert: the API answers the console again, so ending the call closes the report
     await agent.page.getByTestId('agent-hangup-button').click();
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
-    await expect
-      .poll(
-        async () =>
-          (
-            await queryRows<{ call_ended_at: number | null }>(
-              'select call_ended_at from call_reports where call_id = ?',
-              [callId],
-            )
-          )[0]?.call_ended_at ?? 0,
-      )
-      .toBeGreaterThan(0);
+    await expectReportEnded(callId);
   } finally {
     await closeAll(testInfo, agent, guest);
   }
