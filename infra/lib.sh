@@ -230,7 +230,27 @@ lobby_gen_coturn() {
   TURN_MIN_PORT=${TURN_RELAY_RANGE%-*}
   TURN_MAX_PORT=${TURN_RELAY_RANGE#*-}
   export TURN_DIR TURN_MIN_PORT TURN_MAX_PORT
-  (umask 077 && lobby_render "$lobby_infra_dir/coturn/turnserver.conf.tmpl" "$TURN_DIR/turnserver.conf")
+  # LOBBY_TURN_CONFIG=production (docs/operations.md): the config that refuses relaying to loopback and
+  # private ranges, with TURN over TLS; the default (test) config allows loopback, which a machine whose
+  # only network is loopback needs (tests, CI).
+  if [ "${LOBBY_TURN_CONFIG:-test}" = production ]; then
+    [ -n "${TURN_LISTEN_IP:-}" ] || {
+      echo "lobby: LOBBY_TURN_CONFIG=production needs TURN_LISTEN_IP (the address coturn listens and relays on)" >&2
+      return 1
+    }
+    TURN_RELAY_IP=${TURN_RELAY_IP:-$TURN_LISTEN_IP}
+    TURN_EXTERNAL_IP=${TURN_EXTERNAL_IP:-${JANUS_NAT_1_1_MAPPING:-$TURN_LISTEN_IP}}
+    TURN_TLS_CERT=${TURN_TLS_CERT:-${LOBBY_TLS_CERT:-}}
+    TURN_TLS_KEY=${TURN_TLS_KEY:-${LOBBY_TLS_KEY:-}}
+    [ -n "$TURN_TLS_CERT" ] && [ -n "$TURN_TLS_KEY" ] || {
+      echo "lobby: LOBBY_TURN_CONFIG=production needs TURN_TLS_CERT and TURN_TLS_KEY (or LOBBY_TLS_CERT and LOBBY_TLS_KEY)" >&2
+      return 1
+    }
+    export TURN_LISTEN_IP TURN_RELAY_IP TURN_EXTERNAL_IP TURN_TLS_CERT TURN_TLS_KEY
+    (umask 077 && lobby_render "$lobby_infra_dir/coturn/turnserver.production.conf.tmpl" "$TURN_DIR/turnserver.conf")
+  else
+    (umask 077 && lobby_render "$lobby_infra_dir/coturn/turnserver.conf.tmpl" "$TURN_DIR/turnserver.conf")
+  fi
 }
 
 # ------------------------------------------------------------------------------ PostgreSQL (tests only)
