@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import i18n from 'i18next';
 import '../src/i18n/index.ts';
@@ -8,12 +8,19 @@ import { createConsoleStore, type QueueEntry } from '../src/app/store.ts';
 import { RoutingTags } from '../src/features/routing/RoutingTags.tsx';
 import { agent } from './helpers.tsx';
 
-afterEach(async () => {
-  cleanup();
-  await i18n.changeLanguage('en');
+const now = 1_700_000_000_000;
+
+beforeEach(() => {
+  // the countdown reads the clock as well as the ticking `now`: both at the same instant here
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(now);
 });
 
-const now = 1_700_000_000_000;
+afterEach(async () => {
+  cleanup();
+  vi.useRealTimers();
+  await i18n.changeLanguage('en');
+});
 const base: QueueEntry = { callId: 'g1--a', guestName: 'Guest A', kind: 'video', assignmentId: 1, assignmentName: 'Sales', waitingSince: now };
 
 function renderTags(entry: QueueEntry, language: 'en' | 'ar' = 'en') {
@@ -47,9 +54,16 @@ describe('routing tags on a queue entry', () => {
     expect(decline).toHaveBeenCalledWith('g1--a');
   });
 
+  it('when the last tick is older than the offer, then the countdown counts from the clock, not from the tick', () => {
+    vi.setSystemTime(now + 3_000); // the offer arrived between two ticks of `now`
+    renderTags({ ...base, offerExpiresAt: now + 3_000 + 20_000 });
+    expect(screen.getByTestId('offer-countdown').getAttribute('data-seconds')).toBe('20');
+  });
+
   it('when the console is in Arabic, then the offer and the badge are in Arabic', () => {
     renderTags({ ...base, appointmentID: '42', offerExpiresAt: now + 5_000 }, 'ar');
     expect(screen.getByTestId('appointment-badge').textContent).toContain('موعد');
+    expect(screen.getByTestId('offer-countdown').textContent).toContain('· 5 ث'); // Arabic's unit, its locale's digits
     expect(screen.getByTestId('decline-button').textContent).toBe('رفض');
   });
 });
