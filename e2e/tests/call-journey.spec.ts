@@ -46,6 +46,9 @@ test('when a guest calls and an agent answers, then both see and hear each other
     await expect(item).toHaveAttribute('data-presence', `OpenCall|roundRobin|${callId}`);
     await expect(item).toHaveAttribute('data-user-type', 'guest');
     await expect(item).toHaveAttribute('data-appointment-id', '');
+    // a guest who gave no name is "Guest" and the end of its username, not the raw username
+    await expect(item).toContainText(`Guest ${guestUsername!.slice(-4).toUpperCase()}`);
+    await expect(item).not.toContainText(guestUsername!);
     await screenshot(agent.page, testInfo, 'journey-agent-queue');
     await screenshot(guest.page, testInfo, 'journey-guest-waiting');
 
@@ -59,6 +62,10 @@ test('when a guest calls and an agent answers, then both see and hear each other
       `InCall|${agentJid}|${callId}`,
     );
     await expect(item).toHaveCount(0);
+
+    // assert: the guest sees the agent by its name, never its address
+    await expect(guest.page.getByTestId('remote-video')).toHaveAttribute('aria-label', 'Demo Agent');
+    expect(await guest.page.locator('[data-screen="ongoing"]').innerText()).not.toContain('@');
 
     // assert: media flows both ways
     await expectMediaFlowing(guest.page, 'guest');

@@ -85,6 +85,8 @@ test("when a guest fills the welcome form and shares the position, then the agen
   const item = agent.page.getByTestId('queue-item');
   await expect(item).toHaveCount(1);
   const callId = (await item.getAttribute('data-call-id')) ?? '';
+  // the agent sees the guest by the name it gave in the welcome form, not by its username
+  await expect(item).toContainText('Mona Haddad');
   await item.getByTestId('answer-button').focus();
   await agent.page.keyboard.press('Tab');
   const toggle = item.getByTestId('queue-details-toggle');

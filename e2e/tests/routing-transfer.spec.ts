@@ -45,7 +45,12 @@ test('when an agent transfers its call to another agent, then the guest stays in
     await expect(first.page.getByTestId('active-call')).toHaveCount(0);
     await expect(taker.page.getByTestId('active-call')).toHaveAttribute('data-guest-presence', `InCall|${takerJid}|${callId}`);
     await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
-    await expect(guest.page.getByTestId('remote-video')).toHaveAttribute('aria-label', takerJid);
+    // the guest sees the new agent by its name (the taker's console account), not its address
+    const takerName = await taker.page.evaluate(async () => {
+      const body = (await (await fetch('/api/console/me')).json()) as { data: { user: { name: string } } };
+      return body.data.user.name;
+    });
+    await expect(guest.page.getByTestId('remote-video')).toHaveAttribute('aria-label', takerName);
     await expect(guest.page.getByTestId('remote-video-other')).toHaveCount(0);
     expect(takerJid).not.toBe(agentJid);
 

@@ -34,6 +34,17 @@ export interface LobbyPresenceElement {
   audioMuted?: boolean;
   /** Lobby's addition: the sender's camera is off. */
   videoMuted?: boolean;
+  /**
+   * Lobby's addition: the name people see — the agent's name from its console account, the guest's from
+   * its welcome form or the website's pre-fill. The JID stays the identity (presence target, peers).
+   */
+  name?: string;
+}
+
+/** A name as it may travel in presence: trimmed, at most 80 characters, or nothing. */
+export function presenceName(name: string | null | undefined): string | undefined {
+  const trimmed = (name ?? '').trim().slice(0, 80);
+  return trimmed || undefined;
 }
 
 export const NS_LOBBY_PRESENCE = 'urn:lobby:presence:0';

@@ -8,7 +8,7 @@
  */
 import { guestUsernameOf } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
-import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
+import { presenceName, type LobbyPresenceElement, type PresenceInfo } from '../presence.ts';
 import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom } from '../api/consoleApi.ts';
 import { MediaSession, type DeviceChoice, type RemoteFeed } from '../media/mediaSession.ts';
 import { getLocalMedia } from '../media/devices.ts';
@@ -90,6 +90,8 @@ export interface AgentSnapshot {
 
 export interface AgentDeskOptions {
   api: ConsoleApi;
+  /** the agent's name from its console account, announced to guests in room presence */
+  displayName?: string;
   xmppWsUrl: string;
   janusServers: string[];
   videoConstraints?: MediaTrackConstraints;
@@ -309,7 +311,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#rooms.set(room.room, room);
     if (known) return;
     try {
-      await xmpp.joinRoom(room.room, this.#nick, '', { userType: 'agent', appointmentID: '' });
+      await xmpp.joinRoom(room.room, this.#nick, '', this.#lobbyElement());
     } catch (error) {
       this.#rooms.delete(room.room);
       this.#set({ error: `could not join ${room.room}: ${String(error)}` });
@@ -747,11 +749,16 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     if (!this.#xmpp?.connected) return;
     const { audio, video } = this.#snapshot.muted;
     this.#xmpp.setRoomPresence(room, this.#nick, '', {
-      userType: 'agent',
-      appointmentID: '',
+      ...this.#lobbyElement(),
       ...(audio ? { audioMuted: true } : {}),
       ...(video ? { videoMuted: true } : {}),
     });
+  }
+
+  /** The agent's presence element in a guest's room: its name goes with it (docs/protocol.md). */
+  #lobbyElement(): LobbyPresenceElement {
+    const name = presenceName(this.#options.displayName);
+    return { userType: 'agent', appointmentID: '', ...(name ? { name } : {}) };
   }
 
   peerConnections() {

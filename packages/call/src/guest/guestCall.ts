@@ -8,7 +8,7 @@
  */
 import { newCallId } from '../callId.ts';
 import { Emitter } from '../emitter.ts';
-import { encodePresenceStatus, joinStatus, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
+import { encodePresenceStatus, joinStatus, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
 import { MediaSession, type DeviceChoice, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
 import { getLocalMedia } from '../media/devices.ts';
@@ -70,6 +70,8 @@ export const UNKNOWN_APPOINTMENT = 'unknownAppointment';
 
 export interface GuestCallOptions {
   api: GuestApi;
+  /** the guest's name for the agents (welcome form or website pre-fill); read whenever presence is sent */
+  displayName?: () => string | null | undefined;
   companyId: number;
   /** e.g. ws://localhost:8080/xmpp-websocket */
   xmppWsUrl: string;
@@ -111,6 +113,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   #resuming = false;
   /** agents in our room: nick → bare JID (from their room presence) */
   #occupants = new Map<string, string>();
+  /** agents' names from their room presence (bare JID → name) */
+  #names = new Map<string, string>();
   /** the last agent whose stream we received */
   #lastPeer: string | null = null;
   /** SPEC.md §4: while waiting, the status follows the page's visibility (Away on hidden Android pages) */
@@ -165,6 +169,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     if (this.#snapshot.callId) element.callType = this.#snapshot.callKind;
     if (this.#snapshot.muted.audio) element.audioMuted = true;
     if (this.#snapshot.muted.video) element.videoMuted = true;
+    const name = presenceName(this.#options.displayName?.());
+    if (name) element.name = name;
     return element;
   }
 
@@ -394,6 +400,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         peerJID: feed.display,
         janusId: feed.feedId,
         username: feed.display.split('@')[0] ?? feed.display,
+        ...(this.#names.has(feed.display) ? { name: this.#names.get(feed.display)! } : {}),
       };
       const hasVideo = feed.stream.getVideoTracks().length > 0;
       this.#lastPeer = peer.peerJID;
@@ -513,6 +520,11 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     if (presence.lobby?.userType === 'guest') return;
     const jid = presence.jid ? presence.jid.split('/')[0]! : presence.nick;
     if (presence.available && presence.jid) this.#occupants.set(presence.nick, jid);
+    const name = presenceName(presence.lobby?.name);
+    if (presence.available && name && this.#names.get(jid) !== name) {
+      this.#names.set(jid, name);
+      this.#setStatus((s) => ({ ...s, peers: s.peers.map((p) => (p.peerJID === jid ? { ...p, name } : p)) }));
+    }
     const audio = presence.available && !!presence.lobby?.audioMuted;
     const video = presence.available && !!presence.lobby?.videoMuted;
     this.#setStatus((s) => mutedChanged(mutedChanged(s, jid, 'audio', audio), jid, 'video', video));

@@ -7,6 +7,8 @@ export interface Peer {
   peerJID: string;
   janusId: string;
   username: string;
+  /** the name the peer announced in its room presence (Lobby's addition; docs/protocol.md) */
+  name?: string;
   profileImageUrl?: string;
   filesFetchToken?: string;
 }

@@ -37,10 +37,12 @@ export function lobbyStanzas(_client: XMPP.Agent, stanzas: XMPP.JXT.Registry): v
       path: 'presence.lobby',
       fields: {
         userType: attribute('userType'),
-        appointmentID: attribute('appointmentID'),
+        // SPEC.md §3: the appointment id as text, or empty — sent even when empty
+        appointmentID: attribute('appointmentID', undefined, { emitEmpty: true }),
         callType: attribute('callType'),
         audioMuted: booleanAttribute('audioMuted'),
         videoMuted: booleanAttribute('videoMuted'),
+        name: attribute('name'),
       },
     },
     {

@@ -197,7 +197,9 @@ export function CallArea() {
   const screens = remoteStreams.filter((r) => r.display.endsWith('-screen'));
   // the main picture is the participant the agent chose (mainUser), else the guest's camera; other
   // agents (a supervisor) are small tiles
-  const guestFeed = cameras.find((r) => r.display === call.guestName) ?? null;
+  // the guest's media and presence carry its username (the call id's first part); guestName is for people
+  const guestNick = call.callId.split('--')[0] ?? '';
+  const guestFeed = cameras.find((r) => r.display === guestNick) ?? null;
   const remote = cameras.find((r) => r.display === mainUser) ?? guestFeed ?? cameras[0] ?? null;
   const remoteIsGuest = remote !== null && remote === guestFeed;
   const remoteName = remote && !remoteIsGuest ? remote.display : call.guestName;
@@ -209,7 +211,7 @@ export function CallArea() {
   const others = cameras.filter((r) => r !== remote);
   const screen = screens[0] ?? null;
   const zoomedScreen = screen && isZoomed ? screen : null;
-  const isGuest = (jid: string) => jid === call.guestName || jid.split('@')[0] === call.guestName;
+  const isGuest = (jid: string) => jid === guestNick || jid.split('@')[0] === guestNick;
   const guestAudioMuted = mutedAudio.some(isGuest);
   const guestVideoMuted = mutedVideo.some(isGuest);
   const video = call.kind === 'video';

@@ -1,6 +1,7 @@
 // The in-call state the call area needs beyond the console store: the desk's call status (SPEC.md §3
 // "Call status": chat, unread count, the guest's mute state, screen share, zoom) and the in-call
 // actions. engineAgentActions binds its AgentDesk once; only types come from the engine here.
+import { guestDisplayName } from '../desk/guestName.ts';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { AgentDesk, AgentSnapshot, CallStatus } from '@lobby/call';
@@ -63,7 +64,7 @@ export function bindAgentDesk(desk: AgentDesk): () => void {
         ? agentInCallStore.getState().runningCalls
         : snap.runningCalls.map((c) => ({
             callId: c.callId,
-            guestName: c.nick,
+            guestName: guestDisplayName(c.nick, c.lobby?.name),
             assignmentName: c.assignmentName ?? '',
           })),
     });

@@ -4,6 +4,7 @@ import type { AgentDesk, AgentSnapshot } from '@lobby/call';
 import { placeholderAgentActions, type AgentActions } from '../../app/agentActions.ts';
 import type { ConsoleStore, QueueEntry } from '../../app/store.ts';
 import { bindAgentDesk } from '../call/agentInCall.ts';
+import { guestDisplayName } from './guestName.ts';
 import { bindTransfers } from '../routing/transferStore.ts';
 
 function endpoints(loc: Location = window.location) {
@@ -16,15 +17,18 @@ function endpoints(loc: Location = window.location) {
 
 export function engineAgentActions(store: ConsoleStore): AgentActions {
   const s = () => store.getState();
+  /** the names guests announced, by their room nick (kept for the call after it leaves the queue) */
+  const names = new Map<string, string>();
   const session = placeholderAgentActions(store);
   let desk: AgentDesk | null = null;
   let starting: Promise<void> | null = null;
 
   const apply = (snap: AgentSnapshot) => {
     const state = s();
+    for (const e of snap.queue) if (e.lobby?.name) names.set(e.nick, e.lobby.name);
     const queue: QueueEntry[] = snap.queue.map((e) => ({
       callId: e.callId,
-      guestName: e.nick,
+      guestName: guestDisplayName(e.nick, e.lobby?.name),
       kind: e.callType,
       assignmentId: e.assignmentId ?? 0,
       assignmentName: e.assignmentName ?? '',
@@ -45,7 +49,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
     } else {
       state.setActiveCall({
         callId: active.callId,
-        guestName: active.guestNick,
+        guestName: guestDisplayName(active.guestNick, names.get(active.guestNick)),
         kind: active.callType,
         assignmentName:
           queue.find((q) => q.callId === active.callId)?.assignmentName ??
@@ -69,6 +73,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       const user = s().user;
       const created = new engine.AgentDesk({
         api: engine.createConsoleApi(),
+        ...(user?.name ? { displayName: user.name } : {}),
         ...endpoints(),
         ...(user ? { companyId: user.companyId } : {}),
       });

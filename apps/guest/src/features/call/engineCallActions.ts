@@ -9,6 +9,15 @@ import type { CallActions } from '../../app/callActions.ts';
 import type { GuestStore } from '../../app/store.ts';
 import { bindGuestCall } from '../ongoing/inCall.ts';
 import { serviceTypeFor } from '../widget/context.ts';
+import { widgetPrefill } from '../widget/bridge.ts';
+
+/** A welcome-form answer that is the guest's name: a field keyed name, full_name or fullName. */
+export function nameAnswer(answers: Record<string, unknown>): string | null {
+  for (const [key, value] of Object.entries(answers)) {
+    if (/^(full_?)?name$/i.test(key) && typeof value === 'string' && value.trim()) return value.trim();
+  }
+  return null;
+}
 import { streamWatermarkOf } from './streamWatermark.ts';
 
 /** Same-origin endpoints: the server proxies ejabberd and Janus. */
@@ -99,6 +108,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
 
   // The engine's API client, watched: the journey's own calls (form, geofence, rating) reuse its token,
   // and the rating needs the report id.
+  /** the guest's name from its welcome form, once submitted */
+  let formName: string | null = null;
   let session: GuestSession | null = null;
   let lastReport: { id: number; status: string } | null = null;
   const videoConstraints: MediaTrackConstraints = {
@@ -133,6 +144,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       const appointmentReference = s().appointmentReference;
       const details = company();
       const created = new engine.GuestCall({
+        // the name the agents see: the welcome form's, else the website's pre-fill (docs/protocol.md)
+        displayName: () => formName ?? widgetPrefill().name ?? null,
         api: watchedApi(engine.createGuestApi(), details.id),
         recordCalls: details.recordCalls !== false,
         videoConstraints,
@@ -279,6 +292,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       await prepare();
       if (!session) throw new Error('no guest session');
       await submitForm(session, formId, answers);
+      formName = nameAnswer(answers) ?? formName;
       s().setFormRequired(false);
       // the gate continues: preview when the company has one, else the call buttons
       if (company().previewScreen) s().setScreen('preview');

@@ -32,6 +32,9 @@ export function OngoingScreen() {
   const mutedVideo: readonly string[] = useInCall((s) => s.status?.mutedVideoJIDs ?? NONE);
   const localScreen = useInCall((s) => s.localScreen);
   const engine = useInCall((s) => s.engine);
+  const peers = useInCall((s) => s.status?.peers ?? NONE);
+  /** the name an agent announced (docs/protocol.md), never its address */
+  const nameOf = (display: string) => peers.find((p) => p.peerJID === display)?.name ?? t('call.agent');
   const onHold = useInCall((s) => s.status?.peerCall === 'Paused');
   const deviceConfigOpen = useInCall((s) => !!s.status?.deviceConfigOpen);
   const [root, setRoot] = useState<HTMLElement | null>(null);
@@ -42,7 +45,7 @@ export function OngoingScreen() {
   const others = cameras.filter((r) => r !== remote);
   const screen = screens[0] ?? null;
   const zoomedScreen = screen && isZoomed ? screen : null;
-  const agentName = remote?.display || t('call.agent');
+  const agentName = remote ? nameOf(remote.display) : t('call.agent');
   const remoteAudioMuted = !!remote && mutedAudio.includes(remote.display);
   const remoteVideoMuted = !!remote && mutedVideo.includes(remote.display);
   const video = callType !== 'voice';
@@ -118,7 +121,7 @@ export function OngoingScreen() {
                 </button>
               ) : null}
               {others.map((o) => (
-                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={o.display} data-testid="remote-video-other" />
+                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={nameOf(o.display)} data-testid="remote-video-other" />
               ))}
             </div>
           ) : null}
