@@ -67,8 +67,10 @@ const rawBody = fc.oneof(
   fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a).toString('latin1')),
 );
 
+// No id of an existing row: with an admin cookie, `DELETE /api/admin/assignments/1` is a valid request that
+// deletes the demo's first assignment (a PostgreSQL run hit it once), which this property must not count.
 const pathParam = fc.oneof(
-  fc.constantFrom('1', '0', '-1', '99999999999999999999', 'abc', '%ZZ', '%00', '..%2F..%2Fetc', 'image', 'document', 'svg', 'AAAAAAAAAAAAAAAAAAAAAAAA', '1e3', ' '),
+  fc.constantFrom('99999', '0', '-1', '99999999999999999999', 'abc', '%ZZ', '%00', '..%2F..%2Fetc', 'image', 'document', 'svg', 'AAAAAAAAAAAAAAAAAAAAAAAA', '1e3', ' '),
   fc.string({ minLength: 1, maxLength: 30 }).map(encodeURIComponent),
 );
 
