@@ -271,7 +271,8 @@ lobby_pg_bindir() {
 # Runs a PostgreSQL tool as the cluster's owner: initdb and postgres refuse to run as root.
 lobby_pg_as_owner() {
   if lobby_is_root; then
-    runuser -u postgres -- "$@"
+    # from /, which postgres can enter whatever the checkout's folder (every path given is absolute)
+    (cd / && runuser -u postgres -- "$@")
   else
     "$@"
   fi
