@@ -39,6 +39,6 @@ export * from './media/devices.ts';
 export { watermarkBox, type WatermarkOptions } from './media/watermark.ts';
 export { retry } from './media/retry.ts';
 export * from './guest/guestCall.ts';
-export * from './guest/recording.ts';
+export * from './room/recording.ts';
 export * from './agent/agentDesk.ts';
 export * from './stats.ts';
