@@ -389,8 +389,12 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     };
     const hasVideo = feed.stream.getVideoTracks().length > 0;
     this.#lastPeer = peer.peerJID;
-    this.inCall.addFeed(feed, (s) => peerJoined(s, peer, hasVideo));
-    if (this.#snapshot.phase === 'waiting') this.#set({ phase: 'ongoing' });
+    // one change: the app sees the agent's stream and the answered call together
+    this.#set({
+      status: peerJoined(this.#snapshot.status, peer, hasVideo),
+      remoteFeeds: this.inCall.feedsWith(feed),
+      ...(this.#snapshot.phase === 'waiting' ? { phase: 'ongoing' as const } : {}),
+    });
     if (first && this.#snapshot.phase === 'ongoing') {
       this.#announce();
       void this.#options.api.updateTimestamp(callId, ['call_answered_timestamp']).catch(() => undefined);

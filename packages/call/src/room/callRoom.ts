@@ -118,18 +118,19 @@ export class CallRoom {
     return media;
   }
 
-  /** Lists a remote feed (replacing an earlier one of the same id); `status` adds the engine's own change. */
-  addFeed(feed: RemoteFeed, status: (s: CallStatus) => CallStatus = (s) => s): void {
-    const remoteFeeds = [...this.#options.read().remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed];
-    this.#setFeeds(remoteFeeds, status);
+  /** The remote feeds with `feed` added (replacing an earlier one of the same id). */
+  feedsWith(feed: RemoteFeed): RemoteFeed[] {
+    return [...this.#options.read().remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed];
   }
 
-  #setFeeds(remoteFeeds: RemoteFeed[], status: (s: CallStatus) => CallStatus = (s) => s): void {
+  /** Lists a remote feed; a shared screen among them is shown large. */
+  addFeed(feed: RemoteFeed): void {
+    this.#setFeeds(this.feedsWith(feed));
+  }
+
+  #setFeeds(remoteFeeds: RemoteFeed[]): void {
     const screens = remoteFeeds.filter((f) => isScreenDisplay(f.display)).length;
-    this.#options.write({
-      remoteFeeds,
-      status: remoteScreensChanged(status(this.#options.read().status), screens),
-    });
+    this.#options.write({ remoteFeeds, status: remoteScreensChanged(this.#options.read().status, screens) });
   }
 
   /**

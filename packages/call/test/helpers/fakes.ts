@@ -38,7 +38,10 @@ export class FakeTrack {
   readyState: 'live' | 'ended' = 'live';
   enabled = true;
   #ended = new Set<() => void>();
-  constructor(readonly kind: 'audio' | 'video') {}
+  readonly kind: 'audio' | 'video';
+  constructor(kind: 'audio' | 'video') {
+    this.kind = kind;
+  }
   stop(): void {
     this.readyState = 'ended';
   }
@@ -57,7 +60,10 @@ export class FakeTrack {
 
 export class FakeStream {
   readonly id = `stream-${nextId++}`;
-  constructor(readonly tracks: FakeTrack[]) {}
+  readonly tracks: FakeTrack[];
+  constructor(tracks: FakeTrack[]) {
+    this.tracks = tracks;
+  }
   getTracks(): FakeTrack[] {
     return this.tracks;
   }
@@ -188,11 +194,13 @@ export class FakeSignalling extends Emitter<XmppEvents> implements SignallingPor
   /** the rooms this session joined, room → nick */
   readonly joined = new Map<string, string>();
 
-  constructor(
-    readonly server: FakeXmppServer,
-    readonly options: XmppSessionOptions,
-  ) {
+  readonly server: FakeXmppServer;
+  readonly options: XmppSessionOptions;
+
+  constructor(server: FakeXmppServer, options: XmppSessionOptions) {
     super();
+    this.server = server;
+    this.options = options;
     this.jid = options.jid;
     this.resource = options.resource ?? 'web';
   }
@@ -312,11 +320,13 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
   #screenFeedId: string | null = null;
   #screenTrack: FakeTrack | null = null;
 
-  constructor(
-    readonly server: FakeMediaServer,
-    readonly options: MediaSessionOptions,
-  ) {
+  readonly server: FakeMediaServer;
+  readonly options: MediaSessionOptions;
+
+  constructor(server: FakeMediaServer, options: MediaSessionOptions) {
     super();
+    this.server = server;
+    this.options = options;
   }
 
   async connect(): Promise<void> {
@@ -570,6 +580,7 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
     routing?: ((routing: CallRouting) => void) | undefined;
     transfers?: TransferEvents | undefined;
   } | null = null;
+  const pendingTransfers = new Map<number, IncomingTransfer>();
   const api: FakeConsoleApi = {
     transfers: [],
     grants: [],
@@ -577,7 +588,10 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
     events: {
       callOpened: (room) => listeners?.opened(room),
       routing: (routing) => listeners?.routing?.(routing),
-      transfer: (transfer) => listeners?.transfers?.onTransfer?.(transfer),
+      transfer: (transfer) => {
+        pendingTransfers.set(transfer.id, transfer);
+        listeners?.transfers?.onTransfer?.(transfer);
+      },
       transferAccepted: (accepted) => listeners?.transfers?.onTransferAccepted?.(accepted),
     },
     xmppToken: () => Promise.resolve({ jid, credential: 'secret', expires_in: 3600 }),
@@ -601,12 +615,6 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
       return Promise.resolve({ id, callId: call.callId, room, guestUsername: call.guestUsername });
     },
     upload: (_type, file) => Promise.resolve(`/api/files/${file.name ?? 'file'}`),
-  };
-  const pendingTransfers = new Map<number, IncomingTransfer>();
-  const push = api.events.transfer;
-  api.events.transfer = (transfer) => {
-    pendingTransfers.set(transfer.id, transfer);
-    push(transfer);
   };
   return api;
 }
