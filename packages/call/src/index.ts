@@ -3,6 +3,7 @@
  *
  * - presence codec and call-id rules (pure, unit-tested)
  * - XmppSession (StanzaJS) and MediaSession (janus.js), both loaded lazily on first use
+ * - CallRoom: the call-room core both engines compose, its dependencies as ports (room/ports.ts)
  * - GuestCall and AgentDesk: the two sides of a call, emitting snapshots the apps render
  */
 export * from './presence.ts';
@@ -39,6 +40,9 @@ export * from './media/devices.ts';
 export { watermarkBox, type WatermarkOptions } from './media/watermark.ts';
 export { retry } from './media/retry.ts';
 export * from './guest/guestCall.ts';
-export * from './guest/recording.ts';
+export * from './room/recording.ts';
+export * from './room/ports.ts';
+export { CallRoom, type RoomView, type CallRoomOptions, type PublishPlan } from './room/callRoom.ts';
+export { InCallEngine } from './room/inCallEngine.ts';
 export * from './agent/agentDesk.ts';
 export * from './stats.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordingFilename } from '../src/guest/recording.ts';
+import { recordingFilename } from '../src/room/recording.ts';
 import { retry } from '../src/media/retry.ts';
 
 describe('recording file names', () => {

@@ -7,25 +7,15 @@
  *   hangup()   end control to the room, leave the media room
  */
 import { guestUsernameOf } from '../callId.ts';
-import { Emitter } from '../emitter.ts';
+import { InCallEngine } from '../room/inCallEngine.ts';
 import { presenceName, type LobbyPresenceElement, type PresenceInfo } from '../presence.ts';
 import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom } from '../api/consoleApi.ts';
-import { MediaSession, type DeviceChoice, type RemoteFeed } from '../media/mediaSession.ts';
-import { getLocalMedia } from '../media/devices.ts';
-import { XmppSession, type ChatMessage, type RoomPresence } from '../xmpp/session.ts';
-import {
-  chatOpened,
-  chatReceived,
-  initialCallStatus,
-  isScreenDisplay,
-  mutedChanged,
-  remoteScreensChanged,
-  screenShareChanged,
-  fileKind,
-  type CallStatus,
-} from '../state/callStatus.ts';
-import { uploadTypeOf } from '../api/http.ts';
-import { recordingFilename } from '../guest/recording.ts';
+import type { RemoteFeed } from '../media/mediaSession.ts';
+import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
+import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
+import { recordingFilename } from '../room/recording.ts';
+import { CallRoom } from '../room/callRoom.ts';
+import type { CallPorts, SignallingPort } from '../room/ports.ts';
 
 export interface QueueEntry {
   room: string;
@@ -99,12 +89,15 @@ export interface AgentDeskOptions {
   companyId?: number;
   /** recordings root on the Janus host when the company records calls (SPEC.md §7 shape below it) */
   recordingRoot?: () => string | null;
+  /** signalling, media transport, devices, clock and page (src/room/ports.ts); the real ones by default */
+  ports?: Partial<CallPorts>;
 }
 
-export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
+export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   readonly #options: AgentDeskOptions;
-  #xmpp: XmppSession | null = null;
-  #media: MediaSession | null = null;
+  #xmpp: SignallingPort | null = null;
+  /** the in-call core (media, feeds, mute, devices, screen, chat, hold and end teardown) */
+  protected readonly inCall: CallRoom;
   #nick = '';
   #rooms = new Map<string, OpenCallRoom>();
   /** round robin: the latest routing of each call (callId → routing) */
@@ -135,6 +128,14 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   constructor(options: AgentDeskOptions) {
     super();
     this.#options = options;
+    this.inCall = new CallRoom({
+      ports: options.ports,
+      room: () => this.#snapshot.activeCall?.room ?? null,
+      read: () => this.#snapshot,
+      write: (patch) => this.#set(patch),
+      signalling: () => this.#xmpp,
+      videoConstraints: options.videoConstraints,
+    });
   }
 
   get snapshot(): AgentSnapshot {
@@ -151,7 +152,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   async start(): Promise<void> {
     this.#set({ phase: 'connecting', error: null });
     const token = await this.#options.api.xmppToken();
-    const xmpp = new XmppSession({
+    const xmpp = this.inCall.ports.signalling({
       wsUrl: this.#options.xmppWsUrl,
       jid: token.jid,
       credential: token.credential,
@@ -200,7 +201,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   #storeRouting(routing: CallRouting): void {
     const serverEnd = routing.expiresAt ? Date.parse(routing.expiresAt) : null;
     const localEnd =
-      serverEnd !== null && routing.offerSeconds ? Math.min(serverEnd, Date.now() + routing.offerSeconds * 1000) : serverEnd;
+      serverEnd !== null && routing.offerSeconds ? Math.min(serverEnd, this.inCall.ports.clock.now() + routing.offerSeconds * 1000) : serverEnd;
     this.#routing.set(routing.callId, { ...routing, expiresAt: localEnd === null ? null : new Date(localEnd).toISOString() });
   }
 
@@ -273,29 +274,12 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const taken = await this.#options.api.acceptTransfer(id);
     const guest = this.#presence.get(`${taken.room}/${taken.guestUsername}`);
     const callType = guest?.lobby?.callType === 'voice' ? 'voice' : 'video';
-    this.#set({
-      transfers: this.#snapshot.transfers.filter((t) => t.id !== id),
-      phase: 'joining',
-      activeCall: {
-        callId: taken.callId,
-        room: taken.room,
-        guestNick: taken.guestUsername,
-        startedAt: Date.now(),
-        callType,
-        guestStatus: guest?.statusText ?? '',
-      },
-      error: null,
-      lastEnded: null,
-      status: { ...initialCallStatus(), callStarted: true },
-      localScreen: null,
-    });
-    try {
-      await this.#joinMedia(taken.callId, callType === 'video', taken.guestUsername, xmpp);
-    } catch (error) {
-      await this.#leaveCall('error');
-      this.#set({ error: error instanceof Error ? error.message : String(error) });
-      throw error;
-    }
+    this.#set({ transfers: this.#snapshot.transfers.filter((t) => t.id !== id) });
+    await this.#enterCall(
+      { callId: taken.callId, room: taken.room, guestNick: taken.guestUsername, callType, guestStatus: guest?.statusText ?? '' },
+      callType === 'video',
+      xmpp,
+    );
   }
 
   /** Declines a call round robin offers us: it moves to the next available agent. */
@@ -324,12 +308,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     if (presence.available) this.#presence.set(key, presence);
     else this.#presence.delete(key);
     const active = this.#snapshot.activeCall;
-    if (active && active.room === presence.room && presence.nick !== this.#nick) {
-      const jid = presence.jid ? presence.jid.split('/')[0]! : presence.nick;
-      const audio = presence.available && !!presence.lobby?.audioMuted;
-      const video = presence.available && !!presence.lobby?.videoMuted;
-      this.#setStatus((s) => mutedChanged(mutedChanged(s, jid, 'audio', audio), jid, 'video', video));
-    }
+    if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
       else void this.#leaveCall('guest');
@@ -365,7 +344,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
         appointmentID: presence.lobby?.appointmentID ?? '',
         assignmentId: room?.assignmentId ?? null,
         assignmentName: room?.assignmentName ?? null,
-        since: previous.get(info.callId)?.since ?? Date.now(),
+        since: previous.get(info.callId)?.since ?? this.inCall.ports.clock.now(),
         statusText: presence.statusText,
         lobby: presence.lobby,
         callType: presence.lobby?.callType === 'voice' ? 'voice' : 'video',
@@ -381,27 +360,35 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const xmpp = this.#xmpp;
     if (!entry || !xmpp) throw new Error('no such waiting call');
     if (this.#snapshot.activeCall) throw new Error('already in a call');
-    const activeCall: ActiveCall = {
-      callId,
-      room: entry.room,
-      guestNick: entry.nick,
-      startedAt: Date.now(),
-      callType: entry.callType,
-      guestStatus: entry.statusText,
-    };
+    const activeCall = { callId, room: entry.room, guestNick: entry.nick, callType: entry.callType, guestStatus: entry.statusText };
+    await this.#enterCall(activeCall, options.video ?? entry.callType === 'video', xmpp, () => {
+      // the guest may have muted before we answered: its latest presence says so
+      const guestPresence = this.#presence.get(`${entry.room}/${entry.nick}`);
+      if (guestPresence) this.#onPresence(guestPresence);
+    });
+  }
+
+  /**
+   * Enters a call (answered, taken over by transfer, or joined as a supervisor): it becomes the active
+   * call with a fresh status, then we join its media room and publish; a failure leaves it again.
+   */
+  async #enterCall(
+    call: Omit<ActiveCall, 'startedAt'>,
+    video: boolean,
+    xmpp: SignallingPort,
+    entered?: () => void,
+  ): Promise<void> {
     this.#set({
       phase: 'joining',
-      activeCall,
+      activeCall: { ...call, startedAt: this.inCall.ports.clock.now() },
       error: null,
       lastEnded: null,
       status: { ...initialCallStatus(), callStarted: true },
       localScreen: null,
     });
-    // the guest may have muted before we answered: its latest presence says so
-    const guestPresence = this.#presence.get(`${entry.room}/${entry.nick}`);
-    if (guestPresence) this.#onPresence(guestPresence);
+    entered?.();
     try {
-      await this.#joinMedia(callId, options.video ?? entry.callType === 'video', entry.nick, xmpp);
+      await this.#joinMedia(call.callId, video, call.guestNick, xmpp);
     } catch (error) {
       await this.#leaveCall('error');
       this.#set({ error: error instanceof Error ? error.message : String(error) });
@@ -410,65 +397,35 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   }
 
   /** Joins a call's Janus room (pin in lowercase) and publishes camera and microphone. */
-  async #joinMedia(callId: string, video: boolean, guestNick: string, xmpp: XmppSession): Promise<void> {
-    {
-      // The camera starts while the media session is set up and joined (as a bare janus.js client
-      // does): the subscription to the guest begins at join and need not wait for our own devices.
-      const gum = getLocalMedia({
-        // a voice call stays a voice call on both sides
-        video,
-        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
-      });
-      gum.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-      // the call's room, its pin and our Janus token come from the server (docs/protocol.md "Media room")
-      const grant = await this.#options.api.mediaGrant(callId);
-      const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token });
-      this.#media = media;
-      media.on('remoteFeed', (feed) => {
-        if (this.#media !== media) return;
-        const remoteFeeds = [...this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed];
-        this.#set({
-          remoteFeeds,
-          status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
-        });
-        this.#handOverIfArrived();
-      });
-      media.on('remoteFeedRemoved', ({ feedId }) => {
-        if (this.#media !== media) return;
-        const remoteFeeds = this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feedId);
-        this.#set({
-          remoteFeeds,
-          status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
-        });
-      });
-      media.on('screenEnded', () =>
-        this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) }),
-      );
-      media.on('publisherLeft', ({ display }) => {
-        if (this.#media === media && display === guestNick) void this.#leaveCall('guest');
-      });
-      media.on('destroyed', () => {
-        if (this.#media === media) void this.#leaveCall('guest');
-      });
-      await media.connect();
-      await media.attachPublisher();
-      const bareJid = this.#snapshot.jid ?? this.#nick;
-      await media.join({ room: grant.room, pin: grant.pin }, bareJid);
-      const localStream = await gum;
-      if (this.#media !== media) {
-        for (const track of localStream.getTracks()) track.stop(); // the call ended meanwhile
-        return;
-      }
-      this.#set({ localStream });
-      const recordFilename = this.#recordFilename(callId);
-      await media.publish({
-        stream: localStream,
-        audio: true,
-        video: localStream.getVideoTracks().length > 0,
-        ...(recordFilename ? { recordFilename } : {}),
-      });
-      if (this.#activeCallId() === callId) this.#set({ phase: 'inCall' });
-    }
+  async #joinMedia(callId: string, video: boolean, guestNick: string, xmpp: SignallingPort): Promise<void> {
+    // The camera starts while the media session is set up and joined (as a bare janus.js client
+    // does): the subscription to the guest begins at join and need not wait for our own devices.
+    const gum = this.inCall.ports.devices.getUserMedia({
+      // a voice call stays a voice call on both sides
+      video,
+      ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+    });
+    gum.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+    // the call's room, its pin and our Janus token come from the server (docs/protocol.md "Media room")
+    const grant = await this.#options.api.mediaGrant(callId);
+    const media = this.inCall.open(
+      { servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token },
+      { feedAdded: () => this.#handOverIfArrived() },
+    );
+    media.on('publisherLeft', ({ display }) => {
+      if (this.inCall.isCurrent(media) && display === guestNick) void this.#leaveCall('guest');
+    });
+    media.on('destroyed', () => {
+      if (this.inCall.isCurrent(media)) void this.#leaveCall('guest');
+    });
+    const published = await this.inCall.joinAndPublish(media, {
+      room: { room: grant.room, pin: grant.pin },
+      display: this.#snapshot.jid ?? this.#nick,
+      stream: gum,
+      video,
+      recordFilename: this.#recordFilename(callId),
+    });
+    if (published && this.#activeCallId() === callId) this.#set({ phase: 'inCall' });
   }
 
   /**
@@ -479,25 +436,13 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const active = this.#snapshot.activeCall;
     const xmpp = this.#xmpp;
     if (!active || active.held || !xmpp) return;
-    const media = this.#media;
-    this.#media = null; // its events no longer concern the call
-    this.#set({ activeCall: { ...active, held: true }, remoteFeeds: [], localScreen: null });
-    this.#setStatus((s) => ({
-      ...s,
-      peerCall: 'Paused',
-      OnHoldCount: s.OnHoldCount + 1,
-      isZoomed: false,
-      screenShare: false,
-    }));
-    xmpp.sendControl(active.room, { action: 'hold', callId: active.callId });
-    const localStream = this.#snapshot.localStream;
-    this.#holding = (async () => {
-      await media?.close();
-      for (const track of localStream?.getTracks() ?? []) track.stop();
-      if (this.#snapshot.localStream === localStream) this.#set({ localStream: null });
-    })();
+    this.#set({ activeCall: { ...active, held: true } });
+    const holding = this.inCall.hold(
+      (s) => ({ ...s, peerCall: 'Paused', OnHoldCount: s.OnHoldCount + 1, isZoomed: false }),
+      () => xmpp.sendControl(active.room, { action: 'hold', callId: active.callId }),
+    );
     this.#set({ muted: { audio: false, video: false } });
-    await this.#holding;
+    await holding;
   }
 
   /**
@@ -512,8 +457,6 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
   }
 
   #resuming = false;
-  /** the hold's media teardown, which following the guest into the new room waits for */
-  #holding: Promise<void> = Promise.resolve();
 
   #followResumed(newCallId: string): void {
     const active = this.#snapshot.activeCall;
@@ -522,10 +465,11 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     this.#resuming = false;
     this.#set({
       phase: 'joining',
-      activeCall: { ...active, callId: newCallId, held: false, startedAt: Date.now() },
+      activeCall: { ...active, callId: newCallId, held: false, startedAt: this.inCall.ports.clock.now() },
     });
     this.#setStatus((s) => ({ ...s, peerCall: 'Resumed' }));
-    this.#holding
+    // the hold's media teardown ends before we follow the guest into the new room
+    this.inCall.holding
       .then(() => this.#joinMedia(newCallId, active.callType === 'video', active.guestNick, xmpp))
       .catch(async (error: unknown) => {
         await this.#leaveCall('error');
@@ -556,26 +500,8 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     if (!active || message.room !== active.room || message.delayed) return;
     const mine = message.nick === this.#nick;
     const occupant = this.#presence.get(`${message.room}/${message.nick}`);
-    this.#setStatus((s) =>
-      chatReceived(s, {
-        id: message.id ?? `${message.from}-${message.at}`,
-        from: mine ? (this.#snapshot.jid ?? message.nick) : (occupant?.jid?.split('/')[0] ?? message.nick),
-        nick: message.nick,
-        body: message.body,
-        at: message.at,
-        mine,
-        ...(message.file
-          ? { file: { ...message.file, kind: fileKind(message.file.name, message.file.url) } }
-          : {}),
-      }),
-    );
-  }
-
-  sendChat(body: string): void {
-    const active = this.#snapshot.activeCall;
-    const text = body.trim();
-    if (!active || !text || !this.#xmpp?.connected) return;
-    this.#xmpp.sendChat(active.room, { body: text });
+    const from = mine ? (this.#snapshot.jid ?? message.nick) : (occupant?.jid?.split('/')[0] ?? message.nick);
+    this.inCall.receiveChat(message, mine, from);
   }
 
   async sendFile(file: Blob & { name?: string }): Promise<void> {
@@ -583,41 +509,14 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const { api, companyId } = this.#options;
     if (!active || !this.#xmpp?.connected) throw new Error('not in a call');
     if (!api.upload || companyId === undefined) throw new Error('uploads are not available');
-    const url = await api.upload(uploadTypeOf(file), file, companyId, guestUsernameOf(active.callId));
-    const name = file.name ?? 'file';
-    this.#xmpp.sendChat(active.room, { body: name, file: { url, name } });
-  }
-
-  setChatOpen(open: boolean): void {
-    this.#setStatus((s) => chatOpened(s, open));
-  }
-
-  setZoomed(zoomed: boolean): void {
-    this.#setStatus((s) => ({ ...s, isZoomed: zoomed }));
+    await this.inCall.sendFile(file, (type, blob) => api.upload!(type, blob, companyId, guestUsernameOf(active.callId)));
   }
 
   /** Shares the agent's screen as `{jid}-screen` in the call's room. */
   async startScreenShare(): Promise<void> {
-    const media = this.#media;
     const callId = this.#activeCallId();
-    if (!media || !callId || media.sharingScreen) return;
-    const display = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false });
-    const track = display.getVideoTracks()[0];
-    if (!track) throw new Error('no screen track');
-    this.#set({ localScreen: display, status: screenShareChanged(this.#snapshot.status, true) });
-    try {
-      await media.startScreenShare(track, this.#recordFilename(callId, true));
-    } catch (error) {
-      for (const t of display.getTracks()) t.stop();
-      await media.stopScreenShare().catch(() => undefined);
-      this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
-      throw error;
-    }
-  }
-
-  async stopScreenShare(): Promise<void> {
-    await this.#media?.stopScreenShare();
-    this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
+    if (!callId) return;
+    await this.inCall.startScreenShare(this.#recordFilename(callId, true));
   }
 
   /**
@@ -629,29 +528,8 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const xmpp = this.#xmpp;
     if (!entry || !xmpp) throw new Error('no such running call');
     if (this.#snapshot.activeCall) throw new Error('already in a call');
-    this.#set({
-      phase: 'joining',
-      activeCall: {
-        callId,
-        room: entry.room,
-        guestNick: entry.nick,
-        startedAt: Date.now(),
-        callType: entry.callType,
-        guestStatus: entry.statusText,
-        joined: true,
-      },
-      error: null,
-      lastEnded: null,
-      status: { ...initialCallStatus(), callStarted: true },
-      localScreen: null,
-    });
-    try {
-      await this.#joinMedia(callId, entry.callType === 'video', entry.nick, xmpp);
-    } catch (error) {
-      await this.#leaveCall('error');
-      this.#set({ error: error instanceof Error ? error.message : String(error) });
-      throw error;
-    }
+    const call = { callId, room: entry.room, guestNick: entry.nick, callType: entry.callType, guestStatus: entry.statusText, joined: true };
+    await this.#enterCall(call, entry.callType === 'video', xmpp);
   }
 
   /** Read through a method: TypeScript would keep an earlier narrowing of the snapshot field. */
@@ -670,12 +548,10 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     if (reason !== 'transferred') this.#handOverTo = null;
     const active = this.#snapshot.activeCall;
     if (!active) return;
-    const media = this.#media;
-    this.#media = null;
-    // Everything of this call is taken now: closing the media session below takes a while (up to the
+    // Everything of this call is taken now: closing the media session takes a while (up to the
     // gateway's destroy timeout), and the agent may answer the next call meanwhile, whose camera and
     // state must not be touched by this call's teardown.
-    const { localStream, localScreen } = this.#snapshot;
+    const taken = this.inCall.takeAll();
     const wasMuted = this.#snapshot.muted.audio || this.#snapshot.muted.video;
     this.#set({
       phase: this.#xmpp?.connected ? 'idle' : 'offline',
@@ -687,60 +563,16 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       muted: { audio: false, video: false },
     });
     if (wasMuted) this.#sendMuteState(active.room);
-    await media?.close();
-    for (const track of localStream?.getTracks() ?? []) track.stop();
-    for (const track of localScreen?.getTracks() ?? []) track.stop();
+    await this.inCall.dispose(taken);
   }
 
-  /**
-   * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
-   * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
-   */
-  async changeDevices(choice: DeviceChoice): Promise<void> {
-    const media = this.#media;
-    if (!media) throw new Error('not in a call');
-    let changed: boolean;
-    try {
-      changed = await media.changeDevices(choice, {
-        video: (this.#snapshot.activeCall?.callType ?? 'video') === 'video',
-        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
-      });
-    } catch (error) {
-      // a refused camera: the previous one is published again, with new tracks
-      this.#set({ localStream: media.localStream });
-      throw error;
-    }
-    if (!changed) return;
-    this.#set({
-      localStream: media.localStream,
-      status: {
-        ...this.#snapshot.status,
-        deviceConfigChanged: true,
-        ...(choice.backCam !== undefined ? { isBackCam: choice.backCam } : {}),
-      },
-    });
-  }
-
-  /** The device settings panel (SPEC.md §3 deviceConfigOpen). */
-  setDeviceConfigOpen(open: boolean): void {
-    this.#setStatus((s) => ({ ...s, deviceConfigOpen: open }));
-  }
-
-  /** Volume of the others' audio, 0–1 (SPEC.md §3 callVolume, default 1). */
-  setCallVolume(volume: number): void {
-    const v = Math.min(1, Math.max(0, Number.isFinite(volume) ? volume : 1));
-    this.#setStatus((s) => ({ ...s, callVolume: v }));
-  }
-
-  /** The participant shown large (SPEC.md §3 mainUser). */
-  setMainUser(jid: string): void {
-    this.#setStatus((s) => ({ ...s, mainUser: jid }));
+  protected callIsVideo(): boolean {
+    return (this.#snapshot.activeCall?.callType ?? 'video') === 'video';
   }
 
   /** Mutes our microphone or camera and tells the call's room through our presence there. */
   setMuted(kind: 'audio' | 'video', muted: boolean): void {
-    void this.#media?.setMuted(kind, muted).catch(() => undefined);
-    this.#set({ muted: { ...this.#snapshot.muted, [kind]: muted } });
+    this.inCall.setMuted(kind, muted);
     const active = this.#snapshot.activeCall;
     if (active) this.#sendMuteState(active.room);
   }
@@ -761,10 +593,6 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     return { userType: 'agent', appointmentID: '', ...(name ? { name } : {}) };
   }
 
-  peerConnections() {
-    return this.#media?.peerConnections() ?? {};
-  }
-
   async stop(): Promise<void> {
     await this.hangup();
     this.#unsubscribe?.();
@@ -783,8 +611,4 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
 export function targetsMe(target: string, nick: string): boolean {
   if (!target || target === 'roundRobin') return true;
   return target.toLowerCase() === nick.toLowerCase();
-}
-
-function countScreens(feeds: RemoteFeed[]): number {
-  return feeds.filter((f) => isScreenDisplay(f.display)).length;
 }

@@ -7,29 +7,17 @@
  *   hangup()   end control → leave media → empty room presence → report timestamps
  */
 import { newCallId } from '../callId.ts';
-import { Emitter } from '../emitter.ts';
+import { InCallEngine } from '../room/inCallEngine.ts';
 import { encodePresenceStatus, joinStatus, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
-import { MediaSession, type DeviceChoice, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
-import { getLocalMedia } from '../media/devices.ts';
+import type { CallStage, RemoteFeed } from '../media/mediaSession.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
-import { XmppSession, type ChatMessage, type ControlMessage, type RoomPresence } from '../xmpp/session.ts';
-import {
-  chatOpened,
-  chatReceived,
-  initialCallStatus,
-  isScreenDisplay,
-  mutedChanged,
-  peerJoined,
-  peerLeft,
-  peerPaused,
-  remoteScreensChanged,
-  screenShareChanged,
-  fileKind,
-  type CallStatus,
-} from '../state/callStatus.ts';
-import { ApiError, uploadTypeOf } from '../api/http.ts';
-import { recordingFilename } from './recording.ts';
+import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
+import { initialCallStatus, peerJoined, peerLeft, peerPaused, type CallStatus } from '../state/callStatus.ts';
+import { ApiError } from '../api/http.ts';
+import { recordingFilename } from '../room/recording.ts';
+import { CallRoom } from '../room/callRoom.ts';
+import type { CallPorts, MediaTransport, SignallingPort } from '../room/ports.ts';
 
 export type GuestCallPhase =
   | 'idle' // nothing yet
@@ -98,16 +86,20 @@ export interface GuestCallOptions {
   audioConstraints?: MediaTrackConstraints;
   /** the guest's position when the company asked for it (read when the call is reported; shown to agents) */
   location?: () => { latitude: string; longitude: string } | null;
+  /** signalling, media transport, devices, clock and page (src/room/ports.ts); the real ones by default */
+  ports?: Partial<CallPorts>;
 }
 
 export type GuestCallEvents = { change: GuestCallSnapshot };
 
-export class GuestCall extends Emitter<GuestCallEvents> {
+export class GuestCall extends InCallEngine<GuestCallEvents> {
   readonly #options: GuestCallOptions;
   #registration: GuestRegistration | null = null;
   #room: GuestRoom | null = null;
-  #xmpp: XmppSession | null = null;
-  #media: MediaSession | null = null;
+  #xmpp: SignallingPort | null = null;
+  /** the in-call core (media, feeds, mute, devices, screen, chat, hold and end teardown) */
+  protected readonly inCall: CallRoom;
+  #stopVisibility: (() => void) | null = null;
   /** the agent who put the call on hold (target of CallOnHold / CallResumed) */
   #heldBy: string | null = null;
   #resuming = false;
@@ -119,7 +111,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   #lastPeer: string | null = null;
   /** SPEC.md §4: while waiting, the status follows the page's visibility (Away on hidden Android pages) */
   readonly #onVisibility = (): void => {
-    const visible = typeof document === 'undefined' || document.visibilityState !== 'hidden';
+    const visible = !this.inCall.ports.environment.pageHidden();
     this.#setStatus((s) => ({ ...s, pageVisible: visible }));
     if (this.#snapshot.phase === 'waiting') this.#announce();
   };
@@ -146,6 +138,14 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     super();
     this.#options = options;
     this.#appointment = options.appointment ?? null;
+    this.inCall = new CallRoom({
+      ports: options.ports,
+      room: () => this.#room?.room ?? null,
+      read: () => this.#snapshot,
+      write: (patch) => this.#set(patch),
+      signalling: () => this.#xmpp,
+      videoConstraints: options.videoConstraints,
+    });
   }
 
   get snapshot(): GuestCallSnapshot {
@@ -176,13 +176,11 @@ export class GuestCall extends Emitter<GuestCallEvents> {
 
   #environment() {
     if (this.#options.environment) return this.#options.environment();
+    const { environment } = this.inCall.ports;
     return {
-      pageHidden: typeof document !== 'undefined' && document.visibilityState === 'hidden',
-      isAndroid:
-        typeof navigator !== 'undefined' &&
-        /Android/i.test(navigator.userAgent) &&
-        /Mobile/i.test(navigator.userAgent),
-      notificationAllowed: typeof Notification !== 'undefined' && Notification.permission === 'granted',
+      pageHidden: environment.pageHidden(),
+      isAndroid: environment.isAndroid(),
+      notificationAllowed: environment.notificationAllowed(),
     };
   }
 
@@ -205,7 +203,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         registration.guestRooms[0] ??
         null;
       if (!this.#room) throw new Error('the company has no assignment to call');
-      const xmpp = new XmppSession({
+      const xmpp = this.inCall.ports.signalling({
         wsUrl: this.#options.xmppWsUrl,
         jid: registration.jabberusername,
         credential: registration.credential,
@@ -226,7 +224,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       this.#setStatus((s) => ({
         ...s,
         connection: { ...s.connection, xmpp: true },
-        callInitiated: Date.now(),
+        callInitiated: this.inCall.ports.clock.now(),
       }));
       await xmpp.joinRoom(this.#room.room, registration.username, '', this.#lobbyElement());
       this.#set({ phase: 'ready', username: registration.username });
@@ -310,11 +308,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       return report.status;
     }
     try {
-      const localStream = await getLocalMedia({
-        video: kind === 'video',
-        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
-        ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
-      });
+      const localStream = await this.#localMedia(kind);
       if (!current()) {
         for (const track of localStream.getTracks()) track.stop();
         return 'ok';
@@ -327,7 +321,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       if (!current()) return 'ok'; // the teardown took the camera
       await this.#startMedia(callId, kind, localStream, registration.username, xmpp);
       if (!current()) return 'ok'; // ended meanwhile: the teardown closed the media session
-      if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.#onVisibility);
+      this.#stopVisibility?.();
+      this.#stopVisibility = this.inCall.ports.environment.onVisibilityChange(this.#onVisibility);
       this.#set({
         phase: this.#snapshot.status.peers.length ? 'ongoing' : 'waiting',
         status: { ...this.#snapshot.status, callStarted: true },
@@ -345,89 +340,76 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     }
   }
 
+  /** The guest's camera (video calls) and microphone, with the app's constraints read now. */
+  #localMedia(kind: 'video' | 'voice'): Promise<MediaStream> {
+    return this.inCall.ports.devices.getUserMedia({
+      video: kind === 'video',
+      ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
+      ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
+    });
+  }
+
   /** Creates the call's Janus room, joins it and publishes (SPEC.md §4 "Media session" 1–2). */
   async #startMedia(
     callId: string,
     kind: 'video' | 'voice',
     localStream: MediaStream,
     username: string,
-    xmpp: XmppSession,
+    xmpp: SignallingPort,
   ): Promise<void> {
     // the server creates the call's room and hands us its pin and a Janus token (docs/protocol.md)
     const grant = await this.#options.api.mediaGrant(callId, { webview: !!this.#options.webview });
-    const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token });
-    this.#media = media;
+    const media = this.inCall.open(
+      { servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token },
+      { peerFeed: (feed) => this.#onAgentFeed(feed, callId) },
+    );
     this.#wireMedia(media, callId);
-    // #teardown (a hang-up meanwhile) sets #media to null and closes this session: stop at the next step
-    const ended = () => this.#media !== media;
-    await media.connect();
-    if (ended()) return;
-    this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } }));
-    await media.attachPublisher();
-    const roomOptions = { room: grant.room, pin: grant.pin };
-    if (ended()) return;
-    media.useRoom();
-    await media.join(roomOptions, username);
-    await whenVisible();
-    if (ended()) return;
-    const recordFilename = this.#recordFilename(callId, username);
-    await media.publish({
-      stream: localStream,
-      audio: true,
+    // #teardown (a hang-up meanwhile) takes the media from the core and closes it: the core stops there
+    await this.inCall.joinAndPublish(media, {
+      room: { room: grant.room, pin: grant.pin },
+      display: username,
+      stream: Promise.resolve(localStream),
       video: kind === 'video',
-      ...(recordFilename ? { recordFilename } : {}),
+      recordFilename: this.#recordFilename(callId, username),
       watermark: this.#options.watermark ?? null,
+      connected: () => this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } })),
+      waitVisible: true,
     });
   }
 
-  #wireMedia(media: MediaSession, callId: string): void {
+  /** An agent's camera feed: the agent joins the call (the first one answers it). */
+  #onAgentFeed(feed: RemoteFeed, callId: string): void {
+    if (this.#snapshot.callId !== callId) return;
+    const first = this.#snapshot.status.peers.length === 0;
+    const peer = {
+      peerJID: feed.display,
+      janusId: feed.feedId,
+      username: feed.display.split('@')[0] ?? feed.display,
+      ...(this.#names.has(feed.display) ? { name: this.#names.get(feed.display)! } : {}),
+    };
+    const hasVideo = feed.stream.getVideoTracks().length > 0;
+    this.#lastPeer = peer.peerJID;
+    // one change: the app sees the agent's stream and the answered call together
+    this.#set({
+      status: peerJoined(this.#snapshot.status, peer, hasVideo),
+      remoteFeeds: this.inCall.feedsWith(feed),
+      ...(this.#snapshot.phase === 'waiting' ? { phase: 'ongoing' as const } : {}),
+    });
+    if (first && this.#snapshot.phase === 'ongoing') {
+      this.#announce();
+      void this.#options.api.updateTimestamp(callId, ['call_answered_timestamp']).catch(() => undefined);
+      void this.#options.api.updateReport({ call_id: callId, agent: peer.peerJID }).catch(() => undefined);
+    }
+  }
+
+  /** What only the guest follows of its media: stages (call-bug reports), agents leaving, ICE failure. */
+  #wireMedia(media: MediaTransport, callId: string): void {
     media.on('stage', ({ stage, ok, error }) => {
       this.#set({ stages: { ...this.#snapshot.stages, [stage]: ok } });
       if (!ok) this.#reportBug(callId, `${stage}: ${error ?? ''}`);
     });
-    media.on('remoteFeed', (feed) => {
-      if (this.#snapshot.callId !== callId) return;
-      if (isScreenDisplay(feed.display)) {
-        const remoteFeeds = [...this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed];
-        this.#set({
-          remoteFeeds,
-          status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
-        });
-        return;
-      }
-      const first = this.#snapshot.status.peers.length === 0;
-      const peer = {
-        peerJID: feed.display,
-        janusId: feed.feedId,
-        username: feed.display.split('@')[0] ?? feed.display,
-        ...(this.#names.has(feed.display) ? { name: this.#names.get(feed.display)! } : {}),
-      };
-      const hasVideo = feed.stream.getVideoTracks().length > 0;
-      this.#lastPeer = peer.peerJID;
-      this.#set({
-        status: peerJoined(this.#snapshot.status, peer, hasVideo),
-        remoteFeeds: [...this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed],
-        ...(this.#snapshot.phase === 'waiting' ? { phase: 'ongoing' as const } : {}),
-      });
-      if (first && this.#snapshot.phase === 'ongoing') {
-        this.#announce();
-        void this.#options.api.updateTimestamp(callId, ['call_answered_timestamp']).catch(() => undefined);
-        void this.#options.api.updateReport({ call_id: callId, agent: peer.peerJID }).catch(() => undefined);
-      }
-    });
-    media.on('remoteFeedRemoved', ({ feedId }) => {
-      const remoteFeeds = this.#snapshot.remoteFeeds.filter((f) => f.feedId !== feedId);
-      this.#set({
-        remoteFeeds,
-        status: remoteScreensChanged(this.#snapshot.status, countScreens(remoteFeeds)),
-      });
-    });
-    media.on('screenEnded', () => {
-      // the browser's sharing track ended ("Stop sharing"): the screen publisher is gone already
-      this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
-    });
     media.on('publisherLeft', ({ feedId }) => {
-      if (this.#media !== media) return;
+      if (!this.inCall.isCurrent(media)) return;
       const firstBefore = this.#snapshot.status.peers[0]?.peerJID;
       this.#set({ status: peerLeft(this.#snapshot.status, feedId) });
       // a transfer: the first agent left and another is in the call; our presence names the new one
@@ -439,9 +421,9 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peers.length > 0) return;
       // the last agent left: the call is over, unless a hold control (sent before the agent left
       // the media room, but carried by another server) arrives in the meantime
-      setTimeout(() => {
+      this.inCall.ports.clock.setTimeout(() => {
         if (
-          this.#media === media &&
+          this.inCall.isCurrent(media) &&
           this.#snapshot.phase === 'ongoing' &&
           this.#snapshot.status.peers.length === 0 &&
           this.#snapshot.status.peerCall !== 'Paused'
@@ -461,7 +443,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         .catch(() => undefined);
     });
     media.on('destroyed', () => {
-      if (this.#media === media) this.#setStatus((s) => ({ ...s, janusSessionEnded: true }));
+      if (this.inCall.isCurrent(media)) this.#setStatus((s) => ({ ...s, janusSessionEnded: true }));
     });
   }
 
@@ -496,25 +478,13 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   /** Chat in the call's room (SPEC.md §3: newest first, unread while the chat is closed). */
   #onChat(message: ChatMessage): void {
     if (message.room !== this.#room?.room || message.delayed || !this.#snapshot.callId) return;
-    const username = this.#registration?.username;
-    const mine = message.nick === username;
+    const mine = message.nick === this.#registration?.username;
     const peer = this.#snapshot.status.peers.find((p) => p.username === message.nick);
-    this.#setStatus((s) =>
-      chatReceived(s, {
-        id: message.id ?? `${message.from}-${message.at}`,
-        from: mine ? (this.#registration?.jabberusername ?? message.nick) : (peer?.peerJID ?? message.nick),
-        nick: message.nick,
-        body: message.body,
-        at: message.at,
-        mine,
-        ...(message.file
-          ? { file: { ...message.file, kind: fileKind(message.file.name, message.file.url) } }
-          : {}),
-      }),
-    );
+    const from = mine ? (this.#registration?.jabberusername ?? message.nick) : (peer?.peerJID ?? message.nick);
+    this.inCall.receiveChat(message, mine, from);
   }
 
-  /** Agents' presence in our room: their mute state (docs/protocol.md "Mute state"). */
+  /** Agents' presence in our room: their names and mute state (docs/protocol.md "Mute state"). */
   #onRoomPresence(presence: RoomPresence): void {
     if (presence.self || presence.room !== this.#room?.room) return;
     if (presence.lobby?.userType === 'guest') return;
@@ -525,24 +495,12 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       this.#names.set(jid, name);
       this.#setStatus((s) => ({ ...s, peers: s.peers.map((p) => (p.peerJID === jid ? { ...p, name } : p)) }));
     }
-    const audio = presence.available && !!presence.lobby?.audioMuted;
-    const video = presence.available && !!presence.lobby?.videoMuted;
-    this.#setStatus((s) => mutedChanged(mutedChanged(s, jid, 'audio', audio), jid, 'video', video));
-  }
-
-  /** Sends a chat message to the call's agents. */
-  sendChat(body: string): void {
-    const text = body.trim();
-    if (!text || !this.#room || !this.#xmpp?.connected) return;
-    this.#xmpp.sendChat(this.#room.room, { body: text });
+    this.inCall.presenceMuted(presence);
   }
 
   /** Uploads a file (POST /upload/{type}, forChat) and sends its link in the chat. */
   async sendFile(file: Blob & { name?: string }): Promise<void> {
-    if (!this.#room || !this.#xmpp?.connected) throw new Error('not in a call');
-    const url = await this.#options.api.upload(uploadTypeOf(file), file, this.#options.companyId);
-    const name = file.name ?? 'file';
-    this.#xmpp.sendChat(this.#room.room, { body: name, file: { url, name } });
+    await this.inCall.sendFile(file, (type, blob) => this.#options.api.upload(type, blob, this.#options.companyId));
   }
 
   /**
@@ -553,39 +511,12 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     return this.#options.api.fetchFile(url);
   }
 
-  /** Opens or closes the chat panel (opening clears the unread count). */
-  setChatOpen(open: boolean): void {
-    this.#setStatus((s) => chatOpened(s, open));
-  }
-
-  /** A shared screen large or not (the guest may shrink it back). */
-  setZoomed(zoomed: boolean): void {
-    this.#setStatus((s) => ({ ...s, isZoomed: zoomed }));
-  }
-
   /** Starts sharing the screen as the `{username}-screen` publisher (recorded like the camera). */
   async startScreenShare(): Promise<void> {
-    const media = this.#media;
     const callId = this.#snapshot.callId;
     const username = this.#registration?.username;
-    if (!media || !callId || !username || media.sharingScreen) return;
-    const display = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false });
-    const track = display.getVideoTracks()[0];
-    if (!track) throw new Error('no screen track');
-    this.#set({ localScreen: display, status: screenShareChanged(this.#snapshot.status, true) });
-    try {
-      await media.startScreenShare(track, this.#recordFilename(callId, username, true));
-    } catch (error) {
-      for (const t of display.getTracks()) t.stop();
-      await media.stopScreenShare().catch(() => undefined);
-      this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
-      throw error;
-    }
-  }
-
-  async stopScreenShare(): Promise<void> {
-    await this.#media?.stopScreenShare();
-    this.#set({ localScreen: null, status: screenShareChanged(this.#snapshot.status, false) });
+    if (!callId || !username) return;
+    await this.inCall.startScreenShare(this.#recordFilename(callId, username, true));
   }
 
   #recordFilename(callId: string, username: string, screen = false): string | undefined {
@@ -622,32 +553,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       this.#lastPeer ??
       '';
     this.#heldBy = agent;
-    const media = this.#media;
-    this.#media = null;
-    for (const track of this.#snapshot.localScreen?.getTracks() ?? []) track.stop();
-    this.#set({
-      status: screenShareChanged(peerPaused(this.#snapshot.status), false),
-      remoteFeeds: [],
-      localScreen: null,
-    });
-    this.#announce('CallOnHold', agent);
-    const localStream = this.#snapshot.localStream;
-    this.#holding = (async () => {
-      await media?.close({ destroyRoom: true });
-      for (const track of localStream?.getTracks() ?? []) track.stop();
-      // a resume may have started meanwhile with a new stream: leave that one alone
-      if (this.#snapshot.localStream === localStream) {
-        this.#set({
-          localStream: null,
-          status: { ...this.#snapshot.status, streamsReady: { local: false, remote: false } },
-        });
-      }
-    })();
-    await this.#holding;
+    await this.inCall.hold(peerPaused, () => this.#announce('CallOnHold', agent), { destroyRoom: true });
   }
-
-  /** the hold's media teardown, which a resume waits for */
-  #holding: Promise<void> = Promise.resolve();
 
   /**
    * Resume: the call continues under a new call id, linked to the held one and the first one by
@@ -663,7 +570,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     this.#resuming = true;
     const nextCallId = newCallId(registration.username);
     try {
-      await this.#holding;
+      await this.inCall.holding;
       await this.#options.api.holdCall({
         origin_call_id: this.#snapshot.initialCallId ?? current,
         current_call_id: current,
@@ -672,11 +579,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         guest_username: registration.username,
       });
       const kind = this.#snapshot.callKind;
-      const localStream = await getLocalMedia({
-        video: kind === 'video',
-        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
-        ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
-      });
+      const localStream = await this.#localMedia(kind);
       this.#set({
         callId: nextCallId,
         localStream,
@@ -704,7 +607,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       call_id: callId,
       guest_log: message,
       guest_state: JSON.stringify({ phase: this.#snapshot.phase, stages: this.#snapshot.stages }),
-      guest_client_info: typeof navigator !== 'undefined' ? navigator.userAgent : 'unknown',
+      guest_client_info: this.inCall.ports.environment.userAgent(),
     });
   }
 
@@ -728,14 +631,13 @@ export class GuestCall extends Emitter<GuestCallEvents> {
   }
 
   async #teardown(reason: EndReason): Promise<void> {
-    if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.#onVisibility);
-    const media = this.#media;
-    this.#media = null;
+    this.#stopVisibility?.();
+    this.#stopVisibility = null;
     // Take everything of this call now: closing the media session takes a while (up to the gateway's
     // destroy timeout), and "Call again" may start the next call meanwhile, whose camera, feeds and
     // presence this call's teardown must not touch.
     const endedCallId = this.#snapshot.callId;
-    const { localStream, localScreen } = this.#snapshot;
+    const taken = this.inCall.takeAll();
     this.#set({
       localStream: null,
       localScreen: null,
@@ -752,10 +654,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         connection: { ...this.#snapshot.status.connection, janus: false },
       },
     });
-    for (const track of localStream?.getTracks() ?? []) track.stop();
-    for (const track of localScreen?.getTracks() ?? []) track.stop();
     // the guest owns the room: destroying it ends the call for every agent at once
-    await media?.close({ destroyRoom: reason === 'guest' || reason === 'error' });
+    await this.inCall.dispose(taken, { destroyRoom: reason === 'guest' || reason === 'error' });
     const xmpp = this.#xmpp;
     const nextCallStarted = this.#snapshot.callId !== endedCallId;
     if (!nextCallStarted && xmpp?.connected && this.#room && this.#registration) {
@@ -763,55 +663,13 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     }
   }
 
-  /**
-   * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
-   * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
-   */
-  async changeDevices(choice: DeviceChoice): Promise<void> {
-    const media = this.#media;
-    if (!media) throw new Error('not in a call');
-    let changed: boolean;
-    try {
-      changed = await media.changeDevices(choice, {
-        video: this.#snapshot.callKind === 'video',
-        ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
-      });
-    } catch (error) {
-      // a refused camera: the previous one is published again, with new tracks
-      this.#set({ localStream: media.localStream });
-      throw error;
-    }
-    if (!changed) return;
-    this.#set({
-      localStream: media.localStream,
-      status: {
-        ...this.#snapshot.status,
-        deviceConfigChanged: true,
-        ...(choice.backCam !== undefined ? { isBackCam: choice.backCam } : {}),
-      },
-    });
-  }
-
-  /** The device settings panel (SPEC.md §3 deviceConfigOpen). */
-  setDeviceConfigOpen(open: boolean): void {
-    this.#setStatus((s) => ({ ...s, deviceConfigOpen: open }));
-  }
-
-  /** Volume of the others' audio, 0–1 (SPEC.md §3 callVolume, default 1). */
-  setCallVolume(volume: number): void {
-    const v = Math.min(1, Math.max(0, Number.isFinite(volume) ? volume : 1));
-    this.#setStatus((s) => ({ ...s, callVolume: v }));
-  }
-
-  /** The participant shown large (SPEC.md §3 mainUser). */
-  setMainUser(jid: string): void {
-    this.#setStatus((s) => ({ ...s, mainUser: jid }));
+  protected callIsVideo(): boolean {
+    return this.#snapshot.callKind === 'video';
   }
 
   /** Mutes our microphone or camera and tells the room (the agents show it). */
   setMuted(kind: 'audio' | 'video', muted: boolean): void {
-    void this.#media?.setMuted(kind, muted).catch(() => undefined);
-    this.#set({ muted: { ...this.#snapshot.muted, [kind]: muted } });
+    this.inCall.setMuted(kind, muted);
     if (this.#snapshot.phase === 'ongoing' || this.#snapshot.phase === 'waiting') this.#announce();
   }
 
@@ -836,29 +694,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     this.#xmpp = null;
   }
 
-  /** Statistics of the media connections (tests and diagnostics). */
-  peerConnections() {
-    return this.#media?.peerConnections() ?? {};
-  }
-}
-
-/** SPEC.md §4: publishing begins only when the page is visible. */
-function whenVisible(): Promise<void> {
-  if (typeof document === 'undefined' || document.visibilityState !== 'hidden') return Promise.resolve();
-  return new Promise((resolve) => {
-    const onChange = () => {
-      if (document.visibilityState !== 'hidden') {
-        document.removeEventListener('visibilitychange', onChange);
-        resolve();
-      }
-    };
-    document.addEventListener('visibilitychange', onChange);
-  });
 }
 
 /** How long the guest waits, after the last agent left the media room, before the call counts as over. */
 const AGENT_LEFT_GRACE_MS = 1500;
-
-function countScreens(feeds: RemoteFeed[]): number {
-  return feeds.filter((f) => isScreenDisplay(f.display)).length;
-}

@@ -1,0 +1,357 @@
+/**
+ * The call-room core: what a participant does inside a call, the same for the guest and the agent —
+ * open the media transport, join and publish, follow the others' feeds (and their shared screens), mute,
+ * change devices, share the screen (and notice when the browser ends it), chat and files, the hold
+ * teardown and the end. GuestCall and AgentDesk compose one CallRoom and keep only what differs (the
+ * guest's registration, report and queue presence; the agent's queue, routing and transfer).
+ *
+ * The core owns no snapshot: it reads and writes the fields both engines' snapshots share (`RoomView`),
+ * so each engine keeps its own snapshot shape and emits one change per write.
+ */
+import type { RemoteFeed } from '../media/mediaSession.ts';
+import type { DeviceChoice, MediaSessionOptions, PublishOptions, RoomOptions } from '../media/mediaSession.ts';
+import type { WatermarkOptions } from '../media/watermark.ts';
+import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
+import {
+  chatOpened,
+  chatReceived,
+  fileKind,
+  isScreenDisplay,
+  mutedChanged,
+  remoteScreensChanged,
+  screenShareChanged,
+  type CallStatus,
+} from '../state/callStatus.ts';
+import { uploadTypeOf } from '../api/http.ts';
+import { defaultPorts, whenVisible, type CallPorts, type MediaTransport, type SignallingPort } from './ports.ts';
+
+/** The in-call fields of both engines' snapshots. */
+export interface RoomView {
+  status: CallStatus;
+  localStream: MediaStream | null;
+  localScreen: MediaStream | null;
+  remoteFeeds: RemoteFeed[];
+  muted: { audio: boolean; video: boolean };
+}
+
+export interface CallRoomOptions {
+  /** the engine's ports; the real ones where not given */
+  ports?: Partial<CallPorts> | undefined;
+  read(): RoomView;
+  write(patch: Partial<RoomView>): void;
+  /** the engine's signalling session (null before it is connected) */
+  signalling(): SignallingPort | null;
+  /** the XMPP room of the current call (chat goes there) */
+  room(): string | null;
+  videoConstraints?: MediaTrackConstraints | undefined;
+}
+
+export interface FeedHooks {
+  /** a participant's (not a screen's) feed: the engine records it itself; without it, the feed is listed */
+  peerFeed?: (feed: RemoteFeed) => void;
+  /** after any feed was added */
+  feedAdded?: (feed: RemoteFeed) => void;
+}
+
+export interface PublishPlan {
+  room: RoomOptions;
+  /** our display name in the media room */
+  display: string;
+  /** our camera and microphone; may still be opening (it is awaited after the join) */
+  stream: Promise<MediaStream>;
+  video: boolean;
+  recordFilename?: string | undefined;
+  watermark?: WatermarkOptions | null;
+  /** after the transport connected (e.g. the guest's connection.janus flag) */
+  connected?: () => void;
+  /** SPEC.md §4: the guest publishes only once its page is visible */
+  waitVisible?: boolean;
+}
+
+/** What `takeAll()` took from a call that ends: `dispose()` releases it. */
+export interface TakenCall {
+  media: MediaTransport | null;
+  localStream: MediaStream | null;
+  localScreen: MediaStream | null;
+}
+
+export class CallRoom {
+  readonly #options: CallRoomOptions;
+  readonly ports: CallPorts;
+  #media: MediaTransport | null = null;
+  /** the hold's media teardown, which a resume waits for */
+  holding: Promise<void> = Promise.resolve();
+
+  constructor(options: CallRoomOptions) {
+    this.#options = options;
+    this.ports = defaultPorts(options.ports);
+  }
+
+  /** The current call's media transport (null between calls and on hold). */
+  get media(): MediaTransport | null {
+    return this.#media;
+  }
+
+  /** False once the call this transport belonged to was held or ended: its events no longer count. */
+  isCurrent(media: MediaTransport): boolean {
+    return this.#media === media;
+  }
+
+  /** Opens the call's media transport and follows the others' feeds and our screen's end. */
+  open(options: MediaSessionOptions, hooks: FeedHooks = {}): MediaTransport {
+    const media = this.ports.media(options);
+    this.#media = media;
+    media.on('remoteFeed', (feed) => {
+      if (!this.isCurrent(media)) return;
+      if (hooks.peerFeed && !isScreenDisplay(feed.display)) hooks.peerFeed(feed);
+      else this.addFeed(feed);
+      hooks.feedAdded?.(feed);
+    });
+    media.on('remoteFeedRemoved', ({ feedId }) => {
+      if (!this.isCurrent(media)) return;
+      this.#setFeeds(this.#options.read().remoteFeeds.filter((f) => f.feedId !== feedId));
+    });
+    media.on('screenEnded', () => {
+      // the browser's sharing track ended ("Stop sharing"): the screen publisher is gone already
+      if (this.isCurrent(media)) this.#screenShared(null);
+    });
+    return media;
+  }
+
+  /** The remote feeds with `feed` added (replacing an earlier one of the same id). */
+  feedsWith(feed: RemoteFeed): RemoteFeed[] {
+    return [...this.#options.read().remoteFeeds.filter((f) => f.feedId !== feed.feedId), feed];
+  }
+
+  /** Lists a remote feed; a shared screen among them is shown large. */
+  addFeed(feed: RemoteFeed): void {
+    this.#setFeeds(this.feedsWith(feed));
+  }
+
+  #setFeeds(remoteFeeds: RemoteFeed[]): void {
+    const screens = remoteFeeds.filter((f) => isScreenDisplay(f.display)).length;
+    this.#options.write({ remoteFeeds, status: remoteScreensChanged(this.#options.read().status, screens) });
+  }
+
+  /**
+   * Connects, joins the media room and publishes (SPEC.md §4 "Media session" 1–2). The camera may still
+   * be opening meanwhile (the subscription to the others begins at join). Resolves false when the call was
+   * held or ended meanwhile (a camera opened for it is stopped).
+   */
+  async joinAndPublish(media: MediaTransport, plan: PublishPlan): Promise<boolean> {
+    const ended = () => !this.isCurrent(media);
+    const giveBack = async () => {
+      const stream = await plan.stream.catch(() => null);
+      if (stream && this.#options.read().localStream !== stream) for (const track of stream.getTracks()) track.stop();
+      return false;
+    };
+    await media.connect();
+    if (ended()) return giveBack();
+    plan.connected?.();
+    await media.attachPublisher();
+    if (ended()) return giveBack();
+    media.useRoom();
+    await media.join(plan.room, plan.display);
+    if (plan.waitVisible) await whenVisible(this.ports.environment);
+    const stream = await plan.stream;
+    if (ended()) return giveBack();
+    if (this.#options.read().localStream !== stream) this.#options.write({ localStream: stream });
+    const publish: PublishOptions = {
+      stream,
+      audio: true,
+      video: plan.video,
+      ...(plan.recordFilename ? { recordFilename: plan.recordFilename } : {}),
+      ...(plan.watermark !== undefined ? { watermark: plan.watermark } : {}),
+    };
+    await media.publish(publish);
+    return !ended();
+  }
+
+  /** Mutes our microphone or camera (the engine tells the room through its presence). */
+  setMuted(kind: 'audio' | 'video', muted: boolean): void {
+    void this.#media?.setMuted(kind, muted).catch(() => undefined);
+    this.#options.write({ muted: { ...this.#options.read().muted, [kind]: muted } });
+  }
+
+  /** Another occupant's mute state, from its room presence (docs/protocol.md "Mute state"). */
+  presenceMuted(presence: RoomPresence): void {
+    const jid = presence.jid ? presence.jid.split('/')[0]! : presence.nick;
+    const audio = presence.available && !!presence.lobby?.audioMuted;
+    const video = presence.available && !!presence.lobby?.videoMuted;
+    this.#setStatus((s) => mutedChanged(mutedChanged(s, jid, 'audio', audio), jid, 'video', video));
+  }
+
+  /**
+   * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
+   * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
+   */
+  async changeDevices(choice: DeviceChoice, video: boolean): Promise<void> {
+    const media = this.#media;
+    if (!media) throw new Error('not in a call');
+    const { videoConstraints } = this.#options;
+    let changed: boolean;
+    try {
+      changed = await media.changeDevices(choice, { video, ...(videoConstraints ? { videoConstraints } : {}) });
+    } catch (error) {
+      // a refused camera: the previous one is published again, with new tracks
+      this.#options.write({ localStream: media.localStream });
+      throw error;
+    }
+    if (!changed) return;
+    this.#options.write({
+      localStream: media.localStream,
+      status: {
+        ...this.#options.read().status,
+        deviceConfigChanged: true,
+        ...(choice.backCam !== undefined ? { isBackCam: choice.backCam } : {}),
+      },
+    });
+  }
+
+  /** The device settings panel (SPEC.md §3 deviceConfigOpen). */
+  setDeviceConfigOpen(open: boolean): void {
+    this.#setStatus((s) => ({ ...s, deviceConfigOpen: open }));
+  }
+
+  /** Volume of the others' audio, 0–1 (SPEC.md §3 callVolume, default 1). */
+  setCallVolume(volume: number): void {
+    const v = Math.min(1, Math.max(0, Number.isFinite(volume) ? volume : 1));
+    this.#setStatus((s) => ({ ...s, callVolume: v }));
+  }
+
+  /** The participant shown large (SPEC.md §3 mainUser). */
+  setMainUser(jid: string): void {
+    this.#setStatus((s) => ({ ...s, mainUser: jid }));
+  }
+
+  /** Opens or closes the chat panel (opening clears the unread count). */
+  setChatOpen(open: boolean): void {
+    this.#setStatus((s) => chatOpened(s, open));
+  }
+
+  /** A shared screen large or not. */
+  setZoomed(zoomed: boolean): void {
+    this.#setStatus((s) => ({ ...s, isZoomed: zoomed }));
+  }
+
+  /** Shares the screen as our `-screen` publisher; `recordFilename` records it like the camera. */
+  async startScreenShare(recordFilename: string | undefined): Promise<void> {
+    const media = this.#media;
+    if (!media || media.sharingScreen) return;
+    const display = await this.ports.devices.getDisplayMedia();
+    const track = display.getVideoTracks()[0];
+    if (!track) throw new Error('no screen track');
+    this.#screenShared(display);
+    try {
+      await media.startScreenShare(track, recordFilename);
+    } catch (error) {
+      for (const t of display.getTracks()) t.stop();
+      await media.stopScreenShare().catch(() => undefined);
+      this.#screenShared(null);
+      throw error;
+    }
+  }
+
+  async stopScreenShare(): Promise<void> {
+    await this.#media?.stopScreenShare();
+    this.#screenShared(null);
+  }
+
+  #screenShared(display: MediaStream | null): void {
+    this.#options.write({ localScreen: display, status: screenShareChanged(this.#options.read().status, !!display) });
+  }
+
+  /** A chat message of the call's room (SPEC.md §3: newest first, unread while the chat is closed). */
+  receiveChat(message: ChatMessage, mine: boolean, from: string): void {
+    this.#setStatus((s) =>
+      chatReceived(s, {
+        id: message.id ?? `${message.from}-${message.at}`,
+        from,
+        nick: message.nick,
+        body: message.body,
+        at: message.at,
+        mine,
+        ...(message.file ? { file: { ...message.file, kind: fileKind(message.file.name, message.file.url) } } : {}),
+      }),
+    );
+  }
+
+  /** Sends a chat message to the call's room. */
+  sendChat(body: string): void {
+    const text = body.trim();
+    const room = this.#options.room();
+    const signalling = this.#options.signalling();
+    if (!text || !room || !signalling?.connected) return;
+    signalling.sendChat(room, { body: text });
+  }
+
+  /** Uploads a file (through the engine's API) and sends its link in the chat. */
+  async sendFile(
+    file: Blob & { name?: string },
+    upload: (type: ReturnType<typeof uploadTypeOf>, file: Blob) => Promise<string>,
+  ): Promise<void> {
+    const room = this.#options.room();
+    const signalling = this.#options.signalling();
+    if (!room || !signalling?.connected) throw new Error('not in a call');
+    const url = await upload(uploadTypeOf(file), file);
+    const name = file.name ?? 'file';
+    signalling.sendChat(room, { body: name, file: { url, name } });
+  }
+
+  /**
+   * Holding (SPEC.md §4): the shared screen stops, the others' feeds go, `status` records the hold, and
+   * `announce` tells the room; then the media leaves (the call continues under a new call id) and the
+   * camera stops. The returned teardown is also `holding`, which a resume waits for.
+   */
+  hold(status: (s: CallStatus) => CallStatus, announce: () => void, close: { destroyRoom?: boolean } = {}): Promise<void> {
+    const media = this.#media;
+    this.#media = null; // its events no longer concern the call
+    const { localStream, localScreen } = this.#options.read();
+    for (const track of localScreen?.getTracks() ?? []) track.stop();
+    this.#options.write({
+      status: screenShareChanged(status(this.#options.read().status), false),
+      remoteFeeds: [],
+      localScreen: null,
+    });
+    announce();
+    this.holding = (async () => {
+      await media?.close(close);
+      for (const track of localStream?.getTracks() ?? []) track.stop();
+      // a resume may have started meanwhile with a new stream: leave that one alone
+      if (this.#options.read().localStream === localStream) {
+        this.#options.write({
+          localStream: null,
+          status: { ...this.#options.read().status, streamsReady: { local: false, remote: false } },
+        });
+      }
+    })();
+    return this.holding;
+  }
+
+  /**
+   * The call ends: takes its media, camera and screen now (the engine clears its snapshot in the same
+   * breath), so that a next call started while `dispose()` runs is never touched by this call's teardown.
+   */
+  takeAll(): TakenCall {
+    const media = this.#media;
+    this.#media = null;
+    const { localStream, localScreen } = this.#options.read();
+    return { media, localStream, localScreen };
+  }
+
+  /** Stops what `takeAll()` took and leaves the media room (closing takes up to the gateway's timeout). */
+  async dispose(taken: TakenCall, close: { destroyRoom?: boolean } = {}): Promise<void> {
+    for (const track of taken.localStream?.getTracks() ?? []) track.stop();
+    for (const track of taken.localScreen?.getTracks() ?? []) track.stop();
+    await taken.media?.close(close);
+  }
+
+  /** Statistics of the media connections (tests and diagnostics). */
+  peerConnections(): ReturnType<MediaTransport['peerConnections']> {
+    return this.#media?.peerConnections() ?? {};
+  }
+
+  #setStatus(update: (status: CallStatus) => CallStatus): void {
+    this.#options.write({ status: update(this.#options.read().status) });
+  }
+}

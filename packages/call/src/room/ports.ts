@@ -1,0 +1,141 @@
+/**
+ * The ports of the call engines: everything GuestCall, AgentDesk and their shared CallRoom need from the
+ * outside world comes in through these interfaces, so that the engines never construct an XMPP or a Janus
+ * session nor reach `navigator` / `document` themselves. `defaultPorts()` wires the real ones (StanzaJS,
+ * janus.js, the browser); unit tests pass fakes (packages/call/test/helpers/fakes.ts).
+ *
+ * The API port is the engines' `api` option (GuestApi / ConsoleApi), an interface already.
+ */
+import type { LobbyPresenceElement } from '../presence.ts';
+import {
+  MediaSession,
+  type ChangeDevicesOptions,
+  type DeviceChoice,
+  type MediaEvents,
+  type MediaSessionOptions,
+  type PublishOptions,
+  type RoomOptions,
+} from '../media/mediaSession.ts';
+import { getLocalMedia } from '../media/devices.ts';
+import { XmppSession, type XmppEvents, type XmppSessionOptions } from '../xmpp/session.ts';
+import type { CallControl } from '../xmpp/stanzas.ts';
+import type { OutgoingChat } from '../xmpp/session.ts';
+
+type Subscribe<Events> = <K extends keyof Events>(event: K, listener: (payload: Events[K]) => void) => () => void;
+
+/** Signalling: the XMPP session (rooms, presence, control messages, chat). */
+export interface SignallingPort {
+  readonly connected: boolean;
+  /** ICE servers the session discovered (handed to the media transport) */
+  readonly iceServers: RTCIceServer[];
+  on: Subscribe<XmppEvents>;
+  connect(): Promise<void>;
+  joinRoom(room: string, nick: string, status: string, lobby: LobbyPresenceElement): Promise<void>;
+  setRoomPresence(room: string, nick: string, status: string, lobby: LobbyPresenceElement): void;
+  leaveRoom(room: string, nick: string): Promise<void>;
+  sendControl(room: string, control: CallControl): void;
+  sendChat(room: string, message: OutgoingChat | string): string;
+  disconnect(): Promise<void>;
+}
+
+/**
+ * Media transport: one participant's media in one call (publish, subscribe to the others, screen share,
+ * mute, devices). Today Janus (MediaSession); a direct peer connection plugs in behind the same port.
+ */
+export interface MediaTransport {
+  on: Subscribe<MediaEvents>;
+  connect(): Promise<void>;
+  attachPublisher(): Promise<void>;
+  /** records that the call's room (granted by the server) is in use */
+  useRoom(): void;
+  join(room: RoomOptions, display: string): Promise<unknown>;
+  publish(options: PublishOptions): Promise<void>;
+  startScreenShare(track: MediaStreamTrack, recordFilename?: string): Promise<void>;
+  stopScreenShare(): Promise<void>;
+  readonly sharingScreen: boolean;
+  setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void>;
+  /** true when something changed; the published stream is then `localStream` */
+  changeDevices(choice: DeviceChoice, options: ChangeDevicesOptions): Promise<boolean>;
+  readonly localStream: MediaStream | null;
+  close(options?: { destroyRoom?: boolean }): Promise<void>;
+  peerConnections(): { publisher?: RTCPeerConnection; subscriber?: RTCPeerConnection; screen?: RTCPeerConnection };
+}
+
+export type LocalMediaRequest = Parameters<typeof getLocalMedia>[0];
+
+/** Devices: the camera and microphone, and the screen. */
+export interface DevicesPort {
+  getUserMedia(request: LocalMediaRequest): Promise<MediaStream>;
+  getDisplayMedia(): Promise<MediaStream>;
+}
+
+/** Time: read and wait (tests advance a fake clock). */
+export interface ClockPort {
+  now(): number;
+  /** runs `run` after `ms`; returns the function that cancels it */
+  setTimeout(run: () => void, ms: number): () => void;
+}
+
+/** The page the engine runs in (SPEC.md §4 "Presence": visibility, Android, notifications). */
+export interface EnvironmentPort {
+  pageHidden(): boolean;
+  /** calls `listener` on every visibility change; returns the function that unsubscribes */
+  onVisibilityChange(listener: () => void): () => void;
+  isAndroid(): boolean;
+  notificationAllowed(): boolean;
+  userAgent(): string;
+}
+
+export interface CallPorts {
+  signalling: (options: XmppSessionOptions) => SignallingPort;
+  media: (options: MediaSessionOptions) => MediaTransport;
+  devices: DevicesPort;
+  clock: ClockPort;
+  environment: EnvironmentPort;
+}
+
+const browserEnvironment: EnvironmentPort = {
+  pageHidden: () => typeof document !== 'undefined' && document.visibilityState === 'hidden',
+  onVisibilityChange(listener) {
+    if (typeof document === 'undefined') return () => undefined;
+    document.addEventListener('visibilitychange', listener);
+    return () => document.removeEventListener('visibilitychange', listener);
+  },
+  isAndroid: () =>
+    typeof navigator !== 'undefined' && /Android/i.test(navigator.userAgent) && /Mobile/i.test(navigator.userAgent),
+  notificationAllowed: () => typeof Notification !== 'undefined' && Notification.permission === 'granted',
+  userAgent: () => (typeof navigator !== 'undefined' ? navigator.userAgent : 'unknown'),
+};
+
+/** The real ports (StanzaJS, janus.js, the browser), each replaceable by `overrides`. */
+export function defaultPorts(overrides: Partial<CallPorts> = {}): CallPorts {
+  return {
+    signalling: (options) => new XmppSession(options),
+    media: (options) => new MediaSession(options),
+    devices: {
+      getUserMedia: (request) => getLocalMedia(request),
+      getDisplayMedia: () => navigator.mediaDevices.getDisplayMedia({ video: true, audio: false }),
+    },
+    clock: {
+      now: () => Date.now(),
+      setTimeout(run, ms) {
+        const timer = setTimeout(run, ms);
+        return () => clearTimeout(timer);
+      },
+    },
+    environment: browserEnvironment,
+    ...overrides,
+  };
+}
+
+/** SPEC.md §4: publishing begins only when the page is visible. */
+export function whenVisible(environment: EnvironmentPort): Promise<void> {
+  if (!environment.pageHidden()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = environment.onVisibilityChange(() => {
+      if (environment.pageHidden()) return;
+      stop();
+      resolve();
+    });
+  });
+}

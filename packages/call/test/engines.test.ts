@@ -1,0 +1,261 @@
+/**
+ * The engines' flows on fakes (test/helpers/fakes.ts): a GuestCall and AgentDesks on one in-process XMPP
+ * and media server, with fake devices, clock and APIs. Each test follows one flow of SPEC.md §4 and fails
+ * when that flow breaks.
+ */
+import { describe, expect, it } from 'vitest';
+import { ASSIGNMENT_ROOM, FakeWorld, asFake, deferred, settle } from './helpers/fakes.ts';
+import { agentOnline, guestReady, guestWaiting, inCall } from './helpers/participants.ts';
+
+const AGENT1 = 'agent1@lobby.test';
+const AGENT2 = 'agent2@lobby.test';
+const GUEST_JID = 'guest1@lobby.test';
+
+describe('call engines on fakes', () => {
+  it('when an agent answers, then the guest sees Resumed and sends InCall|agentJid|callId', async () => {
+    const world = new FakeWorld();
+    const { guest, api } = await guestWaiting(world);
+    const callId = guest.snapshot.callId!;
+    expect(guest.snapshot.phase).toBe('waiting');
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe(`OpenCall||${callId}`);
+    const { agent } = await agentOnline(world, 'agent1');
+    expect(agent.snapshot.queue.map((e) => e.callId)).toEqual([callId]);
+
+    await agent.answer(callId);
+    await settle();
+
+    expect(agent.snapshot.phase).toBe('inCall');
+    expect(agent.snapshot.remoteFeeds.map((f) => f.display)).toEqual(['guest1']);
+    expect(guest.snapshot.phase).toBe('ongoing');
+    expect(guest.snapshot.status.peerCall).toBe('Resumed');
+    expect(guest.snapshot.status.peers.map((p) => p.peerJID)).toEqual([AGENT1]);
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe(`InCall|${AGENT1}|${callId}`);
+    expect(api.timestamps).toContainEqual({ callId, flags: ['call_answered_timestamp'] });
+    expect(api.reports).toContainEqual({ call_id: callId, agent: AGENT1 });
+  });
+
+  it('when the agent holds and resumes, then the call continues under a new call id linked by hold-call', async () => {
+    const world = new FakeWorld();
+    const { guest, api, agent1, callId } = await inCall(world);
+
+    await agent1.agent.hold();
+    await settle();
+    expect(guest.snapshot.status.peerCall).toBe('Paused');
+    expect(guest.snapshot.status.OnHoldCount).toBe(1);
+    expect(guest.snapshot.remoteFeeds).toEqual([]);
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe(`CallOnHold|${AGENT1}|${callId}`);
+    // both left the held call's media room; the guest destroyed it
+    expect(world.media.publishers(callId)).toEqual([]);
+    expect(agent1.agent.snapshot.activeCall?.held).toBe(true);
+
+    agent1.agent.resume();
+    await settle();
+
+    const newCallId = guest.snapshot.callId!;
+    expect(newCallId).not.toBe(callId);
+    expect(guest.snapshot.initialCallId).toBe(callId);
+    expect(api.holdCalls).toEqual([
+      { origin_call_id: callId, current_call_id: callId, new_call_id: newCallId, assignment_id: 1, guest_username: 'guest1' },
+    ]);
+    expect(agent1.agent.snapshot.activeCall).toMatchObject({ callId: newCallId, held: false });
+    expect(agent1.agent.snapshot.phase).toBe('inCall');
+    expect(world.media.publishers(newCallId).sort()).toEqual([AGENT1, 'guest1'].sort());
+    expect(guest.snapshot.status.peerCall).toBe('Resumed');
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe(`InCall|${AGENT1}|${newCallId}`);
+  });
+
+  it('when the call is transferred, then the new agent takes over and the first leaves without ending it', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1, callId } = await inCall(world);
+    const agent2 = await agentOnline(world, 'agent2');
+
+    await agent1.agent.transfer({ toUserId: 2 });
+    expect(agent1.api.transfers).toEqual([{ callId, to: { toUserId: 2 } }]);
+    agent2.api.events.transfer({ id: 7, callId, room: ASSIGNMENT_ROOM, guestUsername: 'guest1', fromName: 'agent1', fromJid: AGENT1 });
+    await settle();
+    expect(agent2.agent.snapshot.transfers.map((t) => t.id)).toEqual([7]);
+    await agent2.agent.acceptTransfer(7);
+    agent1.api.events.transferAccepted({ id: 7, callId, toJid: AGENT2 });
+    await settle();
+
+    expect(agent1.agent.snapshot.activeCall).toBeNull();
+    expect(agent1.agent.snapshot.lastEnded).toEqual({ callId, reason: 'transferred' });
+    expect(world.xmpp.controlLog.filter((c) => c.control.action === 'end')).toEqual([]);
+    expect(agent2.agent.snapshot.activeCall?.callId).toBe(callId);
+    expect(agent2.agent.snapshot.phase).toBe('inCall');
+    expect(guest.snapshot.phase).toBe('ongoing');
+    expect(guest.snapshot.status.peers.map((p) => p.peerJID)).toEqual([AGENT2]);
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe(`InCall|${AGENT2}|${callId}`);
+    expect(world.media.publishers(callId).sort()).toEqual([AGENT2, 'guest1'].sort());
+  });
+
+  it('when the agent leaves the media room without ending, then the guest ends the call as agentLeft after the grace time', async () => {
+    const world = new FakeWorld();
+    const { guest, api, callId } = await inCall(world);
+
+    world.media.drop(callId, AGENT1); // the agent's tab closed
+    await settle();
+    expect(guest.snapshot.status.peers).toEqual([]);
+    expect(guest.snapshot.phase).toBe('ongoing'); // a hold control may still come
+
+    world.clock.advance(1500);
+    await settle();
+    expect(guest.snapshot.phase).toBe('ended');
+    expect(guest.snapshot.endReason).toBe('agentLeft');
+    expect(api.timestamps).toContainEqual({ callId, flags: ['call_ended_timestamp'] });
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
+  });
+
+  it('when a second agent joins a running call, then everybody receives everybody and the call stays the first agent\'s', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1, callId } = await inCall(world);
+    const agent2 = await agentOnline(world, 'agent2');
+    expect(agent2.agent.snapshot.runningCalls.map((e) => e.callId)).toEqual([callId]);
+
+    await agent2.agent.join(callId);
+    await settle();
+
+    expect(agent2.agent.snapshot.activeCall).toMatchObject({ callId, joined: true });
+    expect(guest.snapshot.status.peers.map((p) => p.peerJID)).toEqual([AGENT1, AGENT2]);
+    expect(agent1.agent.snapshot.remoteFeeds.map((f) => f.display).sort()).toEqual([AGENT2, 'guest1'].sort());
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe(`InCall|${AGENT1}|${callId}`);
+
+    // the supervisor's hang-up only leaves
+    await agent2.agent.hangup();
+    await settle();
+    expect(world.xmpp.controlLog.filter((c) => c.control.action === 'end')).toEqual([]);
+    expect(guest.snapshot.phase).toBe('ongoing');
+    expect(guest.snapshot.status.peers.map((p) => p.peerJID)).toEqual([AGENT1]);
+  });
+
+  it('when the browser ends a screen share by itself, then the sharer and the other side both drop it', async () => {
+    const world = new FakeWorld();
+    const { guest, ports, agent1 } = await inCall(world);
+
+    await guest.startScreenShare();
+    await settle();
+    expect(guest.snapshot.status.screenShare).toBe(true);
+    expect(agent1.agent.snapshot.remoteFeeds.map((f) => f.display)).toContain('guest1-screen');
+    expect(agent1.agent.snapshot.status.isZoomed).toBe(true);
+
+    ports.devices.screens[0]!.getVideoTracks()[0]!.endByBrowser(); // "Stop sharing"
+    await settle();
+
+    expect(guest.snapshot.status.screenShare).toBe(false);
+    expect(guest.snapshot.localScreen).toBeNull();
+    expect(agent1.agent.snapshot.remoteFeeds.map((f) => f.display)).toEqual(['guest1']);
+    expect(agent1.agent.snapshot.status.isZoomed).toBe(false);
+  });
+
+  it('when either side mutes, then the other side sees it through room presence', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1 } = await inCall(world);
+
+    guest.setMuted('audio', true);
+    agent1.agent.setMuted('video', true);
+    await settle();
+
+    expect(agent1.agent.snapshot.status.mutedAudioJIDs).toEqual([GUEST_JID]);
+    expect(guest.snapshot.status.mutedVideoJIDs).toEqual([AGENT1]);
+    expect(world.media.transports.find((t) => t.display === 'guest1' && !t.closed)?.muted.audio).toBe(true);
+
+    guest.setMuted('audio', false);
+    await settle();
+    expect(agent1.agent.snapshot.status.mutedAudioJIDs).toEqual([]);
+  });
+
+  it('when the guest cancels while the camera opens, then nothing is published afterwards and the camera stops', async () => {
+    const world = new FakeWorld();
+    const { guest, api, ports } = await guestReady(world);
+    const camera = deferred<void>();
+    ports.devices.gate = camera.promise;
+
+    const calling = guest.call('video');
+    await settle();
+    expect(guest.snapshot.phase).toBe('starting');
+    await guest.hangup();
+    camera.resolve();
+    await calling;
+    await settle();
+
+    expect(guest.snapshot.phase).toBe('ended');
+    expect(guest.snapshot.endReason).toBe('guest');
+    expect(api.grants).toEqual([]);
+    expect(world.media.transports).toEqual([]);
+    expect(ports.devices.streams.every((s) => s.stopped)).toBe(true);
+  });
+
+  it('when the guest cancels while the media connects, then it never publishes', async () => {
+    const world = new FakeWorld();
+    const { guest } = await guestReady(world);
+    const connecting = deferred<void>();
+    world.media.connectGate = connecting.promise;
+
+    const calling = guest.call('video');
+    await settle();
+    expect(world.media.transports).toHaveLength(1);
+    await guest.hangup();
+    connecting.resolve();
+    await calling;
+    await settle();
+
+    const [media] = world.media.transports;
+    expect(media?.published).toBeNull();
+    expect(media?.closed).toBe(true);
+    expect(guest.snapshot.localStream).toBeNull();
+  });
+
+  it('when the guest hangs up, then both leave the media, the report gets both timestamps and the presence is empty', async () => {
+    const world = new FakeWorld();
+    const { guest, api, agent1, callId } = await inCall(world);
+    const guestMedia = world.media.transports.find((t) => t.display === 'guest1')!;
+    const agentMedia = world.media.transports.find((t) => t.display === AGENT1)!;
+
+    await guest.hangup();
+    await settle();
+
+    expect(guest.snapshot).toMatchObject({ phase: 'ended', endReason: 'guest', localStream: null, remoteFeeds: [] });
+    expect(api.timestamps).toContainEqual({ callId, flags: ['guest_exit_timestamp', 'call_ended_timestamp'] });
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
+    expect(guestMedia.closedWith).toEqual({ destroyRoom: true });
+    expect(agentMedia.closed).toBe(true);
+    expect(agent1.agent.snapshot.activeCall).toBeNull();
+    expect(agent1.agent.snapshot.lastEnded).toEqual({ callId, reason: 'guest' });
+    expect(asFake(agent1.agent.snapshot.localStream)).toBeNull();
+  });
+
+  it('when the agent hangs up, then the guest ends as agent, stamps the end and leaves the media with an empty presence', async () => {
+    const world = new FakeWorld();
+    const { guest, api, agent1, callId } = await inCall(world);
+    const guestMedia = world.media.transports.find((t) => t.display === 'guest1')!;
+    const agentStream = asFake(agent1.agent.snapshot.localStream)!;
+
+    await agent1.agent.hangup();
+    await settle();
+
+    expect(agent1.agent.snapshot.lastEnded).toEqual({ callId, reason: 'agent' });
+    expect(agentStream.stopped).toBe(true);
+    expect(guest.snapshot).toMatchObject({ phase: 'ended', endReason: 'agent' });
+    expect(api.timestamps).toContainEqual({ callId, flags: ['call_ended_timestamp'] });
+    expect(api.timestamps.some((t) => t.flags.includes('guest_exit_timestamp'))).toBe(false);
+    expect(guestMedia.closed).toBe(true);
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
+  });
+
+  it('when chat messages and a file go both ways, then each side lists them with the right sender', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1 } = await inCall(world);
+
+    guest.sendChat('  hello  ');
+    await agent1.agent.sendFile(Object.assign(new Blob(['x']), { name: 'plan.png' }));
+    await settle();
+
+    const atAgent = agent1.agent.snapshot.status.chatMessages;
+    expect(atAgent.map((m) => [m.body, m.from, m.mine])).toEqual([
+      ['plan.png', AGENT1, true],
+      ['hello', GUEST_JID, false],
+    ]);
+    expect(guest.snapshot.status.chatMessages[0]).toMatchObject({ from: AGENT1, file: { url: '/api/files/plan.png', kind: 'image' } });
+    expect(guest.snapshot.status.unreadMessages).toBe(1);
+  });
+});

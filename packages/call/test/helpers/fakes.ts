@@ -1,0 +1,620 @@
+/**
+ * Fakes of the call engines' ports (src/room/ports.ts), in the style of apps/server/test/helpers/fakes.ts:
+ * one in-process XMPP server (rooms, presence, control messages, chat) and one in-process media server
+ * (rooms of publishers: feeds appear and disappear, stages, screen shares), so that a GuestCall and one or
+ * more AgentDesks talk to each other as they do through ejabberd and Janus. Plus fake devices, clock, page
+ * and APIs that record what the engines asked for.
+ *
+ * Deliveries are asynchronous (a microtask), as on the wire: tests `await settle()` before they look.
+ */
+import { Emitter } from '../../src/emitter.ts';
+import { decodePresenceStatus, type LobbyPresenceElement } from '../../src/presence.ts';
+import type { CallPorts, ClockPort, DevicesPort, EnvironmentPort, LocalMediaRequest, MediaTransport, SignallingPort } from '../../src/room/ports.ts';
+import type { MediaEvents, MediaSessionOptions, PublishOptions, RoomOptions } from '../../src/media/mediaSession.ts';
+import type { OutgoingChat, XmppEvents, XmppSessionOptions } from '../../src/xmpp/session.ts';
+import type { CallControl } from '../../src/xmpp/stanzas.ts';
+import type { GuestApi, GuestRegistration, MediaGrant, ReportStatus, TimestampFlag } from '../../src/api/guestApi.ts';
+import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom, TransferEvents } from '../../src/api/consoleApi.ts';
+
+/** Lets every queued delivery (and what it sets off) run. */
+export async function settle(rounds = 20): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+}
+
+/** A promise and its resolve, for a step a test holds back. */
+export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+// ---------------------------------------------------------------- media streams
+
+let nextId = 1;
+
+/** A MediaStreamTrack enough for the engines: stop(), readyState and the browser's 'ended' event. */
+export class FakeTrack {
+  readonly id = `track-${nextId++}`;
+  readyState: 'live' | 'ended' = 'live';
+  enabled = true;
+  #ended = new Set<() => void>();
+  readonly kind: 'audio' | 'video';
+  constructor(kind: 'audio' | 'video') {
+    this.kind = kind;
+  }
+  stop(): void {
+    this.readyState = 'ended';
+  }
+  addEventListener(type: string, listener: () => void): void {
+    if (type === 'ended') this.#ended.add(listener);
+  }
+  removeEventListener(type: string, listener: () => void): void {
+    if (type === 'ended') this.#ended.delete(listener);
+  }
+  /** The browser ends the track by itself (e.g. its "Stop sharing" button). */
+  endByBrowser(): void {
+    this.readyState = 'ended';
+    for (const listener of [...this.#ended]) listener();
+  }
+}
+
+export class FakeStream {
+  readonly id = `stream-${nextId++}`;
+  readonly tracks: FakeTrack[];
+  constructor(tracks: FakeTrack[]) {
+    this.tracks = tracks;
+  }
+  getTracks(): FakeTrack[] {
+    return this.tracks;
+  }
+  getVideoTracks(): FakeTrack[] {
+    return this.tracks.filter((t) => t.kind === 'video');
+  }
+  getAudioTracks(): FakeTrack[] {
+    return this.tracks.filter((t) => t.kind === 'audio');
+  }
+  get stopped(): boolean {
+    return this.tracks.every((t) => t.readyState === 'ended');
+  }
+}
+
+export function fakeStream(video: boolean): MediaStream {
+  return new FakeStream([new FakeTrack('audio'), ...(video ? [new FakeTrack('video')] : [])]) as unknown as MediaStream;
+}
+
+export const asFake = (stream: MediaStream | null): FakeStream | null => stream as unknown as FakeStream | null;
+
+// ---------------------------------------------------------------- signalling (XMPP)
+
+interface Occupant {
+  session: FakeSignalling;
+  status: string;
+  lobby: LobbyPresenceElement;
+}
+
+/** One XMPP server with its MUC rooms; every presence and control message sent is logged. */
+export class FakeXmppServer {
+  readonly rooms = new Map<string, Map<string, Occupant>>();
+  readonly presenceLog: Array<{ room: string; nick: string; status: string; lobby: LobbyPresenceElement }> = [];
+  readonly controlLog: Array<{ room: string; from: string; control: CallControl }> = [];
+  readonly sessions: FakeSignalling[] = [];
+
+  /** The signalling port factory: each engine's session joins this server. */
+  readonly factory = (options: XmppSessionOptions): SignallingPort => {
+    const session = new FakeSignalling(this, options);
+    this.sessions.push(session);
+    return session;
+  };
+
+  /** A room member's latest status text ('' for none; null when not in the room). */
+  statusOf(room: string, nick: string): string | null {
+    return this.rooms.get(room)?.get(nick)?.status ?? null;
+  }
+
+  join(session: FakeSignalling, room: string, nick: string, status: string, lobby: LobbyPresenceElement): void {
+    const occupants = this.rooms.get(room) ?? new Map<string, Occupant>();
+    this.rooms.set(room, occupants);
+    // the newcomer hears who is there, then everybody hears the newcomer (ourselves with status 110)
+    for (const [otherNick, other] of occupants) this.#presenceTo(session, room, otherNick, other, true);
+    occupants.set(nick, { session, status, lobby });
+    this.#broadcastPresence(room, nick, true);
+  }
+
+  setPresence(room: string, nick: string, status: string, lobby: LobbyPresenceElement): void {
+    const occupant = this.rooms.get(room)?.get(nick);
+    if (!occupant) return;
+    occupant.status = status;
+    occupant.lobby = lobby;
+    this.#broadcastPresence(room, nick, true);
+  }
+
+  leave(room: string, nick: string): void {
+    this.#broadcastPresence(room, nick, false);
+    this.rooms.get(room)?.delete(nick);
+  }
+
+  control(room: string, nick: string, control: CallControl): void {
+    const from = `${room}/${nick}`;
+    this.controlLog.push({ room, from, control });
+    for (const occupant of this.rooms.get(room)?.values() ?? [])
+      deliver(() => occupant.session.deliver('control', { ...control, room, from }));
+  }
+
+  chat(room: string, nick: string, chat: OutgoingChat, id: string): void {
+    for (const occupant of this.rooms.get(room)?.values() ?? [])
+      deliver(() =>
+        occupant.session.deliver('chat', {
+          room,
+          from: `${room}/${nick}`,
+          nick,
+          body: chat.body,
+          id,
+          at: Date.now(),
+          file: chat.file ?? null,
+          delayed: false,
+        }),
+      );
+  }
+
+  #broadcastPresence(room: string, nick: string, available: boolean): void {
+    const occupant = this.rooms.get(room)?.get(nick);
+    if (!occupant) return;
+    if (available) this.presenceLog.push({ room, nick, status: occupant.status, lobby: occupant.lobby });
+    for (const other of this.rooms.get(room)?.values() ?? []) this.#presenceTo(other.session, room, nick, occupant, available);
+  }
+
+  #presenceTo(to: FakeSignalling, room: string, nick: string, occupant: Occupant, available: boolean): void {
+    const { status, lobby, session } = occupant;
+    deliver(() =>
+      to.deliver('roomPresence', {
+        room,
+        nick,
+        jid: `${session.jid}/${session.resource}`,
+        available,
+        statusText: status,
+        info: decodePresenceStatus(status),
+        lobby: { ...lobby },
+        self: session === to,
+        affiliation: null,
+        role: null,
+      }),
+    );
+  }
+}
+
+function deliver(run: () => void): void {
+  queueMicrotask(run);
+}
+
+export class FakeSignalling extends Emitter<XmppEvents> implements SignallingPort {
+  connected = false;
+  readonly iceServers: RTCIceServer[] = [{ urls: 'turn:fake.test' }];
+  readonly jid: string;
+  readonly resource: string;
+  /** the rooms this session joined, room → nick */
+  readonly joined = new Map<string, string>();
+
+  readonly server: FakeXmppServer;
+  readonly options: XmppSessionOptions;
+
+  constructor(server: FakeXmppServer, options: XmppSessionOptions) {
+    super();
+    this.server = server;
+    this.options = options;
+    this.jid = options.jid;
+    this.resource = options.resource ?? 'web';
+  }
+
+  deliver<K extends keyof XmppEvents>(event: K, payload: XmppEvents[K]): void {
+    if (this.connected) this.emit(event, payload);
+  }
+
+  connect(): Promise<void> {
+    this.connected = true;
+    return Promise.resolve();
+  }
+  joinRoom(room: string, nick: string, status: string, lobby: LobbyPresenceElement): Promise<void> {
+    this.joined.set(room, nick);
+    this.server.join(this, room, nick, status, lobby);
+    return Promise.resolve();
+  }
+  setRoomPresence(room: string, nick: string, status: string, lobby: LobbyPresenceElement): void {
+    this.server.setPresence(room, nick, status, lobby);
+  }
+  leaveRoom(room: string, nick: string): Promise<void> {
+    this.joined.delete(room);
+    this.server.leave(room, nick);
+    return Promise.resolve();
+  }
+  sendControl(room: string, control: CallControl): void {
+    const nick = this.joined.get(room);
+    if (nick) this.server.control(room, nick, control);
+  }
+  sendChat(room: string, message: OutgoingChat | string): string {
+    const chat = typeof message === 'string' ? { body: message } : message;
+    const id = `chat-${nextId++}`;
+    const nick = this.joined.get(room);
+    if (nick) this.server.chat(room, nick, chat, id);
+    return id;
+  }
+  disconnect(): Promise<void> {
+    for (const [room, nick] of this.joined) this.server.leave(room, nick);
+    this.joined.clear();
+    this.connected = false;
+    this.emit('disconnected', undefined);
+    return Promise.resolve();
+  }
+}
+
+// ---------------------------------------------------------------- media transport (Janus)
+
+interface Feed {
+  feedId: string;
+  display: string;
+  stream: MediaStream;
+  owner: FakeMedia;
+}
+
+/** One media server: rooms of published feeds; every transport opened is kept for assertions. */
+export class FakeMediaServer {
+  readonly rooms = new Map<string, Map<string, Feed>>();
+  readonly transports: FakeMedia[] = [];
+  /** what `connect()` of the next transports waits for (a test holds a call in its start) */
+  connectGate: Promise<void> | null = null;
+
+  readonly factory = (options: MediaSessionOptions): MediaTransport => {
+    const media = new FakeMedia(this, options);
+    this.transports.push(media);
+    return media;
+  };
+
+  /** The displays publishing in a room now. */
+  publishers(room: string): string[] {
+    return [...(this.rooms.get(room)?.values() ?? [])].map((f) => f.display);
+  }
+
+  /** Transports that have a given display and are in the room now. */
+  members(room: string): FakeMedia[] {
+    return this.transports.filter((t) => t.room === room && !t.closed);
+  }
+
+  publish(media: FakeMedia, display: string, stream: MediaStream): string {
+    const room = media.room!;
+    const feeds = this.rooms.get(room) ?? new Map<string, Feed>();
+    this.rooms.set(room, feeds);
+    const feed: Feed = { feedId: `feed-${nextId++}`, display, stream, owner: media };
+    feeds.set(feed.feedId, feed);
+    for (const other of this.members(room)) if (other !== media) other.receive(feed);
+    return feed.feedId;
+  }
+
+  unpublish(room: string, feedId: string): void {
+    const feed = this.rooms.get(room)?.get(feedId);
+    if (!feed) return;
+    this.rooms.get(room)!.delete(feedId);
+    for (const other of this.members(room)) if (other !== feed.owner) other.gone(feed);
+  }
+
+  /** A participant's media vanishes from the room (its tab closed): the others see its feeds leave. */
+  drop(room: string, display: string): void {
+    for (const feed of [...(this.rooms.get(room)?.values() ?? [])])
+      if (feed.display === display || feed.display === `${display}-screen`) this.unpublish(room, feed.feedId);
+    for (const media of this.members(room)) if (media.display === display) media.closed = true;
+  }
+
+  destroy(room: string, by: FakeMedia): void {
+    for (const other of this.members(room)) if (other !== by) other.destroyed();
+    this.rooms.delete(room);
+  }
+}
+
+export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
+  room: string | null = null;
+  display: string | null = null;
+  closed = false;
+  closedWith: { destroyRoom?: boolean } | null = null;
+  published: PublishOptions | null = null;
+  muted = { audio: false, video: false };
+  localStream: MediaStream | null = null;
+  #feedId: string | null = null;
+  #screenFeedId: string | null = null;
+  #screenTrack: FakeTrack | null = null;
+
+  readonly server: FakeMediaServer;
+  readonly options: MediaSessionOptions;
+
+  constructor(server: FakeMediaServer, options: MediaSessionOptions) {
+    super();
+    this.server = server;
+    this.options = options;
+  }
+
+  async connect(): Promise<void> {
+    await this.server.connectGate;
+  }
+  attachPublisher(): Promise<void> {
+    return Promise.resolve();
+  }
+  useRoom(): void {
+    this.emit('stage', { stage: 'createRoom', ok: true });
+  }
+  join(room: RoomOptions, display: string): Promise<unknown> {
+    if (room.pin !== room.room.toLowerCase()) throw new Error('wrong pin');
+    this.room = room.room;
+    this.display = display;
+    this.emit('stage', { stage: 'joinRoom', ok: true });
+    // subscribe to who already publishes
+    for (const feed of this.server.rooms.get(room.room)?.values() ?? []) this.receive(feed);
+    return Promise.resolve([]);
+  }
+  publish(options: PublishOptions): Promise<void> {
+    if (this.closed || !this.room || !this.display) throw new Error('not in a room');
+    this.published = options;
+    this.localStream = options.stream;
+    this.#feedId = this.server.publish(this, this.display, options.stream);
+    this.emit('stage', { stage: 'localStream', ok: true });
+    return Promise.resolve();
+  }
+  startScreenShare(track: MediaStreamTrack): Promise<void> {
+    if (!this.room || !this.display) throw new Error('not in a room');
+    const fake = track as unknown as FakeTrack;
+    this.#screenTrack = fake;
+    // as MediaSession: the browser ending the track stops the share and says so
+    fake.addEventListener('ended', () => void this.stopScreenShare().then(() => this.emit('screenEnded', undefined)));
+    this.#screenFeedId = this.server.publish(this, `${this.display}-screen`, new FakeStream([fake]) as unknown as MediaStream);
+    return Promise.resolve();
+  }
+  stopScreenShare(): Promise<void> {
+    this.#screenTrack?.stop();
+    this.#screenTrack = null;
+    if (this.room && this.#screenFeedId) this.server.unpublish(this.room, this.#screenFeedId);
+    this.#screenFeedId = null;
+    return Promise.resolve();
+  }
+  get sharingScreen(): boolean {
+    return this.#screenFeedId !== null;
+  }
+  setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void> {
+    this.muted = { ...this.muted, [kind]: muted };
+    return Promise.resolve();
+  }
+  changeDevices(): Promise<boolean> {
+    this.localStream = fakeStream(true);
+    return Promise.resolve(true);
+  }
+  close(options: { destroyRoom?: boolean } = {}): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    this.closedWith = options;
+    const room = this.room;
+    if (room) {
+      if (this.#screenFeedId) this.server.unpublish(room, this.#screenFeedId);
+      if (this.#feedId) this.server.unpublish(room, this.#feedId);
+      if (options.destroyRoom) this.server.destroy(room, this);
+    }
+    return Promise.resolve();
+  }
+  peerConnections() {
+    return {};
+  }
+
+  receive(feed: Feed): void {
+    deliver(() => {
+      if (this.closed) return;
+      this.emit('stage', { stage: 'remoteStream', ok: true });
+      this.emit('remoteFeed', { feedId: feed.feedId, display: feed.display, stream: feed.stream });
+    });
+  }
+  gone(feed: Feed): void {
+    deliver(() => {
+      if (this.closed) return;
+      this.emit('remoteFeedRemoved', { feedId: feed.feedId, display: feed.display });
+      this.emit('publisherLeft', { feedId: feed.feedId, display: feed.display });
+    });
+  }
+  destroyed(): void {
+    deliver(() => {
+      if (!this.closed) this.emit('destroyed', undefined);
+    });
+  }
+}
+
+// ---------------------------------------------------------------- devices, clock, page
+
+export class FakeDevices implements DevicesPort {
+  readonly requests: LocalMediaRequest[] = [];
+  readonly streams: FakeStream[] = [];
+  readonly screens: FakeStream[] = [];
+  /** what getUserMedia waits for (a test holds the camera back) */
+  gate: Promise<void> | null = null;
+
+  async getUserMedia(request: LocalMediaRequest): Promise<MediaStream> {
+    this.requests.push(request);
+    await this.gate;
+    const stream = fakeStream(request.video);
+    this.streams.push(stream as unknown as FakeStream);
+    return stream;
+  }
+  getDisplayMedia(): Promise<MediaStream> {
+    const screen = new FakeStream([new FakeTrack('video')]);
+    this.screens.push(screen);
+    return Promise.resolve(screen as unknown as MediaStream);
+  }
+}
+
+export class FakeClock implements ClockPort {
+  time = Date.UTC(2026, 0, 1, 9, 0, 0);
+  #timers: Array<{ at: number; run: () => void; cancelled: boolean }> = [];
+  now(): number {
+    return this.time;
+  }
+  setTimeout(run: () => void, ms: number): () => void {
+    const timer = { at: this.time + ms, run, cancelled: false };
+    this.#timers.push(timer);
+    return () => (timer.cancelled = true);
+  }
+  /** Moves time on, running the timers due meanwhile. */
+  advance(ms: number): void {
+    this.time += ms;
+    const due = this.#timers.filter((t) => t.at <= this.time && !t.cancelled);
+    this.#timers = this.#timers.filter((t) => !due.includes(t));
+    for (const timer of due) timer.run();
+  }
+}
+
+export class FakeEnvironment implements EnvironmentPort {
+  hidden = false;
+  #listeners = new Set<() => void>();
+  pageHidden(): boolean {
+    return this.hidden;
+  }
+  onVisibilityChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+  isAndroid(): boolean {
+    return false;
+  }
+  notificationAllowed(): boolean {
+    return true;
+  }
+  userAgent(): string {
+    return 'fake';
+  }
+  setHidden(hidden: boolean): void {
+    this.hidden = hidden;
+    for (const listener of [...this.#listeners]) listener();
+  }
+}
+
+// ---------------------------------------------------------------- the world and the APIs
+
+/** One XMPP server, one media server, one clock: what a guest and its agents share. */
+export class FakeWorld {
+  readonly xmpp = new FakeXmppServer();
+  readonly media = new FakeMediaServer();
+  readonly clock = new FakeClock();
+
+  /** The ports of one participant (its own devices and page). */
+  ports(): CallPorts & { devices: FakeDevices; environment: FakeEnvironment } {
+    return {
+      signalling: this.xmpp.factory,
+      media: this.media.factory,
+      devices: new FakeDevices(),
+      clock: this.clock,
+      environment: new FakeEnvironment(),
+    };
+  }
+}
+
+function grantFor(callId: string): MediaGrant {
+  return { room: callId, pin: callId.toLowerCase(), token: `token-${callId}`, expires_in: 60 };
+}
+
+export const ASSIGNMENT_ROOM = 'assignment-1@conference.lobby.test';
+
+export interface FakeGuestApi extends GuestApi {
+  timestamps: Array<{ callId: string; flags: TimestampFlag[] }>;
+  holdCalls: Array<Parameters<GuestApi['holdCall']>[0]>;
+  reports: Array<Parameters<GuestApi['updateReport']>[0]>;
+  reportStatus: ReportStatus;
+  grants: string[];
+}
+
+export function createFakeGuestApi(username = 'guest1'): FakeGuestApi {
+  const registration: GuestRegistration = {
+    jabberusername: `${username}@lobby.test`,
+    username,
+    guestRooms: [{ assignmentId: 1, name: 'Sales', room: ASSIGNMENT_ROOM }],
+    access_token: 'token',
+    credential: 'secret',
+    expires_in: 3600,
+  };
+  const api: FakeGuestApi = {
+    timestamps: [],
+    holdCalls: [],
+    reports: [],
+    reportStatus: 'ok',
+    grants: [],
+    register: () => Promise.resolve(registration),
+    mediaGrant: (callId) => {
+      api.grants.push(callId);
+      return Promise.resolve(grantFor(callId));
+    },
+    addReport: () => Promise.resolve({ id: 1, status: api.reportStatus }),
+    updateReport: (body) => {
+      api.reports.push(body);
+      return Promise.resolve();
+    },
+    updateTimestamp: (callId, flags) => {
+      api.timestamps.push({ callId, flags });
+      return Promise.resolve();
+    },
+    callBug: () => Promise.resolve(),
+    holdCall: (body) => {
+      api.holdCalls.push(body);
+      return Promise.resolve({ id: 2 });
+    },
+    upload: (_type, file) => Promise.resolve(`/api/files/${file.name ?? 'file'}`),
+    fetchFile: () => Promise.resolve(new Blob([])),
+  };
+  return api;
+}
+
+export interface FakeConsoleApi extends ConsoleApi {
+  /** the server's event stream: push a call, a routing, a transfer, an accepted transfer */
+  events: {
+    callOpened(room: OpenCallRoom): void;
+    routing(routing: CallRouting): void;
+    transfer(transfer: IncomingTransfer): void;
+    transferAccepted(accepted: { id: number; callId: string; toJid: string }): void;
+  };
+  transfers: Array<{ callId: string; to: unknown }>;
+  grants: string[];
+  openRooms: OpenCallRoom[];
+}
+
+export function createFakeConsoleApi(jid: string): FakeConsoleApi {
+  let listeners: {
+    opened: (room: OpenCallRoom) => void;
+    routing?: ((routing: CallRouting) => void) | undefined;
+    transfers?: TransferEvents | undefined;
+  } | null = null;
+  const pendingTransfers = new Map<number, IncomingTransfer>();
+  const api: FakeConsoleApi = {
+    transfers: [],
+    grants: [],
+    openRooms: [{ room: ASSIGNMENT_ROOM, assignmentId: 1, assignmentName: 'Sales', guestUsername: '', callId: '' }],
+    events: {
+      callOpened: (room) => listeners?.opened(room),
+      routing: (routing) => listeners?.routing?.(routing),
+      transfer: (transfer) => {
+        pendingTransfers.set(transfer.id, transfer);
+        listeners?.transfers?.onTransfer?.(transfer);
+      },
+      transferAccepted: (accepted) => listeners?.transfers?.onTransferAccepted?.(accepted),
+    },
+    xmppToken: () => Promise.resolve({ jid, credential: 'secret', expires_in: 3600 }),
+    mediaGrant: (callId) => {
+      api.grants.push(callId);
+      return Promise.resolve(grantFor(callId));
+    },
+    rooms: () => Promise.resolve(api.openRooms),
+    onCallOpened: (opened, routing, _live, transfers) => {
+      listeners = { opened, routing, transfers };
+      return () => (listeners = null);
+    },
+    transfer: (callId, to) => {
+      api.transfers.push({ callId, to });
+      return Promise.resolve({ id: 7 });
+    },
+    acceptTransfer: (id) => {
+      const room = ASSIGNMENT_ROOM;
+      const call = pendingTransfers.get(id);
+      if (!call) return Promise.reject(new Error('no such transfer'));
+      return Promise.resolve({ id, callId: call.callId, room, guestUsername: call.guestUsername });
+    },
+    upload: (_type, file) => Promise.resolve(`/api/files/${file.name ?? 'file'}`),
+  };
+  return api;
+}

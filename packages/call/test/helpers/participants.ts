@@ -1,0 +1,42 @@
+/** A guest and agents on one fake world (test/helpers/fakes.ts), as far into a call as a test needs. */
+import { AgentDesk } from '../../src/agent/agentDesk.ts';
+import { GuestCall } from '../../src/guest/guestCall.ts';
+import { createFakeConsoleApi, createFakeGuestApi, settle, type FakeWorld } from './fakes.ts';
+
+export async function guestReady(world: FakeWorld) {
+  const ports = world.ports();
+  const api = createFakeGuestApi('guest1');
+  const guest = new GuestCall({ api, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports });
+  await guest.prepare('guest-id-1');
+  await settle();
+  return { guest, api, ports };
+}
+
+/** A guest who called and waits for an agent. */
+export async function guestWaiting(world: FakeWorld) {
+  const guest = await guestReady(world);
+  await guest.guest.call('video');
+  await settle();
+  return guest;
+}
+
+/** An agent whose console is online (joined the assignment's room). */
+export async function agentOnline(world: FakeWorld, name: string) {
+  const jid = `${name}@lobby.test`;
+  const api = createFakeConsoleApi(jid);
+  const ports = world.ports();
+  const agent = new AgentDesk({ api, displayName: name, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports });
+  await agent.start();
+  await settle();
+  return { agent, api, ports, jid };
+}
+
+/** A guest in a call that agent1 answered. */
+export async function inCall(world: FakeWorld) {
+  const guest = await guestWaiting(world);
+  const agent1 = await agentOnline(world, 'agent1');
+  const callId = guest.guest.snapshot.callId!;
+  await agent1.agent.answer(callId);
+  await settle();
+  return { ...guest, agent1, callId };
+}
