@@ -3,6 +3,8 @@ import autoload from '@fastify/autoload';
 import Fastify from 'fastify';
 import type { Config } from './config.ts';
 import type { AppDeps, AppPluginOptions } from './plugins/app/options.ts';
+// app.services (decorated by the autoloaded plugin; this import only brings its type)
+import type {} from './plugins/app/services.ts';
 import { AJV_OPTIONS, formatSchemaErrors } from './plugins/app/validation.ts';
 import type { TypeBoxProvider } from './typebox.ts';
 import type { App } from './typebox.ts';

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import type { Role } from '@lobby/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+// request.cookies, reply.setCookie (plugins/external/cookie.ts registers @fastify/cookie)
+import type {} from '@fastify/cookie';
 import type { Services } from '../../services/index.ts';
 import type { GuestClaims } from '../../services/tokens.ts';
 import type { UserRow } from '../../repositories/users.ts';

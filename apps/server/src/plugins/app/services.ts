@@ -16,6 +16,9 @@ import { RoundRobin, realTimers } from '../../services/roundRobin.ts';
 import { createApiTokens, createXmppTokens } from '../../services/tokens.ts';
 import type { App } from '../../typebox.ts';
 import type { AppPluginOptions } from './options.ts';
+// app.db and app.repos (decorated by the plugins this one depends on; these imports only bring their types)
+import type {} from './db.ts';
+import type {} from './repositories.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
