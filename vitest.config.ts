@@ -16,6 +16,7 @@ export default defineConfig({
           root: 'apps/server',
           include: ['test/**/*.test.ts'],
           pool: 'forks',
+          server: { deps: { inline: ['@fastify/autoload'] } },
           // console logins hash with memory-hard scrypt on purpose; a busy machine makes set-up slow,
           // and timeouts here are not performance budgets (those live in bench/)
           testTimeout: 30_000,

@@ -13,12 +13,13 @@ import type { EventBus } from './events.ts';
 import type { GeofencePasses } from './geofencePasses.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
 import type { JanusClient } from './janus.ts';
+import type { JanusTokens } from './media/janusTokens.ts';
 import type { MediaRooms } from './media/mediaRooms.ts';
 import type { ReportStatusFn } from './reportStatus.ts';
 import type { RoundRobin } from './roundRobin.ts';
 import type { ApiTokens, XmppTokens } from './tokens.ts';
 
-/** Everything a route needs; built once per app (plugins/app/services.ts). */
+/** Everything a route needs; built once per app (plugins/app/services.ts, on plugins/app/repositories.ts). */
 export interface Services {
   config: Config;
   db: Db;
@@ -36,6 +37,8 @@ export interface Services {
   apiTokens: ApiTokens;
   ejabberd: EjabberdClient;
   janus: JanusClient;
+  /** signs the per-call Janus tokens (media rooms and the websocket gate) */
+  janusTokens: JanusTokens;
   /** each call's Janus room, created, recorded and destroyed by the server */
   mediaRooms: MediaRooms;
   events: EventBus;

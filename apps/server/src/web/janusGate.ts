@@ -25,6 +25,8 @@ import type { JanusTokens } from '../services/media/janusTokens.ts';
 import type { MediaRooms } from '../services/media/mediaRooms.ts';
 import { recordingName } from '../services/media/recordingName.ts';
 import type { App } from '../typebox.ts';
+// config.access (declared by the auth plugin)
+import type {} from '../plugins/app/auth.ts';
 
 const SUBPROTOCOL = 'janus-protocol';
 /** Janus's own "unauthorized" code (JANUS_ERROR_UNAUTHORIZED) */

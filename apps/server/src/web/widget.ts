@@ -5,6 +5,8 @@ import { repoRoot } from '../config.ts';
 import { resolveCompany } from '../services/guests.ts';
 import type { Services } from '../services/index.ts';
 import type { App } from '../typebox.ts';
+// `schema.hide` is @fastify/swagger's (registered by plugins/external/swagger.ts)
+import type {} from '@fastify/swagger';
 
 /**
  * The website widget (docs/widget.md):

@@ -1,6 +1,8 @@
 import { EjabberdError } from '../../src/services/ejabberd.ts';
 import type { Affiliation, EjabberdClient, RoomSpec } from '../../src/services/ejabberd.ts';
+import type { MediaGrant } from '@lobby/contracts';
 import type { JanusClient } from '../../src/services/janus.ts';
+import type { MediaRooms } from '../../src/services/media/mediaRooms.ts';
 
 /** Records every provisioning call; `up = false` makes it fail like an unreachable ejabberd. */
 export interface FakeEjabberd extends EjabberdClient {
@@ -37,5 +39,31 @@ export interface FakeJanus extends JanusClient {
 
 export function createFakeJanus(): FakeJanus {
   const fake: FakeJanus = { up: true, status: () => Promise.resolve(fake.up) };
+  return fake;
+}
+
+/** Hands out a grant per call and records who asked; `roomOpen = false` makes the agent's grant fail (no room yet). */
+export interface FakeMediaRooms extends MediaRooms {
+  grants: Array<{ side: 'guest' | 'agent'; callId: string; companyId: number; username: string; webview?: boolean; record?: boolean }>;
+  roomOpen: boolean;
+}
+
+export function createFakeMediaRooms(): FakeMediaRooms {
+  const grant = (callId: string): MediaGrant => ({ room: `room-${callId}`, pin: 'pin', token: `token-${callId}`, expires_in: 3600 });
+  const fake: FakeMediaRooms = {
+    grants: [],
+    roomOpen: true,
+    grantGuest(input) {
+      fake.grants.push({ side: 'guest', ...input });
+      return Promise.resolve(grant(input.callId));
+    },
+    grantAgent(input) {
+      fake.grants.push({ side: 'agent', ...input });
+      return Promise.resolve(fake.roomOpen ? grant(input.callId) : null);
+    },
+    secretOf: () => Promise.resolve(null),
+    end: () => Promise.resolve(),
+    sweepStale: () => Promise.resolve(),
+  };
   return fake;
 }

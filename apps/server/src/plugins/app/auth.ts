@@ -1,16 +1,23 @@
 import crypto from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Role } from '@lobby/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+// request.cookies, reply.setCookie (plugins/external/cookie.ts registers @fastify/cookie)
+import type {} from '@fastify/cookie';
 import type { Services } from '../../services/index.ts';
 import type { GuestClaims } from '../../services/tokens.ts';
 import type { UserRow } from '../../repositories/users.ts';
+import { withCallers } from '../../http/routes.ts';
+import { hasRole } from '../../services/roles.ts';
 import type { App } from '../../typebox.ts';
 
 /**
- * Who may call a route. Every /api route declares it in `config.access`; a route without it fails at start-up.
+ * Who may call a route. Every /api route declares it in `config.access` (route files say it once for the
+ * file: http/routes.ts); a route without it fails at start-up.
  * - public: anybody
  * - guest: `Authorization: Bearer <access_token>`
  * - guestBeacon: the bearer header, or `access_token` in the body (navigator.sendBeacon cannot set headers)
- * - console: the `lobby_session` cookie of a console user (routes narrow the role with services/roles.ts)
+ * - console: the `lobby_session` cookie of a console user; `config.role` narrows it (agent < supervisor < admin)
  * - guestOrConsole: a bearer token if one is sent, else the console cookie (uploads and files: both sides of a chat)
  */
 export type Access = 'public' | 'guest' | 'guestBeacon' | 'console' | 'guestOrConsole';
@@ -21,6 +28,8 @@ export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** console routes: the lowest role that may call (403 below it, before the body is validated) */
+    role?: Role;
   }
   interface FastifyRequest {
     guest: GuestClaims | null;
@@ -43,14 +52,16 @@ function deny(reply: FastifyReply, statusCode: 401 | 403, message: string) {
   return reply.code(statusCode).send({ statusCode, error: statusCode === 401 ? 'Unauthorized' : 'Forbidden', message });
 }
 
-export function registerAuth(app: App, services: Services): void {
+function registerAuth(app: App, services: Services): void {
   app.decorateRequest('guest', null);
   app.decorateRequest('consoleUser', null);
 
-  app.addHook('onRoute', (route) => {
+  // `this` is the scope the route is added in: a route file's (http/routes.ts) carries the file's callers.
+  app.addHook('onRoute', function declared(this: FastifyInstance, route) {
+    route.config = withCallers(this.routeCallers, route.config);
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
-    const access = (route.config)?.access;
+    const access = route.config.access;
     if (!access) throw new Error(`route ${String(route.method)} ${route.url} does not declare config.access`);
   });
 
@@ -78,8 +89,19 @@ export function registerAuth(app: App, services: Services): void {
     const user = await services.repos.users.sessionUser(hashSessionId(services, id), services.now());
     if (!user) return deny(reply, 401, `${SESSION_COOKIE}: the session is invalid or expired`);
     request.consoleUser = user;
+    const role = request.routeOptions.config.role;
+    if (role && !hasRole(user.role, role)) return deny(reply, 403, `role: ${role} or higher is required`);
   });
 }
+
+/** Authentication of every /api route by its `config.access` (and `config.role`). */
+export default fp(
+  (app: App, _opts: unknown, done: (err?: Error) => void) => {
+    registerAuth(app, app.services);
+    done();
+  },
+  { name: 'auth', dependencies: ['services', 'cookie'] },
+);
 
 /** The guest of a route with access 'guest' / 'guestBeacon' (set by the preValidation hook). */
 export function guestOf(request: FastifyRequest): GuestClaims {

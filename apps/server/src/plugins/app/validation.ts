@@ -1,4 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import fp from 'fastify-plugin';
 import type { App } from '../../typebox.ts';
 
 /**
@@ -55,12 +56,17 @@ export function formatSchemaErrors(errors: FastifySchemaValidationError[], dataV
   return new Error(`${path}: ${e.message ?? 'invalid'}`);
 }
 
-export function registerValidation(app: App): void {
-  // Before the schema runs (preValidation), turn the query's and path's plain integers into numbers.
-  app.addHook('preValidation', (request, _reply, done) => {
-    const schema = request.routeOptions.schema;
-    if (schema?.querystring) convertAll(request.query, schema.querystring);
-    if (schema?.params) convertAll(request.params, schema.params);
+export default fp(
+  (app: App, _opts: unknown, done: (err?: Error) => void) => {
+    // Before the schema runs (preValidation), turn the query's and path's plain integers into numbers.
+    // After the auth hook (registered first): a caller without credentials learns nothing of the shape.
+    app.addHook('preValidation', (request, _reply, next) => {
+      const schema = request.routeOptions.schema;
+      if (schema?.querystring) convertAll(request.query, schema.querystring);
+      if (schema?.params) convertAll(request.params, schema.params);
+      next();
+    });
     done();
-  });
-}
+  },
+  { name: 'validation', dependencies: ['auth'] },
+);

@@ -1,3 +1,4 @@
+import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { App } from '../../typebox.ts';
 
@@ -10,7 +11,7 @@ import type { App } from '../../typebox.ts';
  * and validating every directive — on each request: ≈ 8 % of the CPU of POST /api/call-report/add in
  * bench/api.) Only the websocket source, which names the request's host, is computed per request.
  */
-export function registerHelmet(app: App): void {
+function registerHelmet(app: App): void {
   const applyHeaders = helmet({
     // set below: helmet's CSP middleware re-reads every directive on each request because one is dynamic
     contentSecurityPolicy: false,
@@ -33,3 +34,11 @@ export function registerHelmet(app: App): void {
 function sameOriginWs(host: string | undefined): string {
   return host && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? `ws://${host} wss://${host}` : "'self'";
 }
+
+export default fp(
+  (app: App, _opts: unknown, done: (err?: Error) => void) => {
+    registerHelmet(app);
+    done();
+  },
+  { name: 'helmet' },
+);

@@ -1,19 +1,23 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
 import type { App } from '../../typebox.ts';
 
 /** OpenAPI document generated from the route schemas (@lobby/contracts); UI at /api/docs. */
-export async function registerSwagger(app: App): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Lobby API', version: '0.1.0', description: 'Guest and console API. Answers are `{ data: … }`.' },
-      components: {
-        securitySchemes: {
-          guestBearer: { type: 'http', scheme: 'bearer', description: 'guest access_token' },
-          consoleSession: { type: 'apiKey', in: 'cookie', name: 'lobby_session' },
+export default fp(
+  async function registerSwagger(app: App): Promise<void> {
+    await app.register(swagger, {
+      openapi: {
+        info: { title: 'Lobby API', version: '0.1.0', description: 'Guest and console API. Answers are `{ data: … }`.' },
+        components: {
+          securitySchemes: {
+            guestBearer: { type: 'http', scheme: 'bearer', description: 'guest access_token' },
+            consoleSession: { type: 'apiKey', in: 'cookie', name: 'lobby_session' },
+          },
         },
       },
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
-}
+    });
+    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  },
+  { name: 'swagger' },
+);

@@ -1,12 +1,12 @@
 import { DataEnvelope, Health } from '@lobby/contracts';
 import type { Services } from '../../services/index.ts';
 import type { App } from '../../typebox.ts';
+import { routes } from '../../http/routes.ts';
 
-export function healthRoutes(app: App, services: Services): void {
+function healthRoutes(app: App, services: Services): void {
   app.get(
-    '/api/health',
+    '/health',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['health'],
         summary: 'Health of the server and of the services it needs; 503 when one is down',
@@ -25,3 +25,5 @@ export function healthRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'public' }, healthRoutes);

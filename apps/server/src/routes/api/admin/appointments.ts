@@ -5,21 +5,20 @@ import { createAppointmentsRepository } from '../../../repositories/appointments
 import type { Services } from '../../../services/index.ts';
 import { hasRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /**
  * Appointments: a reference whose guest link /appointment/{reference} reaches one agent. Admins and
  * supervisors manage the company's; an agent sees and makes only its own.
  */
-export function adminAppointmentRoutes(app: App, services: Services): void {
+function adminAppointmentRoutes(app: App, services: Services): void {
   const repo = createAppointmentsRepository(services.db.kysely, services.now);
-  const base = { config: { access: 'console' as const } };
   const security = [{ consoleSession: [] }];
 
   app.get(
-    '/api/admin/appointments',
+    '/appointments',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Upcoming appointments (from one day ago on): all of the company’s for supervisors and admins, an agent’s own otherwise',
@@ -36,9 +35,8 @@ export function adminAppointmentRoutes(app: App, services: Services): void {
   );
 
   app.post(
-    '/api/admin/appointments',
+    '/appointments',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Create an appointment; the answer carries its reference and guest link',
@@ -66,9 +64,8 @@ export function adminAppointmentRoutes(app: App, services: Services): void {
   );
 
   app.delete(
-    '/api/admin/appointments/:id',
+    '/appointments/:id',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Cancel an appointment (its link stops working)',
@@ -87,3 +84,5 @@ export function adminAppointmentRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'console' }, adminAppointmentRoutes);

@@ -3,20 +3,18 @@ import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createAdminAssignmentsRepository } from '../../../repositories/adminAssignments.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
-export function adminAssignmentGroupRoutes(app: App, services: Services): void {
+function adminAssignmentGroupRoutes(app: App, services: Services): void {
   const repo = createAdminAssignmentsRepository(services.db.kysely, services.now);
-  const base = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
   const security = [{ consoleSession: [] }];
   const IdAnswer = DataEnvelope(Type.Object({ id: Type.Integer() }));
 
   app.get(
-    '/api/admin/assignment-groups',
+    '/assignment-groups',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'The assignment groups of the admin’s company',
@@ -28,9 +26,8 @@ export function adminAssignmentGroupRoutes(app: App, services: Services): void {
   );
 
   app.post(
-    '/api/admin/assignment-groups',
+    '/assignment-groups',
     {
-      ...base,
       schema: { tags: ['admin'], summary: 'Create an assignment group', security, body: AdminAssignmentGroupBody, response: { 201: IdAnswer, ...errors(400, 401, 403) } },
     },
     async (request, reply) => {
@@ -42,9 +39,8 @@ export function adminAssignmentGroupRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/admin/assignment-groups/:id',
+    '/assignment-groups/:id',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Change an assignment group (its members are replaced)',
@@ -63,9 +59,8 @@ export function adminAssignmentGroupRoutes(app: App, services: Services): void {
   );
 
   app.delete(
-    '/api/admin/assignment-groups/:id',
+    '/assignment-groups/:id',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Delete an assignment group (its assignments stay)',
@@ -80,3 +75,5 @@ export function adminAssignmentGroupRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'console', role: 'admin' }, adminAssignmentGroupRoutes);

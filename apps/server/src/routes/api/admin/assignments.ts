@@ -3,22 +3,20 @@ import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createAdminAssignmentsRepository } from '../../../repositories/adminAssignments.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import { agentChanges, applyMembership } from '../../../services/roomMembership.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 const Deleted = DataEnvelope(Type.Object({ deleted: Type.Boolean() }));
 
-export function adminAssignmentRoutes(app: App, services: Services): void {
+function adminAssignmentRoutes(app: App, services: Services): void {
   const repo = createAdminAssignmentsRepository(services.db.kysely, services.now);
-  const base = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
   const security = [{ consoleSession: [] }];
 
   app.get(
-    '/api/admin/assignments',
+    '/assignments',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'The assignments (queues) of the admin’s company, with the agents serving each',
@@ -30,9 +28,8 @@ export function adminAssignmentRoutes(app: App, services: Services): void {
   );
 
   app.post(
-    '/api/admin/assignments',
+    '/assignments',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Create an assignment',
@@ -49,9 +46,8 @@ export function adminAssignmentRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/admin/assignments/:id',
+    '/assignments/:id',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Change an assignment (agentIds, when given, replaces the agents serving it)',
@@ -75,9 +71,8 @@ export function adminAssignmentRoutes(app: App, services: Services): void {
   );
 
   app.delete(
-    '/api/admin/assignments/:id',
+    '/assignments/:id',
     {
-      ...base,
       schema: { tags: ['admin'], summary: 'Delete an assignment', security, params: IdParams, response: { 200: Deleted, ...errors(400, 401, 403, 404) } },
     },
     async (request, reply) => {
@@ -86,3 +81,5 @@ export function adminAssignmentRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'console', role: 'admin' }, adminAssignmentRoutes);

@@ -2,28 +2,26 @@ import { BlockedGuest, BlockedGuestInput, BlockedGuestList, BlockedGuestReason, 
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { DuplicateRow } from '../../../repositories/forms.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail, written } from '../../errors.ts';
+import { errors, fail, written } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /** /api/admin/blocked-guests: guests of the company whose new calls answer `blocked`. Admins, own company only. */
-export function adminBlockedGuestRoutes(app: App, services: Services): void {
+function adminBlockedGuestRoutes(app: App, services: Services): void {
   const { repos } = services;
   const rules = repos.guestRules;
-  const guard = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
   const meta = { tags: ['admin'], security: [{ consoleSession: [] }] };
   const byId = async (companyId: number, id: number) => (await rules.blocked(companyId)).find((b) => b.id === id);
 
   app.get(
-    '/api/admin/blocked-guests',
-    { ...guard, schema: { ...meta, summary: "The company's blocked guests", response: { 200: DataEnvelope(BlockedGuestList), ...errors(401, 403) } } },
+    '/blocked-guests',
+    { schema: { ...meta, summary: "The company's blocked guests", response: { 200: DataEnvelope(BlockedGuestList), ...errors(401, 403) } } },
     async (request) => ({ data: { blockedGuests: await rules.blocked(consoleUserOf(request).companyId) } }),
   );
 
   app.post(
-    '/api/admin/blocked-guests',
+    '/blocked-guests',
     {
-      ...guard,
       schema: { ...meta, summary: 'Block a guest of the company', body: BlockedGuestInput, response: { 201: DataEnvelope(BlockedGuest), ...errors(400, 401, 403, 404, 409) } },
     },
     async (request, reply) => {
@@ -41,9 +39,8 @@ export function adminBlockedGuestRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/admin/blocked-guests/:id',
+    '/blocked-guests/:id',
     {
-      ...guard,
       schema: { ...meta, summary: 'Change the reason of a block', params: RuleIdParams, body: BlockedGuestReason, response: { 200: DataEnvelope(BlockedGuest), ...errors(400, 401, 403, 404) } },
     },
     async (request, reply) => {
@@ -54,11 +51,13 @@ export function adminBlockedGuestRoutes(app: App, services: Services): void {
   );
 
   app.delete(
-    '/api/admin/blocked-guests/:id',
-    { ...guard, schema: { ...meta, summary: 'Unblock', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
+    '/blocked-guests/:id',
+    { schema: { ...meta, summary: 'Unblock', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
     async (request, reply) => {
       if (!(await rules.unblock(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such block');
       return { data: { id: request.params.id, deleted: true as const } };
     },
   );
 }
+
+export default routes({ access: 'console', role: 'admin' }, adminBlockedGuestRoutes);

@@ -3,9 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createAdminCompanyRepository } from '../../../repositories/adminCompany.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 const ALLOWED = new Set(Object.keys(AdminCompanyUpdate.properties));
 
@@ -19,7 +19,7 @@ async function rejectUnknownKeys(request: FastifyRequest, reply: FastifyReply) {
   return Promise.resolve(undefined);
 }
 
-export function adminCompanyRoutes(app: App, services: Services): void {
+function adminCompanyRoutes(app: App, services: Services): void {
   const { repos } = services;
   const admin = createAdminCompanyRepository(services.db.kysely);
 
@@ -39,10 +39,8 @@ export function adminCompanyRoutes(app: App, services: Services): void {
   }
 
   app.get(
-    '/api/admin/company',
+    '/company',
     {
-      config: { access: 'console' },
-      preValidation: requireRole('admin'),
       schema: {
         tags: ['admin'],
         summary: "The admin's own company: every company-details field with defaults",
@@ -58,10 +56,9 @@ export function adminCompanyRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/admin/company',
+    '/company',
     {
-      config: { access: 'console' },
-      preValidation: [requireRole('admin'), rejectUnknownKeys],
+      preValidation: rejectUnknownKeys,
       schema: {
         tags: ['admin'],
         summary: "Change some of the admin's own company settings (a partial company-details object); answers the whole company",
@@ -79,3 +76,5 @@ export function adminCompanyRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'console', role: 'admin' }, adminCompanyRoutes);

@@ -3,23 +3,22 @@ import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { DuplicateRow } from '../../../repositories/forms.ts';
 import { checkFormFields } from '../../../services/formAnswers.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail, written } from '../../errors.ts';
+import { errors, fail, written } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /** /api/admin/forms: the company's welcome and rating forms (one of each kind). Admins, own company only. */
-export function adminFormsRoutes(app: App, services: Services): void {
+function adminFormsRoutes(app: App, services: Services): void {
   const { repos } = services;
-  const guard = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
   const meta = { tags: ['admin'], security: [{ consoleSession: [] }] };
 
-  app.get('/api/admin/forms', { ...guard, schema: { ...meta, summary: "The company's forms", response: { 200: DataEnvelope(FormList), ...errors(401, 403) } } }, async (request) => ({
+  app.get('/forms', { schema: { ...meta, summary: "The company's forms", response: { 200: DataEnvelope(FormList), ...errors(401, 403) } } }, async (request) => ({
     data: { forms: await repos.forms.list(consoleUserOf(request).companyId) },
   }));
 
   app.post(
-    '/api/admin/forms',
-    { ...guard, schema: { ...meta, summary: 'Create the welcome or the rating form', body: FormInput, response: { 201: DataEnvelope(FormDefinition), ...errors(400, 401, 403, 409) } } },
+    '/forms',
+    { schema: { ...meta, summary: 'Create the welcome or the rating form', body: FormInput, response: { 201: DataEnvelope(FormDefinition), ...errors(400, 401, 403, 409) } } },
     async (request, reply) => {
       const companyId = consoleUserOf(request).companyId;
       const problem = checkFormFields(request.body.fields);
@@ -35,9 +34,8 @@ export function adminFormsRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/admin/forms/:id',
+    '/forms/:id',
     {
-      ...guard,
       schema: { ...meta, summary: 'Replace a form', params: RuleIdParams, body: FormInput, response: { 200: DataEnvelope(FormDefinition), ...errors(400, 401, 403, 404, 409) } },
     },
     async (request, reply) => {
@@ -55,11 +53,13 @@ export function adminFormsRoutes(app: App, services: Services): void {
   );
 
   app.delete(
-    '/api/admin/forms/:id',
-    { ...guard, schema: { ...meta, summary: 'Delete a form', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
+    '/forms/:id',
+    { schema: { ...meta, summary: 'Delete a form', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
     async (request, reply) => {
       if (!(await repos.forms.remove(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such form');
       return { data: { id: request.params.id, deleted: true as const } };
     },
   );
 }
+
+export default routes({ access: 'console', role: 'admin' }, adminFormsRoutes);

@@ -1,26 +1,25 @@
 import { DataEnvelope, GeofenceZone, GeofenceZoneInput, GeofenceZoneList, RuleDeleted, RuleIdParams } from '@lobby/contracts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail, written } from '../../errors.ts';
+import { errors, fail, written } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /** /api/admin/geofence-zones: where the company serves (polygons and circles). Admins, own company only. */
-export function adminGeofenceRoutes(app: App, services: Services): void {
+function adminGeofenceRoutes(app: App, services: Services): void {
   const rules = services.repos.guestRules;
-  const guard = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
   const meta = { tags: ['admin'], security: [{ consoleSession: [] }] };
   const zoneById = async (companyId: number, id: number) => (await rules.zones(companyId)).find((z) => z.id === id);
 
   app.get(
-    '/api/admin/geofence-zones',
-    { ...guard, schema: { ...meta, summary: "The company's geofence zones", response: { 200: DataEnvelope(GeofenceZoneList), ...errors(401, 403) } } },
+    '/geofence-zones',
+    { schema: { ...meta, summary: "The company's geofence zones", response: { 200: DataEnvelope(GeofenceZoneList), ...errors(401, 403) } } },
     async (request) => ({ data: { zones: await rules.zones(consoleUserOf(request).companyId) } }),
   );
 
   app.post(
-    '/api/admin/geofence-zones',
-    { ...guard, schema: { ...meta, summary: 'Add a zone', body: GeofenceZoneInput, response: { 201: DataEnvelope(GeofenceZone), ...errors(400, 401, 403) } } },
+    '/geofence-zones',
+    { schema: { ...meta, summary: 'Add a zone', body: GeofenceZoneInput, response: { 201: DataEnvelope(GeofenceZone), ...errors(400, 401, 403) } } },
     async (request, reply) => {
       const companyId = consoleUserOf(request).companyId;
       const id = await rules.addZone(companyId, request.body, services.now());
@@ -29,9 +28,8 @@ export function adminGeofenceRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/admin/geofence-zones/:id',
+    '/geofence-zones/:id',
     {
-      ...guard,
       schema: { ...meta, summary: 'Replace a zone', params: RuleIdParams, body: GeofenceZoneInput, response: { 200: DataEnvelope(GeofenceZone), ...errors(400, 401, 403, 404) } },
     },
     async (request, reply) => {
@@ -42,11 +40,13 @@ export function adminGeofenceRoutes(app: App, services: Services): void {
   );
 
   app.delete(
-    '/api/admin/geofence-zones/:id',
-    { ...guard, schema: { ...meta, summary: 'Delete a zone', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
+    '/geofence-zones/:id',
+    { schema: { ...meta, summary: 'Delete a zone', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
     async (request, reply) => {
       if (!(await rules.removeZone(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such zone');
       return { data: { id: request.params.id, deleted: true as const } };
     },
   );
 }
+
+export default routes({ access: 'console', role: 'admin' }, adminGeofenceRoutes);

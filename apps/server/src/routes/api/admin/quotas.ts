@@ -2,26 +2,25 @@ import { DataEnvelope, Quota, QuotaInput, QuotaList, RuleDeleted, RuleIdParams }
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { DuplicateRow } from '../../../repositories/forms.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail, written } from '../../errors.ts';
+import { errors, fail, written } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /** /api/admin/quotas: accepted calls per company and period (one quota per period). Admins, own company only. */
-export function adminQuotaRoutes(app: App, services: Services): void {
+function adminQuotaRoutes(app: App, services: Services): void {
   const rules = services.repos.guestRules;
-  const guard = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
   const meta = { tags: ['admin'], security: [{ consoleSession: [] }] };
   const quotaById = async (companyId: number, id: number) => (await rules.quotas(companyId, services.now())).find((q) => q.id === id);
 
   app.get(
-    '/api/admin/quotas',
-    { ...guard, schema: { ...meta, summary: "The company's quotas with this period's use", response: { 200: DataEnvelope(QuotaList), ...errors(401, 403) } } },
+    '/quotas',
+    { schema: { ...meta, summary: "The company's quotas with this period's use", response: { 200: DataEnvelope(QuotaList), ...errors(401, 403) } } },
     async (request) => ({ data: { quotas: await rules.quotas(consoleUserOf(request).companyId, services.now()) } }),
   );
 
   app.post(
-    '/api/admin/quotas',
-    { ...guard, schema: { ...meta, summary: 'Add the quota of a period', body: QuotaInput, response: { 201: DataEnvelope(Quota), ...errors(400, 401, 403, 409) } } },
+    '/quotas',
+    { schema: { ...meta, summary: 'Add the quota of a period', body: QuotaInput, response: { 201: DataEnvelope(Quota), ...errors(400, 401, 403, 409) } } },
     async (request, reply) => {
       const companyId = consoleUserOf(request).companyId;
       try {
@@ -35,8 +34,8 @@ export function adminQuotaRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/admin/quotas/:id',
-    { ...guard, schema: { ...meta, summary: 'Change a quota', params: RuleIdParams, body: QuotaInput, response: { 200: DataEnvelope(Quota), ...errors(400, 401, 403, 404, 409) } } },
+    '/quotas/:id',
+    { schema: { ...meta, summary: 'Change a quota', params: RuleIdParams, body: QuotaInput, response: { 200: DataEnvelope(Quota), ...errors(400, 401, 403, 404, 409) } } },
     async (request, reply) => {
       const companyId = consoleUserOf(request).companyId;
       try {
@@ -50,11 +49,13 @@ export function adminQuotaRoutes(app: App, services: Services): void {
   );
 
   app.delete(
-    '/api/admin/quotas/:id',
-    { ...guard, schema: { ...meta, summary: 'Delete a quota', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
+    '/quotas/:id',
+    { schema: { ...meta, summary: 'Delete a quota', params: RuleIdParams, response: { 200: DataEnvelope(RuleDeleted), ...errors(400, 401, 403, 404) } } },
     async (request, reply) => {
       if (!(await rules.removeQuota(consoleUserOf(request).companyId, request.params.id))) return fail(reply, 404, 'id: no such quota');
       return { data: { id: request.params.id, deleted: true as const } };
     },
   );
 }
+
+export default routes({ access: 'console', role: 'admin' }, adminQuotaRoutes);

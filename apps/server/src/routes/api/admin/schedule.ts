@@ -3,9 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createAdminCompanyRepository } from '../../../repositories/adminCompany.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 const ScheduleBody = Type.Object({ schedule: Type.Union([Type.Null(), Schedule]) }, { additionalProperties: false });
 
@@ -28,15 +28,14 @@ export function scheduleProblem(s: Schedule): string | null {
 }
 
 /** Opening hours (the `schedule` company setting): null = always open. */
-export function adminScheduleRoutes(app: App, services: Services): void {
+function adminScheduleRoutes(app: App, services: Services): void {
   const admin = createAdminCompanyRepository(services.db.kysely);
-  const base = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
   const security = [{ consoleSession: [] }];
   const Answer = DataEnvelope(ScheduleBody);
 
   app.get(
-    '/api/admin/schedule',
-    { ...base, schema: { tags: ['admin'], summary: 'The opening hours (null: always open)', security, response: { 200: Answer, ...errors(401, 403, 404) } } },
+    '/schedule',
+    { schema: { tags: ['admin'], summary: 'The opening hours (null: always open)', security, response: { 200: Answer, ...errors(401, 403, 404) } } },
     async (request, reply) => {
       const company = await services.repos.companies.byId(consoleUserOf(request).companyId);
       if (!company) return fail(reply, 404, 'company: no such company');
@@ -45,9 +44,8 @@ export function adminScheduleRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/admin/schedule',
+    '/schedule',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Replace the opening hours: time zone, weekly periods, closed days',
@@ -69,3 +67,5 @@ export function adminScheduleRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'console', role: 'admin' }, adminScheduleRoutes);

@@ -4,25 +4,23 @@ import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createAdminUsersRepository } from '../../../repositories/adminUsers.ts';
 import type { Services } from '../../../services/index.ts';
 import { hashPassword } from '../../../services/passwords.ts';
-import { requireRole } from '../../../services/roles.ts';
 import { applyMembership, userChanges } from '../../../services/roomMembership.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 const normEmail = (e: string) => e.trim().toLowerCase();
 
-export function adminUserRoutes(app: App, services: Services): void {
+function adminUserRoutes(app: App, services: Services): void {
   const repo = createAdminUsersRepository(services.db.kysely, services.now);
-  const base = { config: { access: 'console' as const }, preValidation: requireRole('admin') };
   const security = [{ consoleSession: [] }];
   const IdAnswer = DataEnvelope(Type.Object({ id: Type.Integer() }));
 
   app.get(
-    '/api/admin/users',
+    '/users',
     {
-      ...base,
       // Supervisors read the team too (to book appointments for an agent); only admins change it.
-      preValidation: requireRole('supervisor'),
+      config: { role: 'supervisor' },
       schema: {
         tags: ['admin'],
         summary: 'The console users (admins, supervisors, agents) of the company; supervisors and admins',
@@ -34,9 +32,8 @@ export function adminUserRoutes(app: App, services: Services): void {
   );
 
   app.post(
-    '/api/admin/users',
+    '/users',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Create a console user; the password is stored as a scrypt hash',
@@ -68,9 +65,8 @@ export function adminUserRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/admin/users/:id',
+    '/users/:id',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Change a console user (a new password ends its sessions)',
@@ -111,9 +107,8 @@ export function adminUserRoutes(app: App, services: Services): void {
   );
 
   app.delete(
-    '/api/admin/users/:id',
+    '/users/:id',
     {
-      ...base,
       schema: {
         tags: ['admin'],
         summary: 'Delete a console user (not yourself)',
@@ -130,3 +125,5 @@ export function adminUserRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'console', role: 'admin' }, adminUserRoutes);

@@ -3,19 +3,19 @@ import { guestOf } from '../../../plugins/app/auth.ts';
 import { createAppointmentsRepository } from '../../../repositories/appointments.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /**
  * The guest of /appointment/{reference} looks its appointment up before calling: the call targets the
  * appointment agent's lowercase username (presence target) and carries the appointment id. The guest
  * learns only that (no note, no agent name) and only for an appointment of its own company.
  */
-export function guestAppointmentRoutes(app: App, services: Services): void {
+function guestAppointmentRoutes(app: App, services: Services): void {
   const repo = createAppointmentsRepository(services.db.kysely, services.now);
   app.get(
-    '/api/appointment/:reference',
+    '/:reference',
     {
-      config: { access: 'guest' },
       schema: {
         tags: ['guest'],
         summary: 'The appointment of a guest link /appointment/{reference}: id, agent username (lowercase), time',
@@ -40,3 +40,5 @@ export function guestAppointmentRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'guest' }, guestAppointmentRoutes);

@@ -2,8 +2,9 @@ import { CallBugBody, CreatedId, DataEnvelope } from '@lobby/contracts';
 import { guestOf } from '../../../plugins/app/auth.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
-import { ownsCallId } from '../call-report/index.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { ownsCallId } from '../../../services/callOwnership.ts';
+import { routes } from '../../../http/routes.ts';
 
 const MAX_PART = 200_000;
 const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
@@ -12,11 +13,10 @@ const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 
  * POST /api/call-bug/by-guest: a call stage failed (SPEC.md §7). Kept even when the call was never
  * reported (the failure may be why), but only for the guest's own call ids.
  */
-export function callBugRoutes(app: App, services: Services): void {
+function callBugRoutes(app: App, services: Services): void {
   app.post(
-    '/api/call-bug/by-guest',
+    '/by-guest',
     {
-      config: { access: 'guest' },
       // The log can be large; the schema caps each part.
       bodyLimit: 1024 * 1024,
       schema: {
@@ -53,3 +53,5 @@ export function callBugRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'guest' }, callBugRoutes);

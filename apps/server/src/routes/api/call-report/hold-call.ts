@@ -4,8 +4,9 @@ import { DuplicateCallId } from '../../../repositories/callReports.ts';
 import { blockedCheck } from '../../../services/guestChecks.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
-import { ownedReport, ownsCallId } from './index.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { ownedReport, ownsCallId } from '../../../services/callOwnership.ts';
+import { routes } from '../../../http/routes.ts';
 
 /**
  * POST /api/call-report/hold-call: resuming a held call moves the guest to a new call id. The new call's
@@ -15,12 +16,11 @@ import { ownedReport, ownsCallId } from './index.ts';
  * out-of-quota call cannot be laundered into an ok one); a guest blocked or a company deactivated since is
  * refused here.
  */
-export function holdCallRoute(app: App, services: Services): void {
+function holdCallRoute(app: App, services: Services): void {
   const { repos } = services;
   app.post(
-    '/api/call-report/hold-call',
+    '/hold-call',
     {
-      config: { access: 'guest' },
       schema: {
         tags: ['call report'],
         summary: 'Link the report of a resumed call (new_call_id) to the held one (current_call_id) and the first one (origin_call_id)',
@@ -83,3 +83,5 @@ export function holdCallRoute(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'guest' }, holdCallRoute);

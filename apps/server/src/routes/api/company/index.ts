@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /**
  * The details plus one deployment setting: whether automated browsers may call (LOBBY_ALLOW_AUTOMATION).
@@ -18,11 +19,10 @@ const CompanyDetailsAnswer = Type.Composite([
   }),
 ]);
 
-export function companyRoutes(app: App, services: Services): void {
+function companyRoutes(app: App, services: Services): void {
   app.get(
-    '/api/company/details',
+    '/details',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['company'],
         summary: 'The guest-facing settings of a company (by ?companyId=, else by Host, else the default company)',
@@ -37,3 +37,5 @@ export function companyRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'public' }, companyRoutes);

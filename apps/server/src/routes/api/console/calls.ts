@@ -3,9 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createCallDetailsRepository } from '../../../repositories/callDetails.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /**
  * A call as its company's console users see it: the queue entry's details (welcome-form answers, the
@@ -13,14 +13,13 @@ import { errors, fail } from '../../errors.ts';
  * company may read and write (agents answer any call of their assignments and wrap it up); another
  * company's call is "no such call" (404), guests have no console session (401).
  */
-export function consoleCallRoutes(app: App, services: Services): void {
+function consoleCallRoutes(app: App, services: Services): void {
   const repo = createCallDetailsRepository(services.db.kysely);
   const security = [{ consoleSession: [] }];
 
   app.get(
-    '/api/console/calls/:callId',
+    '/calls/:callId',
     {
-      config: { access: 'console' },
       schema: {
         tags: ['console'],
         summary: "A call of the user's company: guest, times, position, welcome-form answers, note",
@@ -37,9 +36,8 @@ export function consoleCallRoutes(app: App, services: Services): void {
   );
 
   app.put(
-    '/api/console/calls/:callId/note',
+    '/calls/:callId/note',
     {
-      config: { access: 'console' },
       schema: {
         tags: ['console'],
         summary: 'Write (or, empty, remove) the note on a call after it (wrap-up); answers the call',
@@ -60,10 +58,9 @@ export function consoleCallRoutes(app: App, services: Services): void {
   );
 
   app.get(
-    '/api/console/calls',
+    '/calls',
     {
-      config: { access: 'console' },
-      preValidation: requireRole('supervisor'),
+      config: { role: 'supervisor' },
       schema: {
         tags: ['console'],
         summary: "The company's latest calls with their notes (newest first); `service` talk | widget | all; supervisors and admins",
@@ -75,3 +72,5 @@ export function consoleCallRoutes(app: App, services: Services): void {
     async (request) => ({ data: await repo.latest(consoleUserOf(request).companyId, request.query.limit ?? 50, request.query.service) }),
   );
 }
+
+export default routes({ access: 'console' }, consoleCallRoutes);

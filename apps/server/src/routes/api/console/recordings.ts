@@ -3,10 +3,10 @@ import { DataEnvelope, ServiceQuery } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import { createRecordingsService, type RecordingsService } from '../../../services/recordings/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 const Recording = Type.Object({
   callId: Type.String({ description: 'the first call id of the conversation (a call resumed after hold is one recording)' }),
@@ -22,7 +22,7 @@ const Recordings = Type.Object({ recordings: Type.Array(Recording) });
  * the call: janus-pp-rec + ffmpeg). Supervisors and admins of the company only (docs/api.md): a
  * recording holds every participant's audio and video.
  */
-export function consoleRecordingRoutes(
+function consoleRecordingRoutes(
   app: App,
   services: Services,
   recordings: RecordingsService = createRecordingsService(services, {
@@ -30,7 +30,6 @@ export function consoleRecordingRoutes(
   }),
 ): RecordingsService {
   const security = [{ consoleSession: [] }];
-  const base = { config: { access: 'console' as const }, preValidation: requireRole('supervisor') };
   const CallIdParams = Type.Object({ callId: Type.String({ maxLength: 140 }) });
   app.addHook('onReady', (done) => {
     recordings.start();
@@ -42,9 +41,8 @@ export function consoleRecordingRoutes(
   });
 
   app.get(
-    '/api/console/recordings',
+    '/recordings',
     {
-      ...base,
       schema: {
         tags: ['console'],
         summary: "The company's call recordings, newest first (finished calls are processed first); `service` talk | widget | all; supervisors and admins",
@@ -68,7 +66,7 @@ export function consoleRecordingRoutes(
             .map((r) => ({
               ...r,
               serviceType: types.get(r.callId) === 'widget' ? ('widget' as const) : ('talk' as const),
-              url: `/api/console/recordings/${encodeURIComponent(r.callId)}/file`,
+              url: `/recordings/${encodeURIComponent(r.callId)}/file`,
             }))
             .filter((r) => service === 'all' || r.serviceType === service),
         },
@@ -77,9 +75,8 @@ export function consoleRecordingRoutes(
   );
 
   app.get(
-    '/api/console/recordings/:callId/file',
+    '/recordings/:callId/file',
     {
-      ...base,
       schema: {
         tags: ['console'],
         summary: "One call's recording (Matroska: every participant's audio and video); supervisors and admins",
@@ -102,9 +99,8 @@ export function consoleRecordingRoutes(
   );
 
   app.delete(
-    '/api/console/recordings/:callId',
+    '/recordings/:callId',
     {
-      ...base,
       schema: {
         tags: ['console'],
         summary: "Delete one call's recording from disk (the playable file and the raw .mjr of every call id of the conversation); supervisors and admins",
@@ -123,3 +119,5 @@ export function consoleRecordingRoutes(
   );
   return recordings;
 }
+
+export default routes({ access: 'console', role: 'supervisor' }, consoleRecordingRoutes);

@@ -3,9 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createReportsRepository, dayOf } from '../../../repositories/reports.ts';
 import type { Services } from '../../../services/index.ts';
-import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
@@ -26,9 +26,8 @@ export function reportsCsv(r: Reports): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-export function consoleReportRoutes(app: App, services: Services): void {
+function consoleReportRoutes(app: App, services: Services): void {
   const repo = createReportsRepository(services.db.kysely);
-  const base = { config: { access: 'console' as const }, preValidation: requireRole('supervisor') };
   const security = [{ consoleSession: [] }];
 
   // The schema checks the calendar (format date); Date.parse still guards what JS dates cannot hold.
@@ -47,9 +46,8 @@ export function consoleReportRoutes(app: App, services: Services): void {
     repo.daily(companyId, r.from, r.to, services.now(), services.config.openCallHours * 3600_000, service);
 
   app.get(
-    '/api/console/reports',
+    '/reports',
     {
-      ...base,
       schema: {
         tags: ['console'],
         summary: 'Calls per day (UTC): answered, abandoned, average wait and talk time, ratings; `service` talk | widget | all; supervisors and admins',
@@ -66,9 +64,8 @@ export function consoleReportRoutes(app: App, services: Services): void {
   );
 
   app.get(
-    '/api/console/reports.csv',
+    '/reports.csv',
     {
-      ...base,
       schema: {
         tags: ['console'],
         summary: 'The same report as CSV (one row per day and a total row)',
@@ -89,3 +86,5 @@ export function consoleReportRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'console', role: 'supervisor' }, consoleReportRoutes);

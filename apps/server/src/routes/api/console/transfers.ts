@@ -4,7 +4,8 @@ import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createTransfersRepository } from '../../../repositories/transfers.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /**
  * Transfer (issue 6, docs/protocol.md "Transfer"): the agent in a call hands it to another agent of the
@@ -12,16 +13,15 @@ import { errors, fail } from '../../errors.ts';
  * guest stays in its room and call; the old agent leaves once the new one is in. Every transfer is a
  * row of call_transfers.
  */
-export function consoleTransferRoutes(app: App, services: Services): void {
+function consoleTransferRoutes(app: App, services: Services): void {
   const { repos, config } = services;
   const transfers = createTransfersRepository(services.db.kysely);
   const security = [{ consoleSession: [] }];
   const jidOf = (xmppUsername: string) => `${xmppUsername}@${config.xmppDomain}`;
 
   app.get(
-    '/api/console/transfer-targets',
+    '/transfer-targets',
     {
-      config: { access: 'console' },
       schema: {
         tags: ['console'],
         summary: 'Agents of your company who could take a call now (console open, available, not in a call), and the assignments',
@@ -43,9 +43,8 @@ export function consoleTransferRoutes(app: App, services: Services): void {
   );
 
   app.post(
-    '/api/console/calls/:callId/transfer',
+    '/calls/:callId/transfer',
     {
-      config: { access: 'console' },
       schema: {
         tags: ['console'],
         summary: 'Hand your call to another agent (toUserId) or to the agents of an assignment (assignmentId)',
@@ -103,9 +102,8 @@ export function consoleTransferRoutes(app: App, services: Services): void {
   );
 
   app.post(
-    '/api/console/transfers/:id/accept',
+    '/transfers/:id/accept',
     {
-      config: { access: 'console' },
       schema: {
         tags: ['console'],
         summary: 'Take a call handed to you: you become its agent (then join its media room)',
@@ -133,3 +131,5 @@ export function consoleTransferRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'console' }, consoleTransferRoutes);

@@ -4,19 +4,19 @@ import { FileIdParam } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
 import { uploadDir } from '../upload/index.ts';
+import { routes } from '../../../http/routes.ts';
 
 /**
  * GET /api/files/{id}: an uploaded file, to its guest and the agents of its company only. Served with the
  * sniffed type, `nosniff` and a sandboxing CSP; anything but an image is an attachment, so nothing
  * uploaded ever renders as a page of our origin.
  */
-export function fileRoutes(app: App, services: Services): void {
+function fileRoutes(app: App, services: Services): void {
   app.get(
-    '/api/files/:id',
+    '/:id',
     {
-      config: { access: 'guestOrConsole' },
       schema: {
         tags: ['files'],
         summary: 'Download an uploaded file (its guest, or a console user of its company)',
@@ -48,3 +48,5 @@ export function fileRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'guestOrConsole' }, fileRoutes);

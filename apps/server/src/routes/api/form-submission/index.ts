@@ -4,16 +4,16 @@ import { guestOf } from '../../../plugins/app/auth.ts';
 import { checkAnswers } from '../../../services/formAnswers.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /** The welcome form: submitted before a call, checked against the company's definition. */
-export function formSubmissionRoutes(app: App, services: Services): void {
+function formSubmissionRoutes(app: App, services: Services): void {
   const { repos } = services;
 
   app.post(
-    '/api/form-submission',
+    '',
     {
-      config: { access: 'guest' },
       schema: {
         tags: ['forms'],
         summary: "Submit the company's welcome form (answers keyed by field key)",
@@ -46,9 +46,8 @@ export function formSubmissionRoutes(app: App, services: Services): void {
   );
 
   app.post(
-    '/api/form-submission/get-submission',
+    '/get-submission',
     {
-      config: { access: 'guest' },
       schema: {
         tags: ['forms'],
         summary: "The guest's welcome-form submission: {} while the form is still required, {required: false} when the company asks none",
@@ -71,3 +70,5 @@ export function formSubmissionRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'guest' }, formSubmissionRoutes);

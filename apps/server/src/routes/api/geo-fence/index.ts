@@ -3,15 +3,15 @@ import { guestOf } from '../../../plugins/app/auth.ts';
 import { isInside } from '../../../services/geofence.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /** PUT /api/geo-fence/check: 200 inside; 403 outside (SPEC.md §4: any failure means outside). */
-export function geoFenceRoutes(app: App, services: Services): void {
+function geoFenceRoutes(app: App, services: Services): void {
   const { repos } = services;
   app.put(
-    '/api/geo-fence/check',
+    '/check',
     {
-      config: { access: 'guest' },
       schema: {
         tags: ['geofence'],
         summary: "Whether the guest's position is inside the company's service area (zones: polygons and circles)",
@@ -42,3 +42,5 @@ export function geoFenceRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'guest' }, geoFenceRoutes);

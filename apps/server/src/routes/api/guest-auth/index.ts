@@ -2,13 +2,14 @@ import { DataEnvelope, GuestAuth, GuestAuthBody } from '@lobby/contracts';
 import { NO_LOCATION, guestCredentials, hashGuestId, resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
-export function guestAuthRoutes(app: App, services: Services): void {
+function guestAuthRoutes(app: App, services: Services): void {
   app.post(
-    '/api/guest-auth',
+    '',
     {
-      config: { access: 'public', rateLimit: { max: services.config.registerRateLimit, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: services.config.registerRateLimit, timeWindow: '1 minute' } },
       schema: {
         tags: ['guest'],
         summary: 'Fresh access_token and XMPP credential for an already registered guest',
@@ -27,3 +28,5 @@ export function guestAuthRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'public' }, guestAuthRoutes);

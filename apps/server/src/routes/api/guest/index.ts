@@ -3,11 +3,12 @@ import { guestOf } from '../../../plugins/app/auth.ts';
 import { NO_LOCATION, guestCredentials, hashGuestId, newGuestUsername, provisionGuestRooms, resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
-export function guestRoutes(app: App, services: Services): void {
+function guestRoutes(app: App, services: Services): void {
   app.post(
-    '/api/guest/register',
+    '/register',
     {
       config: { access: 'public', rateLimit: { max: services.config.registerRateLimit, timeWindow: '1 minute' } },
       schema: {
@@ -36,9 +37,8 @@ export function guestRoutes(app: App, services: Services): void {
   );
 
   app.get(
-    '/api/guest/details',
+    '/details',
     {
-      config: { access: 'guest' },
       schema: {
         tags: ['guest'],
         summary: "The calling guest's own record",
@@ -65,3 +65,5 @@ export function guestRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'guest' }, guestRoutes);

@@ -5,7 +5,8 @@ import { DuplicateRow } from '../../../repositories/forms.ts';
 import { checkAnswers } from '../../../services/formAnswers.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 /** The guest app's comment box (maxLength 1000): the same bound here. */
 export const RATING_COMMENT_MAX = 1000;
@@ -20,12 +21,11 @@ function checkPlainScore(answers: Answers): string | null {
   return typeof s === 'number' && Number.isInteger(s) && s >= 1 && s <= 5 ? null : 'answers.score: must be an integer from 1 to 5';
 }
 
-export function ratingRoutes(app: App, services: Services): void {
+function ratingRoutes(app: App, services: Services): void {
   const { repos } = services;
   app.post(
-    '/api/rating-form/submissions',
+    '/submissions',
     {
-      config: { access: 'guest' },
       schema: {
         tags: ['forms'],
         summary: "Rate a call (one rating per call), against the company's rating form or as a plain score",
@@ -76,3 +76,5 @@ export function ratingRoutes(app: App, services: Services): void {
     },
   );
 }
+
+export default routes({ access: 'guest' }, ratingRoutes);

@@ -10,7 +10,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../../services/index.ts';
 import { SNIFF_BYTES, sniffMime } from '../../../services/sniff.ts';
 import type { App } from '../../../typebox.ts';
-import { errors, fail } from '../../errors.ts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
 
 const MAX_BYTES = Math.max(...Object.values(UPLOAD_TYPES).map((t) => t.maxBytes));
 const PART_LIMITS = { files: 1, fields: 8, fieldSize: 1024, parts: 10, headerPairs: 50 };
@@ -47,15 +48,14 @@ async function receiveFile(stream: NodeJS.ReadableStream & { truncated?: boolean
  * forChat=true. The type's size limit applies and the content must be one of its formats (sniffed).
  * A console user may name the guest the file is for (`guestUsername`), so that guest can read it too.
  */
-export async function uploadRoutes(app: App, services: Services): Promise<void> {
+async function uploadRoutes(app: App, services: Services): Promise<void> {
   const { config, repos } = services;
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { ...PART_LIMITS, fileSize: MAX_BYTES } });
     (scope as App).post(
-      '/api/upload/:type',
+      '/:type',
       {
         config: {
-          access: 'guestOrConsole',
           rateLimit: { max: config.uploadRateLimit, timeWindow: '1 minute' },
           // The parts are read by the handler (streamed, sniffed), not by a body schema: describe them in the document only.
           swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: UploadForm }, url }),
@@ -157,3 +157,5 @@ export async function uploadRoutes(app: App, services: Services): Promise<void> 
     }
   }
 }
+
+export default routes({ access: 'guestOrConsole' }, uploadRoutes);

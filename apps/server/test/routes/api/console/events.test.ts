@@ -33,7 +33,7 @@ describe.each(dialects())('GET /api/console/events (%s)', (dialect) => {
     await new Promise((r) => setTimeout(r, 50));
     sse.close();
 
-    // (the demo company uses round robin: callRouting events follow, tested in round-robin.test.ts)
+    // (the demo company uses round robin: callRouting events follow, tested in routing.test.ts)
     expect(sse.events.filter((e) => e.event === 'callOpened')).toEqual([
       {
         event: 'callOpened',

@@ -3,9 +3,9 @@
  * after hold (a chain of reports linked by POST /call-report/hold-call).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, createTestContext, dialects } from '../helpers/context.ts';
-import type { TestContext } from '../helpers/context.ts';
-import { bearer, login, openCall, registerGuest, type RegisteredGuest } from '../helpers/fixtures.ts';
+import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
+import type { TestContext } from '../../../helpers/context.ts';
+import { bearer, login, openCall, registerGuest, type RegisteredGuest } from '../../../helpers/fixtures.ts';
 
 interface Totals {
   calls: number;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, createTestContext, dialects } from '../helpers/context.ts';
-import type { TestContext } from '../helpers/context.ts';
-import { addUser, login, registerGuest } from '../helpers/fixtures.ts';
+import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
+import type { TestContext } from '../../../helpers/context.ts';
+import { addUser, login, registerGuest } from '../../../helpers/fixtures.ts';
 
 /** Agents added to an assignment after guests registered get into those guests' existing rooms. */
 describe.each(dialects())('guest room membership follows the assignment (%s)', (dialect) => {

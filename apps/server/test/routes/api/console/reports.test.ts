@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, createTestContext, dialects } from '../helpers/context.ts';
-import type { TestContext } from '../helpers/context.ts';
-import { addUser, bearer, login, openCall, registerGuest } from '../helpers/fixtures.ts';
+import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
+import type { TestContext } from '../../../helpers/context.ts';
+import { addUser, bearer, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
 
 interface Reports {
   from: string;

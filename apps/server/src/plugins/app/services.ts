@@ -1,0 +1,86 @@
+import fp from 'fastify-plugin';
+import { createEjabberdHttpClient } from '../../services/ejabberd.ts';
+import { createEventBus } from '../../services/events.ts';
+import { defaultReportChecks } from '../../services/guestChecks.ts';
+import { createGeofencePasses } from '../../services/geofencePasses.ts';
+import type { Services } from '../../services/index.ts';
+import { createJanusHttpClient } from '../../services/janus.ts';
+import { createLoginThrottle } from '../../services/loginThrottle.ts';
+import { createJanusVideoroomAdmin } from '../../services/media/janusAdmin.ts';
+import { createJanusTokens } from '../../services/media/janusTokens.ts';
+import { createMediaRooms } from '../../services/media/mediaRooms.ts';
+import { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
+import { recordingsRoot } from '../../services/recordings/index.ts';
+import { createReportStatus } from '../../services/reportStatus.ts';
+import { RoundRobin, realTimers } from '../../services/roundRobin.ts';
+import { createApiTokens, createXmppTokens } from '../../services/tokens.ts';
+import type { App } from '../../typebox.ts';
+import type { AppPluginOptions } from './options.ts';
+// app.db and app.repos (decorated by the plugins this one depends on; these imports only bring their types)
+import type {} from './db.ts';
+import type {} from './repositories.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/**
+ * The services every route uses, built once per app: whatever AppDeps injects (tests: fake ejabberd and
+ * Janus, a hand-driven clock) and the rest from the config. Routes read them as `app.services`.
+ */
+export default fp(
+  (app: App, { config, deps }: AppPluginOptions, done: (err?: Error) => void) => {
+    const { db, repos } = app;
+    const now = deps.now ?? Date.now;
+    const events = deps.events ?? createEventBus();
+    const janusTokens = createJanusTokens(config.janusTokenSecret, now);
+    const services: Services = {
+      config,
+      db,
+      repos,
+      xmppTokens: createXmppTokens(config.xmppJwtSecret, 3600, now),
+      apiTokens: createApiTokens(config.apiTokenSecret, 7200, now),
+      ejabberd:
+        deps.ejabberd ??
+        createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, mucService: config.xmppMucDomain }),
+      janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
+      janusTokens,
+      mediaRooms:
+        deps.mediaRooms ??
+        createMediaRooms({
+          repo: createMediaRoomsRepository(db.kysely),
+          janus: createJanusVideoroomAdmin(config.janusHttpUrl, config.janusRoomAdminKey, janusTokens),
+          tokens: janusTokens,
+          recordingsRoot: recordingsRoot(config),
+          tokenTtlSeconds: config.openCallHours * 3600,
+          now,
+        }),
+      events,
+      reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
+      geofencePasses: createGeofencePasses(now),
+      loginThrottle: createLoginThrottle(now),
+      roundRobin: new RoundRobin({
+        timers: deps.routingTimers ?? { ...realTimers, now },
+        publish: (routing) => events.publish('callRouting', routing),
+      }),
+      now,
+    };
+    app.decorate('services', services);
+
+    // rooms whose call never reported its end are destroyed once no token for them is valid
+    let sweeper: NodeJS.Timeout | null = null;
+    app.addHook('onReady', (ready) => {
+      sweeper = setInterval(() => void services.mediaRooms.sweepStale().catch(() => undefined), 10 * 60_000);
+      sweeper.unref();
+      ready();
+    });
+    app.addHook('onClose', (_app, closed) => {
+      if (sweeper) clearInterval(sweeper);
+      closed();
+    });
+    done();
+  },
+  { name: 'services', dependencies: ['repositories'] },
+);

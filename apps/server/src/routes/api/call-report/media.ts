@@ -1,0 +1,38 @@
+import { DataEnvelope, GuestMediaBody, MediaGrant } from '@lobby/contracts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
+import { guestOf } from '../../../plugins/app/auth.ts';
+import { ownedReport } from '../../../services/callOwnership.ts';
+
+/**
+ * The guest's media grant (docs/protocol.md "Media room"): the only way to its own call's Janus room. The
+ * answer carries the room's pin and a Janus token for that room alone (the console's: console/media.ts).
+ */
+export default routes({ access: 'guest' }, (app, services) => {
+  app.post(
+    '/media',
+    {
+      schema: {
+        tags: ['call report'],
+        summary: "The guest's way into its call's media room (created by the server on first use)",
+        security: [{ guestBearer: [] }],
+        body: GuestMediaBody,
+        response: { 200: DataEnvelope(MediaGrant), ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const guest = guestOf(request);
+      const report = await ownedReport(services, reply, guest, request.body.call_id);
+      if (!report) return reply;
+      if (report.status !== 'ok') return fail(reply, 403, `call_id: this call is ${report.status}`);
+      if (report.call_ended_at !== null) return fail(reply, 409, 'call_id: this call has ended');
+      const grant = await services.mediaRooms.grantGuest({
+        callId: report.call_id,
+        companyId: report.company_id,
+        username: guest.username,
+        webview: request.body.webview === true,
+      });
+      return { data: grant };
+    },
+  );
+});

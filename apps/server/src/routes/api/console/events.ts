@@ -1,0 +1,53 @@
+import { errors } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
+import { SESSION_COOKIE, consoleUserOf, hashSessionId } from '../../../plugins/app/auth.ts';
+import { viewerOf } from '../../../services/callVisibility.ts';
+import { openConsoleEvents } from '../../../services/consoleEvents.ts';
+
+/** The console's server-sent events (services/consoleEvents.ts says what a user is sent). */
+export default routes({ access: 'console' }, (app, services) => {
+  /** Open event streams, ended when the server closes. */
+  const streams = new Set<() => void>();
+  app.addHook('preClose', (done) => {
+    for (const end of streams) end();
+    done();
+  });
+
+  app.get(
+    '/events',
+    {
+      schema: {
+        tags: ['console'],
+        summary: 'Server-sent events: `event: callOpened` (data: OpenCall JSON) for calls in your assignments; heartbeat every 15 s',
+        security: [{ consoleSession: [] }],
+        produces: ['text/event-stream'],
+        response: { 401: errors(401)[401] },
+      },
+    },
+    async (request, reply) => {
+      const user = consoleUserOf(request);
+      const sessionHash = hashSessionId(services, request.cookies[SESSION_COOKIE] ?? '');
+      const viewer = await viewerOf(services, user);
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 3000\n: connected\n\n');
+      const end = openConsoleEvents(services, viewer, {
+        sessionHash,
+        write: (chunk) => res.write(chunk),
+        close: () => {
+          streams.delete(end);
+          res.end();
+        },
+        warn: (err) => request.log.warn({ err }, 'console events heartbeat failed'),
+      });
+      streams.add(end);
+      request.raw.on('close', end);
+    },
+  );
+});

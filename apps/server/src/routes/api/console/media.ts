@@ -1,0 +1,39 @@
+import { CallIdParams, DataEnvelope, MediaGrant } from '@lobby/contracts';
+import { errors, fail } from '../../../http/errors.ts';
+import { routes } from '../../../http/routes.ts';
+import { consoleUserOf } from '../../../plugins/app/auth.ts';
+
+/**
+ * A console user's media grant (docs/protocol.md "Media room"): the calls of its company, with the room's
+ * pin and a Janus token for that room alone (the guest's: call-report/media.ts).
+ */
+export default routes({ access: 'console' }, (app, services) => {
+  const { repos } = services;
+  app.post(
+    '/calls/:callId/media',
+    {
+      schema: {
+        tags: ['console'],
+        summary: "A console user's way into a call's media room (answering, joining, following a resume)",
+        security: [{ consoleSession: [] }],
+        params: CallIdParams,
+        response: { 200: DataEnvelope(MediaGrant), ...errors(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const user = consoleUserOf(request);
+      const report = await repos.callReports.byCallId(request.params.callId);
+      if (!report || report.company_id !== user.companyId) return fail(reply, 404, 'callId: no such call');
+      if (report.call_ended_at !== null) return fail(reply, 409, 'callId: this call has ended');
+      const company = await repos.companies.byId(report.company_id);
+      const grant = await services.mediaRooms.grantAgent({
+        callId: report.call_id,
+        companyId: report.company_id,
+        username: user.xmppUsername,
+        record: company?.settings.recordCalls !== false,
+      });
+      if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
+      return { data: grant };
+    },
+  );
+});

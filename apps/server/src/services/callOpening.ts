@@ -1,0 +1,104 @@
+import { guestRoomName } from '@lobby/contracts';
+import type { CallReportAddBody, CallReportAdded } from '@lobby/contracts';
+import type { Static } from '@sinclair/typebox';
+import { createAppointmentsRepository } from '../repositories/appointments.ts';
+import { DuplicateCallId } from '../repositories/callReports.ts';
+import { ownsCallId } from './callOwnership.ts';
+import { callRefusal } from './callRules.ts';
+import type { Services } from './index.ts';
+import type { GuestClaims } from './tokens.ts';
+
+export type OpenCallRequest = Static<typeof CallReportAddBody>;
+
+/** The call's report was added (its status says whether the call goes on), or why not (`field: reason`). */
+export type OpenCallOutcome = { added: CallReportAdded } | { refused: { statusCode: 400 | 403 | 409; message: string } };
+
+const refused = (statusCode: 400 | 403 | 409, message: string): OpenCallOutcome => ({ refused: { statusCode, message } });
+
+/**
+ * Opening a call (POST /api/call-report/add): the caller owns the call id and the company; the company's
+ * rules let it call (services/callRules.ts); the report is added with its status (ok | outOfQuota |
+ * blocked: services/reportStatus.ts); a call that goes on is announced to the consoles that see it
+ * (services/callVisibility.ts) and, when the company routes by round robin, offered to one agent at a time.
+ * An appointment call instead reaches its agent alone, who becomes an admin of the guest's room.
+ */
+export async function openCall(services: Services, guest: GuestClaims, body: OpenCallRequest): Promise<OpenCallOutcome> {
+  const { repos, config } = services;
+  if (!ownsCallId(guest, body.call_id)) return refused(403, 'call_id: must be <your username>--<suffix>');
+  if (body.company !== guest.companyId) return refused(403, 'company: not the company of your access_token');
+  const refusal = await callRefusal(services, guest, body.service_type ?? 'talk');
+  if (refusal) return refused(403, refusal);
+
+  const assignments = await repos.companies.assignments(guest.companyId);
+  let assignment = assignments[0] ?? null;
+  if (body.assignment_id !== undefined) {
+    assignment = assignments.find((a) => a.id === body.assignment_id) ?? null;
+    if (!assignment) return refused(400, 'assignment_id: no such assignment in this company');
+  }
+  // An appointment call: the reference must be one of this company's; its agent (who may serve another
+  // assignment) becomes an admin of the guest's room, so it can join it, and only it is told of the call.
+  let appointmentAgent: string | null = null;
+  if (body.appointment_reference !== undefined) {
+    const appointment = await createAppointmentsRepository(services.db.kysely, services.now).byReference(body.appointment_reference);
+    if (!appointment || appointment.companyId !== guest.companyId) {
+      return refused(400, 'appointment_reference: no such appointment in this company');
+    }
+    appointmentAgent = appointment.agentXmppUsername;
+  }
+  const now = services.now();
+  const status = await services.reportStatus(services.db.kysely, {
+    companyId: guest.companyId,
+    guestUsername: guest.username,
+    assignmentId: assignment?.id ?? null,
+    now,
+  });
+  const room = assignment ? `${guestRoomName(assignment.id, guest.username)}@${config.xmppMucDomain}` : null;
+  let id: number;
+  try {
+    id = await repos.callReports.add({
+      callId: body.call_id,
+      companyId: guest.companyId,
+      guestUsername: guest.username,
+      assignmentId: assignment?.id ?? null,
+      roomJid: room,
+      source: body.source,
+      appointmentReference: body.appointment_reference ?? null,
+      serviceType: body.service_type ?? null,
+      status,
+      now,
+      location: body.location ?? null,
+    });
+  } catch (err) {
+    if (err instanceof DuplicateCallId) return refused(409, 'call_id: this call was already reported');
+    throw err;
+  }
+  if (status === 'ok' && appointmentAgent && assignment) {
+    await services.ejabberd.setAffiliation(guestRoomName(assignment.id, guest.username), `${appointmentAgent}@${config.xmppDomain}`, 'admin');
+  }
+  if (status === 'ok') {
+    services.events.publish('callOpened', {
+      ...(appointmentAgent ? { appointmentAgent } : {}),
+      companyId: guest.companyId,
+      assignmentId: assignment?.id ?? null,
+      assignmentName: assignment?.name ?? null,
+      room,
+      guestUsername: guest.username,
+      callId: body.call_id,
+      reportId: id,
+      openedAt: now,
+    });
+    // round robin (not for appointments, which have their agent): offer the call to one agent at a time
+    if (!appointmentAgent && assignment) {
+      const company = await repos.companies.byId(guest.companyId);
+      if (company?.settings.roundRobin) {
+        services.roundRobin.callOpened({
+          callId: body.call_id,
+          companyId: guest.companyId,
+          assignmentId: assignment.id,
+          offerSeconds: company.settings.roundRobinOfferSeconds,
+        });
+      }
+    }
+  }
+  return { added: { id, status } };
+}

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, dialects } from '../../../helpers/context.ts';
+import type { TestContext } from '../../../helpers/context.ts';
+import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
+import type { FakeMediaRooms } from '../../../helpers/fakes.ts';
+import { bearer, openCall, registerGuest } from '../../../helpers/fixtures.ts';
+
+/** POST /api/call-report/media: a guest's way into its own call's media room, and no other. */
+describe.each(dialects())('guest media grant (%s)', (dialect) => {
+  let t: TestContext;
+  let rooms: FakeMediaRooms;
+  beforeAll(async () => {
+    rooms = createFakeMediaRooms();
+    t = await createTestContext(dialect, { deps: { mediaRooms: rooms } });
+  });
+  afterAll(async () => t.close());
+
+  const media = (token: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/call-report/media', headers: bearer(token), payload });
+
+  it('when a guest asks for its open call, then it gets the grant the media rooms give for that call', async () => {
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    const res = await media(g.access_token, { call_id: call.callId, webview: true });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ data: { token: string } }>().data.token).toBe(`token-${call.callId}`);
+    expect(rooms.grants.at(-1)).toEqual({ side: 'guest', callId: call.callId, companyId: g.companyId, username: g.username, webview: true });
+  });
+
+  it("when a guest asks for another guest's call, then 403 and no grant", async () => {
+    const owner = await registerGuest(t.app);
+    const call = await openCall(t.app, owner);
+    const other = await registerGuest(t.app);
+    const before = rooms.grants.length;
+    const res = await media(other.access_token, { call_id: call.callId });
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ message: string }>().message).toMatch(/^call_id:/);
+    expect(rooms.grants.length).toBe(before);
+  });
+
+  it('when the call has ended, then 409', async () => {
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    const ended = await t.app.inject({ method: 'PUT', url: '/api/call-report/update-timestamp', headers: bearer(g.access_token), payload: { call_id: call.callId, call_ended_timestamp: true } });
+    expect(ended.statusCode).toBe(200);
+    expect((await media(g.access_token, { call_id: call.callId })).statusCode).toBe(409);
+  });
+});
