@@ -232,8 +232,9 @@ export function CallArea() {
           <bdi>{call.guestName}</bdi>
           <span className={styles.assignment}>{call.assignmentName}</span>
         </span>
-        <span className={styles.timer}>
+        <span className={styles.timer} data-testid="agent-call-timer" data-held={held}>
           <span className="visually-hidden">{t('call.duration')}</span>
+          {held ? <span className={styles.timerHeld}>{t('call.guestOnHold')}</span> : null}
           <time role="timer" aria-live="off">
             {call.startedAt ? elapsed : t('call.connecting')}
           </time>
@@ -264,6 +265,11 @@ export function CallArea() {
                 <span className={styles.placeholder}>
                   <Avatar name={call.guestName} size={88} />
                   {t('call.cameraIsOff')}
+                </span>
+              ) : held ? (
+                <span className={styles.placeholder} data-testid="remote-on-hold">
+                  <Pause size={34} aria-hidden="true" />
+                  {t('call.guestOnHold')}
                 </span>
               ) : (
                 <span className={styles.placeholder}>

@@ -5,6 +5,7 @@ import { placeholderAgentActions, type AgentActions } from '../../app/agentActio
 import type { ConsoleStore, QueueEntry } from '../../app/store.ts';
 import { bindAgentDesk } from '../call/agentInCall.ts';
 import { guestDisplayName } from './guestName.ts';
+import { callClock } from '../call/callClock.ts';
 import { bindTransfers } from '../routing/transferStore.ts';
 
 function endpoints(loc: Location = window.location) {
@@ -55,7 +56,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
           queue.find((q) => q.callId === active.callId)?.assignmentName ??
           state.activeCall?.assignmentName ??
           '',
-        startedAt: snap.phase === 'inCall' ? (state.activeCall?.startedAt ?? Date.now()) : null,
+        startedAt: callClock(state.activeCall?.startedAt ?? null, snap.phase === 'inCall', Date.now()),
         guestPresence: active.guestStatus,
       });
       state.setStreams(

@@ -58,10 +58,12 @@ export function OngoingScreen() {
           {t('app.recording')}
         </span>
       ) : null}
-      <span className={styles.timer}>
+      <span className={styles.timer} data-testid="call-timer" data-on-hold={onHold}>
         <span className="visually-hidden">{t('call.duration')}</span>
+        {onHold ? <span className={styles.timerHeld}>{t('ongoing.onHold')}</span> : null}
+        {/* one duration from the answer on, across hold and resume (issue 15 defect 8) */}
         <time role="timer" aria-live="off">
-          {remote ? elapsed : t('call.connecting')}
+          {callStartedAt !== null ? elapsed : t('call.connecting')}
         </time>
       </span>
     </div>
