@@ -1,5 +1,5 @@
 // DEV ONLY (imported behind `import.meta.env.DEV` in main.tsx): demo agent, queue and fake media.
-import type { ConsoleStore, QueueEntry } from './store.ts';
+import type { ConsoleStore, QueueEntry } from '../state/store.ts';
 
 function fakeRemoteStream(): MediaStream | null {
   const canvas = document.createElement('canvas');

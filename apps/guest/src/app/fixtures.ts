@@ -4,9 +4,9 @@
 // reason=<endReason|unsupportedReason>, assignments=<n>, style=stars|emojies, webview=true.
 import type { Company } from '../api/company.ts';
 import { applyCompany } from './bootstrap.ts';
-import type { AppServices } from './services.ts';
-import { isScreen } from './screens.ts';
-import type { EndReason, GuestStore, UnsupportedReason } from './store.ts';
+import type { AppServices } from '../state/services.ts';
+import { isScreen } from '../state/screens.ts';
+import type { EndReason, GuestStore, UnsupportedReason } from '../state/store.ts';
 
 export function demoCompany(params: URLSearchParams): Company {
   const lang = params.get('lang');
@@ -111,6 +111,7 @@ export async function applyFixture(
     s.setCallStartedAt(Date.now() - 134_000);
     if (params.get('muted') === 'true') s.setAudioMuted(true);
   }
-  s.setScreen(fixture);
+  // a fixture poses the app at one screen to look at it (dev only): no journey led there
+  store.setState({ screen: fixture });
   return { gate: null };
 }

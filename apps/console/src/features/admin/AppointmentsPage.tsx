@@ -4,7 +4,7 @@ import CalendarPlus from 'lucide-react/icons/calendar-plus';
 import Copy from 'lucide-react/icons/copy';
 import Trash from 'lucide-react/icons/trash-2';
 import { createAppointment, deleteAppointment, listAppointments, listUsers, type Appointment } from '../../api/admin.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { AdminLayout } from './AdminLayout.tsx';
 import { hasRole } from './roles.ts';
 import { errorText, useAsync } from './useAsync.ts';

@@ -15,7 +15,7 @@ import {
   type GeofenceZoneInput,
   type QuotaPeriod,
 } from '../../api/admin.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { AdminLayout } from './AdminLayout.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';

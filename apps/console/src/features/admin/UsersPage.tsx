@@ -4,7 +4,7 @@ import UserPlus from 'lucide-react/icons/user-plus';
 import Trash from 'lucide-react/icons/trash-2';
 import { createUser, deleteUser, listAssignments, listUsers, updateUser, type AdminAssignment, type AdminUser } from '../../api/admin.ts';
 import type { Role } from '../../api/console.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { AdminLayout } from './AdminLayout.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';

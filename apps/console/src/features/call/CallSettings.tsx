@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import X from 'lucide-react/icons/x';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { agentInCallStore, useAgentInCall } from './agentInCall.ts';
 import { useInputDevices } from './useDevices.ts';
 import styles from './CallSettings.module.css';

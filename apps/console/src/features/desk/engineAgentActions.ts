@@ -1,8 +1,8 @@
 // The real AgentActions: session calls as before, and the call engine (packages/call, AgentDesk) for
 // the queue and the calls. The engine is imported once the agent is signed in.
 import type { AgentDesk, AgentSnapshot } from '@lobby/call';
-import { placeholderAgentActions, type AgentActions } from '../../app/agentActions.ts';
-import type { ConsoleStore, QueueEntry } from '../../app/store.ts';
+import { placeholderAgentActions, type AgentActions } from '../../state/agentActions.ts';
+import type { ConsoleStore, QueueEntry } from '../../state/store.ts';
 import { bindAgentDesk } from '../call/agentInCall.ts';
 import { guestDisplayName } from './guestName.ts';
 import { callClock } from '../call/callClock.ts';

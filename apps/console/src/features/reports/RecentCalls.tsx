@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ServiceFilter } from '@lobby/contracts';
 import { listCalls } from '../../api/calls.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';
 

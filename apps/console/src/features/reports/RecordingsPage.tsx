@@ -5,7 +5,7 @@ import Play from 'lucide-react/icons/play';
 import Trash2 from 'lucide-react/icons/trash-2';
 import type { ServiceFilter } from '@lobby/contracts';
 import { deleteRecording, listRecordings } from '../../api/admin.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { AdminLayout } from '../admin/AdminLayout.tsx';
 import { errorText, useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';

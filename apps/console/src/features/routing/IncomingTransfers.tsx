@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import PhoneForwarded from 'lucide-react/icons/phone-forwarded';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { useTransfers } from './transferStore.ts';
 import styles from './routing.module.css';
 

@@ -2,8 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import X from 'lucide-react/icons/x';
 import SwitchCamera from 'lucide-react/icons/switch-camera';
-import { useGuestStore } from '../../app/store.ts';
-import { inCallStore, useInCall } from '../ongoing/inCall.ts';
+import { useGuestStore, useInCall } from '../../state/store.ts';
 import styles from './DevicePanel.module.css';
 
 type Kind = 'audioinput' | 'videoinput' | 'audiooutput';
@@ -38,6 +37,7 @@ export function DevicePanel({ video }: { video: boolean }) {
   const volume = useInCall((s) => s.status?.callVolume ?? 1);
   const isBackCam = useInCall((s) => !!s.status?.isBackCam);
   const sinkId = useInCall((s) => s.sinkId);
+  const setSinkId = useGuestStore((s) => s.setSinkId);
   const localStream = useGuestStore((s) => s.localStream);
   const flipCamera = useGuestStore((s) => !!s.company?.flipCamera);
   const devices = useDevices();
@@ -103,7 +103,7 @@ export function DevicePanel({ video }: { video: boolean }) {
       {canChooseSpeaker && devices.audiooutput.length ? (
         <label className={styles.field}>
           {t('ongoing.speaker')}
-          <select value={sinkId} onChange={(e) => inCallStore.setState({ sinkId: e.target.value })} data-testid="speaker-select">
+          <select value={sinkId} onChange={(e) => setSinkId(e.target.value)} data-testid="speaker-select">
             {devices.audiooutput.map((d, i) => (
               <option key={d.deviceId || i} value={d.deviceId === 'default' ? '' : d.deviceId}>
                 {label(d, i)}

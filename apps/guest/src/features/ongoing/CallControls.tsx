@@ -7,9 +7,9 @@ import PhoneOff from 'lucide-react/icons/phone-off';
 import MessageCircle from 'lucide-react/icons/message-circle';
 import Settings from 'lucide-react/icons/settings';
 import { ScreenShareButton } from '../screenshare/ScreenShareButton.tsx';
-import { useInCall } from './inCall.ts';
-import { useGuestStore } from '../../app/store.ts';
-import { useCallActions } from '../../app/callActions.ts';
+import { useInCall } from '../../state/store.ts';
+import { useGuestStore } from '../../state/store.ts';
+import { useCallActions } from '../../state/callActions.ts';
 import styles from './OngoingScreen.module.css';
 import { IconButton } from '@lobby/ui';
 
