@@ -1,10 +1,8 @@
-// What the console's buttons do, injected through context. The agent engine (packages/call) will
-// provide the real answer/hangup/media; `placeholderAgentActions` talks to the session API for real
-// and otherwise only changes state.
+// What the console's buttons do, injected through context. The agent engine (packages/call) provides
+// the real answer/hangup/media (features/desk/engineAgentActions.ts); features/desk/sessionActions.ts
+// talks to the session API for real and otherwise only changes state (dev fixtures, tests).
 import { createContext, useContext } from 'react';
-import { ApiError } from '@lobby/call/http';
-import * as consoleApi from '../api/console.ts';
-import type { Availability, ConsoleStore, LoginError } from './store.ts';
+import type { Availability } from './store.ts';
 
 export interface AgentActions {
   /** Log in; on failure sets `loginError` (and resolves). */
@@ -22,89 +20,6 @@ export interface AgentActions {
   setAvailability(availability: Availability): void | Promise<void>;
   /** Round robin: pass an offered call on to the next agent. */
   decline?(callId: string): void | Promise<void>;
-}
-
-export type ConsoleApi = Pick<typeof consoleApi, 'login' | 'logout' | 'me' | 'companyName'>;
-
-function loginErrorOf(error: unknown): LoginError {
-  if (error instanceof ApiError) {
-    if (error.status === 401 || error.status === 400) return 'invalid';
-    if (error.status === 429) return 'rateLimited';
-    if (error.status === 0) return 'network';
-  }
-  return 'unknown';
-}
-
-/** Session calls for real; call handling only moves state. Replaced when the engine is wired. */
-export function placeholderAgentActions(store: ConsoleStore, api: ConsoleApi = consoleApi): AgentActions {
-  const s = () => store.getState();
-  const loadCompanyName = (companyId: number) =>
-    api.companyName(companyId).then(
-      (name) => s().setCompanyName(name),
-      () => undefined, // the header simply shows no company name
-    );
-  return {
-    async login(email, password) {
-      s().setLoginPending(true);
-      s().setLoginError(null);
-      try {
-        const user = await api.login(email, password);
-        s().setSession(user);
-        void loadCompanyName(user.companyId);
-      } catch (error) {
-        s().setLoginError(loginErrorOf(error));
-      } finally {
-        s().setLoginPending(false);
-      }
-    },
-    async logout() {
-      try {
-        await api.logout();
-      } catch {
-        // The session is forgotten locally either way.
-      }
-      s().resetCall();
-      s().setSession(null);
-    },
-    async restoreSession() {
-      try {
-        const user = await api.me();
-        s().setSession(user);
-        void loadCompanyName(user.companyId);
-      } catch {
-        s().setSession(null);
-      }
-    },
-    answer(callId) {
-      const entry = s().queue.find((q) => q.callId === callId);
-      if (!entry || s().activeCall) return;
-      s().removeQueueEntry(callId);
-      s().setActiveCall({
-        callId,
-        guestName: entry.guestName,
-        kind: entry.kind,
-        assignmentName: entry.assignmentName,
-        startedAt: Date.now(),
-      });
-    },
-    hangup() {
-      s().localStream?.getTracks().forEach((track) => track.stop());
-      s().resetCall();
-    },
-    toggleAudio() {
-      const muted = !s().audioMuted;
-      s().localStream?.getAudioTracks().forEach((track) => (track.enabled = !muted));
-      s().setAudioMuted(muted);
-    },
-    toggleVideo() {
-      const muted = !s().videoMuted;
-      s().localStream?.getVideoTracks().forEach((track) => (track.enabled = !muted));
-      s().setVideoMuted(muted);
-    },
-    setAvailability(availability) {
-      s().setAvailability(availability);
-    },
-  };
 }
 
 export const AgentActionsContext = createContext<AgentActions | null>(null);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import X from 'lucide-react/icons/x';
 import { useConsoleStore } from '../../state/store.ts';
-import { agentInCallStore, useAgentInCall } from './agentInCall.ts';
+import { useAgentInCall } from '../../state/store.ts';
 import { useInputDevices } from './useDevices.ts';
 import styles from './CallSettings.module.css';
 
@@ -48,8 +48,8 @@ export function CallSettings({ video, participants, main, onClose }: {
       setBusy(false);
     }
   };
-  const setVolume = (display: string, volume: number) =>
-    agentInCallStore.setState((s) => ({ volumes: { ...s.volumes, [display]: volume } }));
+  const setVolume = useConsoleStore((s) => s.setVolume);
+  const setSpeakerId = useConsoleStore((s) => s.setSpeakerId);
   const label = (d: MediaDeviceInfo, i: number) => d.label || `${t('inCall.device')} ${i + 1}`;
 
   return (
@@ -100,7 +100,7 @@ export function CallSettings({ video, participants, main, onClose }: {
             {t('inCall.speaker')}
             <select
               value={speakerId}
-              onChange={(e) => agentInCallStore.setState({ speakerId: e.target.value })}
+              onChange={(e) => setSpeakerId(e.target.value)}
               data-testid="agent-speaker-select"
             >
               {speakers.map((d, i) => (

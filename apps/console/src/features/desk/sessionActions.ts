@@ -1,0 +1,90 @@
+// The console's session actions (login, logout, restore) against the API, and call handling that only
+// moves state: the whole AgentActions for dev fixtures and tests, and the session part of the engine's.
+import { ApiError } from '@lobby/call/http';
+import * as consoleApi from '../../api/console.ts';
+import type { AgentActions } from '../../state/agentActions.ts';
+import type { ConsoleStore, LoginError } from '../../state/store.ts';
+
+export type ConsoleApi = Pick<typeof consoleApi, 'login' | 'logout' | 'me' | 'companyName'>;
+
+function loginErrorOf(error: unknown): LoginError {
+  if (error instanceof ApiError) {
+    if (error.status === 401 || error.status === 400) return 'invalid';
+    if (error.status === 429) return 'rateLimited';
+    if (error.status === 0) return 'network';
+  }
+  return 'unknown';
+}
+
+/** Session calls for real; call handling only moves state. Replaced when the engine is wired. */
+export function placeholderAgentActions(store: ConsoleStore, api: ConsoleApi = consoleApi): AgentActions {
+  const s = () => store.getState();
+  const loadCompanyName = (companyId: number) =>
+    api.companyName(companyId).then(
+      (name) => s().setCompanyName(name),
+      () => undefined, // the header simply shows no company name
+    );
+  return {
+    async login(email, password) {
+      s().setLoginPending(true);
+      s().setLoginError(null);
+      try {
+        const user = await api.login(email, password);
+        s().setSession(user);
+        void loadCompanyName(user.companyId);
+      } catch (error) {
+        s().setLoginError(loginErrorOf(error));
+      } finally {
+        s().setLoginPending(false);
+      }
+    },
+    async logout() {
+      try {
+        await api.logout();
+      } catch {
+        // The session is forgotten locally either way.
+      }
+      s().resetCall();
+      s().setSession(null);
+    },
+    async restoreSession() {
+      try {
+        const user = await api.me();
+        s().setSession(user);
+        void loadCompanyName(user.companyId);
+      } catch {
+        s().setSession(null);
+      }
+    },
+    answer(callId) {
+      const entry = s().queue.find((q) => q.callId === callId);
+      if (!entry || s().activeCall) return;
+      s().removeQueueEntry(callId);
+      s().setActiveCall({
+        callId,
+        guestName: entry.guestName,
+        kind: entry.kind,
+        assignmentName: entry.assignmentName,
+        startedAt: Date.now(),
+      });
+    },
+    hangup() {
+      s().localStream?.getTracks().forEach((track) => track.stop());
+      s().resetCall();
+    },
+    toggleAudio() {
+      const muted = !s().audioMuted;
+      s().localStream?.getAudioTracks().forEach((track) => (track.enabled = !muted));
+      s().setAudioMuted(muted);
+    },
+    toggleVideo() {
+      const muted = !s().videoMuted;
+      s().localStream?.getVideoTracks().forEach((track) => (track.enabled = !muted));
+      s().setVideoMuted(muted);
+    },
+    setAvailability(availability) {
+      s().setAvailability(availability);
+    },
+  };
+}
+
