@@ -5,6 +5,7 @@ import Send from 'lucide-react/icons/send';
 import X from 'lucide-react/icons/x';
 import { safeFileUrl } from './safeUrl.ts';
 import styles from './ChatPanel.module.css';
+import panel from './SidePanel.module.css';
 
 /** A chat message as the panel shows it (the engine's ChatEntry fits). */
 export interface ChatPanelMessage {
@@ -72,7 +73,7 @@ export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: 
 
   return (
     <aside
-      className={styles.panel}
+      className={panel.panel}
       data-testid="chat-panel"
       aria-label={k('chat')}
       onKeyDown={(e) => {
@@ -81,9 +82,9 @@ export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: 
         onClose();
       }}
     >
-      <header className={styles.head}>
-        <h2 className={styles.title}>{k('chat')}</h2>
-        <button type="button" className={styles.close} aria-label={k('closeChat')} onClick={onClose}>
+      <header className={panel.head}>
+        <h2 className={panel.title}>{k('chat')}</h2>
+        <button type="button" className={panel.close} aria-label={k('closeChat')} onClick={onClose}>
           <X size={20} aria-hidden="true" />
         </button>
       </header>

@@ -3,6 +3,7 @@
 import type { CallActions } from '../state/callActions.ts';
 import type { GuestStore } from '../state/store.ts';
 import { sendEvent } from '../journey/controller.ts';
+import { toggleLocalTracks } from '@lobby/ui';
 
 /** Placeholder actions: they only change screens and flags. Replaced when the call engine is wired. */
 export function demoCallActions(store: GuestStore): CallActions {
@@ -18,16 +19,8 @@ export function demoCallActions(store: GuestStore): CallActions {
     hangup: () => {
       sendEvent(store, { type: 'ENDED', by: 'guest' });
     },
-    toggleAudio() {
-      const muted = !s().audioMuted;
-      s().localStream?.getAudioTracks().forEach((track) => (track.enabled = !muted));
-      s().setAudioMuted(muted);
-    },
-    toggleVideo() {
-      const muted = !s().videoMuted;
-      s().localStream?.getVideoTracks().forEach((track) => (track.enabled = !muted));
-      s().setVideoMuted(muted);
-    },
+    toggleAudio: () => s().setAudioMuted(toggleLocalTracks(s().localStream, 'audio', s().audioMuted)),
+    toggleVideo: () => s().setVideoMuted(toggleLocalTracks(s().localStream, 'video', s().videoMuted)),
     callAgain() {
       sendEvent(store, { type: 'CALL_AGAIN' });
     },

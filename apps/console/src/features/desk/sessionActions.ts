@@ -1,6 +1,7 @@
 // The console's session actions (login, logout, restore) against the API, and call handling that only
 // moves state: the whole AgentActions for dev fixtures and tests, and the session part of the engine's.
 import { ApiError } from '@lobby/call/http';
+import { toggleLocalTracks } from '@lobby/ui';
 import * as consoleApi from '../../api/console.ts';
 import type { AgentActions } from '../../state/agentActions.ts';
 import type { ConsoleStore, LoginError } from '../../state/store.ts';
@@ -72,16 +73,8 @@ export function placeholderAgentActions(store: ConsoleStore, api: ConsoleApi = c
       s().localStream?.getTracks().forEach((track) => track.stop());
       s().resetCall();
     },
-    toggleAudio() {
-      const muted = !s().audioMuted;
-      s().localStream?.getAudioTracks().forEach((track) => (track.enabled = !muted));
-      s().setAudioMuted(muted);
-    },
-    toggleVideo() {
-      const muted = !s().videoMuted;
-      s().localStream?.getVideoTracks().forEach((track) => (track.enabled = !muted));
-      s().setVideoMuted(muted);
-    },
+    toggleAudio: () => s().setAudioMuted(toggleLocalTracks(s().localStream, 'audio', s().audioMuted)),
+    toggleVideo: () => s().setVideoMuted(toggleLocalTracks(s().localStream, 'video', s().videoMuted)),
     setAvailability(availability) {
       s().setAvailability(availability);
     },
