@@ -43,7 +43,9 @@ function feed(steps: Array<[AgentSnapshot, number]>) {
 
 describe('fromDeskSnapshot', () => {
   it('when media first flows, then the call timer starts; while joining it has not', () => {
-    expect(feed([[snapshot({ phase: 'joining', activeCall: call() }), 1_000]]).activeCall?.startedAt).toBeNull();
+    expect(
+      feed([[snapshot({ phase: 'joining', activeCall: call() }), 1_000]]).activeCall?.startedAt,
+    ).toBeNull();
     expect(
       feed([
         [snapshot({ phase: 'joining', activeCall: call() }), 1_000],
@@ -83,13 +85,22 @@ describe('fromDeskSnapshot', () => {
     expect(next.activeCall?.startedAt).toBe(30_000);
   });
 
-  it('when the engine mutes or unmutes, then the store shows the engine\'s state (mute is held once)', () => {
-    const muted = feed([[snapshot({ phase: 'inCall', activeCall: call(), muted: { audio: true, video: false } }), 1]]);
+  it("when the engine mutes or unmutes, then the store shows the engine's state (mute is held once)", () => {
+    const muted = feed([
+      [snapshot({ phase: 'inCall', activeCall: call(), muted: { audio: true, video: false } }), 1],
+    ]);
     expect([muted.audioMuted, muted.videoMuted]).toEqual([true, false]);
     // the engine unmutes on hold: the button must not keep saying muted
     const afterHold = feed([
       [snapshot({ phase: 'inCall', activeCall: call(), muted: { audio: true, video: true } }), 1],
-      [snapshot({ phase: 'inCall', activeCall: call({ held: true }), muted: { audio: false, video: false } }), 2],
+      [
+        snapshot({
+          phase: 'inCall',
+          activeCall: call({ held: true }),
+          muted: { audio: false, video: false },
+        }),
+        2,
+      ],
     ]);
     expect([afterHold.audioMuted, afterHold.videoMuted]).toEqual([false, false]);
   });

@@ -10,8 +10,25 @@ export interface StageStream {
 }
 
 /** A shared screen: the whole picture (contain), named for tests `remote-screen`. */
-export function ScreenTile({ screen, label, className }: { screen: StageStream; label: string; className?: string }) {
-  return <VideoTile className={className} stream={screen.stream} peer={screen.id} fit="contain" label={label} data-testid="remote-screen" />;
+export function ScreenTile({
+  screen,
+  label,
+  className,
+}: {
+  screen: StageStream;
+  label: string;
+  className?: string;
+}) {
+  return (
+    <VideoTile
+      className={className}
+      stream={screen.stream}
+      peer={screen.id}
+      fit="contain"
+      label={label}
+      data-testid="remote-screen"
+    />
+  );
 }
 
 export interface StageOthersProps {
@@ -29,7 +46,15 @@ export interface StageOthersProps {
 }
 
 /** The column of the other participants, with the shared screen first while it is small. */
-export function StageOthers({ screen, zoomed, onZoom, screenLabel, zoomLabel, className, children }: StageOthersProps) {
+export function StageOthers({
+  screen,
+  zoomed,
+  onZoom,
+  screenLabel,
+  zoomLabel,
+  className,
+  children,
+}: StageOthersProps) {
   const small = screen && !zoomed ? screen : null;
   if (!small && Children.count(children) === 0) return null;
   return (
@@ -57,7 +82,14 @@ export interface SelfViewProps {
 }
 
 /** Our own camera, small and mirrored, never played aloud (no echo); named for tests `local-video`. */
-export function SelfView({ stream, videoOff, label, cameraOffLabel, iconSize = 20, className }: SelfViewProps) {
+export function SelfView({
+  stream,
+  videoOff,
+  label,
+  cameraOffLabel,
+  iconSize = 20,
+  className,
+}: SelfViewProps) {
   return (
     <VideoTile
       className={className}

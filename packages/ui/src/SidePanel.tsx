@@ -44,11 +44,25 @@ export interface DeviceSelectProps {
 }
 
 /** One kind of device (camera, microphone, speaker) to choose from, as a labelled select. */
-export function DeviceSelect({ label, devices, value, onChange, unnamed, defaultIsEmpty, disabled, ...rest }: DeviceSelectProps) {
+export function DeviceSelect({
+  label,
+  devices,
+  value,
+  onChange,
+  unnamed,
+  defaultIsEmpty,
+  disabled,
+  ...rest
+}: DeviceSelectProps) {
   return (
     <label className={styles.field}>
       {label}
-      <select value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} data-testid={rest['data-testid']}>
+      <select
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={rest['data-testid']}
+      >
         {devices.map((d, i) => (
           <option key={d.deviceId || i} value={defaultIsEmpty && d.deviceId === 'default' ? '' : d.deviceId}>
             {d.label || `${unnamed} ${i + 1}`}

@@ -44,13 +44,11 @@ export function fromDeskSnapshot(
       held: !!snap.activeCall?.held,
       runningCalls: sameCalls(state.inCall.runningCalls, snap.runningCalls)
         ? state.inCall.runningCalls
-        : snap.runningCalls.map(
-            (c): RunningCall => ({
-              callId: c.callId,
-              guestName: guestDisplayName(c.nick, c.lobby?.name),
-              assignmentName: c.assignmentName ?? '',
-            }),
-          ),
+        : snap.runningCalls.map((c): RunningCall => ({
+            callId: c.callId,
+            guestName: guestDisplayName(c.nick, c.lobby?.name),
+            assignmentName: c.assignmentName ?? '',
+          })),
     },
   };
   const current = state.transfers.incoming;
@@ -71,7 +69,8 @@ export function fromDeskSnapshot(
     callId: active.callId,
     guestName: guestDisplayName(active.guestNick, names.get(active.guestNick)),
     kind: active.callType,
-    assignmentName: queue.find((q) => q.callId === active.callId)?.assignmentName ?? ended?.assignmentName ?? '',
+    assignmentName:
+      queue.find((q) => q.callId === active.callId)?.assignmentName ?? ended?.assignmentName ?? '',
     // one duration for the whole hold chain: hold and resume keep the call (under a new id), not the timer
     startedAt: callClock(ended?.startedAt ?? null, snap.phase === 'inCall', now),
     guestPresence: active.guestStatus,

@@ -54,7 +54,10 @@ export const initialAgentInCall: AgentInCallState = {
 
 /** Transfers (docs/protocol.md "Transfer"): the calls handed to this agent and the desk's transfer methods. */
 export interface TransferEngine {
-  transferTargets(): Promise<{ agents: Array<{ id: number; name: string; jid: string }>; assignments: Array<{ id: number; name: string }> }>;
+  transferTargets(): Promise<{
+    agents: Array<{ id: number; name: string; jid: string }>;
+    assignments: Array<{ id: number; name: string }>;
+  }>;
   transfer(to: { toUserId: number } | { assignmentId: number }): Promise<void>;
   acceptTransfer(id: number): Promise<void>;
 }

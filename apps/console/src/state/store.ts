@@ -147,7 +147,14 @@ export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleS
       set(
         user
           ? { user, session: 'authenticated', loginError: null }
-          : { user: null, session: 'anonymous', companyName: null, queue: [], activeCall: null, wrapUp: null },
+          : {
+              user: null,
+              session: 'anonymous',
+              companyName: null,
+              queue: [],
+              activeCall: null,
+              wrapUp: null,
+            },
       ),
     setCompanyName: (companyName) => set({ companyName }),
     setLanguage: (language) => set({ language }),
