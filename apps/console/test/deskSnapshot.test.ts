@@ -16,20 +16,10 @@ const call = (over: Partial<ActiveCall> = {}): ActiveCall => ({
 });
 
 const snapshot = (over: Partial<AgentSnapshot> = {}): AgentSnapshot => ({
-  phase: 'idle',
-  jid: 'agent@lobby.local',
-  queue: [],
-  runningCalls: [],
-  activeCall: null,
-  localStream: null,
-  remoteFeeds: [],
-  muted: { audio: false, video: false },
-  error: null,
-  lastEnded: null,
-  status: initialCallStatus(),
-  localScreen: null,
-  live: true,
-  transfers: [],
+  // an idle desk with no call (the engine's own snapshot shape)
+  ...{ phase: 'idle', jid: 'agent@lobby.local', queue: [], runningCalls: [], activeCall: null },
+  ...{ localStream: null, remoteFeeds: [], localScreen: null, status: initialCallStatus() },
+  ...{ muted: { audio: false, video: false }, error: null, lastEnded: null, live: true, transfers: [] },
   ...over,
 });
 

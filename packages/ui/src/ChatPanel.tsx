@@ -84,14 +84,14 @@ export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: 
     >
       <header className={panel.head}>
         <h2 className={panel.title}>{k('chat')}</h2>
-        <button type="button" className={panel.close} aria-label={k('closeChat')} onClick={onClose}>
+        <button type="button" className={`${panel.iconButton} ${panel.close}`} aria-label={k('closeChat')} onClick={onClose}>
           <X size={20} aria-hidden="true" />
         </button>
       </header>
       <form className={styles.compose} onSubmit={submit}>
         <button
           type="button"
-          className={styles.attach}
+          className={panel.iconButton}
           aria-label={k('attachFile')}
           title={k('attachFile')}
           disabled={uploading}
@@ -116,7 +116,7 @@ export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: 
           maxLength={2000}
           data-testid="chat-input"
         />
-        <button type="submit" className={styles.send} aria-label={k('send')} data-testid="chat-send">
+        <button type="submit" className={`${panel.iconButton} ${styles.send}`} aria-label={k('send')} data-testid="chat-send">
           <Send size={18} aria-hidden="true" />
         </button>
       </form>

@@ -20,7 +20,7 @@ export function SidePanel({ title, closeLabel, onClose, children, ...rest }: Sid
         <h2 className={styles.title} id={rest['aria-labelledby']}>
           {title}
         </h2>
-        <button type="button" className={styles.close} aria-label={closeLabel} onClick={onClose}>
+        <button type="button" className={`${styles.iconButton} ${styles.close}`} aria-label={closeLabel} onClick={onClose}>
           <X size={20} aria-hidden="true" />
         </button>
       </header>
