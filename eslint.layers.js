@@ -11,6 +11,9 @@
 
 const APPS = ['guest', 'console', 'server', 'widget'];
 
+/** Import patterns that reach an app's root folder (src/app/) by a relative path. */
+const ROOT = ['**/app/*', '**/app/**', './app/*'];
+
 /** Import patterns (gitignore style) that reach an app, by its package name or by a relative path. */
 /** @param {string} name */
 const app = (name) => [`@lobby/${name}`, `@lobby/${name}/*`, `**/apps/${name}/**`, `**/${name}/src/**`];
@@ -56,4 +59,15 @@ export const layerRules = [
       `apps/${name} may import packages only, never another app${name === 'server' ? ' (and the server no browser package)' : ''} (docs/architecture.md "Layers").`,
     ),
   ),
+  // Inside the two React apps, src/app/ is the root that composes everything (providers, routes, dev
+  // fixtures): the features, the journey and the shared state (src/state/) never import it back.
+  // (A later config replaces the rule's options for the files it matches, so the cross-app ban is repeated.)
+  ...['guest', 'console'].map((name) => ({
+    ...forbid(
+      [`apps/${name}/src/**/*.ts`, `apps/${name}/src/**/*.tsx`],
+      [...APPS.filter((other) => other !== name).flatMap(app), ...ROOT],
+      `apps/${name}: only src/app/ and main.tsx import the app's root (src/app/); shared state lives in src/state/ (docs/architecture.md "Layers").`,
+    ),
+    ignores: [`apps/${name}/src/app/**`, `apps/${name}/src/main.tsx`],
+  })),
 ];

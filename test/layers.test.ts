@@ -31,6 +31,11 @@ describe('layer order (eslint.layers.js)', () => {
     ['apps/console/src/x.ts', "import { store } from '@lobby/guest';"],
     ['apps/server/src/x.ts', "import { GuestCall } from '@lobby/call';"],
     ['apps/widget/src/x.ts', "import { bridge } from '../../guest/src/features/widget/bridge.ts';"],
+    ['apps/guest/src/features/x/x.ts', "import { useGuestStore } from '../../app/store.ts';"],
+    ['apps/guest/src/journey/x.ts', "import { App } from '../app/App.tsx';"],
+    ['apps/console/src/features/x/x.tsx', "import { BASENAME } from '../../app/App.tsx';"],
+    ['apps/console/src/state/x.ts', "import { applyFixture } from '../app/fixtures.ts';"],
+    ['apps/guest/src/features/x/x.ts', "import { QueuePanel } from '../../../../console/src/features/queue/QueuePanel.tsx';"],
   ])('when %s imports across the layers (%s), then lint fails', async (filePath, source) => {
     expect(await restricted(filePath, source)).toHaveLength(1);
   });
@@ -41,6 +46,9 @@ describe('layer order (eslint.layers.js)', () => {
     ['apps/guest/src/x.ts', "import { Button } from '@lobby/ui';\nimport { apiRequest } from '@lobby/call/http';"],
     ['apps/console/src/x.ts', "import { GuestCall } from '@lobby/call';\nimport { Spinner } from '../base/Spinner.tsx';"],
     ['apps/server/src/x.ts', "import { Company } from '@lobby/contracts';"],
+    ['apps/guest/src/features/x/x.ts', "import { useGuestStore } from '../../state/store.ts';"],
+    ['apps/guest/src/app/App.tsx', "import { CallPage } from './CallPage.tsx';\nimport { ScreenSwitch } from '../features/screens/ScreenSwitch.tsx';"],
+    ['apps/console/src/main.tsx', "import { App } from './app/App.tsx';"],
   ])('when %s imports down the layers (%s), then lint passes', async (filePath, source) => {
     expect(await restricted(filePath, source)).toEqual([]);
   });

@@ -4,7 +4,7 @@
  * linked to the first one in the database (POST /call-report/hold-call), the guest announces
  * CallResumed and media flows again both ways.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { queryRows } from '../support/db.ts';
 import { closeAll, screenshot } from '../support/journey.ts';
 import { expectMediaFlowing, mediaCounters } from '../support/media.ts';
@@ -63,6 +63,60 @@ test('when the agent holds and resumes, then the guest sees the hold page and th
       status: 'ok',
     });
     await screenshot(guest.page, testInfo, 'incall-hold-resumed-guest');
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
+
+/** Seconds shown by a call timer ("m:ss" or "h:mm:ss"); NaN when it shows words (e.g. "Connecting…"). */
+async function timerSeconds(timer: Locator): Promise<number> {
+  const text = ((await timer.locator('time').textContent()) ?? '').trim();
+  if (!/^\d+(:\d\d){1,2}$/.test(text)) return Number.NaN;
+  return text.split(':').reduce((total, part) => total * 60 + Number(part), 0);
+}
+
+test('when the agent holds and resumes, then both timers say on hold and run on as one duration', async ({}, testInfo) => {
+  const { agent, guest } = await launchPair();
+  try {
+    await guestCallsAndAgentAnswers(agent, guest);
+    const agentTimer = agent.page.getByTestId('agent-call-timer');
+    const guestTimer = guest.page.getByTestId('call-timer');
+    await expect.poll(() => timerSeconds(agentTimer)).toBeGreaterThanOrEqual(2);
+    const beforeHold = await timerSeconds(agentTimer);
+
+    // act: the agent holds
+    await agent.page.getByTestId('agent-hold-button').click();
+
+    // assert: on hold is shown as on hold on both sides, never as connecting; the guest's time runs on
+    await expect(guest.page.getByTestId('hold-page')).toBeVisible();
+    await expect(agent.page.getByTestId('remote-on-hold')).toHaveText('On hold');
+    await expect(agent.page.getByTestId('active-call')).not.toContainText('Connecting');
+    await expect(agentTimer).toHaveAttribute('data-held', 'true');
+    await expect(agentTimer).toContainText('On hold');
+    await expect(guestTimer).toHaveAttribute('data-on-hold', 'true');
+    await expect(guestTimer).toBeVisible(); // above the hold page
+    await expect(guestTimer).toContainText('On hold');
+    await expect(guestTimer).not.toContainText('Connecting');
+    await expect.poll(() => timerSeconds(guestTimer)).toBeGreaterThanOrEqual(beforeHold);
+    // the hold lasts several seconds, so that a timer restarted by the resume would show clearly less
+    await expect.poll(() => timerSeconds(agentTimer), { timeout: 15_000 }).toBeGreaterThanOrEqual(beforeHold + 6);
+    await screenshot(agent.page, testInfo, 'incall-hold-timer-agent');
+    await screenshot(guest.page, testInfo, 'incall-hold-timer-guest');
+
+    // act: the agent resumes
+    await agent.page.getByTestId('agent-hold-button').click();
+    await expect(guest.page.getByTestId('hold-page')).toHaveCount(0);
+    await expectMediaFlowing(agent.page, 'agent after resume');
+
+    // assert: one running duration across the hold on both sides: neither timer restarted, and they agree
+    await expect(agentTimer).toHaveAttribute('data-held', 'false');
+    await expect(guestTimer).toHaveAttribute('data-on-hold', 'false');
+    const agentAfter = await timerSeconds(agentTimer);
+    const guestAfter = await timerSeconds(guestTimer);
+    expect(agentAfter).toBeGreaterThanOrEqual(beforeHold + 6);
+    expect(guestAfter).toBeGreaterThanOrEqual(beforeHold + 6);
+    expect(Math.abs(agentAfter - guestAfter)).toBeLessThanOrEqual(3);
+    await screenshot(agent.page, testInfo, 'incall-hold-timer-resumed-agent');
   } finally {
     await closeAll(testInfo, agent, guest);
   }

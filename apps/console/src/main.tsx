@@ -3,8 +3,8 @@ import { createRoot } from 'react-dom/client';
 import './theme/global.css';
 import { initialLanguage } from './i18n/index.ts';
 import { App } from './app/App.tsx';
-import { createConsoleStore } from './app/store.ts';
-import type { AgentActions } from './app/agentActions.ts';
+import { createConsoleStore } from './state/store.ts';
+import type { AgentActions } from './state/agentActions.ts';
 import { engineAgentActions } from './features/desk/engineAgentActions.ts';
 
 async function start(): Promise<void> {

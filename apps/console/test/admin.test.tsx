@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { AppRoutes } from '../src/app/App.tsx';
-import { createConsoleStore } from '../src/app/store.ts';
+import { createConsoleStore } from '../src/state/store.ts';
 import { companyDefaults } from '@lobby/contracts';
 import { agent, Wrapper } from './helpers.tsx';
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import '../src/i18n/index.ts';
 import { AppProviders } from '../src/app/App.tsx';
-import type { ConsoleStore } from '../src/app/store.ts';
+import type { ConsoleStore } from '../src/state/store.ts';
 
 export function Wrapper({ store, children, path = '/' }: { store: ConsoleStore; children: ReactNode; path?: string }) {
   return (

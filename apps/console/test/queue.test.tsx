@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { createConsoleStore, type QueueEntry } from '../src/app/store.ts';
+import { createConsoleStore, type QueueEntry } from '../src/state/store.ts';
 import { WorkspacePage } from '../src/features/workspace/WorkspacePage.tsx';
 import { agent, Wrapper } from './helpers.tsx';
 

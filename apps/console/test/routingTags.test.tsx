@@ -3,8 +3,8 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import i18n from 'i18next';
 import '../src/i18n/index.ts';
 import { AppProviders } from '../src/app/App.tsx';
-import { placeholderAgentActions } from '../src/app/agentActions.ts';
-import { createConsoleStore, type QueueEntry } from '../src/app/store.ts';
+import { placeholderAgentActions } from '../src/features/desk/sessionActions.ts';
+import { createConsoleStore, type QueueEntry } from '../src/state/store.ts';
 import { RoutingTags } from '../src/features/routing/RoutingTags.tsx';
 import { agent } from './helpers.tsx';
 

@@ -4,9 +4,9 @@ import './theme/global.css';
 import './i18n/index.ts';
 import './features/index.ts';
 import { App } from './app/App.tsx';
-import { createGuestStore } from './app/store.ts';
-import type { AppServices } from './app/services.ts';
-import type { CallActions } from './app/callActions.ts';
+import { createGuestStore } from './state/store.ts';
+import type { AppServices } from './state/services.ts';
+import type { CallActions } from './state/callActions.ts';
 import { lazyCallActions } from './features/call/lazyCallActions.ts';
 import { mountWidgetFeatures } from './features/widget/index.ts';
 

@@ -4,8 +4,8 @@ import '../src/i18n/index.ts';
 import '../src/features/index.ts';
 import { AppProviders } from '../src/app/App.tsx';
 import type { Company } from '../src/api/company.ts';
-import type { GuestStore } from '../src/app/store.ts';
-import type { AppServices } from '../src/app/services.ts';
+import type { GuestStore } from '../src/state/store.ts';
+import type { AppServices } from '../src/state/services.ts';
 
 export function company(overrides: Partial<Company> = {}): Company {
   return {

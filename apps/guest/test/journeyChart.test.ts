@@ -176,4 +176,14 @@ describe('transition (the call)', () => {
     const state = at('selection');
     expect(transition(state, { type: 'ENDED', by: 'agent' }, rating)).toBe(state);
   });
+  it('when the guest is done with the preview, then selection; elsewhere the event changes nothing', () => {
+    expect(transition(at('preview'), { type: 'PREVIEW_DONE' }, rating).screen).toBe('selection');
+    const waiting = at('waiting');
+    expect(transition(waiting, { type: 'PREVIEW_DONE' }, rating)).toBe(waiting);
+  });
+  it('when the welcome form is sent and the company has a preview, then preview; without one the call buttons stay', () => {
+    expect(transition(at('selection'), { type: 'FORM_DONE' }, { ...rating, previewScreen: true }).screen).toBe('preview');
+    const selection = at('selection');
+    expect(transition(selection, { type: 'FORM_DONE' }, { ...rating, previewScreen: false })).toBe(selection);
+  });
 });

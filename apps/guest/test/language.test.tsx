@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { AppRoutes } from '../src/app/App.tsx';
-import { createGuestStore } from '../src/app/store.ts';
+import { createGuestStore } from '../src/state/store.ts';
 import { resolveLanguage } from '../src/i18n/language.ts';
 import { company, Wrapper } from './helpers.tsx';
 

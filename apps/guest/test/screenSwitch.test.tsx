@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen as view } from '@testing-library/react';
-import { SCREENS } from '../src/app/screens.ts';
-import { createGuestStore } from '../src/app/store.ts';
+import { SCREENS } from '../src/state/screens.ts';
+import { createGuestStore } from '../src/state/store.ts';
 import { ScreenSwitch } from '../src/features/screens/ScreenSwitch.tsx';
 import { company, Wrapper } from './helpers.tsx';
 

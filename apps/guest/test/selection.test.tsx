@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { createGuestStore } from '../src/app/store.ts';
+import { createGuestStore } from '../src/state/store.ts';
 import { SelectionScreen } from '../src/features/selection/SelectionScreen.tsx';
 import { company, Wrapper } from './helpers.tsx';
 import type { Company } from '../src/api/company.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { createGuestStore } from '../src/app/store.ts';
+import { createGuestStore } from '../src/state/store.ts';
 import { WelcomeForm } from '../src/features/selection/WelcomeForm.tsx';
 import { bindWidgetBridge } from '../src/features/widget/bridge.ts';
 import { company, Wrapper } from './helpers.tsx';

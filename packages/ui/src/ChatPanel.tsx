@@ -5,6 +5,7 @@ import Send from 'lucide-react/icons/send';
 import X from 'lucide-react/icons/x';
 import { safeFileUrl } from './safeUrl.ts';
 import styles from './ChatPanel.module.css';
+import panel from './SidePanel.module.css';
 
 /** A chat message as the panel shows it (the engine's ChatEntry fits). */
 export interface ChatPanelMessage {
@@ -72,7 +73,7 @@ export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: 
 
   return (
     <aside
-      className={styles.panel}
+      className={panel.panel}
       data-testid="chat-panel"
       aria-label={k('chat')}
       onKeyDown={(e) => {
@@ -81,16 +82,16 @@ export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: 
         onClose();
       }}
     >
-      <header className={styles.head}>
-        <h2 className={styles.title}>{k('chat')}</h2>
-        <button type="button" className={styles.close} aria-label={k('closeChat')} onClick={onClose}>
+      <header className={panel.head}>
+        <h2 className={panel.title}>{k('chat')}</h2>
+        <button type="button" className={`${panel.iconButton} ${panel.close}`} aria-label={k('closeChat')} onClick={onClose}>
           <X size={20} aria-hidden="true" />
         </button>
       </header>
       <form className={styles.compose} onSubmit={submit}>
         <button
           type="button"
-          className={styles.attach}
+          className={panel.iconButton}
           aria-label={k('attachFile')}
           title={k('attachFile')}
           disabled={uploading}
@@ -115,7 +116,7 @@ export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: 
           maxLength={2000}
           data-testid="chat-input"
         />
-        <button type="submit" className={styles.send} aria-label={k('send')} data-testid="chat-send">
+        <button type="submit" className={`${panel.iconButton} ${styles.send}`} aria-label={k('send')} data-testid="chat-send">
           <Send size={18} aria-hidden="true" />
         </button>
       </form>

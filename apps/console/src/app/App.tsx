@@ -15,8 +15,9 @@ import { hasRole } from '../features/admin/roles.ts';
 import { ReportsPage } from '../features/reports/ReportsPage.tsx';
 import { RecordingsPage } from '../features/reports/RecordingsPage.tsx';
 import type { Role } from '../api/console.ts';
-import { AgentActionsContext, placeholderAgentActions, useAgentActions, type AgentActions } from './agentActions.ts';
-import { ConsoleStoreContext, useConsoleStore, type ConsoleStore } from './store.ts';
+import { AgentActionsContext, useAgentActions, type AgentActions } from '../state/agentActions.ts';
+import { placeholderAgentActions } from '../features/desk/sessionActions.ts';
+import { ConsoleStoreContext, useConsoleStore, type ConsoleStore } from '../state/store.ts';
 import { Spinner } from '@lobby/ui';
 
 /** Keeps `<html lang dir>` and the title in step with the store. */

@@ -1,32 +1,10 @@
 // DEV ONLY (imported behind `import.meta.env.DEV` in main.tsx): demo agent, queue and fake media.
-import type { ConsoleStore, QueueEntry } from './store.ts';
+import type { ConsoleStore, QueueEntry } from '../state/store.ts';
+import { fakePersonStream } from '@lobby/ui/dev';
 
-function fakeRemoteStream(): MediaStream | null {
-  const canvas = document.createElement('canvas');
-  canvas.width = 1280;
-  canvas.height = 720;
-  const ctx = canvas.getContext('2d');
-  if (!ctx || typeof canvas.captureStream !== 'function') return null;
-  const draw = (time: number) => {
-    const g = ctx.createLinearGradient(0, 0, 1280, 720);
-    g.addColorStop(0, '#6b5b4b');
-    g.addColorStop(1, '#2b2520');
-    ctx.fillStyle = g;
-    ctx.fillRect(0, 0, 1280, 720);
-    const sway = Math.sin(time / 800) * 10;
-    ctx.fillStyle = '#d8b094';
-    ctx.beginPath();
-    ctx.arc(640 + sway, 300, 115, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.fillStyle = '#4a6b52';
-    ctx.beginPath();
-    ctx.ellipse(640 + sway, 700, 310, 270, 0, Math.PI, 0);
-    ctx.fill();
-    requestAnimationFrame(draw);
-  };
-  requestAnimationFrame(draw);
-  return canvas.captureStream(30);
-}
+/** A moving picture standing in for the guest's camera. */
+const fakeRemoteStream = () =>
+  fakePersonStream({ background: ['#6b5b4b', '#2b2520'], face: '#d8b094', shirt: '#4a6b52' });
 
 export function demoQueue(now = Date.now()): QueueEntry[] {
   return [

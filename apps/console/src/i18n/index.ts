@@ -7,7 +7,7 @@ import adminEn from './admin.en.json';
 import adminAr from './admin.ar.json';
 import routingEn from './routing.en.json';
 import routingAr from './routing.ar.json';
-import type { Language } from '../app/store.ts';
+import type { Language } from '../state/store.ts';
 
 /**
  * `translation`: the workspace; `admin`: administration and reports; `routing`: how calls reach agents

@@ -2,11 +2,12 @@ import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyLanguage, ensureLanguage } from '../i18n/index.ts';
 import { applyTheme } from '../theme/theme.ts';
-import { CallActionsContext, demoCallActions, type CallActions } from './callActions.ts';
-import { GuestStoreContext, useGuestStore, type GuestStore } from './store.ts';
+import { CallActionsContext, type CallActions } from '../state/callActions.ts';
+import { demoCallActions } from './demoCallActions.ts';
+import { GuestStoreContext, useGuestStore, type GuestStore } from '../state/store.ts';
 import { CallPage } from './CallPage.tsx';
 import { useGuestRoute } from './route.ts';
-import { AppServicesContext, defaultServices, type AppServices } from './services.ts';
+import { AppServicesContext, defaultServices, type AppServices } from '../state/services.ts';
 import { browserGateServices, type GateServices } from '../journey/controller.ts';
 
 /** The gate's checks against the real browser and API; the API session comes from the call engine. */

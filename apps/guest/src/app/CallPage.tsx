@@ -1,9 +1,9 @@
 import { useCallback, useEffect } from 'react';
 import { ScreenSwitch } from '../features/screens/ScreenSwitch.tsx';
 import { ScreenRegistry } from '../features/screens/registry.ts';
-import { useGuestStoreApi } from './store.ts';
+import { useGuestStoreApi } from '../state/store.ts';
 import { loadCompanyInto } from './bootstrap.ts';
-import { useAppServices } from './services.ts';
+import { useAppServices } from '../state/services.ts';
 import { PageShell } from './PageShell.tsx';
 import { useGuestRoute } from './route.ts';
 

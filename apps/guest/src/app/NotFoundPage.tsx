@@ -5,8 +5,8 @@ import { MessageScreen } from '../features/base/MessageScreen.tsx';
 import { ensureLanguage } from '../i18n/index.ts';
 import { resolveLanguage } from '../i18n/language.ts';
 import { PageShell } from './PageShell.tsx';
-import { useAppServices } from './services.ts';
-import { useGuestStoreApi } from './store.ts';
+import { useAppServices } from '../state/services.ts';
+import { useGuestStoreApi } from '../state/store.ts';
 import { buttonStyles } from '@lobby/ui';
 
 /**

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import ShieldCheck from 'lucide-react/icons/shield-check';
-import { useGuestStore, type Language } from './store.ts';
+import { useGuestStore, type Language } from '../state/store.ts';
 import { isMultilingual, saveLanguage } from '../i18n/language.ts';
 import styles from './PageShell.module.css';
 import { LanguageSwitch, Avatar } from '@lobby/ui';

@@ -3,8 +3,8 @@
 import type { Company } from '../api/company.ts';
 import { resolveLanguage, savedLanguage } from '../i18n/language.ts';
 import { ensureLanguage } from '../i18n/index.ts';
-import type { GuestStore } from './store.ts';
-import { runGate, type GateServices } from '../journey/controller.ts';
+import type { GuestStore } from '../state/store.ts';
+import { runGate, showWithoutChecks, type GateServices } from '../journey/controller.ts';
 import { visibleAssignments } from '../journey/assignments.ts';
 
 /** Puts a freshly loaded company into the store, then runs the gate (or, without services, shows selection). */
@@ -14,8 +14,9 @@ export async function applyCompany(store: GuestStore, company: Company, gateServ
   const assignments = visibleAssignments(company);
   if (assignments.length === 1 && assignments[0]) s.setAssignment(assignments[0].id);
   if (!gateServices) {
-    s.setScreen(company.activated ? 'selection' : 'inactive');
-    s.setCompany(company);
+    s.setCompanyOnly(company);
+    showWithoutChecks(store);
+    store.getState().setCompany(company);
     return;
   }
   // the loading screen stays until the gate has decided (location and form checks may take a moment)

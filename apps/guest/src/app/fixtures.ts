@@ -4,9 +4,10 @@
 // reason=<endReason|unsupportedReason>, assignments=<n>, style=stars|emojies, webview=true.
 import type { Company } from '../api/company.ts';
 import { applyCompany } from './bootstrap.ts';
-import type { AppServices } from './services.ts';
-import { isScreen } from './screens.ts';
-import type { EndReason, GuestStore, UnsupportedReason } from './store.ts';
+import type { AppServices } from '../state/services.ts';
+import { isScreen } from '../state/screens.ts';
+import type { EndReason, GuestStore, UnsupportedReason } from '../state/store.ts';
+import { fakePersonStream } from '@lobby/ui/dev';
 
 export function demoCompany(params: URLSearchParams): Company {
   const lang = params.get('lang');
@@ -43,34 +44,13 @@ export function demoCompany(params: URLSearchParams): Company {
 }
 
 /** A moving canvas picture standing in for the agent's camera. */
-function fakeRemoteStream(): MediaStream | null {
-  const canvas = document.createElement('canvas');
-  canvas.width = 1280;
-  canvas.height = 720;
-  const ctx = canvas.getContext('2d');
-  if (!ctx || typeof canvas.captureStream !== 'function') return null;
-  const draw = (time: number) => {
-    const gradient = ctx.createLinearGradient(0, 0, 1280, 720);
-    gradient.addColorStop(0, '#3b4f66');
-    gradient.addColorStop(1, '#1d2633');
-    ctx.fillStyle = gradient;
-    ctx.fillRect(0, 0, 1280, 720);
-    ctx.fillStyle = '#5b7390';
-    ctx.fillRect(860, 140, 260, 300);
-    const sway = Math.sin(time / 900) * 8;
-    ctx.fillStyle = '#c99a7b';
-    ctx.beginPath();
-    ctx.arc(640 + sway, 300, 110, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.fillStyle = '#23395b';
-    ctx.beginPath();
-    ctx.ellipse(640 + sway, 690, 300, 260, 0, Math.PI, 0);
-    ctx.fill();
-    requestAnimationFrame(draw);
-  };
-  requestAnimationFrame(draw);
-  return canvas.captureStream(30);
-}
+const fakeRemoteStream = () =>
+  fakePersonStream({
+    background: ['#3b4f66', '#1d2633'],
+    face: '#c99a7b',
+    shirt: '#23395b',
+    window: { x: 860, y: 140, width: 260, height: 300, colour: '#5b7390' },
+  });
 
 async function fakeLocalStream(video: boolean): Promise<MediaStream | null> {
   try {
@@ -111,6 +91,7 @@ export async function applyFixture(
     s.setCallStartedAt(Date.now() - 134_000);
     if (params.get('muted') === 'true') s.setAudioMuted(true);
   }
-  s.setScreen(fixture);
+  // a fixture poses the app at one screen to look at it (dev only): no journey led there
+  store.setState({ screen: fixture });
   return { gate: null };
 }

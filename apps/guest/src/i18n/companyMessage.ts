@@ -1,5 +1,5 @@
 import type { Company, CompanyMessageKey } from '../api/company.ts';
-import type { Language } from '../app/store.ts';
+import type { Language } from '../state/store.ts';
 import { i18n } from './index.ts';
 
 /**

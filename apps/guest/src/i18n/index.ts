@@ -5,7 +5,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from './en.json';
 import journeyEn from './journey/en.json';
-import type { Language } from '../app/store.ts';
+import type { Language } from '../state/store.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {

@@ -1,5 +1,5 @@
 import type { Company } from '../api/company.ts';
-import type { Language } from '../app/store.ts';
+import type { Language } from '../state/store.ts';
 
 const STORAGE_KEY = 'lobby.language';
 

@@ -5,7 +5,7 @@
 //   Given what is known so far it answers either the screen to show or the next check to run; the
 //   runner (gate runner in journey/runGate.ts) runs that check, adds its result to the facts and asks again.
 // - `transition(state, event)`: the call itself (selection → waiting → ongoing → rating/abandoned …).
-import type { Screen } from '../app/screens.ts';
+import type { Screen } from '../state/screens.ts';
 
 export type UnsupportedReason = 'browser' | 'media' | 'network';
 export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed' | 'unknownAppointment';
@@ -80,10 +80,16 @@ export type JourneyEvent =
   | { type: 'CALL_AGAIN' }
   /** Another tab of this guest holds a call. */
   | { type: 'OTHER_TAB_IN_CALL' }
-  | { type: 'TAKE_OVER' };
+  | { type: 'TAKE_OVER' }
+  /** The guest is done with the preview screen: on to the call buttons. */
+  | { type: 'PREVIEW_DONE' }
+  /** The welcome form was sent: the gate goes on (the preview when the company has one). */
+  | { type: 'FORM_DONE' };
 
 export interface JourneyOptions {
   showRatingPage: boolean;
+  /** the company shows the preview screen before the call buttons */
+  previewScreen?: boolean;
 }
 
 export function journeyAt(screen: Screen): JourneyState {
@@ -137,6 +143,13 @@ export function transition(state: JourneyState, event: JourneyEvent, options: Jo
     case 'TAKE_OVER':
       if (screen !== 'inCall') return state;
       return journeyAt('selection');
+    case 'PREVIEW_DONE':
+      if (screen !== 'preview') return state;
+      return journeyAt('selection');
+    case 'FORM_DONE':
+      // the gate shows the form on the selection screen before the preview (gate(): `form` skips it)
+      if (screen !== 'selection' || !options.previewScreen) return state;
+      return journeyAt('preview');
     default:
       return state;
   }

@@ -1,7 +1,9 @@
 // Runs the state chart (chart.ts) against the store: the gate's checks, and the call's events.
-// No React here; the screens only read the store and call CallActions.
+// No React here; the screens only read the store and call CallActions. This is the one place that
+// changes the store's `screen` (show()): every screen change is the chart's answer to a fact or an event.
 import type { Company } from '../api/company.ts';
-import type { GuestStore } from '../app/store.ts';
+import type { GuestStore } from '../state/store.ts';
+import type { Screen } from '../state/screens.ts';
 import { gate, journeyAt, transition, type GateFacts, type JourneyEvent, type JourneyState } from './chart.ts';
 import { automationAllowed, browserCheck, isAutomated, isOpen, readPosition, type Position } from './checks.ts';
 
@@ -51,11 +53,19 @@ function currentState(store: GuestStore): JourneyState {
   };
 }
 
+/** Shows the screen the chart decided. */
+function show(store: GuestStore, screen: Screen): void {
+  if (store.getState().screen !== screen) store.setState({ screen });
+}
+
 /** Applies one call event; returns the new state (unchanged object when the event did not apply). */
 export function sendEvent(store: GuestStore, event: JourneyEvent): JourneyState {
   const before = currentState(store);
   const company = store.getState().company;
-  const after = transition(before, event, { showRatingPage: !!company?.showRatingPage });
+  const after = transition(before, event, {
+    showRatingPage: !!company?.showRatingPage,
+    previewScreen: !!company?.previewScreen,
+  });
   if (after === before) return before;
   const s = store.getState();
   if (after.screen === 'ongoing' && s.callStartedAt === null) s.setCallStartedAt(Date.now());
@@ -63,8 +73,26 @@ export function sendEvent(store: GuestStore, event: JourneyEvent): JourneyState 
   if (after.screen === 'waiting' && !s.waitingSince) s.setWaitingSince(Date.now());
   s.setEndReason(after.endReason);
   if (after.unsupportedReason) s.setUnsupportedReason(after.unsupportedReason);
-  s.setScreen(after.screen);
+  show(store, after.screen);
   return after;
+}
+
+/**
+ * Without the gate's services (dev fixtures, tests): the chart's gate with every check passed, so only
+ * an inactive company stops the guest.
+ */
+export function showWithoutChecks(store: GuestStore): void {
+  const company = store.getState().company;
+  if (!company) return;
+  const decision = gate({
+    ...initialFacts(company, false, new Date()),
+    browser: null,
+    open: true,
+    needsLocation: false,
+    needsForm: false,
+    previewScreen: false,
+  });
+  if ('screen' in decision) show(store, decision.screen);
 }
 
 export interface GateRun {
@@ -85,7 +113,7 @@ export async function runGate(store: GuestStore, services: GateServices, options
       const s = store.getState();
       s.setFormRequired(decision.form === true);
       if (decision.reason) s.setUnsupportedReason(decision.reason);
-      s.setScreen(decision.screen);
+      show(store, decision.screen);
       return facts;
     }
     switch (decision.check) {

@@ -10,7 +10,7 @@ import ShieldCheck from 'lucide-react/icons/shield-check';
 import CalendarClock from 'lucide-react/icons/calendar-clock';
 import ChartColumn from 'lucide-react/icons/chart-column';
 import Film from 'lucide-react/icons/film';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { Header } from '../workspace/Header.tsx';
 import { hasRole } from './roles.ts';
 import styles from './Admin.module.css';

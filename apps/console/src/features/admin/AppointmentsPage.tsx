@@ -4,12 +4,13 @@ import CalendarPlus from 'lucide-react/icons/calendar-plus';
 import Copy from 'lucide-react/icons/copy';
 import Trash from 'lucide-react/icons/trash-2';
 import { createAppointment, deleteAppointment, listAppointments, listUsers, type Appointment } from '../../api/admin.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { AdminLayout } from './AdminLayout.tsx';
 import { hasRole } from './roles.ts';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
 import { Button } from '@lobby/ui';
+import { PageHead, AdminTable } from './AdminParts.tsx';
 
 /** `YYYY-MM-DDTHH:mm` in local time, one hour from now on the quarter hour (a datetime-local value). */
 function defaultStart(): string {
@@ -98,17 +99,7 @@ export function AppointmentsPage() {
   const d = data.data;
   return (
     <AdminLayout screen="appointments">
-      <div className={styles.headline}>
-        <div>
-          <h1>{t('appointments.title')}</h1>
-          <p className={styles.lead}>{t('appointments.lead')}</p>
-        </div>
-      </div>
-      {error || data.error ? (
-        <p className={styles.error} role="alert">
-          {error ?? data.error}
-        </p>
-      ) : null}
+      <PageHead title={t('appointments.title')} lead={t('appointments.lead')} error={error ?? data.error} />
       <section className={styles.card} aria-labelledby="new-appt-h">
         <h2 id="new-appt-h">{t('appointments.addTitle')}</h2>
         <form onSubmit={add} className={styles.grid2}>
@@ -170,22 +161,11 @@ export function AppointmentsPage() {
         <h2 id="appts-h">{t('appointments.listTitle')}</h2>
         {d && d.appointments.length === 0 ? <p className={styles.empty}>{t('appointments.empty')}</p> : null}
         {d && d.appointments.length > 0 ? (
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t('appointments.time')}</th>
-                <th scope="col">{t('appointments.agent')}</th>
-                <th scope="col">{t('appointments.duration')}</th>
-                <th scope="col">{t('appointments.note')}</th>
-                <th scope="col">{t('appointments.link')}</th>
-              </tr>
-            </thead>
-            <tbody>
+          <AdminTable columns={[t('appointments.time'), t('appointments.agent'), t('appointments.duration'), t('appointments.note'), t('appointments.link')]}>
               {d.appointments.map((a) => (
                 <Row key={a.id} a={a} locale={language} onChanged={data.reload} onError={setError} />
               ))}
-            </tbody>
-          </table>
+          </AdminTable>
         ) : null}
       </section>
     </AdminLayout>

@@ -20,6 +20,7 @@ import { AdminLayout } from './AdminLayout.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
 import { Button } from '@lobby/ui';
+import { PageHead, AdminTable } from './AdminParts.tsx';
 
 const toggle = (ids: number[], id: number) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]);
 
@@ -168,38 +169,16 @@ export function AssignmentsPage() {
   const d = data.data;
   return (
     <AdminLayout screen="admin-assignments">
-      <div className={styles.headline}>
-        <div>
-          <h1>{t('assignments.title')}</h1>
-          <p className={styles.lead}>{t('assignments.lead')}</p>
-        </div>
-      </div>
-      {error || data.error ? (
-        <p className={styles.error} role="alert">
-          {error ?? data.error}
-        </p>
-      ) : null}
+      <PageHead title={t('assignments.title')} lead={t('assignments.lead')} error={error ?? data.error} />
       <section className={styles.card} aria-labelledby="assignments-h">
         <h2 id="assignments-h">{t('assignments.listTitle')}</h2>
         {d && d.assignments.length === 0 ? <p className={styles.empty}>{t('assignments.empty')}</p> : null}
         {d && d.assignments.length > 0 ? (
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t('assignments.name')}</th>
-                <th scope="col">{t('assignments.type')}</th>
-                <th scope="col">{t('assignments.agents')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+          <AdminTable columns={[t('assignments.name'), t('assignments.type'), t('assignments.agents')]} actions>
               {d.assignments.map((a) => (
                 <AssignmentRow key={`${a.id}-${a.name}-${a.type}-${a.agentIds.join(',')}`} a={a} users={d.users} onChanged={changed} onError={setError} />
               ))}
-            </tbody>
-          </table>
+          </AdminTable>
         ) : null}
         <form className={styles.actions} onSubmit={add} style={{ marginBlockStart: 12 }}>
           <input className={styles.input} style={{ maxInlineSize: 280 }} aria-label={t('assignments.newName')} placeholder={t('assignments.newName')} value={newName} onChange={(e) => setNewName(e.target.value)} maxLength={120} data-testid="new-assignment-name" />
@@ -216,22 +195,11 @@ export function AssignmentsPage() {
         <h2 id="groups-h">{t('groups.title')}</h2>
         <p className={styles.hint}>{t('groups.lead')}</p>
         {d && d.groups.length > 0 ? (
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t('groups.name')}</th>
-                <th scope="col">{t('groups.members')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+          <AdminTable columns={[t('groups.name'), t('groups.members')]} actions>
               {d.groups.map((g) => (
                 <GroupRow key={`${g.id}-${g.name}-${g.assignmentIds.join(',')}`} g={g} assignments={d.assignments} onChanged={changed} onError={setError} />
               ))}
-            </tbody>
-          </table>
+          </AdminTable>
         ) : (
           <p className={styles.empty}>{t('groups.empty')}</p>
         )}

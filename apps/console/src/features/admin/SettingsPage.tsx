@@ -4,7 +4,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import Save from 'lucide-react/icons/save';
 import Undo from 'lucide-react/icons/undo-2';
 import { getCompany, putCompany, type AdminCompany, type AdminCompanyUpdate } from '../../api/admin.ts';
-import { useConsoleStore, useConsoleStoreApi } from '../../app/store.ts';
+import { useConsoleStore, useConsoleStoreApi } from '../../state/store.ts';
 import { AdminLayout } from './AdminLayout.tsx';
 import { GuestPreview } from './GuestPreview.tsx';
 import { BEHAVIOUR, GENERAL, LOOK, MESSAGE_KEYS, changedKeys, type FieldSpec, type SettingKey } from './settingsFields.ts';

@@ -4,11 +4,12 @@ import UserPlus from 'lucide-react/icons/user-plus';
 import Trash from 'lucide-react/icons/trash-2';
 import { createUser, deleteUser, listAssignments, listUsers, updateUser, type AdminAssignment, type AdminUser } from '../../api/admin.ts';
 import type { Role } from '../../api/console.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { AdminLayout } from './AdminLayout.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
 import { Button } from '@lobby/ui';
+import { PageHead, AdminTable } from './AdminParts.tsx';
 
 const ROLES: Role[] = ['agent', 'supervisor', 'admin'];
 
@@ -116,17 +117,7 @@ export function UsersPage() {
   const d = data.data;
   return (
     <AdminLayout screen="admin-users">
-      <div className={styles.headline}>
-        <div>
-          <h1>{t('users.title')}</h1>
-          <p className={styles.lead}>{t('users.lead')}</p>
-        </div>
-      </div>
-      {error || data.error ? (
-        <p className={styles.error} role="alert">
-          {error ?? data.error}
-        </p>
-      ) : null}
+      <PageHead title={t('users.title')} lead={t('users.lead')} error={error ?? data.error} />
       {notice ? (
         <p role="status" className={styles.success}>
           {notice}
@@ -135,24 +126,11 @@ export function UsersPage() {
       <section className={styles.card} aria-labelledby="users-h">
         <h2 id="users-h">{t('users.listTitle')}</h2>
         {d ? (
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t('users.name')}</th>
-                <th scope="col">{t('users.roleLabel')}</th>
-                <th scope="col">{t('users.assignments')}</th>
-                <th scope="col">{t('users.password')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+          <AdminTable columns={[t('users.name'), t('users.roleLabel'), t('users.assignments'), t('users.password')]} actions>
               {d.users.map((u) => (
                 <UserRow key={`${u.id}-${u.role}-${u.assignmentIds.join(',')}`} u={u} assignments={d.assignments} me={me} onChanged={changed} onError={setError} />
               ))}
-            </tbody>
-          </table>
+          </AdminTable>
         ) : null}
       </section>
       <section className={styles.card} aria-labelledby="new-user-h">

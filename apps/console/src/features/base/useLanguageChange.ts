@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { saveLanguage } from '../../i18n/index.ts';
-import { useConsoleStore, type Language } from '../../app/store.ts';
+import { useConsoleStore, type Language } from '../../state/store.ts';
 
 /** Switch language and remember the choice. */
 export function useLanguageChange(): (language: Language) => void {

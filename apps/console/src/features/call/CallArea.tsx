@@ -14,13 +14,14 @@ import Play from 'lucide-react/icons/play';
 import Settings2 from 'lucide-react/icons/settings-2';
 import { useState } from 'react';
 import { CallSettings } from './CallSettings.tsx';
-import { NONE, useAgentInCall } from './agentInCall.ts';
-import { useConsoleStore } from '../../app/store.ts';
-import { useAgentActions } from '../../app/agentActions.ts';
+import { NONE } from '../../state/inCall.ts';
+import { useAgentInCall } from '../../state/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
+import { useAgentActions } from '../../state/agentActions.ts';
 import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
-import { VideoTile, IconButton, Avatar, Spinner, useElapsed } from '@lobby/ui';
+import { VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, stageStyles as stage } from '@lobby/ui';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 
 function CallControls({ video }: { video: boolean }) {
@@ -99,7 +100,7 @@ function CallControls({ video }: { video: boolean }) {
         />
       ) : null}
       {engine ? (
-        <span className={styles.badgeWrap}>
+        <span className={stage.badgeWrap}>
           <IconButton
             label={chatOpen ? t('inCall.closeChat') : t('inCall.openChat')}
             icon={<MessageCircle size={22} />}
@@ -108,7 +109,7 @@ function CallControls({ video }: { video: boolean }) {
             aria-expanded={chatOpen}
           />
           {unread > 0 ? (
-            <span className={styles.badge} data-testid="agent-chat-unread" aria-label={t('inCall.unread', { count: unread })}>
+            <span className={stage.badge} data-testid="agent-chat-unread" aria-label={t('inCall.unread', { count: unread })}>
               {unread}
             </span>
           ) : null}
@@ -232,27 +233,19 @@ export function CallArea() {
           <bdi>{call.guestName}</bdi>
           <span className={styles.assignment}>{call.assignmentName}</span>
         </span>
-        <span className={styles.timer}>
+        <span className={styles.timer} data-testid="agent-call-timer" data-held={held}>
           <span className="visually-hidden">{t('call.duration')}</span>
+          {held ? <span className={`${stage.timerHeld} ${styles.timerHeld}`}>{t('call.guestOnHold')}</span> : null}
           <time role="timer" aria-live="off">
             {call.startedAt ? elapsed : t('call.connecting')}
           </time>
         </span>
       </div>
       <div className={styles.stage}>
-        {zoomedScreen ? (
-          <VideoTile
-            className={styles.remote}
-            stream={zoomedScreen.stream}
-            peer={zoomedScreen.id}
-            fit="contain"
-            label={t('inCall.sharedScreen')}
-            data-testid="remote-screen"
-          />
-        ) : null}
+        {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('inCall.sharedScreen')} /> : null}
         {video ? (
           <VideoTile
-            className={zoomedScreen ? styles.strip : styles.remote}
+            className={zoomedScreen ? `${stage.strip} ${styles.strip}` : stage.remote}
             videoOff={remoteIsGuest && guestVideoMuted}
             stream={remote?.stream ?? null}
             peer={remote?.id}
@@ -264,6 +257,11 @@ export function CallArea() {
                 <span className={styles.placeholder}>
                   <Avatar name={call.guestName} size={88} />
                   {t('call.cameraIsOff')}
+                </span>
+              ) : held ? (
+                <span className={styles.placeholder} data-testid="remote-on-hold">
+                  <Pause size={34} aria-hidden="true" />
+                  {t('call.guestOnHold')}
                 </span>
               ) : (
                 <span className={styles.placeholder}>
@@ -279,51 +277,41 @@ export function CallArea() {
             <p className={styles.voiceName}>
               <bdi>{call.guestName}</bdi>
             </p>
-            <p className={styles.voiceKind}>{t('call.voiceCall')}</p>
+            <p className={stage.voiceKind}>{t('call.voiceCall')}</p>
             <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.id} volume={volumeOf(remote?.display)} sinkId={speakerId} data-testid="remote-video" />
           </div>
         )}
         {video ? (
-          <VideoTile
-            className={styles.self}
-            stream={localStream}
-            muted
-            mirrored
-            videoOff={videoMuted}
-            label={t('call.you')}
-            peer="local"
-            data-testid="local-video"
-            placeholder={<VideoOff size={20} aria-label={t('call.cameraIsOff')} />}
-          />
+          <SelfView className={styles.self} stream={localStream} videoOff={videoMuted} label={t('call.you')} cameraOffLabel={t('call.cameraIsOff')} />
         ) : null}
-        {others.length || (screen && !zoomedScreen) ? (
-          <div className={styles.others}>
-            {screen && !zoomedScreen ? (
-              <button type="button" className={styles.otherTile} onClick={() => engine?.setZoomed(true)} aria-label={t('inCall.showScreenLarge')}>
-                <VideoTile stream={screen.stream} peer={screen.id} fit="contain" label={t('inCall.sharedScreen')} data-testid="remote-screen" />
-              </button>
-            ) : null}
-            {others.map((o) =>
-              video ? (
-                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={o === guestFeed ? call.guestName : o.display} volume={volumeOf(o.display)} sinkId={speakerId} data-testid="remote-video-other" />
-              ) : (
-                <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} volume={volumeOf(o.display)} sinkId={speakerId} data-testid="remote-video-other" />
-              ),
-            )}
-          </div>
-        ) : null}
+        <StageOthers
+          className={styles.others}
+          screen={screen}
+          zoomed={!!zoomedScreen}
+          onZoom={() => engine?.setZoomed(true)}
+          screenLabel={t('inCall.sharedScreen')}
+          zoomLabel={t('inCall.showScreenLarge')}
+        >
+          {others.map((o) =>
+            video ? (
+              <VideoTile key={o.id} className={stage.otherTile} stream={o.stream} peer={o.id} label={o === guestFeed ? call.guestName : o.display} volume={volumeOf(o.display)} sinkId={speakerId} data-testid="remote-video-other" />
+            ) : (
+              <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} volume={volumeOf(o.display)} sinkId={speakerId} data-testid="remote-video-other" />
+            ),
+          )}
+        </StageOthers>
         {held ? (
-          <p className={styles.note} role="status" data-testid="agent-on-hold">
+          <p className={`${stage.pill} ${styles.note}`} role="status" data-testid="agent-on-hold">
             <Pause size={14} aria-hidden="true" /> {t('inCall.onHold')}
           </p>
         ) : null}
         {localScreen ? (
-          <p className={styles.note} role="status" data-testid="agent-sharing-note">
+          <p className={`${stage.pill} ${styles.note}`} role="status" data-testid="agent-sharing-note">
             {t('inCall.youAreSharing')}
           </p>
         ) : null}
         {guestAudioMuted || guestVideoMuted ? (
-          <p className={`${styles.note} ${styles.noteLow}`} role="status" data-testid="guest-muted">
+          <p className={`${stage.pill} ${styles.note} ${styles.noteLow}`} role="status" data-testid="guest-muted">
             <MicOff size={14} aria-hidden="true" />{' '}
             {guestAudioMuted
               ? t('inCall.peerMicMuted', { name: call.guestName })

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import X from 'lucide-react/icons/x';
-import { useConsoleStore } from '../../app/store.ts';
-import { agentInCallStore, useAgentInCall } from './agentInCall.ts';
+import { DeviceSelect, SidePanel, sidePanelStyles } from '@lobby/ui';
+import { useConsoleStore } from '../../state/store.ts';
+import { useAgentInCall } from '../../state/store.ts';
 import { useInputDevices } from './useDevices.ts';
 import styles from './CallSettings.module.css';
 
@@ -48,71 +48,49 @@ export function CallSettings({ video, participants, main, onClose }: {
       setBusy(false);
     }
   };
-  const setVolume = (display: string, volume: number) =>
-    agentInCallStore.setState((s) => ({ volumes: { ...s.volumes, [display]: volume } }));
-  const label = (d: MediaDeviceInfo, i: number) => d.label || `${t('inCall.device')} ${i + 1}`;
-
+  const setVolume = useConsoleStore((s) => s.setVolume);
+  const setSpeakerId = useConsoleStore((s) => s.setSpeakerId);
   return (
-    <aside className={styles.panel} data-testid="agent-settings-panel" aria-labelledby="call-settings-title">
-      <header className={styles.head}>
-        <h2 id="call-settings-title" className={styles.title}>
-          {t('inCall.settings')}
-        </h2>
-        <button type="button" className={styles.close} aria-label={t('inCall.closeSettings')} onClick={onClose}>
-          <X size={20} aria-hidden="true" />
-        </button>
-      </header>
-      <div className={styles.body}>
+    <SidePanel
+      title={t('inCall.settings')}
+      closeLabel={t('inCall.closeSettings')}
+      onClose={onClose}
+      data-testid="agent-settings-panel"
+      aria-labelledby="call-settings-title"
+    >
         {video ? (
-          <label className={styles.field}>
-            {t('inCall.camera')}
-            <select
-              value={current('video')}
-              disabled={busy}
-              onChange={(e) => void change({ videoDeviceId: e.target.value })}
-              data-testid="agent-camera-select"
-            >
-              {cameras.map((d, i) => (
-                <option key={d.deviceId || i} value={d.deviceId}>
-                  {label(d, i)}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        <label className={styles.field}>
-          {t('inCall.microphone')}
-          <select
-            value={current('audio')}
+          <DeviceSelect
+            label={t('inCall.camera')}
+            devices={cameras}
+            value={current('video')}
             disabled={busy}
-            onChange={(e) => void change({ audioDeviceId: e.target.value })}
-            data-testid="agent-microphone-select"
-          >
-            {microphones.map((d, i) => (
-              <option key={d.deviceId || i} value={d.deviceId}>
-                {label(d, i)}
-              </option>
-            ))}
-          </select>
-        </label>
+            onChange={(id) => void change({ videoDeviceId: id })}
+            unnamed={t('inCall.device')}
+            data-testid="agent-camera-select"
+          />
+        ) : null}
+        <DeviceSelect
+          label={t('inCall.microphone')}
+          devices={microphones}
+          value={current('audio')}
+          disabled={busy}
+          onChange={(id) => void change({ audioDeviceId: id })}
+          unnamed={t('inCall.device')}
+          data-testid="agent-microphone-select"
+        />
         {speakers.length ? (
-          <label className={styles.field}>
-            {t('inCall.speaker')}
-            <select
-              value={speakerId}
-              onChange={(e) => agentInCallStore.setState({ speakerId: e.target.value })}
-              data-testid="agent-speaker-select"
-            >
-              {speakers.map((d, i) => (
-                <option key={d.deviceId || i} value={d.deviceId === 'default' ? '' : d.deviceId}>
-                  {label(d, i)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <DeviceSelect
+            label={t('inCall.speaker')}
+            devices={speakers}
+            value={speakerId}
+            onChange={setSpeakerId}
+            unnamed={t('inCall.device')}
+            defaultIsEmpty
+            data-testid="agent-speaker-select"
+          />
         ) : null}
         {failed ? (
-          <p className={styles.error} role="alert">
+          <p className={sidePanelStyles.error} role="alert">
             {t('inCall.deviceFailed')}
           </p>
         ) : null}
@@ -151,7 +129,6 @@ export function CallSettings({ video, participants, main, onClose }: {
             ))}
           </fieldset>
         ) : null}
-      </div>
-    </aside>
+    </SidePanel>
   );
 }

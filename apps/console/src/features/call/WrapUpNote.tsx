@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import NotebookPen from 'lucide-react/icons/notebook-pen';
 import { putCallNote } from '../../api/calls.ts';
 import { ApiError } from '@lobby/call/http';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import styles from './WrapUpNote.module.css';
 import { Button } from '@lobby/ui';
 

@@ -1,6 +1,7 @@
 import FileText from 'lucide-react/icons/file-text';
 import { ChatPanel as SharedChatPanel, chatPanelStyles as styles } from '@lobby/ui';
-import { NONE, useAgentInCall } from '../call/agentInCall.ts';
+import { NONE } from '../../state/inCall.ts';
+import { useAgentInCall } from '../../state/store.ts';
 
 /** A chat file for the agent: a link (the console's session cookie reads it), images previewed. */
 function AgentChatFile({ url, name, kind }: { url: string; name: string; kind: 'image' | 'document' }) {

@@ -1,11 +1,11 @@
 // The real AgentActions: session calls as before, and the call engine (packages/call, AgentDesk) for
-// the queue and the calls. The engine is imported once the agent is signed in.
+// the queue and the calls; its snapshots feed the console's one store. The engine is imported once the
+// agent is signed in.
 import type { AgentDesk, AgentSnapshot } from '@lobby/call';
-import { placeholderAgentActions, type AgentActions } from '../../app/agentActions.ts';
-import type { ConsoleStore, QueueEntry } from '../../app/store.ts';
-import { bindAgentDesk } from '../call/agentInCall.ts';
-import { guestDisplayName } from './guestName.ts';
-import { bindTransfers } from '../routing/transferStore.ts';
+import type { AgentActions } from '../../state/agentActions.ts';
+import type { ConsoleStore } from '../../state/store.ts';
+import { fromDeskSnapshot } from '../../state/deskSnapshot.ts';
+import { placeholderAgentActions } from './sessionActions.ts';
 
 function endpoints(loc: Location = window.location) {
   const ws = loc.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -23,49 +23,8 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
   let desk: AgentDesk | null = null;
   let starting: Promise<void> | null = null;
 
-  const apply = (snap: AgentSnapshot) => {
-    const state = s();
-    for (const e of snap.queue) if (e.lobby?.name) names.set(e.nick, e.lobby.name);
-    const queue: QueueEntry[] = snap.queue.map((e) => ({
-      callId: e.callId,
-      guestName: guestDisplayName(e.nick, e.lobby?.name),
-      kind: e.callType,
-      assignmentId: e.assignmentId ?? 0,
-      assignmentName: e.assignmentName ?? '',
-      waitingSince: e.since,
-      room: e.room,
-      presence: e.statusText,
-      userType: e.lobby?.userType ?? '',
-      appointmentID: e.appointmentID,
-      ...(e.offerExpiresAt !== null ? { offerExpiresAt: e.offerExpiresAt } : {}),
-    }));
-    state.setQueue(queue);
-    const active = snap.activeCall;
-    if (!active) {
-      const ended = state.activeCall;
-      // an answered call ended: offer the note after the call (wrap-up)
-      if (ended?.startedAt != null) state.setWrapUp({ callId: ended.callId, guestName: ended.guestName });
-      if (ended) state.resetCall();
-    } else {
-      state.setActiveCall({
-        callId: active.callId,
-        guestName: guestDisplayName(active.guestNick, names.get(active.guestNick)),
-        kind: active.callType,
-        assignmentName:
-          queue.find((q) => q.callId === active.callId)?.assignmentName ??
-          state.activeCall?.assignmentName ??
-          '',
-        startedAt: snap.phase === 'inCall' ? (state.activeCall?.startedAt ?? Date.now()) : null,
-        guestPresence: active.guestStatus,
-      });
-      state.setStreams(
-        snap.localStream,
-        snap.remoteFeeds.map((f) => ({ id: f.feedId, display: f.display, stream: f.stream })),
-      );
-    }
-    state.setError(snap.error);
-    if (state.live !== snap.live) store.setState({ live: snap.live });
-  };
+  // every snapshot becomes the store's data through one mapping (state/deskSnapshot.ts)
+  const apply = (snap: AgentSnapshot) => store.setState(fromDeskSnapshot(snap, s(), names, Date.now()));
 
   const startDesk = () => {
     starting ??= (async () => {
@@ -78,8 +37,12 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
         ...(user ? { companyId: user.companyId } : {}),
       });
       created.on('change', apply);
-      bindAgentDesk(created); // the in-call UI (chat, screen share, mute states): features/call
-      bindTransfers(created); // transfers handed to us and the Transfer button: features/routing
+      // the desk's methods for the in-call UI (chat, screen share, hold, devices) and the transfers
+      store.setState((state) => ({
+        inCall: { ...state.inCall, engine: created },
+        transfers: { incoming: created.snapshot.transfers, engine: created },
+      }));
+      apply(created.snapshot);
       desk = created;
       created.setAway(s().availability === 'away');
       await created.start();
@@ -125,14 +88,10 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       await desk?.hangup();
     },
     toggleAudio() {
-      const muted = !s().audioMuted;
-      desk?.setMuted('audio', muted);
-      s().setAudioMuted(muted);
+      desk?.setMuted('audio', !s().audioMuted); // the snapshot brings the new state
     },
     toggleVideo() {
-      const muted = !s().videoMuted;
-      desk?.setMuted('video', muted);
-      s().setVideoMuted(muted);
+      desk?.setMuted('video', !s().videoMuted);
     },
   };
 }

@@ -4,7 +4,7 @@ import ChevronDown from 'lucide-react/icons/chevron-down';
 import MapPin from 'lucide-react/icons/map-pin';
 import { getCallDetails, type CallDetails } from '../../api/calls.ts';
 import { ApiError } from '@lobby/call/http';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { answerLabel, answerText, mapLink } from './answerText.ts';
 import styles from './QueueEntryDetails.module.css';
 

@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import type { ServiceFilter } from '@lobby/contracts';
 import { listCalls } from '../../api/calls.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';
+import { AdminTable } from '../admin/AdminParts.tsx';
 
 /** The company's latest calls of a service with the guests' ratings and the agents' notes after them (GET /api/console/calls). */
 export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
@@ -23,18 +24,7 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
       ) : null}
       {calls.data && calls.data.length === 0 ? <p className={styles.empty}>{t('recentCalls.empty')}</p> : null}
       {calls.data && calls.data.length > 0 ? (
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">{t('recentCalls.when')}</th>
-              <th scope="col">{t('recentCalls.guest')}</th>
-              <th scope="col">{t('recentCalls.assignment')}</th>
-              <th scope="col">{t('recentCalls.answered')}</th>
-              <th scope="col">{t('recentCalls.rating')}</th>
-              <th scope="col">{t('recentCalls.note')}</th>
-            </tr>
-          </thead>
-          <tbody>
+        <AdminTable columns={[t('recentCalls.when'), t('recentCalls.guest'), t('recentCalls.assignment'), t('recentCalls.answered'), t('recentCalls.rating'), t('recentCalls.note')]}>
             {calls.data.map((c) => (
               <tr key={c.callId} data-testid="recent-call" data-call-id={c.callId}>
                 <th scope="row">{when.format(new Date(c.createdAt))}</th>
@@ -65,8 +55,7 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+        </AdminTable>
       ) : null}
     </section>
   );

@@ -5,11 +5,12 @@ import Play from 'lucide-react/icons/play';
 import Trash2 from 'lucide-react/icons/trash-2';
 import type { ServiceFilter } from '@lobby/contracts';
 import { deleteRecording, listRecordings } from '../../api/admin.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { AdminLayout } from '../admin/AdminLayout.tsx';
 import { errorText, useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';
 import { ServiceSwitch } from './ServiceSwitch.tsx';
+import { AdminTable, PageHead } from '../admin/AdminParts.tsx';
 
 /** The company's call recordings (supervisors and admins): filter by service, play one at a time, download, delete. */
 export function RecordingsPage() {
@@ -34,11 +35,7 @@ export function RecordingsPage() {
   const mb = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
   return (
     <AdminLayout screen="recordings">
-      <div className={styles.headline}>
-        <div>
-          <h1>{t('recordings.title')}</h1>
-          <p className={styles.lead}>{t('recordings.lead')}</p>
-        </div>
+      <PageHead title={t('recordings.title')} lead={t('recordings.lead')} error={data.error ?? deleteError}>
         <div className={styles.actions}>
           <ServiceSwitch
             value={service}
@@ -48,30 +45,11 @@ export function RecordingsPage() {
             }}
           />
         </div>
-      </div>
-      {data.error || deleteError ? (
-        <p className={styles.error} role="alert">
-          {data.error ?? deleteError}
-        </p>
-      ) : null}
+      </PageHead>
       <section className={styles.card}>
         {data.data && data.data.length === 0 ? <p className={styles.empty}>{t('recordings.empty')}</p> : null}
         {data.data && data.data.length > 0 ? (
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t('recordings.when')}</th>
-                <th scope="col">{t('recordings.call')}</th>
-                <th scope="col">{t('service.label')}</th>
-                <th scope="col" className={styles.num}>
-                  {t('recordings.size')}
-                </th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+          <AdminTable columns={[t('recordings.when'), t('recordings.call'), t('service.label'), { label: t('recordings.size'), numeric: true }]} actions>
               {data.data.map((r) => (
                 <tr key={r.callId} data-testid="recording-row" data-call-id={r.callId} data-service={r.serviceType}>
                   <td>{date.format(new Date(r.createdAt))}</td>
@@ -107,8 +85,7 @@ export function RecordingsPage() {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+          </AdminTable>
         ) : null}
       </section>
     </AdminLayout>

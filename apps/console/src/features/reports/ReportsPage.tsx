@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import Download from 'lucide-react/icons/download';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { getReports, reportsCsvUrl } from '../../api/admin.ts';
-import { useConsoleStore } from '../../app/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
 import { AdminLayout } from '../admin/AdminLayout.tsx';
 import { useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';

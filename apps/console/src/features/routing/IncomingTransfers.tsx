@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import PhoneForwarded from 'lucide-react/icons/phone-forwarded';
-import { useConsoleStore } from '../../app/store.ts';
-import { useTransfers } from './transferStore.ts';
+import { useConsoleStore } from '../../state/store.ts';
+import { useTransfers } from '../../state/store.ts';
 import styles from './routing.module.css';
 
 /** Calls other agents hand to this agent, above the queue, each with Take call. */

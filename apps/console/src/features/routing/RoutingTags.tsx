@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import Timer from 'lucide-react/icons/timer';
-import type { QueueEntry } from '../../app/store.ts';
-import { useAgentActions } from '../../app/agentActions.ts';
+import type { QueueEntry } from '../../state/store.ts';
+import { useAgentActions } from '../../state/agentActions.ts';
 import { AppointmentBadge } from './AppointmentBadge.tsx';
 import styles from './routing.module.css';
 

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
 import PhoneForwarded from 'lucide-react/icons/phone-forwarded';
-import { useConsoleStore } from '../../app/store.ts';
-import { useTransfers, type TransferEngine } from './transferStore.ts';
+import { useConsoleStore } from '../../state/store.ts';
+import { useTransfers } from '../../state/store.ts';
+import type { TransferEngine } from '../../state/inCall.ts';
 import styles from './routing.module.css';
 import { IconButton } from '@lobby/ui';
 

@@ -1,8 +1,8 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as Switch from '@radix-ui/react-switch';
-import { useConsoleStore } from '../../app/store.ts';
-import { useAgentActions } from '../../app/agentActions.ts';
+import { useConsoleStore } from '../../state/store.ts';
+import { useAgentActions } from '../../state/agentActions.ts';
 import styles from './AvailabilitySwitch.module.css';
 
 /** Available ⇄ away, a Radix switch with a visible state label. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Screen } from '../../app/screens.ts';
+import type { Screen } from '../../state/screens.ts';
 import styles from './MessageScreen.module.css';
 
 export interface MessageScreenProps {

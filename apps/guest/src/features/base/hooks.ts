@@ -1,5 +1,5 @@
 import type { CompanyMessageKey } from '../../api/company.ts';
-import { useGuestStore } from '../../app/store.ts';
+import { useGuestStore } from '../../state/store.ts';
 import { companyMessage } from '../../i18n/companyMessage.ts';
 
 /** A company message in the current language (see companyMessage). */

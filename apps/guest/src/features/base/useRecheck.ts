@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import { useGuestStoreApi } from '../../app/store.ts';
-import { useAppServices } from '../../app/services.ts';
+import { useGuestStoreApi } from '../../state/store.ts';
+import { useAppServices } from '../../state/services.ts';
 import { runGate } from '../../journey/controller.ts';
 
 /**

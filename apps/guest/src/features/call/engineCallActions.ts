@@ -1,13 +1,13 @@
-// The real CallActions: the call engine (packages/call, GuestCall) drives the store.
+// The real CallActions: the call engine (packages/call, GuestCall) feeds the app's one store (state/store.ts)
+// through `apply`, the only place its snapshots are read; its phases become the journey's events.
 // The engine is imported lazily, so StanzaJS and janus.js never weigh on the first screen.
 import type { GuestApi, GuestCall, GuestCallSnapshot } from '@lobby/call';
 import { submitForm, submitRating, type GuestSession } from '../../api/guest.ts';
 import { sendEvent } from '../../journey/controller.ts';
 import { guestTabs } from '../../journey/tabs.ts';
 import type { Company } from '../../api/company.ts';
-import type { CallActions } from '../../app/callActions.ts';
-import type { GuestStore } from '../../app/store.ts';
-import { bindGuestCall } from '../ongoing/inCall.ts';
+import type { CallActions } from '../../state/callActions.ts';
+import type { GuestStore } from '../../state/store.ts';
 import { serviceTypeFor } from '../widget/context.ts';
 import { widgetPrefill } from '../widget/bridge.ts';
 
@@ -58,6 +58,12 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
 
   const apply = (snap: GuestCallSnapshot) => {
     const state = s();
+    if (state.inCall.status !== snap.status || state.inCall.localScreen !== snap.localScreen) {
+      state.setInCall({ status: snap.status, localScreen: snap.localScreen });
+    }
+    // the microphone and camera are the engine's: the store shows its state, never a copy of its own
+    if (state.audioMuted !== snap.muted.audio) state.setAudioMuted(snap.muted.audio);
+    if (state.videoMuted !== snap.muted.video) state.setVideoMuted(snap.muted.video);
     if (state.localStream !== snap.localStream) state.setLocalStream(snap.localStream);
     const remotes = snap.remoteFeeds.map((f) => ({ id: f.feedId, display: f.display, stream: f.stream }));
     if (
@@ -167,7 +173,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         }),
       });
       created.on('change', apply);
-      bindGuestCall(created); // the in-call UI (chat, screen share, mute states): features/ongoing
+      s().setInCall({ engine: created }); // the in-call UI's methods (chat, screen share, devices)
+      apply(created.snapshot);
       window.addEventListener('pagehide', () => created.pageHide());
       const assignment = s().assignmentId;
       await created.prepare(
@@ -241,14 +248,10 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       await call?.hangup();
     },
     toggleAudio() {
-      const muted = !s().audioMuted;
-      call?.setMuted('audio', muted);
-      s().setAudioMuted(muted);
+      call?.setMuted('audio', !s().audioMuted); // the snapshot brings the new state (apply)
     },
     toggleVideo() {
-      const muted = !s().videoMuted;
-      call?.setMuted('video', muted);
-      s().setVideoMuted(muted);
+      call?.setMuted('video', !s().videoMuted);
     },
     callAgain() {
       s().setError(null);
@@ -256,7 +259,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       sendEvent(store, { type: 'CALL_AGAIN' });
     },
     confirmPreview() {
-      s().setScreen('selection');
+      sendEvent(store, { type: 'PREVIEW_DONE' });
     },
     async submitRating(answer) {
       const company = s().company;
@@ -295,7 +298,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       formName = nameAnswer(answers) ?? formName;
       s().setFormRequired(false);
       // the gate continues: preview when the company has one, else the call buttons
-      if (company().previewScreen) s().setScreen('preview');
+      sendEvent(store, { type: 'FORM_DONE' });
     },
     chooseDevices(devices) {
       s().setDevices(devices);

@@ -1,7 +1,7 @@
 // CallActions whose implementation (and the call engine behind it) loads after the first screen:
 // the first-load budget (≤ 110 kB gzip) has no room for StanzaJS, janus.js or the engine.
-import type { CallActions } from '../../app/callActions.ts';
-import type { GuestStore } from '../../app/store.ts';
+import type { CallActions } from '../../state/callActions.ts';
+import type { GuestStore } from '../../state/store.ts';
 import type { EngineCallActions } from './engineCallActions.ts';
 import { sendEvent } from '../../journey/controller.ts';
 

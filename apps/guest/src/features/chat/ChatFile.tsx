@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import FileText from 'lucide-react/icons/file-text';
-import { useInCall } from '../ongoing/inCall.ts';
+import { useInCall } from '../../state/store.ts';
 import { chatPanelStyles as styles } from '@lobby/ui';
 
 /**

@@ -1,5 +1,6 @@
 import { ChatPanel as SharedChatPanel } from '@lobby/ui';
-import { NONE, useInCall } from '../ongoing/inCall.ts';
+import { NONE } from '../../state/inCall.ts';
+import { useInCall } from '../../state/store.ts';
 import { ChatFile } from './ChatFile.tsx';
 
 /** The guest's chat: the shared panel on the guest engine; files are read with the guest's token. */

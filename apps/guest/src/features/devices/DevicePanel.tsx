@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import X from 'lucide-react/icons/x';
+import { DeviceSelect, SidePanel, sidePanelStyles } from '@lobby/ui';
 import SwitchCamera from 'lucide-react/icons/switch-camera';
-import { useGuestStore } from '../../app/store.ts';
-import { inCallStore, useInCall } from '../ongoing/inCall.ts';
+import { useGuestStore, useInCall } from '../../state/store.ts';
 import styles from './DevicePanel.module.css';
 
 type Kind = 'audioinput' | 'videoinput' | 'audiooutput';
@@ -38,6 +37,7 @@ export function DevicePanel({ video }: { video: boolean }) {
   const volume = useInCall((s) => s.status?.callVolume ?? 1);
   const isBackCam = useInCall((s) => !!s.status?.isBackCam);
   const sinkId = useInCall((s) => s.sinkId);
+  const setSinkId = useGuestStore((s) => s.setSinkId);
   const localStream = useGuestStore((s) => s.localStream);
   const flipCamera = useGuestStore((s) => !!s.company?.flipCamera);
   const devices = useDevices();
@@ -54,10 +54,11 @@ export function DevicePanel({ video }: { video: boolean }) {
     }
   };
 
-  const label = (d: MediaDeviceInfo, i: number) => d.label || `${t('ongoing.device')} ${i + 1}`;
   return (
-    <aside
-      className={styles.panel}
+    <SidePanel
+      title={t('ongoing.devices')}
+      closeLabel={t('ongoing.closeDevices')}
+      onClose={() => engine?.setDeviceConfigOpen(false)}
       data-testid="device-panel"
       aria-label={t('ongoing.devices')}
       onKeyDown={(e) => {
@@ -67,52 +68,41 @@ export function DevicePanel({ video }: { video: boolean }) {
         document.querySelector<HTMLElement>('[data-testid="devices-button"]')?.focus();
       }}
     >
-      <header className={styles.head}>
-        <h2 className={styles.title}>{t('ongoing.devices')}</h2>
-        <button type="button" className={styles.close} aria-label={t('ongoing.closeDevices')} onClick={() => engine?.setDeviceConfigOpen(false)}>
-          <X size={20} aria-hidden="true" />
-        </button>
-      </header>
       {video ? (
-        <label className={styles.field}>
-          {t('ongoing.camera')}
-          <select value={current('video')} onChange={(e) => void change({ videoDeviceId: e.target.value })} data-testid="camera-select">
-            {devices.videoinput.map((d, i) => (
-              <option key={d.deviceId || i} value={d.deviceId}>
-                {label(d, i)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <DeviceSelect
+          label={t('ongoing.camera')}
+          devices={devices.videoinput}
+          value={current('video')}
+          onChange={(id) => void change({ videoDeviceId: id })}
+          unnamed={t('ongoing.device')}
+          data-testid="camera-select"
+        />
       ) : null}
       {video && (flipCamera || devices.videoinput.length > 1) ? (
         <button type="button" className={styles.flip} onClick={() => void change({ backCam: !isBackCam })} data-testid="flip-camera-button" data-back={isBackCam}>
           <SwitchCamera size={18} aria-hidden="true" /> {isBackCam ? t('ongoing.frontCamera') : t('ongoing.backCamera')}
         </button>
       ) : null}
-      <label className={styles.field}>
-        {t('ongoing.microphone')}
-        <select value={current('audio')} onChange={(e) => void change({ audioDeviceId: e.target.value })} data-testid="microphone-select">
-          {devices.audioinput.map((d, i) => (
-            <option key={d.deviceId || i} value={d.deviceId}>
-              {label(d, i)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <DeviceSelect
+        label={t('ongoing.microphone')}
+        devices={devices.audioinput}
+        value={current('audio')}
+        onChange={(id) => void change({ audioDeviceId: id })}
+        unnamed={t('ongoing.device')}
+        data-testid="microphone-select"
+      />
       {canChooseSpeaker && devices.audiooutput.length ? (
-        <label className={styles.field}>
-          {t('ongoing.speaker')}
-          <select value={sinkId} onChange={(e) => inCallStore.setState({ sinkId: e.target.value })} data-testid="speaker-select">
-            {devices.audiooutput.map((d, i) => (
-              <option key={d.deviceId || i} value={d.deviceId === 'default' ? '' : d.deviceId}>
-                {label(d, i)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <DeviceSelect
+          label={t('ongoing.speaker')}
+          devices={devices.audiooutput}
+          value={sinkId}
+          onChange={setSinkId}
+          unnamed={t('ongoing.device')}
+          defaultIsEmpty
+          data-testid="speaker-select"
+        />
       ) : null}
-      <label className={styles.field}>
+      <label className={sidePanelStyles.field}>
         {t('ongoing.volume')}
         <input
           type="range"
@@ -125,11 +115,11 @@ export function DevicePanel({ video }: { video: boolean }) {
         />
       </label>
       {failed ? (
-        <p className={styles.error} role="alert">
+        <p className={sidePanelStyles.error} role="alert">
           {t('ongoing.deviceFailed')}
         </p>
       ) : null}
-    </aside>
+    </SidePanel>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import Pause from 'lucide-react/icons/pause';
-import { useGuestStore } from '../../app/store.ts';
+import { useGuestStore } from '../../state/store.ts';
 import { companyMessage } from '../../i18n/companyMessage.ts';
 import styles from './HoldPage.module.css';
 

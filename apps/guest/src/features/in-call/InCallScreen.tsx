@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import AppWindow from 'lucide-react/icons/app-window';
-import { useCallActions } from '../../app/callActions.ts';
-import { useGuestStore } from '../../app/store.ts';
+import { useCallActions } from '../../state/callActions.ts';
+import { useGuestStore } from '../../state/store.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import { Button } from '@lobby/ui';
 

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import PowerOff from 'lucide-react/icons/power-off';
 import ExternalLink from 'lucide-react/icons/external-link';
-import { useGuestStore } from '../../app/store.ts';
+import { useGuestStore } from '../../state/store.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import { buttonStyles } from '@lobby/ui';
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useGuestStoreMaybe } from '../../app/store.ts';
+import { useGuestStoreMaybe } from '../../state/store.ts';
 import styles from './LoadingScreen.module.css';
 import { Spinner } from '@lobby/ui';
 

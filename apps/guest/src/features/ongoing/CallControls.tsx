@@ -7,11 +7,11 @@ import PhoneOff from 'lucide-react/icons/phone-off';
 import MessageCircle from 'lucide-react/icons/message-circle';
 import Settings from 'lucide-react/icons/settings';
 import { ScreenShareButton } from '../screenshare/ScreenShareButton.tsx';
-import { useInCall } from './inCall.ts';
-import { useGuestStore } from '../../app/store.ts';
-import { useCallActions } from '../../app/callActions.ts';
+import { useInCall } from '../../state/store.ts';
+import { useGuestStore } from '../../state/store.ts';
+import { useCallActions } from '../../state/callActions.ts';
 import styles from './OngoingScreen.module.css';
-import { IconButton } from '@lobby/ui';
+import { IconButton, stageStyles as stage } from '@lobby/ui';
 
 /** Mute, camera (video calls) and hang up. Labels say what a press will do. */
 export function CallControls({ video }: { video: boolean }) {
@@ -54,7 +54,7 @@ export function CallControls({ video }: { video: boolean }) {
         />
       ) : null}
       {engine ? (
-        <span className={styles.badgeWrap}>
+        <span className={stage.badgeWrap}>
           <IconButton
             label={
               chatOpen ? t('ongoing.closeChat') : unread > 0 ? `${t('ongoing.openChat')}, ${t('ongoing.unread', { count: unread })}` : t('ongoing.openChat')
@@ -65,7 +65,7 @@ export function CallControls({ video }: { video: boolean }) {
             aria-expanded={chatOpen}
           />
           {unread > 0 ? (
-            <span className={styles.badge} data-testid="chat-unread" aria-hidden="true">
+            <span className={stage.badge} data-testid="chat-unread" aria-hidden="true">
               {unread}
             </span>
           ) : null}

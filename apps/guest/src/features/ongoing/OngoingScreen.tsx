@@ -1,15 +1,15 @@
 import { useTranslation } from 'react-i18next';
-import VideoOff from 'lucide-react/icons/video-off';
 import MicOff from 'lucide-react/icons/mic-off';
 import Headset from 'lucide-react/icons/headset';
-import { useGuestStore } from '../../app/store.ts';
+import { useGuestStore } from '../../state/store.ts';
 import { CallControls } from './CallControls.tsx';
 import { HoldPage } from '../hold/HoldPage.tsx';
 import { DevicePanel, useRemoteAudioSettings } from '../devices/DevicePanel.tsx';
 import { useState } from 'react';
-import { NONE, useInCall } from './inCall.ts';
+import { NONE } from '../../state/inCall.ts';
+import { useInCall } from '../../state/store.ts';
 import styles from './OngoingScreen.module.css';
-import { VideoTile, Avatar, Spinner, useElapsed } from '@lobby/ui';
+import { VideoTile, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, stageStyles as stage } from '@lobby/ui';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 
 /** The call itself: remote video large with a self-view, or the voice layout with the agent's avatar. */
@@ -58,10 +58,12 @@ export function OngoingScreen() {
           {t('app.recording')}
         </span>
       ) : null}
-      <span className={styles.timer}>
+      <span className={styles.timer} data-testid="call-timer" data-on-hold={onHold}>
         <span className="visually-hidden">{t('call.duration')}</span>
+        {onHold ? <span className={stage.timerHeld}>{t('ongoing.onHold')}</span> : null}
+        {/* one duration from the answer on, across hold and resume (issue 15 defect 8) */}
         <time role="timer" aria-live="off">
-          {remote ? elapsed : t('call.connecting')}
+          {callStartedAt !== null ? elapsed : t('call.connecting')}
         </time>
       </span>
     </div>
@@ -71,18 +73,9 @@ export function OngoingScreen() {
     <section ref={setRoot} className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
       {video ? (
         <div className={styles.stage} data-zoomed={!!zoomedScreen}>
-          {zoomedScreen ? (
-            <VideoTile
-              className={styles.remote}
-              stream={zoomedScreen.stream}
-              peer={zoomedScreen.id}
-              fit="contain"
-              label={t('ongoing.sharedScreen')}
-              data-testid="remote-screen"
-            />
-          ) : null}
+          {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('ongoing.sharedScreen')} /> : null}
           <VideoTile
-            className={zoomedScreen ? styles.strip : styles.remote}
+            className={zoomedScreen ? `${stage.strip} ${styles.strip}` : stage.remote}
             videoOff={remoteVideoMuted}
             stream={remote?.stream ?? null}
             peer={remote?.id}
@@ -102,31 +95,21 @@ export function OngoingScreen() {
               )
             }
           />
-          <VideoTile
-            className={styles.self}
-            stream={localStream}
-            muted
-            mirrored
-            videoOff={videoMuted}
-            label={t('call.you')}
-            peer="local"
-            data-testid="local-video"
-            placeholder={<VideoOff size={22} aria-label={t('call.cameraIsOff')} />}
-          />
-          {others.length || (screen && !zoomedScreen) ? (
-            <div className={styles.others}>
-              {screen && !zoomedScreen ? (
-                <button type="button" className={styles.otherTile} onClick={() => engine?.setZoomed(true)} aria-label={t('ongoing.showScreenLarge')}>
-                  <VideoTile stream={screen.stream} peer={screen.id} fit="contain" label={t('ongoing.sharedScreen')} data-testid="remote-screen" />
-                </button>
-              ) : null}
-              {others.map((o) => (
-                <VideoTile key={o.id} className={styles.otherTile} stream={o.stream} peer={o.id} label={nameOf(o.display)} data-testid="remote-video-other" />
-              ))}
-            </div>
-          ) : null}
+          <SelfView className={styles.self} stream={localStream} videoOff={videoMuted} label={t('call.you')} cameraOffLabel={t('call.cameraIsOff')} iconSize={22} />
+          <StageOthers
+            className={styles.others}
+            screen={screen}
+            zoomed={!!zoomedScreen}
+            onZoom={() => engine?.setZoomed(true)}
+            screenLabel={t('ongoing.sharedScreen')}
+            zoomLabel={t('ongoing.showScreenLarge')}
+          >
+            {others.map((o) => (
+              <VideoTile key={o.id} className={stage.otherTile} stream={o.stream} peer={o.id} label={nameOf(o.display)} data-testid="remote-video-other" />
+            ))}
+          </StageOthers>
           {localScreen ? (
-            <p className={styles.sharingNote} role="status" data-testid="sharing-note">
+            <p className={`${stage.pill} ${styles.sharingNote}`} role="status" data-testid="sharing-note">
               {t('ongoing.youAreSharing')}
             </p>
           ) : null}
@@ -140,7 +123,7 @@ export function OngoingScreen() {
               <Avatar name={remote ? agentName : null} size={128} fallbackIcon={<Headset size={52} />} />
             </span>
             <p className={styles.voiceName}>{remote ? agentName : t('call.connecting')}</p>
-            <p className={styles.voiceKind}>{t('call.voiceCall')}</p>
+            <p className={stage.voiceKind}>{t('call.voiceCall')}</p>
           </div>
           <VideoTile
             className="visually-hidden"
@@ -158,7 +141,7 @@ export function OngoingScreen() {
         </div>
       )}
       {remote && (remoteAudioMuted || remoteVideoMuted) ? (
-        <p className={styles.remoteMuted} role="status" data-testid="remote-muted" data-audio={remoteAudioMuted} data-video={remoteVideoMuted}>
+        <p className={`${stage.pill} ${styles.remoteMuted}`} role="status" data-testid="remote-muted" data-audio={remoteAudioMuted} data-video={remoteVideoMuted}>
           <MicOff size={16} aria-hidden="true" />
           {remoteAudioMuted ? t('ongoing.peerMicMuted', { name: agentName }) : t('ongoing.peerCameraOff', { name: agentName })}
         </p>
@@ -172,7 +155,7 @@ export function OngoingScreen() {
       {deviceConfigOpen ? <DevicePanel video={video} /> : null}
       {chatOpen ? <ChatPanel onClose={() => engine?.setChatOpen(false)} /> : null}
       {audioMuted ? (
-        <p className={styles.mutedNote} role="status">
+        <p className={`${stage.pill} ${styles.mutedNote}`} role="status">
           <MicOff size={16} aria-hidden="true" />
           {t('call.micMuted')}
         </p>

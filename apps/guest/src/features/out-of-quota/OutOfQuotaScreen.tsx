@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import Hourglass from 'lucide-react/icons/hourglass';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
-import { useCallActions } from '../../app/callActions.ts';
+import { useCallActions } from '../../state/callActions.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import { Button } from '@lobby/ui';
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useRecheck } from '../base/useRecheck.ts';
 import { localTime } from '../../journey/checks.ts';
 import CalendarClock from 'lucide-react/icons/calendar-clock';
-import { useGuestStore } from '../../app/store.ts';
+import { useGuestStore } from '../../state/store.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
 import { formatClock, timetableRows, weekdayName } from './timetable.ts';

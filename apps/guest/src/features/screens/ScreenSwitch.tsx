@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { useGuestStore } from '../../app/store.ts';
+import { useGuestStore } from '../../state/store.ts';
 import { ScreenRegistry } from './registry.ts';
 import { LoadingScreen } from '../loading/LoadingScreen.tsx';
 import { LoadErrorScreen } from '../loading/LoadErrorScreen.tsx';

@@ -3,7 +3,7 @@
 // A screen that is not needed for the first paint registers a loader instead: it becomes its own chunk
 // (keeps the first load small) and is preloaded once the page is idle, so moving to it is instant.
 import { lazy, type ComponentType } from 'react';
-import type { Screen } from '../../app/screens.ts';
+import type { Screen } from '../../state/screens.ts';
 
 type Loader = () => Promise<ComponentType>;
 

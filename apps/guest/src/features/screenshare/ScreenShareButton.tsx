@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import MonitorUp from 'lucide-react/icons/monitor-up';
 import MonitorX from 'lucide-react/icons/monitor-x';
-import { useInCall } from '../ongoing/inCall.ts';
+import { useInCall } from '../../state/store.ts';
 import { IconButton } from '@lobby/ui';
 
 /** Shares the screen as a second publisher, or stops sharing. Hidden where the browser cannot share. */

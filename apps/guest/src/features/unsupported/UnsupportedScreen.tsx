@@ -3,7 +3,7 @@ import MonitorX from 'lucide-react/icons/monitor-x';
 import VideoOff from 'lucide-react/icons/video-off';
 import WifiOff from 'lucide-react/icons/wifi-off';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
-import { useGuestStore } from '../../app/store.ts';
+import { useGuestStore } from '../../state/store.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import styles from './UnsupportedScreen.module.css';
 import { Button } from '@lobby/ui';

@@ -3,7 +3,7 @@
 // browser notification; clicking it brings the call back. The title is restored once the page is visible.
 // Permission is asked when the guest starts a call (a click of theirs), only in a page of its own: browsers
 // refuse notification prompts to cross-origin frames.
-import type { GuestState, GuestStore } from '../../app/store.ts';
+import type { GuestState, GuestStore } from '../../state/store.ts';
 import en from './en.json';
 import ar from './ar.json';
 

@@ -1,7 +1,7 @@
 // The guest side of the widget's postMessage bridge (docs/widget.md; the other side is apps/widget).
 // It talks to exactly one origin, the website's, and only once the company lists it in widgetOrigins;
 // it reads only messages from that origin and from the window that embeds or opened this page.
-import type { GuestState, GuestStore } from '../../app/store.ts';
+import type { GuestState, GuestStore } from '../../state/store.ts';
 import { FROM_GUEST, FROM_WIDGET, type GuestMessage } from '@lobby/contracts/widget';
 import { originAllowed, type WidgetContext } from './context.ts';
 

@@ -1,6 +1,6 @@
 // The widget's guest side (docs/widget.md): the postMessage bridge when the page was opened by the website
 // widget, and — on every call page — the notice when an agent answers while the page is hidden.
-import type { GuestStore } from '../../app/store.ts';
+import type { GuestStore } from '../../state/store.ts';
 import { bindAnsweredNotice } from './answeredNotice.ts';
 import { bindWidgetBridge } from './bridge.ts';
 import { readWidgetContext } from './context.ts';

@@ -1,28 +1,10 @@
-// What the console's buttons do, injected through context. The agent engine (packages/call) will
-// provide the real answer/hangup/media; `placeholderAgentActions` talks to the session API for real
-// and otherwise only changes state.
-import { createContext, useContext } from 'react';
+// The console's session actions (login, logout, restore) against the API, and call handling that only
+// moves state: the whole AgentActions for dev fixtures and tests, and the session part of the engine's.
 import { ApiError } from '@lobby/call/http';
-import * as consoleApi from '../api/console.ts';
-import type { Availability, ConsoleStore, LoginError } from './store.ts';
-
-export interface AgentActions {
-  /** Log in; on failure sets `loginError` (and resolves). */
-  login(email: string, password: string): Promise<void>;
-  logout(): Promise<void>;
-  /** On load: GET /api/console/me; authenticated or anonymous. */
-  restoreSession(): Promise<void>;
-  /** Take the waiting guest's call. */
-  answer(callId: string): void | Promise<void>;
-  /** End the active call. */
-  hangup(): void | Promise<void>;
-  toggleAudio(): void;
-  toggleVideo(): void;
-  /** Available: new calls reach this agent; away: they do not. */
-  setAvailability(availability: Availability): void | Promise<void>;
-  /** Round robin: pass an offered call on to the next agent. */
-  decline?(callId: string): void | Promise<void>;
-}
+import { toggleLocalTracks } from '@lobby/ui';
+import * as consoleApi from '../../api/console.ts';
+import type { AgentActions } from '../../state/agentActions.ts';
+import type { ConsoleStore, LoginError } from '../../state/store.ts';
 
 export type ConsoleApi = Pick<typeof consoleApi, 'login' | 'logout' | 'me' | 'companyName'>;
 
@@ -91,26 +73,11 @@ export function placeholderAgentActions(store: ConsoleStore, api: ConsoleApi = c
       s().localStream?.getTracks().forEach((track) => track.stop());
       s().resetCall();
     },
-    toggleAudio() {
-      const muted = !s().audioMuted;
-      s().localStream?.getAudioTracks().forEach((track) => (track.enabled = !muted));
-      s().setAudioMuted(muted);
-    },
-    toggleVideo() {
-      const muted = !s().videoMuted;
-      s().localStream?.getVideoTracks().forEach((track) => (track.enabled = !muted));
-      s().setVideoMuted(muted);
-    },
+    toggleAudio: () => s().setAudioMuted(toggleLocalTracks(s().localStream, 'audio', s().audioMuted)),
+    toggleVideo: () => s().setVideoMuted(toggleLocalTracks(s().localStream, 'video', s().videoMuted)),
     setAvailability(availability) {
       s().setAvailability(availability);
     },
   };
 }
 
-export const AgentActionsContext = createContext<AgentActions | null>(null);
-
-export function useAgentActions(): AgentActions {
-  const actions = useContext(AgentActionsContext);
-  if (!actions) throw new Error('useAgentActions must be used inside <AgentActionsContext.Provider>');
-  return actions;
-}

@@ -1,10 +1,13 @@
-// The guest app's state: one zustand vanilla store. The UI only reads it; the call engine (packages/call)
-// will drive `screen`, the streams and the mute flags through the actions below.
+// The guest app's one state owner: a zustand vanilla store. The UI reads it through hooks (useGuestStore,
+// useInCall); the call engine (packages/call) feeds it from its snapshots (features/call/engineCallActions.ts)
+// and only the journey (journey/controller.ts, after journey/chart.ts) changes `screen`.
+// It lives in state/, not app/, so that features import it without reaching back into the app's root.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { createContext, useContext } from 'react';
 import type { Company } from '../api/company.ts';
 import type { Screen } from './screens.ts';
+import { initialInCall, type InCallState } from './inCall.ts';
 
 export type { Screen } from './screens.ts';
 export type Language = 'en' | 'ar';
@@ -66,6 +69,8 @@ export interface GuestData {
   audioDeviceId: string | null;
   /** On the inCall screen: whether the tab holding the guest's session is in a call (else just open). */
   otherTabBusy: boolean;
+  /** The call as the engine reports it (SPEC.md §3 "Call status" in `status`); state/inCall.ts. */
+  inCall: InCallState;
 }
 
 export interface GuestActions {
@@ -79,8 +84,6 @@ export interface GuestActions {
   setCompanyOnly: (company: Company) => void;
   /** Phase ready (the gate decided the first screen). */
   setReady: () => void;
-  /** Show a screen. */
-  setScreen: (screen: Screen) => void;
   setLanguage: (language: Language) => void;
   setWebview: (webview: boolean) => void;
   setAppointmentReference: (reference: string | null) => void;
@@ -104,6 +107,9 @@ export interface GuestActions {
   setChecking: (checking: 'location' | 'form' | null) => void;
   setDevices: (devices: { video?: string | null; audio?: string | null }) => void;
   setOtherTabBusy: (busy: boolean) => void;
+  /** The engine's latest in-call view (status, shared screen, methods); keeps what it does not name. */
+  setInCall: (inCall: Partial<InCallState>) => void;
+  setSinkId: (sinkId: string) => void;
   /** Forget everything of the last call (streams, flags, timers); keeps company, language, choices. */
   resetCall: () => void;
 }
@@ -135,6 +141,7 @@ export const initialGuestData: GuestData = {
   videoDeviceId: null,
   audioDeviceId: null,
   otherTabBusy: true,
+  inCall: initialInCall,
 };
 
 /** A fresh store (one per app; tests make their own). */
@@ -147,7 +154,6 @@ export function createGuestStore(initial: Partial<GuestData> = {}): GuestStore {
     setLoading: () => set({ phase: 'loading', error: null }),
     setCompanyOnly: (company) => set({ company }),
     setReady: () => set({ phase: 'ready' }),
-    setScreen: (screen) => set({ screen }),
     setLanguage: (language) => set({ language }),
     setWebview: (webview) => set({ webview }),
     setAppointmentReference: (appointmentReference) => set({ appointmentReference }),
@@ -177,6 +183,8 @@ export function createGuestStore(initial: Partial<GuestData> = {}): GuestStore {
         audioDeviceId: devices.audio === undefined ? state.audioDeviceId : devices.audio,
       })),
     setOtherTabBusy: (otherTabBusy) => set({ otherTabBusy }),
+    setInCall: (inCall) => set((state) => ({ inCall: { ...state.inCall, ...inCall } })),
+    setSinkId: (sinkId) => set((state) => ({ inCall: { ...state.inCall, sinkId } })),
     resetCall: () =>
       set({
         localStream: null,
@@ -202,6 +210,11 @@ export function useGuestStoreApi(): GuestStore {
 /** Select from the guest store; re-renders when the selected value changes. */
 export function useGuestStore<T>(selector: (state: GuestState) => T): T {
   return useStore(useGuestStoreApi(), selector);
+}
+
+/** The hook the in-call components read through: a selector on the store's `inCall` part. */
+export function useInCall<T>(selector: (state: InCallState) => T): T {
+  return useGuestStore((s) => selector(s.inCall));
 }
 
 /** Like useGuestStore, but undefined outside a provider (screens shown before the store exists). */

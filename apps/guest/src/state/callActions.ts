@@ -1,10 +1,9 @@
 // What the screens' buttons do. The UI never runs call logic itself: it calls these handlers, injected
-// through context. The call engine (packages/call) provides the real implementation; until it is wired,
-// `demoCallActions` only moves between screens.
+// through context. The call engine (packages/call) provides the real implementation
+// (features/call/engineCallActions.ts); the dev fixtures use app/demoCallActions.ts.
 import { createContext, useContext } from 'react';
-import type { CallKind, GuestStore } from './store.ts';
+import type { CallKind } from './store.ts';
 import type { FormAnswers, GuestSession } from '../api/guest.ts';
-import { sendEvent } from '../journey/controller.ts';
 
 export interface RatingAnswer {
   /** 1–5. */
@@ -39,63 +38,6 @@ export interface CallActions {
   submitWelcomeForm(formId: number | string, answers: FormAnswers): Promise<void>;
   /** Preview screen: the camera and microphone the guest chose. */
   chooseDevices(devices: { video?: string | null; audio?: string | null }): void;
-}
-
-/** Placeholder actions: they only change screens and flags. Replaced when the call engine is wired. */
-export function demoCallActions(store: GuestStore): CallActions {
-  const s = () => store.getState();
-  const afterCall = () => {
-    const company = s().company;
-    s().resetCall();
-    if (company?.showRatingPage) s().setScreen('rating');
-    else {
-      s().setEndReason('ended');
-      s().setScreen('abandoned');
-    }
-  };
-  return {
-    startCall(kind) {
-      s().setCallType(kind);
-      sendEvent(store, { type: 'CALL' });
-    },
-    cancel() {
-      sendEvent(store, { type: 'ENDED', by: 'guest' });
-    },
-    hangup: () => {
-      if (s().screen === 'ongoing') sendEvent(store, { type: 'ENDED', by: 'guest' });
-      else afterCall();
-    },
-    toggleAudio() {
-      const muted = !s().audioMuted;
-      s().localStream?.getAudioTracks().forEach((track) => (track.enabled = !muted));
-      s().setAudioMuted(muted);
-    },
-    toggleVideo() {
-      const muted = !s().videoMuted;
-      s().localStream?.getVideoTracks().forEach((track) => (track.enabled = !muted));
-      s().setVideoMuted(muted);
-    },
-    callAgain() {
-      sendEvent(store, { type: 'CALL_AGAIN' });
-    },
-    confirmPreview() {
-      s().setScreen('selection');
-    },
-    submitRating() {
-      // The rating screen shows its own thank-you once this resolves.
-    },
-    takeOver() {
-      sendEvent(store, { type: 'TAKE_OVER' });
-    },
-    session: () => Promise.resolve(null),
-    submitWelcomeForm() {
-      s().setFormRequired(false);
-      return Promise.resolve();
-    },
-    chooseDevices(devices) {
-      s().setDevices(devices);
-    },
-  };
 }
 
 export const CallActionsContext = createContext<CallActions | null>(null);

@@ -1,9 +1,12 @@
-// The console's state: one zustand vanilla store. Screens read it; the agent engine (packages/call)
-// will drive the queue, the active call and the streams through the actions below.
+// The console's one state owner: a zustand vanilla store. Screens read it through hooks (useConsoleStore,
+// useAgentInCall, useTransfers); the agent engine (packages/call, AgentDesk) feeds it from its snapshots
+// through one mapping (state/deskSnapshot.ts). It lives in state/, not app/, so that features import it
+// without reaching back into the app's root.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { createContext, useContext } from 'react';
 import type { ConsoleUser } from '../api/console.ts';
+import { initialAgentInCall, initialTransfers, type AgentInCallState, type TransferState } from './inCall.ts';
 
 export type Language = 'en' | 'ar';
 export type CallKind = 'video' | 'voice';
@@ -71,6 +74,10 @@ export interface ConsoleData {
   error: string | null;
   /** the server's event stream is open (new calls and round-robin offers reach this console) */
   live: boolean;
+  /** the active call as the desk reports it, and this console's choices for it (state/inCall.ts) */
+  inCall: AgentInCallState;
+  /** calls handed to this agent and the transfer methods (state/inCall.ts) */
+  transfers: TransferState;
 }
 
 export interface ConsoleActions {
@@ -95,6 +102,10 @@ export interface ConsoleActions {
   setAudioMuted: (muted: boolean) => void;
   setVideoMuted: (muted: boolean) => void;
   setError: (error: string | null) => void;
+  /** This console's volume for one participant (by feed display), 0–1. */
+  setVolume: (display: string, volume: number) => void;
+  /** The speaker the call plays through ('' = default). */
+  setSpeakerId: (speakerId: string) => void;
   /** Forget the active call and its media (keeps queue, session, availability). */
   resetCall: () => void;
 }
@@ -119,6 +130,8 @@ export const initialConsoleData: ConsoleData = {
   loginError: null,
   error: null,
   live: false,
+  inCall: initialAgentInCall,
+  transfers: initialTransfers,
 };
 
 /** Queue order: longest waiting first (then by call id, for a stable order). */
@@ -134,7 +147,14 @@ export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleS
       set(
         user
           ? { user, session: 'authenticated', loginError: null }
-          : { user: null, session: 'anonymous', companyName: null, queue: [], activeCall: null, wrapUp: null },
+          : {
+              user: null,
+              session: 'anonymous',
+              companyName: null,
+              queue: [],
+              activeCall: null,
+              wrapUp: null,
+            },
       ),
     setCompanyName: (companyName) => set({ companyName }),
     setLanguage: (language) => set({ language }),
@@ -155,6 +175,9 @@ export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleS
     setAudioMuted: (audioMuted) => set({ audioMuted }),
     setVideoMuted: (videoMuted) => set({ videoMuted }),
     setError: (error) => set({ error }),
+    setVolume: (display, volume) =>
+      set((s) => ({ inCall: { ...s.inCall, volumes: { ...s.inCall.volumes, [display]: volume } } })),
+    setSpeakerId: (speakerId) => set((s) => ({ inCall: { ...s.inCall, speakerId } })),
     resetCall: () =>
       set({ activeCall: null, localStream: null, remoteStreams: [], audioMuted: false, videoMuted: false }),
   }));
@@ -171,4 +194,14 @@ export function useConsoleStoreApi(): ConsoleStore {
 /** Select from the console store. */
 export function useConsoleStore<T>(selector: (state: ConsoleState) => T): T {
   return useStore(useConsoleStoreApi(), selector);
+}
+
+/** The hook the in-call components read through: a selector on the store's `inCall` part. */
+export function useAgentInCall<T>(selector: (state: AgentInCallState) => T): T {
+  return useConsoleStore((s) => selector(s.inCall));
+}
+
+/** The hook the transfer components read through: a selector on the store's `transfers` part. */
+export function useTransfers<T>(selector: (state: TransferState) => T): T {
+  return useConsoleStore((s) => selector(s.transfers));
 }

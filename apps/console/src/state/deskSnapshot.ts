@@ -1,0 +1,85 @@
+// The one place the console reads the agent engine's snapshots (AgentDesk 'change'): what the store
+// becomes after one. Pure, so that it is tested with plain snapshots (apps/console/test/deskSnapshot.test.ts).
+import type { AgentSnapshot } from '@lobby/call';
+import { callClock } from './callClock.ts';
+import { guestDisplayName } from './guestName.ts';
+import type { RunningCall } from './inCall.ts';
+import { sortQueue, type ConsoleData, type QueueEntry } from './store.ts';
+
+/**
+ * The store's data after `snap`. `names` remembers the names guests announced, by their room nick, for
+ * the call after it leaves the queue (it is updated here). `now` starts the call's timer.
+ */
+export function fromDeskSnapshot(
+  snap: AgentSnapshot,
+  state: ConsoleData,
+  names: Map<string, string>,
+  now: number,
+): Partial<ConsoleData> {
+  for (const e of snap.queue) if (e.lobby?.name) names.set(e.nick, e.lobby.name);
+  const queue: QueueEntry[] = snap.queue.map((e) => ({
+    callId: e.callId,
+    guestName: guestDisplayName(e.nick, e.lobby?.name),
+    kind: e.callType,
+    assignmentId: e.assignmentId ?? 0,
+    assignmentName: e.assignmentName ?? '',
+    waitingSince: e.since,
+    room: e.room,
+    presence: e.statusText,
+    userType: e.lobby?.userType ?? '',
+    appointmentID: e.appointmentID,
+    ...(e.offerExpiresAt !== null ? { offerExpiresAt: e.offerExpiresAt } : {}),
+  }));
+  const next: Partial<ConsoleData> = {
+    queue: sortQueue(queue),
+    error: snap.error,
+    live: snap.live,
+    // the microphone and camera are the engine's: the store shows its state (it resets them on hold)
+    audioMuted: snap.muted.audio,
+    videoMuted: snap.muted.video,
+    inCall: {
+      ...state.inCall,
+      status: snap.status,
+      localScreen: snap.localScreen,
+      held: !!snap.activeCall?.held,
+      runningCalls: sameCalls(state.inCall.runningCalls, snap.runningCalls)
+        ? state.inCall.runningCalls
+        : snap.runningCalls.map((c): RunningCall => ({
+            callId: c.callId,
+            guestName: guestDisplayName(c.nick, c.lobby?.name),
+            assignmentName: c.assignmentName ?? '',
+          })),
+    },
+  };
+  const current = state.transfers.incoming;
+  if (snap.transfers !== current && (snap.transfers.length > 0 || current.length > 0)) {
+    next.transfers = { ...state.transfers, incoming: snap.transfers };
+  }
+  const active = snap.activeCall;
+  const ended = state.activeCall;
+  if (!active) {
+    if (ended) {
+      // an answered call ended: offer the note after the call (wrap-up)
+      if (ended.startedAt != null) next.wrapUp = { callId: ended.callId, guestName: ended.guestName };
+      Object.assign(next, { activeCall: null, localStream: null, remoteStreams: [] });
+    }
+    return next;
+  }
+  next.activeCall = {
+    callId: active.callId,
+    guestName: guestDisplayName(active.guestNick, names.get(active.guestNick)),
+    kind: active.callType,
+    assignmentName:
+      queue.find((q) => q.callId === active.callId)?.assignmentName ?? ended?.assignmentName ?? '',
+    // one duration for the whole hold chain: hold and resume keep the call (under a new id), not the timer
+    startedAt: callClock(ended?.startedAt ?? null, snap.phase === 'inCall', now),
+    guestPresence: active.guestStatus,
+  };
+  next.localStream = snap.localStream;
+  next.remoteStreams = snap.remoteFeeds.map((f) => ({ id: f.feedId, display: f.display, stream: f.stream }));
+  return next;
+}
+
+function sameCalls(a: readonly RunningCall[], b: readonly { callId: string }[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.callId === b[i]?.callId);
+}
