@@ -45,7 +45,9 @@ test('when the guest sits behind a NAT, then media flows directly between its pr
   // STUN learnt it) to Janus's public address: no relay in between
   const guestPairs = await expectSelectedPairs(guest.page, 'guest');
   for (const { local, remote } of guestPairs) {
-    expect(['host', 'srflx', 'prflx'], `guest: local candidate ${JSON.stringify(local)}`).toContain(local.candidateType);
+    expect(['host', 'srflx', 'prflx'], `guest: local candidate ${JSON.stringify(local)}`).toContain(
+      local.candidateType,
+    );
     expect(local.address).toBe(local.candidateType === 'host' ? NET.guestPrivate : NET.guestNatPublic);
     expect(local.protocol).toBe('udp');
     expect(remote.candidateType, 'guest: Janus candidate').toBe('host');
@@ -55,7 +57,9 @@ test('when the guest sits behind a NAT, then media flows directly between its pr
   expect(await natUdpFlows()).toBeGreaterThan(udpFlowsBefore);
   const agentPairs = await expectSelectedPairs(agent.page, 'agent');
   for (const { local, remote } of agentPairs) {
-    expect(local.candidateType, `agent: local candidate ${JSON.stringify({ local, remote })}`).not.toBe('relay');
+    expect(local.candidateType, `agent: local candidate ${JSON.stringify({ local, remote })}`).not.toBe(
+      'relay',
+    );
     expect(local.address).toBe(NET.agent);
     expect(remote.address).toBe(NET.webPublic);
   }

@@ -52,8 +52,10 @@ function trustNetCertificateArg(): string {
 
 /** A participant's Chromium, started inside its namespace by scripts/test's wrapper. */
 export function launchIn(role: 'guest' | 'agent', tag: string): Promise<LaunchedBrowser> {
-  const executablePath = process.env[role === 'guest' ? 'LOBBY_NET_GUEST_CHROMIUM' : 'LOBBY_NET_AGENT_CHROMIUM'];
-  if (!executablePath) throw new Error('run through ./scripts/test (stage e2e-network): no namespace wrapper');
+  const executablePath =
+    process.env[role === 'guest' ? 'LOBBY_NET_GUEST_CHROMIUM' : 'LOBBY_NET_AGENT_CHROMIUM'];
+  if (!executablePath)
+    throw new Error('run through ./scripts/test (stage e2e-network): no namespace wrapper');
   return launchParticipant(tag, {
     executablePath,
     baseURL: NET_BASE_URL,

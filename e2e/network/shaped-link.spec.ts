@@ -8,7 +8,14 @@ import type { LaunchedBrowser } from '../support/browser.ts';
 import { closeAll } from '../support/journey.ts';
 import { mediaCounters } from '../support/media.ts';
 import { guestCallsAndAgentAnswers } from '../tests/incall-support.ts';
-import { expectSelectedPairs, guestFirewall, launchIn, shapeGuestLine, shapedBytes, unshapeGuestLine } from './net.ts';
+import {
+  expectSelectedPairs,
+  guestFirewall,
+  launchIn,
+  shapeGuestLine,
+  shapedBytes,
+  unshapeGuestLine,
+} from './net.ts';
 
 test('when the guest line is shaped to 300 kbit/s, then the voice call connects and audio keeps arriving on both sides', async ({}, testInfo) => {
   test.setTimeout(180_000);
@@ -26,7 +33,9 @@ test('when the guest line is shaped to 300 kbit/s, then the voice call connects 
     const pages = { guest: guest.page, agent: agent.page };
     for (const [who, page] of Object.entries(pages)) {
       await expect
-        .poll(async () => (await mediaCounters(page)).audioPacketsReceived, { message: `${who}: first audio packet` })
+        .poll(async () => (await mediaCounters(page)).audioPacketsReceived, {
+          message: `${who}: first audio packet`,
+        })
         .toBeGreaterThan(0);
     }
     let last = { guest: 0, agent: 0 };
@@ -45,7 +54,9 @@ test('when the guest line is shaped to 300 kbit/s, then the voice call connects 
     // and the call's traffic did pass through the shaped queues of both directions
     const shaped = await shapedBytes();
     expect(shaped.up, 'bytes the guest sent through its 300 kbit/s queue').toBeGreaterThan(50_000);
-    expect(shaped.down, 'bytes the router sent the guest through its 300 kbit/s queue').toBeGreaterThan(50_000);
+    expect(shaped.down, 'bytes the router sent the guest through its 300 kbit/s queue').toBeGreaterThan(
+      50_000,
+    );
 
     await agent.page.getByTestId('agent-hangup-button').click();
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
