@@ -67,43 +67,53 @@ test('when the guest sits behind a NAT, then media flows directly between its pr
   await hangUp(agent.page);
 });
 
-test('when the guest network blocks UDP, then the guest media goes through the TURN relay over TCP', async ({}, testInfo) => {
-  await guestFirewall('no-udp');
-
-  const { agent, guest } = await callAcrossTheNetwork('turn-tcp');
-
-  const guestPairs = await expectSelectedPairs(guest.page, 'guest');
-  for (const { local, remote } of guestPairs) {
+/**
+ * The guest's media went through coturn: every selected pair of the guest starts at a relay candidate
+ * at coturn's public address (TURN_EXTERNAL_IP), reached over `relayProtocol` through `url`, and ends at
+ * Janus's public address; the agent, on an open network, needed no relay. The firewall did drop packets.
+ */
+async function expectGuestRelayed(
+  call: { agent: LaunchedBrowser; guest: LaunchedBrowser },
+  relayProtocol: 'tcp' | 'tls',
+  url: string,
+) {
+  for (const { local, remote } of await expectSelectedPairs(call.guest.page, 'guest')) {
     expect(local.candidateType, `guest: local candidate ${JSON.stringify({ local, remote })}`).toBe('relay');
-    expect(local.relayProtocol, 'guest: to the relay over').toBe('tcp');
-    expect(local.url).toBe(`turn:${NET.turnPublic}:3478?transport=tcp`);
-    // the relay's own address is coturn's public one (TURN_EXTERNAL_IP)
+    expect(local.relayProtocol, 'guest: to the relay over').toBe(relayProtocol);
+    expect(local.url).toBe(url);
     expect(local.address).toBe(NET.turnPublic);
     expect(remote.address).toBe(NET.webPublic);
   }
-  expect(await firewallDrops(), 'the guest firewall dropped UDP').toBeGreaterThan(0);
-  // the agent, on an open network, needs no relay
-  for (const { local } of await expectSelectedPairs(agent.page, 'agent')) {
+  expect(await firewallDrops(), 'packets the guest firewall dropped').toBeGreaterThan(0);
+  for (const { local } of await expectSelectedPairs(call.agent.page, 'agent')) {
     expect(local.candidateType, `agent: ${JSON.stringify(local)}`).not.toBe('relay');
   }
-  await screenshot(guest.page, testInfo, 'turn-tcp-guest-ongoing');
-  await hangUp(agent.page);
-});
+}
 
-test('when the guest network lets only TCP to port 443 out, then the page, the signalling and the media all go over 443, the media through TURN over TLS', async ({}, testInfo) => {
-  await guestFirewall('tcp443-only');
+const relayed = [
+  {
+    title: 'when the guest network blocks UDP, then the guest media goes through the TURN relay over TCP',
+    firewall: 'no-udp',
+    relayProtocol: 'tcp',
+    url: `turn:${NET.turnPublic}:3478?transport=tcp`,
+  },
+  {
+    title:
+      'when the guest network lets only TCP to port 443 out, then the page, the signalling and the media all go over 443, the media through TURN over TLS',
+    firewall: 'tcp443-only',
+    relayProtocol: 'tls',
+    url: `turns:${NET.turnPublic}:443?transport=tcp`,
+  },
+] as const;
 
-  const { agent, guest } = await callAcrossTheNetwork('turn-tls');
+for (const journey of relayed) {
+  test(journey.title, async ({}, testInfo) => {
+    await guestFirewall(journey.firewall);
 
-  const guestPairs = await expectSelectedPairs(guest.page, 'guest');
-  for (const { local, remote } of guestPairs) {
-    expect(local.candidateType, `guest: local candidate ${JSON.stringify({ local, remote })}`).toBe('relay');
-    expect(local.relayProtocol, 'guest: to the relay over').toBe('tls');
-    expect(local.url).toBe(`turns:${NET.turnPublic}:443?transport=tcp`);
-    expect(local.address).toBe(NET.turnPublic);
-    expect(remote.address).toBe(NET.webPublic);
-  }
-  expect(await firewallDrops(), 'the guest firewall dropped everything else').toBeGreaterThan(0);
-  await screenshot(guest.page, testInfo, 'turn-tls-guest-ongoing');
-  await hangUp(agent.page);
-});
+    const call = await callAcrossTheNetwork(`turn-${journey.relayProtocol}`);
+
+    await expectGuestRelayed(call, journey.relayProtocol, journey.url);
+    await screenshot(call.guest.page, testInfo, `turn-${journey.relayProtocol}-guest-ongoing`);
+    await hangUp(call.agent.page);
+  });
+}
