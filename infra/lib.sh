@@ -89,7 +89,17 @@ lobby_gen_ejabberd() {
   lobby_mkhome "$EJ_DIR/conf" "$EJ_DIR/spool" "$EJ_DIR/contrib" "$EJ_LOG_DIR"
   lobby_link_home "$LOBBY_RUN_DIR/ejabberd" "$EJ_DIR"
   lobby_link_home "$LOBBY_LOG_DIR/ejabberd" "$EJ_LOG_DIR"
-  export EJ_DIR EJ_NODE EJ_JWK_FILE
+  # XEP-0215 names TURN over TLS when coturn serves it (the production config), so that a guest whose
+  # firewall passes only TLS still reaches the relay.
+  EJ_TURNS_SERVICE=
+  if [ "${LOBBY_TURN_CONFIG:-test}" = production ]; then
+    EJ_TURNS_SERVICE="      - host: $TURN_HOST
+        port: ${TURN_TLS_PORT:-5349}
+        type: turns
+        transport: tcp
+        restricted: true"
+  fi
+  export EJ_DIR EJ_NODE EJ_JWK_FILE EJ_TURNS_SERVICE
   lobby_render "$lobby_infra_dir/ejabberd/ejabberd.yml.tmpl" "$EJ_DIR/conf/ejabberd.yml"
   lobby_render "$lobby_infra_dir/ejabberd/ejabberdctl.cfg.tmpl" "$EJ_DIR/conf/ejabberdctl.cfg"
   printf '#!/bin/sh\nulimit -n "$(ulimit -Hn)" 2>/dev/null\nexec /usr/bin/erl "$@"\n' >"$EJ_DIR/erl"
@@ -177,6 +187,11 @@ lobby_gen_janus() {
     lobby_jcfg_set "$C" 's#^\t\#ignore_mdns = true#\tignore_mdns = true#' "${tab}ignore_mdns = true"
     lobby_jcfg_set "$C" 's#^\t\#interface = "1.2.3.4"#\tinterface = "127.0.0.1"#' "${tab}interface = \"127.0.0.1\""
   fi
+  # A server with several addresses (coturn on its own one, docs/operations.md "TURN on 443"): Janus
+  # gathers ICE candidates only on the interfaces or address prefixes of JANUS_ICE_ENFORCE_LIST.
+  if [ "$LOBBY_LOOPBACK_ICE" != 1 ] && [ -n "${JANUS_ICE_ENFORCE_LIST:-}" ]; then
+    lobby_jcfg_set "$C" "s#^\t\#ice_enforce_list = \"eth0\"#\tice_enforce_list = \"$JANUS_ICE_ENFORCE_LIST\"#" "${tab}ice_enforce_list = \"$JANUS_ICE_ENFORCE_LIST\""
+  fi
   if [ -n "$JANUS_NAT_1_1_MAPPING" ]; then
     lobby_jcfg_set "$C" "s#^\t\#nat_1_1_mapping = \"1.2.3.4\"#\tnat_1_1_mapping = \"$JANUS_NAT_1_1_MAPPING\"#" "${tab}nat_1_1_mapping = \"$JANUS_NAT_1_1_MAPPING\""
   fi
@@ -246,7 +261,13 @@ lobby_gen_coturn() {
       echo "lobby: LOBBY_TURN_CONFIG=production needs TURN_TLS_CERT and TURN_TLS_KEY (or LOBBY_TLS_CERT and LOBBY_TLS_KEY)" >&2
       return 1
     }
-    export TURN_LISTEN_IP TURN_RELAY_IP TURN_EXTERNAL_IP TURN_TLS_CERT TURN_TLS_KEY
+    TURN_TLS_PORT=${TURN_TLS_PORT:-5349}
+    TURN_PID_FILE=${TURN_PID_FILE:-/run/turnserver/turnserver.pid}
+    TURN_LOG_FILE=${TURN_LOG_FILE:-syslog}
+    TURN_ALLOWED_PEERS=
+    if [ -n "${TURN_ALLOWED_PEER_IP:-}" ]; then TURN_ALLOWED_PEERS="allowed-peer-ip=$TURN_ALLOWED_PEER_IP"; fi
+    export TURN_LISTEN_IP TURN_RELAY_IP TURN_EXTERNAL_IP TURN_TLS_CERT TURN_TLS_KEY TURN_TLS_PORT TURN_PID_FILE \
+      TURN_LOG_FILE TURN_ALLOWED_PEERS
     (umask 077 && lobby_render "$lobby_infra_dir/coturn/turnserver.production.conf.tmpl" "$TURN_DIR/turnserver.conf")
   else
     (umask 077 && lobby_render "$lobby_infra_dir/coturn/turnserver.conf.tmpl" "$TURN_DIR/turnserver.conf")

@@ -58,7 +58,17 @@ export interface LaunchedBrowser {
 
 export async function launchParticipant(
   tag: string,
-  options: { viewport?: { width: number; height: number }; locale?: string; extraArgs?: string[]; userAgent?: string } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    locale?: string;
+    extraArgs?: string[];
+    userAgent?: string;
+    /** another Chromium executable (the network journeys' wrapper that starts it inside a namespace) */
+    executablePath?: string;
+    baseURL?: string;
+    /** instead of the loopback-only ICE script (on a real network every candidate counts) */
+    initScript?: string;
+  } = {},
 ): Promise<LaunchedBrowser> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lobby-${tag}-`));
   fs.mkdirSync(path.join(dir, 'Default'), { recursive: true });
@@ -67,15 +77,15 @@ export async function launchParticipant(
     JSON.stringify({ webrtc: { ip_handling_policy: 'default_public_and_private_interfaces' } }),
   );
   const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM_PATH,
+    executablePath: options.executablePath ?? CHROMIUM_PATH,
     headless: true,
     args: [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])],
     viewport: options.viewport ?? { width: 1280, height: 800 },
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-    baseURL: process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080',
+    baseURL: options.baseURL ?? process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080',
   });
-  await context.addInitScript(LOOPBACK_ICE_INIT_SCRIPT);
+  await context.addInitScript(options.initScript ?? LOOPBACK_ICE_INIT_SCRIPT);
   const log: string[] = [];
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('console', (m) => log.push(`[${tag}] ${m.type()} ${m.text()}`));

@@ -97,7 +97,13 @@ build_apps() {
 }
 
 # ------------------------------------------------------------------------------------- process helpers
-lobby_port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# lobby_port_open PORT [ADDRESS]: something listens there (127.0.0.1 unless an address is given).
+lobby_port_open() { (exec 3<>"/dev/tcp/${2:-127.0.0.1}/$1") 2>/dev/null; }
+
+# The address to reach a server on that listens on ADDRESS (a wildcard is reached on loopback).
+lobby_reach_addr() {
+  case "$1" in 0.0.0.0 | "::" | "") echo 127.0.0.1 ;; *) echo "$1" ;; esac
+}
 
 # Fails with a clear message when someone else already listens on a port we need.
 lobby_port_free() {
@@ -246,7 +252,12 @@ start_coturn() {
   lobby_gen_coturn
   : >"$log"
   lobby_spawn coturn "$LOBBY_LOG_DIR/coturn.stdout.log" turnserver -c "$TURN_DIR/turnserver.conf"
-  lobby_wait coturn 20 "$log" lobby_port_open "$TURN_PORT" || return 1
+  # the production config listens on TURN_LISTEN_IP:3478 only (infra/coturn/turnserver.production.conf.tmpl)
+  if [ "${LOBBY_TURN_CONFIG:-test}" = production ]; then
+    lobby_wait coturn 20 "$log" lobby_port_open 3478 "$TURN_LISTEN_IP" || return 1
+  else
+    lobby_wait coturn 20 "$log" lobby_port_open "$TURN_PORT" || return 1
+  fi
   echo "coturn: running (pid $(lobby_pid coturn)), turn:127.0.0.1:$TURN_PORT, log $log"
 }
 
@@ -314,7 +325,7 @@ start_nginx() {
     return 1
   }
   lobby_spawn nginx "$LOBBY_LOG_DIR/nginx.stdout.log" nginx -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR"
-  lobby_wait nginx 20 "$log" lobby_port_open "$HTTPS_PORT" || return 1
+  lobby_wait nginx 20 "$log" lobby_port_open "$HTTPS_PORT" "$(lobby_reach_addr "$HOST")" || return 1
   echo "nginx: running (pid $(lobby_pid nginx)), http://127.0.0.1:$PORT https://127.0.0.1:$HTTPS_PORT, log $log"
 }
 
