@@ -57,9 +57,12 @@ export async function freshDb(dialect: Dialect): Promise<TestDb> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
-  await admin.end();
   const db = openDb(url, { pgSchema: schema });
-  await migrateToLatest(db);
+  // Kysely's migrator asks for every table of every schema (PostgresIntrospector.getTables); a test
+  // file dropping its schema at that moment makes the query fail ("relation … does not exist"). One
+  // advisory lock across the test workers keeps migrations and drops apart.
+  await withSchemaLock(admin, () => migrateToLatest(db));
+  await admin.end();
   return {
     db,
     dialect,
@@ -67,10 +70,22 @@ export async function freshDb(dialect: Dialect): Promise<TestDb> {
       await db.close();
       const c = new pg.Client({ connectionString: url });
       await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
+      await withSchemaLock(c, () => c.query(`drop schema ${schema} cascade`));
       await c.end();
     },
   };
+}
+
+/** Any number: the key of the advisory lock that migrations and schema drops of the tests share. */
+const SCHEMA_LOCK_KEY = 7_340_017;
+
+async function withSchemaLock<T>(client: pg.Client, work: () => Promise<T>): Promise<T> {
+  await client.query('select pg_advisory_lock($1)', [SCHEMA_LOCK_KEY]);
+  try {
+    return await work();
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [SCHEMA_LOCK_KEY]);
+  }
 }
 
 export interface TestContext {
