@@ -117,6 +117,14 @@ lobby_pidfile() { echo "$LOBBY_PID_DIR/$1.pid"; }
 
 # lobby_pid NAME: prints the PID of a running server of ours, or fails. The PID file is checked
 # against /proc so that a recycled PID of another program is never mistaken for ours.
+# lobby_pid_alive NAME: the PID file names a running process (whatever it runs yet).
+lobby_pid_alive() {
+  local file pid
+  file=$(lobby_pidfile "$1")
+  case "$1" in ejabberd) file="$EJ_DIR/ejabberd.pid" ;; esac
+  [ -f "$file" ] && pid=$(head -n1 "$file") && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
+}
+
 lobby_pid() {
   local file pid expect
   file=$(lobby_pidfile "$1")
@@ -156,7 +164,9 @@ lobby_wait() {
   shift 3
   for ((i = 0; i < secs * 10; i++)); do
     if "$@" >/dev/null 2>&1; then return 0; fi
-    if ! lobby_pid "$name" >/dev/null; then
+    # Alive by PID only: right after the spawn the PID may still run the shell that is about to exec
+    # the server, so its command line does not name the server yet (lobby_pid would say "not ours").
+    if ! lobby_pid_alive "$name"; then
       # ejabberd writes its PID file only once the node runs: give it a moment before judging.
       if [ "$name" != ejabberd ] || [ "$i" -gt 100 ]; then
         echo "lobby: $name exited during start; last lines of $log:" >&2
