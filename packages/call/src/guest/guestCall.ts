@@ -300,6 +300,9 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       ...(this.#appointment ? { appointment_reference: this.#appointment.reference } : {}),
       ...(this.#options.serviceType ? { service_type: this.#options.serviceType } : {}),
       ...this.#locationField(),
+      // the guest starts the call below the company's recording notice (the selection screen shows it
+      // whenever the company records): that is its acknowledgement, stored with the call
+      ...(this.#options.recordCalls !== false ? { recording_acknowledged: true } : {}),
     });
     // The guest may hang up at any await below (Cancel while the call starts): from then on this call
     // must not open the camera, publish or change the state of the screen that followed.

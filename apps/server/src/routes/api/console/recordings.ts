@@ -6,6 +6,7 @@ import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import type { Services } from '../../../services/index.ts';
 import { requireRole } from '../../../services/roles.ts';
 import { createRecordingsService, type RecordingsService } from '../../../services/recordings/index.ts';
+import { recordingPrivacyRoutes } from './recordingPrivacy.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
 
@@ -34,6 +35,7 @@ export function consoleRecordingRoutes(
   const security = [{ consoleSession: [] }];
   const base = { config: { access: 'console' as const }, preValidation: requireRole('supervisor') };
   const CallIdParams = Type.Object({ callId: Type.String({ maxLength: 140 }) });
+  recordingPrivacyRoutes(app, services, recordings);
   app.addHook('onReady', (done) => {
     recordings.start();
     done();
