@@ -7,6 +7,8 @@ export interface FakeEjabberd extends EjabberdClient {
   rooms: Map<string, RoomSpec>;
   calls: Array<{ command: string; args: unknown }>;
   up: boolean;
+  /** occupants' JIDs per room name; a room missing here answers null (ejabberd could not say) */
+  occupants: Map<string, string[]>;
 }
 
 export function createFakeEjabberd(): FakeEjabberd {
@@ -14,6 +16,7 @@ export function createFakeEjabberd(): FakeEjabberd {
     rooms: new Map(),
     calls: [],
     up: true,
+    occupants: new Map(),
     ensureRoom(room: RoomSpec) {
       fake.calls.push({ command: 'ensureRoom', args: room });
       if (!fake.up) return Promise.reject(new EjabberdError('ejabberd down'));
@@ -26,6 +29,9 @@ export function createFakeEjabberd(): FakeEjabberd {
     },
     status() {
       return Promise.resolve(fake.up);
+    },
+    roomOccupants(room: string) {
+      return Promise.resolve(fake.up ? (fake.occupants.get(room) ?? null) : null);
     },
   };
   return fake;

@@ -13,7 +13,7 @@ import { createRecordingsService } from '../../src/services/recordings/index.ts'
 import { createRetentionJob } from '../../src/services/recordings/retention.ts';
 import { DEMO, createTestContext, dialects } from '../helpers/context.ts';
 import type { TestContext } from '../helpers/context.ts';
-import { bearer, login, openCall, registerGuest } from '../helpers/fixtures.ts';
+import { login, openCall, registerGuest, resumeAfterHold } from '../helpers/fixtures.ts';
 
 const DAY = 86_400_000;
 
@@ -90,14 +90,7 @@ describe.each(dialects())('recording consent, retention and the deletion log (%s
   it('when a consenting guest\u2019s call is held and resumed, then the resumed call is recorded under the same consent', async () => {
     const guest = await registerGuest(t.app);
     const first = await openCall(t.app, guest, { recording_acknowledged: true });
-    const resumed = `${guest.username}--resumed${Date.now().toString(36)}`;
-    const hold = await t.app.inject({
-      method: 'POST',
-      url: '/api/call-report/hold-call',
-      headers: bearer(guest.access_token),
-      payload: { origin_call_id: first.callId, current_call_id: first.callId, new_call_id: resumed },
-    });
-    expect(hold.statusCode, hold.body).toBe(201);
+    const resumed = await resumeAfterHold(t.app, guest, first.callId);
     await t.app.inject({ method: 'POST', url: `/api/console/calls/${resumed}/media`, headers: { cookie: agent } });
     expect(noted.agentGrants.find((g) => g.callId === resumed)?.record).toBe(true);
   });

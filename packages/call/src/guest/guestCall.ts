@@ -343,6 +343,9 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       const message = error instanceof Error ? error.message : String(error);
       this.#reportBug(callId, message);
       await this.#teardown('error');
+      // the call is over (the camera was refused, the media room could not be joined…): say so, or the
+      // reports count it "Waiting or open" while the guest still sits on the page (issue 15 defect 9)
+      await api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
       this.#set({ phase: 'failed', error: message });
       throw error;
     }

@@ -30,6 +30,7 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
               <th scope="col">{t('recentCalls.guest')}</th>
               <th scope="col">{t('recentCalls.assignment')}</th>
               <th scope="col">{t('recentCalls.answered')}</th>
+              <th scope="col">{t('recentCalls.talk')}</th>
               <th scope="col">{t('recentCalls.rating')}</th>
               <th scope="col">{t('recentCalls.note')}</th>
             </tr>
@@ -43,6 +44,9 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
                 </td>
                 <td>{c.assignmentName ?? '–'}</td>
                 <td>{c.answered ? t('recentCalls.yes') : t('recentCalls.no')}</td>
+                <td data-testid="recent-call-talk" data-parts={c.parts}>
+                  {c.talkSeconds !== null ? t('recentCalls.talkSeconds', { value: score.format(c.talkSeconds) }) : '–'}
+                </td>
                 <td data-testid="recent-call-rating">
                   {c.rating ? (
                     <>

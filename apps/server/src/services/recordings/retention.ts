@@ -7,16 +7,13 @@
  * The clock is injected, so that tests move time instead of waiting days.
  */
 import type { Services } from '../index.ts';
+import { createPeriodicJob, type PeriodicJob } from '../periodicJob.ts';
 import type { RecordingsService } from './index.ts';
 
 const DAY_MS = 86_400_000;
 
-export interface RetentionJob {
-  /** Deletes every recording past its company's retention; resolves with the call ids deleted. */
-  runOnce(): Promise<string[]>;
-  start(intervalMs?: number): void;
-  stop(): void;
-}
+/** runOnce() deletes every recording past its company's retention and resolves with the call ids deleted. */
+export type RetentionJob = PeriodicJob<string[]>;
 
 export function createRetentionJob(
   services: Pick<Services, 'repos'>,
@@ -24,8 +21,6 @@ export function createRetentionJob(
   options: { now: () => number; log?: (message: string, error?: unknown) => void },
 ): RetentionJob {
   const log = options.log ?? (() => undefined);
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<string[]> | null = null;
 
   async function sweep(): Promise<string[]> {
     const deleted: string[] = [];
@@ -50,23 +45,5 @@ export function createRetentionJob(
     return deleted;
   }
 
-  const job: RetentionJob = {
-    runOnce() {
-      running ??= sweep().finally(() => {
-        running = null;
-      });
-      return running;
-    },
-    start(intervalMs = 3_600_000) {
-      if (timer) return;
-      void job.runOnce().catch((error: unknown) => log('retention failed', error));
-      timer = setInterval(() => void job.runOnce().catch((error: unknown) => log('retention failed', error)), intervalMs);
-      timer.unref();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-  };
-  return job;
+  return createPeriodicJob('retention', sweep, log);
 }

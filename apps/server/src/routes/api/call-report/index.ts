@@ -18,6 +18,7 @@ import type { Services } from '../../../services/index.ts';
 import type { GuestClaims } from '../../../services/tokens.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../errors.ts';
+import { vanishedGuestSweep } from './vanished.ts';
 
 /** The call id must belong to the caller: `<caller's username>--<suffix>`. */
 export function ownsCallId(guest: GuestClaims, callId: string): boolean {
@@ -52,6 +53,7 @@ const TIMESTAMP_FLAGS: Record<string, TimestampColumn> = {
 
 export function callReportRoutes(app: App, services: Services): void {
   const { repos, config } = services;
+  vanishedGuestSweep(app, services);
   const appointments = createAppointmentsRepository(services.db.kysely, services.now);
 
   app.post(

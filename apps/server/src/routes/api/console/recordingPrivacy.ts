@@ -4,6 +4,7 @@ import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import type { Services } from '../../../services/index.ts';
 import type { RecordingsService } from '../../../services/recordings/index.ts';
 import { createRetentionJob, type RetentionJob } from '../../../services/recordings/retention.ts';
+import { runWhileServing } from '../../../services/periodicJob.ts';
 import { requireRole } from '../../../services/roles.ts';
 import type { App } from '../../../typebox.ts';
 import { errors } from '../../errors.ts';
@@ -27,14 +28,8 @@ export function recordingPrivacyRoutes(app: App, services: Services, recordings:
     now: services.now,
     log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
   });
-  app.addHook('onReady', (done) => {
-    retention.start();
-    done();
-  });
-  app.addHook('onClose', (_app, done) => {
-    retention.stop();
-    done();
-  });
+  // hourly, and at start: a server that was down past a recording's retention deletes it right away
+  runWhileServing(app, retention, 3_600_000, { now: true });
 
   app.get(
     '/api/console/recordings/deletions',
