@@ -19,6 +19,17 @@ const rows = [
   { callId: 'gbbb--two', serviceType: 'talk', size: 1_048_576, createdAt: Date.parse('2026-05-04T09:00:00Z'), url: '/api/console/recordings/gbbb--two/file' },
 ];
 
+/** Opens the recordings page as a supervisor and waits for both rows. */
+async function openAsSupervisor() {
+  const store = createConsoleStore({ session: 'authenticated', user: supervisor });
+  render(
+    <Wrapper store={store} path="/recordings">
+      <AppRoutes />
+    </Wrapper>,
+  );
+  await waitFor(() => expect(screen.getAllByTestId('recording-row')).toHaveLength(2));
+}
+
 describe('console recordings page', () => {
   it('when an agent opens the recordings page, then it is sent back to its workspace and nothing is listed', () => {
     const fetch = vi.fn((_url: string) => Promise.resolve(json(200, { data: { name: 'Acme' } })));
@@ -54,13 +65,7 @@ describe('console recordings page', () => {
       }),
     );
     vi.stubGlobal('confirm', vi.fn(() => true));
-    const store = createConsoleStore({ session: 'authenticated', user: supervisor });
-    render(
-      <Wrapper store={store} path="/recordings">
-        <AppRoutes />
-      </Wrapper>,
-    );
-    await waitFor(() => expect(screen.getAllByTestId('recording-row')).toHaveLength(2));
+    await openAsSupervisor();
 
     fireEvent.click(screen.getByTestId('service-widget'));
     await waitFor(() => expect(screen.getAllByTestId('recording-row')).toHaveLength(1));
@@ -79,13 +84,7 @@ describe('console recordings page', () => {
         Promise.resolve(url.startsWith('/api/console/recordings?') ? json(200, { data: { recordings: rows } }) : json(200, { data: { name: 'Acme' } })),
       ),
     );
-    const store = createConsoleStore({ session: 'authenticated', user: supervisor });
-    render(
-      <Wrapper store={store} path="/recordings">
-        <AppRoutes />
-      </Wrapper>,
-    );
-    await waitFor(() => expect(screen.getAllByTestId('recording-row')).toHaveLength(2));
+    await openAsSupervisor();
     const tracks = screen.getAllByTestId('recording-tracks');
     expect(tracks).toHaveLength(1);
     expect(tracks[0]?.getAttribute('href')).toBe('/api/console/recordings/gaaa--one/tracks');
