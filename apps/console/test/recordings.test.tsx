@@ -15,9 +15,20 @@ function json(status: number, body: unknown): Response {
 
 const supervisor = { ...agent, id: 3, name: 'Sam Supervisor', role: 'supervisor' as const };
 const rows = [
-  { callId: 'gaaa--one', serviceType: 'widget', size: 2_097_152, createdAt: Date.parse('2026-05-04T10:00:00Z'), url: '/api/console/recordings/gaaa--one/file' },
+  { callId: 'gaaa--one', serviceType: 'widget', size: 2_097_152, createdAt: Date.parse('2026-05-04T10:00:00Z'), url: '/api/console/recordings/gaaa--one/file', tracksUrl: '/api/console/recordings/gaaa--one/tracks' },
   { callId: 'gbbb--two', serviceType: 'talk', size: 1_048_576, createdAt: Date.parse('2026-05-04T09:00:00Z'), url: '/api/console/recordings/gbbb--two/file' },
 ];
+
+/** Opens the recordings page as a supervisor and waits for both rows. */
+async function openAsSupervisor() {
+  const store = createConsoleStore({ session: 'authenticated', user: supervisor });
+  render(
+    <Wrapper store={store} path="/recordings">
+      <AppRoutes />
+    </Wrapper>,
+  );
+  await waitFor(() => expect(screen.getAllByTestId('recording-row')).toHaveLength(2));
+}
 
 describe('console recordings page', () => {
   it('when an agent opens the recordings page, then it is sent back to its workspace and nothing is listed', () => {
@@ -54,13 +65,7 @@ describe('console recordings page', () => {
       }),
     );
     vi.stubGlobal('confirm', vi.fn(() => true));
-    const store = createConsoleStore({ session: 'authenticated', user: supervisor });
-    render(
-      <Wrapper store={store} path="/recordings">
-        <AppRoutes />
-      </Wrapper>,
-    );
-    await waitFor(() => expect(screen.getAllByTestId('recording-row')).toHaveLength(2));
+    await openAsSupervisor();
 
     fireEvent.click(screen.getByTestId('service-widget'));
     await waitFor(() => expect(screen.getAllByTestId('recording-row')).toHaveLength(1));
@@ -70,5 +75,21 @@ describe('console recordings page', () => {
     fireEvent.click(screen.getByTestId('recording-delete'));
     await waitFor(() => expect(screen.queryByTestId('recording-row')).toBeNull());
     expect(calls.find((c) => c.method === 'DELETE')?.url).toBe('/api/console/recordings/gaaa--one');
+  });
+
+  it('when a recording has raw tracks, then the row offers them as a second download beside the MP4', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) =>
+        Promise.resolve(url.startsWith('/api/console/recordings?') ? json(200, { data: { recordings: rows } }) : json(200, { data: { name: 'Acme' } })),
+      ),
+    );
+    await openAsSupervisor();
+    const tracks = screen.getAllByTestId('recording-tracks');
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]?.getAttribute('href')).toBe('/api/console/recordings/gaaa--one/tracks');
+    expect(tracks[0]?.getAttribute('download')).toBe('gaaa--one.tracks.mkv');
+    expect(tracks[0]?.textContent).toContain('Separate tracks');
+    expect(document.querySelector('a[href="/api/console/recordings/gbbb--two/file"]')?.getAttribute('download')).toBe('gbbb--two.mp4');
   });
 });

@@ -8,7 +8,9 @@ import Fastify from 'fastify';
 import { loadConfigOrExit } from './config.ts';
 import { openDb } from './db/database.ts';
 import { createMediaRoomsRepository } from './repositories/mediaRooms.ts';
+import { createJanusVideoroomAdmin } from './services/media/janusAdmin.ts';
 import { createJanusTokens } from './services/media/janusTokens.ts';
+import { startArmedRecording } from './services/media/mediaRooms.ts';
 import type { App } from './typebox.ts';
 import { registerJanusGate } from './web/janusGate.ts';
 
@@ -18,10 +20,15 @@ async function main(): Promise<void> {
   const db = openDb(config.databaseUrl);
   const rooms = createMediaRoomsRepository(db.kysely);
   const app = Fastify({ logger: { level: config.logLevel }, forceCloseConnections: true }) as unknown as App;
-  registerJanusGate(app, config, createJanusTokens(config.janusTokenSecret), {
+  const tokens = createJanusTokens(config.janusTokenSecret);
+  const janusAdmin = createJanusVideoroomAdmin(config.janusHttpUrl, config.janusRoomAdminKey, tokens);
+  registerJanusGate(app, config, tokens, {
     async secretOf(callId) {
       const row = await rooms.byCallId(callId);
       return row && row.destroyed_at === null ? row.secret : null;
+    },
+    async agentPublishing(callId) {
+      await startArmedRecording(rooms, janusAdmin, callId);
     },
   });
   app.get('/health', () => ({ ok: true }));

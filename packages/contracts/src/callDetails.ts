@@ -59,13 +59,21 @@ export const CallsQuery = Type.Object(
 );
 export type CallsQuery = Static<typeof CallsQuery>;
 
-/** GET /api/console/calls: the company's latest calls with their notes (admin reports, call detail). */
+/**
+ * GET /api/console/calls: the company's latest conversations with their notes (admin reports, call detail):
+ * one per hold chain, named by its first call id, as the reports count it.
+ */
 export const CallSummary = Type.Object({
   callId: Type.String(),
   guestUsername: Type.String(),
   assignmentName: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
+  /** an agent answered (any part of a call held and resumed) */
   answered: Type.Boolean(),
+  /** the conversation's talk time in seconds across its hold chain (null: not answered or not ended) */
+  talkSeconds: Type.Union([Type.Number(), Type.Null()]),
+  /** how many call ids the conversation spans (1 + its resumes after hold) */
+  parts: Type.Integer({ minimum: 1 }),
   note: Type.Union([CallNote, Type.Null()]),
   /** the guest's rating of the call: its score (1..5; a rating form's mean) and comment, when it rated */
   rating: Type.Union([Type.Object({ score: Type.Union([Type.Number(), Type.Null()]), comment: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),

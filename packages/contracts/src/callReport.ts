@@ -24,6 +24,11 @@ export const CallReportAddBody = Type.Object(
     service_type: Type.Optional(Type.String({ maxLength: 32 })),
     /** the guest's position when the company asked for it (requestLocation); shown to the agent */
     location: Type.Optional(GuestLocation),
+    /**
+     * true: the guest started the call below the company's recording notice (recordAlertText), which
+     * acknowledges it; the server stores when, and records no call without it (docs/security.md)
+     */
+    recording_acknowledged: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -108,6 +108,8 @@ export const CompanySettings = Type.Object({
   // Behaviour.
   schedule: Type.Union([Type.Null(), Schedule]),
   recordCalls: Type.Boolean(),
+  /** days a recording is kept before the server deletes it (docs/operations.md "Recording retention"); 0: until deleted by hand */
+  recordingRetentionDays: Type.Integer({ minimum: 0, maximum: 3650 }),
   flipCamera: Type.Boolean(),
   locationOfService: Type.Union([Type.Null(), LocationOfService]),
   requestLocation: Type.Boolean(),
@@ -160,6 +162,7 @@ export const companyDefaults: CompanySettings = {
   hideTimetable: false,
   schedule: null,
   recordCalls: true,
+  recordingRetentionDays: 0,
   flipCamera: false,
   locationOfService: null,
   requestLocation: false,

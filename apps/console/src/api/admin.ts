@@ -94,6 +94,8 @@ export interface Recording {
   size: number;
   createdAt: number;
   url: string;
+  /** every participant apart (absent on recordings made before the mixed file) */
+  tracksUrl?: string;
 }
 export const listRecordings = async (service: ServiceFilter = 'all') =>
   (await apiRequest<{ recordings: Recording[] }>('/console/recordings', { query: { service } })).recordings;

@@ -7,6 +7,7 @@ import { admin } from './migrations/0003_admin.ts';
 import { callTransfers } from './migrations/0004_call_transfers.ts';
 import { callDetails } from './migrations/0005_call_details.ts';
 import { mediaRooms } from './migrations/0006_media_rooms.ts';
+import { recordingPrivacy } from './migrations/0007_recording_privacy.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0004_call_transfers': callTransfers,
   '0005_call_details': callDetails,
   '0006_media_rooms': mediaRooms,
+  '0007_recording_privacy': recordingPrivacy,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CallDetails, CallFormAnswer, CallSummary, FormField, ServiceFilter } from '@lobby/contracts';
-import { ratingScore, withService } from './reports.ts';
+import { chainTalkMs, ratingScore, withService } from './reports.ts';
 import type { Database } from '../db/schema.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -104,42 +104,64 @@ export function createCallDetailsRepository(db: Kysely<Database>) {
 
     /** The company's latest calls (newest first) with their notes. */
     /** The latest calls; `service` narrows them to one service (reports.ts withService). */
+    /**
+     * The latest conversations, newest first: one per hold chain (a call held and resumed continues under
+     * new call ids, counted once by the reports), with the chain's talk time, whether any part was
+     * answered, and the latest note and rating of any of its parts.
+     */
     async latest(companyId: number, limit: number, service: ServiceFilter = 'all'): Promise<CallSummary[]> {
-      const rows = await db
-        .selectFrom('call_reports')
-        .leftJoin('assignments', 'assignments.id', 'call_reports.assignment_id')
-        .leftJoin('users', 'users.id', 'call_reports.agent_note_by')
-        .leftJoin('rating_submissions', 'rating_submissions.call_report_id', 'call_reports.id')
-        .select([
-          'rating_submissions.answers as rating_answers',
-          'call_reports.call_id',
-          'call_reports.guest_username',
-          'call_reports.created_at',
-          'call_reports.call_answered_at',
-          'call_reports.agent_note',
-          'call_reports.agent_note_at',
-          'assignments.name as assignment_name',
-          'users.name as note_author',
-        ])
-        .where('call_reports.company_id', '=', companyId)
-        .where('call_reports.status', '=', 'ok')
+      const columns = [
+        'rating_submissions.answers as rating_answers',
+        'call_reports.call_id',
+        'call_reports.origin_call_id',
+        'call_reports.guest_username',
+        'call_reports.created_at',
+        'call_reports.call_initiated_at',
+        'call_reports.call_answered_at',
+        'call_reports.call_ended_at',
+        'call_reports.guest_exit_at',
+        'call_reports.agent_note',
+        'call_reports.agent_note_at',
+        'assignments.name as assignment_name',
+        'users.name as note_author',
+      ] as const;
+      const base = () =>
+        db
+          .selectFrom('call_reports')
+          .leftJoin('assignments', 'assignments.id', 'call_reports.assignment_id')
+          .leftJoin('users', 'users.id', 'call_reports.agent_note_by')
+          .leftJoin('rating_submissions', 'rating_submissions.call_report_id', 'call_reports.id')
+          .select(columns)
+          .where('call_reports.company_id', '=', companyId)
+          .where('call_reports.status', '=', 'ok');
+      const origins = await base()
+        .where((eb) => eb.or([eb('call_reports.origin_call_id', 'is', null), eb('call_reports.origin_call_id', '=', eb.ref('call_reports.call_id'))]))
         .$call((q) => withService(q, service, 'call_reports.service_type'))
         .orderBy('call_reports.created_at', 'desc')
         .orderBy('call_reports.id', 'desc')
         .limit(limit)
         .execute();
-      return rows.map((r) => ({
-        callId: r.call_id,
-        guestUsername: r.guest_username,
-        assignmentName: r.assignment_name ?? null,
-        createdAt: iso(r.created_at),
-        answered: r.call_answered_at !== null,
-        note:
-          r.agent_note !== null && r.agent_note_at !== null
-            ? { text: r.agent_note, by: r.note_author ?? null, at: iso(r.agent_note_at) }
-            : null,
-        rating: r.rating_answers ? { score: ratingScore(r.rating_answers), comment: ratingComment(r.rating_answers) } : null,
-      }));
+      const ids = origins.map((o) => o.call_id);
+      const later = ids.length ? await base().where('call_reports.origin_call_id', 'in', ids).execute() : [];
+      return origins.map((origin) => {
+        const parts = [origin, ...later.filter((p) => p.origin_call_id === origin.call_id && p.call_id !== origin.call_id)].sort(
+          (x, y) => Number(x.created_at) - Number(y.created_at),
+        );
+        const noted = parts.filter((p) => p.agent_note !== null && p.agent_note_at !== null).at(-1);
+        const rated = parts.filter((p) => p.rating_answers).at(-1);
+        const talk = chainTalkMs(parts);
+        return {
+          callId: origin.call_id,
+          guestUsername: origin.guest_username,
+          assignmentName: origin.assignment_name ?? null,
+          createdAt: iso(origin.created_at),
+          answered: parts.some((p) => p.call_answered_at !== null),
+          talkSeconds: talk === null ? null : Math.round(talk / 100) / 10,
+          parts: parts.length,
+          note: noted ? { text: noted.agent_note ?? '', by: noted.note_author ?? null, at: iso(noted.agent_note_at ?? 0) } : null,
+          rating: rated?.rating_answers ? { score: ratingScore(rated.rating_answers), comment: ratingComment(rated.rating_answers) } : null,
+        };
+      });
     },
   };
 }

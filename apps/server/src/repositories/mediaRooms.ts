@@ -8,6 +8,8 @@ export interface MediaRoomsTable {
   pin: string;
   secret: string;
   recording: number;
+  /** 1: an agent answered and the call is to be recorded; recording starts when an agent publishes */
+  record_armed: number;
   created_at: number;
   destroyed_at: number | null;
 }
@@ -25,10 +27,10 @@ export function createMediaRoomsRepository(base: Kysely<Database>) {
       return (await db.selectFrom('media_rooms').selectAll().where('call_id', '=', callId).executeTakeFirst()) ?? null;
     },
     /** Inserts the room; false when another request inserted one for this call first. */
-    async add(row: Omit<MediaRoomRow, 'recording' | 'destroyed_at'>): Promise<boolean> {
+    async add(row: Omit<MediaRoomRow, 'recording' | 'record_armed' | 'destroyed_at'>): Promise<boolean> {
       const result = await db
         .insertInto('media_rooms')
-        .values({ ...row, recording: 0, destroyed_at: null })
+        .values({ ...row, recording: 0, record_armed: 0, destroyed_at: null })
         .onConflict((c) => c.column('call_id').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -46,8 +48,28 @@ export function createMediaRoomsRepository(base: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.call_id);
     },
-    async setRecording(callId: string): Promise<void> {
-      await db.updateTable('media_rooms').set({ recording: 1 }).where('call_id', '=', callId).execute();
+    async setRecording(callId: string, recording: 0 | 1 = 1): Promise<void> {
+      await db.updateTable('media_rooms').set({ recording }).where('call_id', '=', callId).execute();
+    },
+    async arm(callId: string): Promise<void> {
+      await db.updateTable('media_rooms').set({ record_armed: 1 }).where('call_id', '=', callId).execute();
+    },
+    /**
+     * Marks an armed, open, not yet recording room as recording; true when this call did it (so exactly
+     * one caller sends Janus its enable_recording), with the room's secret.
+     */
+    async claimRecordingStart(callId: string): Promise<string | null> {
+      const result = await db
+        .updateTable('media_rooms')
+        .set({ recording: 1 })
+        .where('call_id', '=', callId)
+        .where('record_armed', '=', 1)
+        .where('recording', '=', 0)
+        .where('destroyed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return null;
+      const row = await db.selectFrom('media_rooms').select('secret').where('call_id', '=', callId).executeTakeFirst();
+      return row?.secret ?? null;
     },
     async setDestroyed(callId: string, now: number): Promise<void> {
       await db.updateTable('media_rooms').set({ destroyed_at: now }).where('call_id', '=', callId).execute();

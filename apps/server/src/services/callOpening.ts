@@ -72,6 +72,8 @@ export async function openCall(services: Services, guest: GuestClaims, body: Ope
     if (err instanceof DuplicateCallId) return refused(409, 'call_id: this call was already reported');
     throw err;
   }
+  // before any agent hears of the call, so before any media can be recorded
+  if (status === 'ok' && body.recording_acknowledged === true) await repos.recordingPrivacy.setConsent(body.call_id, now);
   if (status === 'ok' && appointmentAgent && assignment) {
     await services.ejabberd.setAffiliation(guestRoomName(assignment.id, guest.username), `${appointmentAgent}@${config.xmppDomain}`, 'admin');
   }

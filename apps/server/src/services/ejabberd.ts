@@ -16,6 +16,8 @@ export interface EjabberdClient {
   setAffiliation(room: string, jid: string, affiliation: Affiliation): Promise<void>;
   /** true when the API answers the `status` command */
   status(): Promise<boolean>;
+  /** The real JIDs of a room's occupants now; null when ejabberd could not say (no such room, down). */
+  roomOccupants(room: string): Promise<string[] | null>;
 }
 
 export class EjabberdError extends Error {}
@@ -75,6 +77,20 @@ export function createEjabberdHttpClient(opts: EjabberdHttpOptions): EjabberdCli
       ]);
     },
     setAffiliation,
+    async roomOccupants(room) {
+      try {
+        const r = await call('get_room_occupants', { name: room, service: opts.mucService });
+        if (r.status !== 200) return null;
+        const list = JSON.parse(r.body) as unknown;
+        if (!Array.isArray(list)) return null;
+        // [{jid, nick, role}] (older versions: [[jid, nick, role]])
+        return list
+          .map((o: unknown): unknown => (Array.isArray(o) ? (o as unknown[])[0] : (o as { jid?: unknown } | null)?.jid))
+          .filter((jid): jid is string => typeof jid === 'string');
+      } catch {
+        return null;
+      }
+    },
     async status() {
       try {
         const r = await call('status', {}, 1500);

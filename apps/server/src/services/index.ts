@@ -6,6 +6,7 @@ import { createCompaniesRepository } from '../repositories/companies.ts';
 import { createFormsRepository } from '../repositories/forms.ts';
 import { createGuestRulesRepository } from '../repositories/guestRules.ts';
 import { createGuestsRepository } from '../repositories/guests.ts';
+import { createRecordingPrivacyRepository } from '../repositories/recordingPrivacy.ts';
 import { createUploadsRepository } from '../repositories/uploads.ts';
 import { createUsersRepository } from '../repositories/users.ts';
 import type { EjabberdClient } from './ejabberd.ts';
@@ -32,6 +33,8 @@ export interface Services {
     guestRules: ReturnType<typeof createGuestRulesRepository>;
     callBugs: ReturnType<typeof createCallBugsRepository>;
     uploads: ReturnType<typeof createUploadsRepository>;
+    /** recording consent and the log of deleted recordings */
+    recordingPrivacy: ReturnType<typeof createRecordingPrivacyRepository>;
   };
   xmppTokens: XmppTokens;
   apiTokens: ApiTokens;
@@ -62,5 +65,6 @@ export function createRepositories(db: Db): Services['repos'] {
     guestRules: createGuestRulesRepository(db.kysely),
     callBugs: createCallBugsRepository(db.kysely),
     uploads: createUploadsRepository(db.kysely),
+    recordingPrivacy: createRecordingPrivacyRepository(db.kysely),
   };
 }

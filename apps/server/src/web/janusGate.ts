@@ -8,7 +8,8 @@
  *
  * A publisher's configure gets the server's recording name for it and the room secret (lock_record
  * accepts a name only with the secret), so that when the server starts the room's recording every file
- * is named after who published it (services/media/recordingName.ts).
+ * is named after who published it (services/media/recordingName.ts). An agent's configure starts the
+ * room's recording when the server armed it (mediaRooms.ts agentPublishing).
  *
  * A refused request is answered in Janus's own error shape (code 403), so janus.js reports it like any
  * Janus error. `info` and every GET but a session's long poll are refused: the version and the plugins
@@ -54,7 +55,7 @@ const rawText = (data: RawData): string =>
 const sessionOf = (m: Record<string, unknown>): string | null =>
   typeof m.session_id === 'number' || typeof m.session_id === 'string' ? String(m.session_id) : null;
 
-type Rooms = Pick<MediaRooms, 'secretOf'>;
+type Rooms = Pick<MediaRooms, 'secretOf' | 'agentPublishing'>;
 type Allowed = Extract<Verdict, { ok: true }>;
 
 /** Publisher handles, by handle id, and whether each publishes a screen (`{display}-screen`). */
@@ -82,6 +83,9 @@ async function withServerFields(
   if (!publisher || typeof body.request !== 'string' || !PUBLISHING.has(body.request)) return message;
   const secret = await rooms.secretOf(verdict.claims.room);
   if (!secret) return message;
+  // an agent publishing is the answer the guest sees: an armed recording starts now, before Janus
+  // handles this configure, so that the agent's own streams are recorded from their first packet
+  if (verdict.claims.participant.role === 'agent') await rooms.agentPublishing(verdict.claims.room).catch(() => undefined);
   const filename = recordingName(verdict.claims.room, verdict.claims.participant, publisher.screen, Date.now());
   return { ...message, body: { ...body, secret, filename } };
 }

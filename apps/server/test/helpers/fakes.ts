@@ -9,6 +9,8 @@ export interface FakeEjabberd extends EjabberdClient {
   rooms: Map<string, RoomSpec>;
   calls: Array<{ command: string; args: unknown }>;
   up: boolean;
+  /** occupants' JIDs per room name; a room missing here answers null (ejabberd could not say) */
+  occupants: Map<string, string[]>;
 }
 
 export function createFakeEjabberd(): FakeEjabberd {
@@ -16,6 +18,7 @@ export function createFakeEjabberd(): FakeEjabberd {
     rooms: new Map(),
     calls: [],
     up: true,
+    occupants: new Map(),
     ensureRoom(room: RoomSpec) {
       fake.calls.push({ command: 'ensureRoom', args: room });
       if (!fake.up) return Promise.reject(new EjabberdError('ejabberd down'));
@@ -28,6 +31,9 @@ export function createFakeEjabberd(): FakeEjabberd {
     },
     status() {
       return Promise.resolve(fake.up);
+    },
+    roomOccupants(room: string) {
+      return Promise.resolve(fake.up ? (fake.occupants.get(room) ?? null) : null);
     },
   };
   return fake;
@@ -62,6 +68,7 @@ export function createFakeMediaRooms(): FakeMediaRooms {
       return Promise.resolve(fake.roomOpen ? grant(input.callId) : null);
     },
     secretOf: () => Promise.resolve(null),
+    agentPublishing: () => Promise.resolve(),
     end: () => Promise.resolve(),
     sweepStale: () => Promise.resolve(),
   };

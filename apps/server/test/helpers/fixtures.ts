@@ -153,3 +153,19 @@ export function multipart(fields: Record<string, string>, files: Array<{ field: 
 
 export const PNG_BYTES = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), crypto.randomBytes(64)]);
 export const PDF_BYTES = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+
+/**
+ * The guest puts its call on hold and resumes it under a new call id (POST /call-report/hold-call, the
+ * first call being the chain's origin); answers the new call id.
+ */
+export async function resumeAfterHold(app: App, guest: RegisteredGuest, firstCallId: string): Promise<string> {
+  const resumed = `${guest.username}--resumed${crypto.randomBytes(4).toString('hex')}`;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/call-report/hold-call',
+    headers: bearer(guest.access_token),
+    payload: { origin_call_id: firstCallId, current_call_id: firstCallId, new_call_id: resumed },
+  });
+  if (res.statusCode !== 201) throw new Error(`hold failed: ${res.statusCode} ${res.body}`);
+  return resumed;
+}

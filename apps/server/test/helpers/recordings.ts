@@ -1,8 +1,9 @@
 /**
  * Stand-ins for janus-pp-rec and ffmpeg in unit tests, so that the recordings service's decisions (what is
  * complete, what goes into one file) are tested without real media. A fake .mjr holds its header JSON
- * (what `janus-pp-rec -j` prints); the fake converter copies it; the fake muxer writes the list of its
- * inputs (file names and -itsoffset) as JSON into the output. The real tools run in e2e/incall-recording.
+ * (what `janus-pp-rec -j` prints, plus `d`: its seconds of media); the fake converter copies it; the
+ * fake ffprobe prints `d`; the fake ffmpeg writes the list of its inputs (file names and where each is
+ * placed on the timeline: -itsoffset, or the mix's setpts/adelay) as JSON into the output. The real tools run in e2e/incall-recording.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,17 +27,32 @@ for (let i = 0; i < args.length; i += 1) {
   if (args[i] === '-itsoffset') offset = Number(args[i + 1]);
   if (args[i] === '-i') { inputs.push({ file: path.basename(args[i + 1]), offset }); offset = 0; }
 }
+const graph = args[args.indexOf('-filter_complex') + 1] || '';
+inputs.forEach((input, n) => {
+  const v = new RegExp('\\\\[' + n + ':v\\\\][^;]*setpts=PTS-STARTPTS\\\\+([0-9.]+)/TB').exec(graph);
+  const a = new RegExp('\\\\[' + n + ':a\\\\][^;]*adelay=([0-9]+)').exec(graph);
+  if (v) input.offset = Number(v[1]);
+  if (a) input.offset = Number(a[1]) / 1000;
+});
 fs.writeFileSync(args[args.length - 1], JSON.stringify(inputs));
 `;
 
-/** Writes the two fake tools into `dir` and answers their paths. */
+const FFPROBE = `#!/usr/bin/env node
+const fs = require('node:fs');
+const header = JSON.parse(fs.readFileSync(process.argv[process.argv.length - 1], 'utf8'));
+process.stdout.write(String(header.d ?? 10) + '\\n');
+`;
+
+/** Writes the three fake tools into `dir` and answers their paths. */
 export function fakeBins(dir: string): Bins {
   fs.mkdirSync(dir, { recursive: true });
   const ppRec = path.join(dir, 'fake-janus-pp-rec.cjs');
   const ffmpeg = path.join(dir, 'fake-ffmpeg.cjs');
+  const ffprobe = path.join(dir, 'fake-ffprobe.cjs');
   fs.writeFileSync(ppRec, PP_REC, { mode: 0o755 });
   fs.writeFileSync(ffmpeg, FFMPEG, { mode: 0o755 });
-  return { ppRec, ffmpeg };
+  fs.writeFileSync(ffprobe, FFPROBE, { mode: 0o755 });
+  return { ppRec, ffmpeg, ffprobe };
 }
 
 /**
@@ -51,11 +67,12 @@ export function fakeMjr(
   kind: 'audio' | 'video',
   firstPacketMs: number,
   ageMs = 60_000,
+  seconds = 10,
 ): string {
   const dir = path.join(root, String(companyId), callId);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${callId}_${who}_${firstPacketMs}-${kind}-0.mjr`);
-  fs.writeFileSync(file, JSON.stringify({ t: kind === 'audio' ? 'a' : 'v', c: kind === 'audio' ? 'opus' : 'vp8', u: firstPacketMs * 1000 }));
+  fs.writeFileSync(file, JSON.stringify({ t: kind === 'audio' ? 'a' : 'v', c: kind === 'audio' ? 'opus' : 'vp8', u: firstPacketMs * 1000, d: seconds }));
   const when = new Date(Date.now() - ageMs);
   fs.utimesSync(file, when, when);
   return file;

@@ -68,6 +68,8 @@ const EXPECTED = [
     'GET /api/console/recordings',
     'DELETE /api/console/recordings/:callId',
     'GET /api/console/recordings/:callId/file',
+    'GET /api/console/recordings/:callId/tracks',
+    'GET /api/console/recordings/deletions',
     'GET /api/console/reports',
     'GET /api/console/reports.csv',
     'GET /api/console/rooms',

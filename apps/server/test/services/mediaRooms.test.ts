@@ -49,7 +49,7 @@ describe('media rooms (the server owns each call room)', () => {
     expect(a.token).toContain('room=gab--Call1,as=guest,user=gab');
   });
 
-  it('when an agent of another company asks, then no grant; of the company, a grant that starts recording once', async () => {
+  it('when an agent of another company asks, then no grant; of the company, a grant that arms the recording, which starts once when an agent publishes', async () => {
     const { admin, calls } = fakeJanus();
     const rooms = make(admin);
     await rooms.grantGuest({ callId: 'gab--Call2', companyId: DEMO.companyId, username: 'gab', webview: false });
@@ -57,6 +57,33 @@ describe('media rooms (the server owns each call room)', () => {
     const grant = await rooms.grantAgent({ callId: 'gab--Call2', companyId: DEMO.companyId, username: 'agent-18', record: true });
     await rooms.grantAgent({ callId: 'gab--Call2', companyId: DEMO.companyId, username: 'sup-18', record: true });
     expect(grant?.token).toContain('as=agent,user=agent-18');
+    // the agent's browser is still setting up: the guest sees "waiting", nothing is recorded (issue 15 defect 10)
+    expect(calls.filter((c) => c.op === 'record')).toHaveLength(0);
+
+    await Promise.all([rooms.agentPublishing('gab--Call2'), rooms.agentPublishing('gab--Call2')]);
+    await rooms.agentPublishing('gab--Call2');
+    expect(calls.filter((c) => c.op === 'record')).toEqual([{ op: 'record', room: 'gab--Call2', secret: calls[0]?.secret }]);
+  });
+
+  it('when no agent grant armed the recording (the company does not record, or the guest did not acknowledge), then an agent publishing records nothing', async () => {
+    const { admin, calls } = fakeJanus();
+    const rooms = make(admin);
+    await rooms.grantGuest({ callId: 'gab--NoRec', companyId: DEMO.companyId, username: 'gab', webview: false });
+    await rooms.agentPublishing('gab--NoRec');
+    await rooms.grantAgent({ callId: 'gab--NoRec', companyId: DEMO.companyId, username: 'agent-18', record: false });
+    await rooms.agentPublishing('gab--NoRec');
+    expect(calls.filter((c) => c.op === 'record')).toHaveLength(0);
+  });
+
+  it('when Janus refuses to start the recording, then the next agent publish tries again', async () => {
+    const { admin, calls } = fakeJanus();
+    let refuse = true;
+    const rooms = make({ ...admin, enableRecording: (room, secret) => (refuse ? Promise.reject(new Error('janus down')) : admin.enableRecording(room, secret)) });
+    await rooms.grantGuest({ callId: 'gab--Retry', companyId: DEMO.companyId, username: 'gab', webview: false });
+    await rooms.grantAgent({ callId: 'gab--Retry', companyId: DEMO.companyId, username: 'agent-18', record: true });
+    await expect(rooms.agentPublishing('gab--Retry')).rejects.toThrow('janus down');
+    refuse = false;
+    await rooms.agentPublishing('gab--Retry');
     expect(calls.filter((c) => c.op === 'record')).toHaveLength(1);
   });
 

@@ -40,7 +40,8 @@ describe.each(dialects())('recordings post-processing (%s)', (dialect) => {
     return { guest: g, first: first.callId, resumed };
   };
   const service = (root: string, idleMs = 600_000) => createRecordingsService(t.app.services, { root, bins, idleMs });
-  const output = (root: string, callId: string) => path.join(root, String(company), callId, `${callId}.mkv`);
+  const output = (root: string, callId: string) => path.join(root, String(company), callId, `${callId}.mp4`);
+  const tracksFile = (root: string, callId: string) => path.join(root, String(company), callId, `${callId}.tracks.mkv`);
   const muxed = (root: string, callId: string) => JSON.parse(fs.readFileSync(output(root, callId), 'utf8')) as Array<{ file: string; offset: number }>;
 
   beforeAll(async () => {
@@ -70,6 +71,10 @@ describe.each(dialects())('recordings post-processing (%s)', (dialect) => {
     expect(inputs.map((i) => i.offset).sort((a, b) => a - b)).toEqual([0, 1, 60, 61.5]);
     expect(inputs.filter((i) => i.file.startsWith(resumed))).toHaveLength(2);
     expect(fs.existsSync(output(root, resumed))).toBe(false);
+    // the raw tracks, the secondary download, have the same timeline
+    const raw = JSON.parse(fs.readFileSync(tracksFile(root, first), 'utf8')) as Array<{ offset: number }>;
+    expect(raw.map((i) => i.offset).sort((a, b) => a - b)).toEqual([0, 1, 60, 61.5]);
+    expect(await recordings.tracksOf(company, first)).toBe(tracksFile(root, first));
     expect((await recordings.list(company)).map((r) => r.callId)).toEqual([first]);
   });
 
@@ -121,7 +126,7 @@ describe.each(dialects())('recordings post-processing (%s)', (dialect) => {
 
     await service(root, 1).sweep();
 
-    expect(fs.readdirSync(dir).some((n) => n.endsWith('.mkv'))).toBe(false);
+    expect(fs.readdirSync(dir).some((n) => n.endsWith('.mp4') || n.endsWith('.mkv'))).toBe(false);
   });
 
   it('when a held call\u2019s recording is removed, then the folders of every call id of the conversation are gone', async () => {
@@ -133,13 +138,28 @@ describe.each(dialects())('recordings post-processing (%s)', (dialect) => {
     await recordings.sweep();
     expect(fs.existsSync(output(root, first))).toBe(true);
 
-    expect(await recordings.remove(company + 1, first), 'another company').toBe(false);
-    expect(await recordings.remove(company, first)).toBe(true);
+    expect(await recordings.remove(company + 1, first, { by: null, reason: 'manual' }), 'another company').toBe(false);
+    expect(await recordings.remove(company, first, { by: null, reason: 'manual' })).toBe(true);
 
     expect(fs.existsSync(path.join(root, String(company), first))).toBe(false);
     expect(fs.existsSync(path.join(root, String(company), resumed))).toBe(false);
     expect(await recordings.list(company)).toEqual([]);
     await recordings.sweep();
     expect(fs.existsSync(output(root, first)), 'not made again').toBe(false);
+  });
+
+  it('when a call has less than a second of media (cancelled as it was answered), then no recording is made or listed', async () => {
+    const root = path.join(tmp, 'short');
+    const g = await registerGuest(t.app);
+    const { callId } = await openCall(t.app, g);
+    await stamp(g, callId, 'call_ended_timestamp');
+    fakeMjr(root, company, callId, 'guest', 'audio', Date.now() - 60_000, 60_000, 0.08);
+    fakeMjr(root, company, callId, 'guest', 'video', Date.now() - 60_000, 60_000, 0.05);
+    const recordings = service(root);
+
+    await recordings.sweep();
+
+    expect(fs.existsSync(output(root, callId))).toBe(false);
+    expect(await recordings.list(company)).toEqual([]);
   });
 });

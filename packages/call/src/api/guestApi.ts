@@ -34,6 +34,8 @@ export interface AddReportBody {
   service_type?: 'talk' | 'widget';
   /** the guest's position (SPEC.md §3 strings) when the company asked for it */
   location?: { latitude: string; longitude: string };
+  /** the guest started the call below the recording notice (stored with the call; docs/security.md) */
+  recording_acknowledged?: boolean;
 }
 
 export type TimestampFlag =

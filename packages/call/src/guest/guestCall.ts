@@ -298,6 +298,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       ...(this.#appointment ? { appointment_reference: this.#appointment.reference } : {}),
       ...(this.#options.serviceType ? { service_type: this.#options.serviceType } : {}),
       ...this.#locationField(),
+      // the guest starts the call below the company's recording notice (the selection screen shows it
+      // whenever the company records): that is its acknowledgement, stored with the call
+      ...(this.#options.recordCalls !== false ? { recording_acknowledged: true } : {}),
     });
     // The guest may hang up at any await below (Cancel while the call starts): from then on this call
     // must not open the camera, publish or change the state of the screen that followed.
@@ -335,6 +338,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       const message = error instanceof Error ? error.message : String(error);
       this.#reportBug(callId, message);
       await this.#teardown('error');
+      // the call is over (the camera was refused, the media room could not be joined…): say so, or the
+      // reports count it "Waiting or open" while the guest still sits on the page (issue 15 defect 9)
+      await api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
       this.#set({ phase: 'failed', error: message });
       throw error;
     }

@@ -85,6 +85,26 @@ function Field({ spec, draft, set }: { spec: FieldSpec; draft: Draft; set: (k: S
           />
           <input id={id} className={styles.input} value={String(value ?? '')} maxLength={32} onChange={(e) => set(spec.key, e.target.value)} data-testid={id} dir="ltr" />
         </span>
+      ) : spec.kind === 'number' ? (
+        <>
+          <input
+            id={id}
+            className={styles.input}
+            type="number"
+            inputMode="numeric"
+            min={spec.min}
+            max={spec.max}
+            step={1}
+            value={String(value ?? '')}
+            // an empty or partial entry stays as typed; the server answers 400 naming the field when out of bounds
+            onChange={(e) => set(spec.key, e.target.value === '' ? '' : Number(e.target.value))}
+            aria-describedby={`${id}-hint`}
+            data-testid={id}
+          />
+          <span id={`${id}-hint`} className={styles.hint}>
+            {t(`settings.hint.${spec.key}`, { defaultValue: '', min: spec.min, max: spec.max })}
+          </span>
+        </>
       ) : (
         <input
           id={id}

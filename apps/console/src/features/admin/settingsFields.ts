@@ -8,7 +8,9 @@ export type FieldSpec =
   | { key: SettingKey; kind: 'bool' }
   /** a string array edited one item per line */
   | { key: SettingKey; kind: 'lines' }
-  | { key: SettingKey; kind: 'select'; options: readonly string[] };
+  | { key: SettingKey; kind: 'select'; options: readonly string[] }
+  /** a whole number within bounds (the server validates them too) */
+  | { key: SettingKey; kind: 'number'; min: number; max: number };
 
 export { MESSAGE_KEYS, type MessageKey } from '@lobby/contracts';
 
@@ -48,6 +50,8 @@ export const BEHAVIOUR: FieldSpec[] = [
   // seconds an agent has to answer a round-robin offer (a number: the select sends it as one)
   { key: 'roundRobinOfferSeconds', kind: 'select', options: ['10', '15', '20', '30', '45', '60', '90'] },
   { key: 'recordCalls', kind: 'bool' },
+  // days before the server deletes a recording; 0 keeps them (docs/operations.md "Recording retention")
+  { key: 'recordingRetentionDays', kind: 'number', min: 0, max: 3650 },
   { key: 'previewScreen', kind: 'bool' },
   { key: 'welcomeForm', kind: 'bool' },
   { key: 'requestLocation', kind: 'bool' },

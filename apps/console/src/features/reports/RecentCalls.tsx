@@ -24,7 +24,7 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
       ) : null}
       {calls.data && calls.data.length === 0 ? <p className={styles.empty}>{t('recentCalls.empty')}</p> : null}
       {calls.data && calls.data.length > 0 ? (
-        <AdminTable columns={[t('recentCalls.when'), t('recentCalls.guest'), t('recentCalls.assignment'), t('recentCalls.answered'), t('recentCalls.rating'), t('recentCalls.note')]}>
+        <AdminTable columns={[t('recentCalls.when'), t('recentCalls.guest'), t('recentCalls.assignment'), t('recentCalls.answered'), t('recentCalls.talk'), t('recentCalls.rating'), t('recentCalls.note')]}>
             {calls.data.map((c) => (
               <tr key={c.callId} data-testid="recent-call" data-call-id={c.callId}>
                 <th scope="row">{when.format(new Date(c.createdAt))}</th>
@@ -33,6 +33,9 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
                 </td>
                 <td>{c.assignmentName ?? '–'}</td>
                 <td>{c.answered ? t('recentCalls.yes') : t('recentCalls.no')}</td>
+                <td data-testid="recent-call-talk" data-parts={c.parts}>
+                  {c.talkSeconds !== null ? t('recentCalls.talkSeconds', { value: score.format(c.talkSeconds) }) : '–'}
+                </td>
                 <td data-testid="recent-call-rating">
                   {c.rating ? (
                     <>

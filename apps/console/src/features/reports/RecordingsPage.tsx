@@ -67,10 +67,17 @@ export function RecordingsPage() {
                         <Play size={16} aria-hidden="true" />
                         {t('recordings.play')}
                       </button>
-                      <a className={styles.smallButton} href={r.url} download={`${r.callId}.mkv`}>
+                      <a className={styles.smallButton} href={r.url} download={`${r.callId}.mp4`}>
                         <Download size={16} aria-hidden="true" />
                         {t('recordings.download')}
                       </a>
+                      {r.tracksUrl ? (
+                        // every participant apart, not re-encoded (docs/protocol.md "Recording")
+                        <a className={styles.smallButton} href={r.tracksUrl} download={`${r.callId}.tracks.mkv`} data-testid="recording-tracks">
+                          <Download size={16} aria-hidden="true" />
+                          {t('recordings.downloadTracks')}
+                        </a>
+                      ) : null}
                       <button
                         type="button"
                         className={`${styles.smallButton} ${styles.danger}`}

@@ -14,6 +14,8 @@ import { recordingsRoot } from '../../services/recordings/index.ts';
 import { createReportStatus } from '../../services/reportStatus.ts';
 import { RoundRobin, realTimers } from '../../services/roundRobin.ts';
 import { createApiTokens, createXmppTokens } from '../../services/tokens.ts';
+import { runWhileServing } from '../../services/periodicJob.ts';
+import { createVanishedGuestSweep } from '../../services/vanishedGuests.ts';
 import type { App } from '../../typebox.ts';
 import type { AppPluginOptions } from './options.ts';
 // app.db and app.repos (decorated by the plugins this one depends on; these imports only bring their types)
@@ -80,6 +82,17 @@ export default fp(
       if (sweeper) clearInterval(sweeper);
       closed();
     });
+
+    // guests whose browser closed or crashed without a word: their calls are closed within seconds
+    // (services/vanishedGuests.ts, docs/operations.md "Calls whose guest vanished")
+    const vanishedGuests = createVanishedGuestSweep({
+      db: db.kysely,
+      ejabberd: services.ejabberd,
+      now,
+      openMs: config.openCallHours * 3600_000,
+      log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
+    });
+    runWhileServing(app, vanishedGuests, 3000);
     done();
   },
   { name: 'services', dependencies: ['repositories'] },

@@ -4,8 +4,10 @@
  * - created on the guest's first request for its media grant, with a random pin and a random secret
  *   (never derived from the call id), SPEC.md §7's properties, `lock_record` and the recording folder
  *   {recordings root}/{companyId}/{callId};
- * - recorded when the company records calls, started by the server when an agent of the company asks for
- *   its grant (it answers), not while the guest waits;
+ * - recorded when the company records calls and the guest acknowledged the notice: armed when an agent of
+ *   the company asks for its grant (it answers), started when that agent publishes (the gate tells us:
+ *   agentPublishing) — not while the guest waits, nor while the agent's browser sets up its devices,
+ *   during which the guest still sees "waiting" (issue 15 defect 10);
  * - destroyed by the server when the call ends (or is held: the call continues in a new room).
  *
  * A grant is the room id, its pin and a Janus token for that room alone (janusTokens.ts), handed only in
@@ -29,8 +31,10 @@ export interface MediaGrant {
 export interface MediaRooms {
   /** The guest's grant: creates the room on first use. */
   grantGuest(input: { callId: string; companyId: number; username: string; webview: boolean }): Promise<MediaGrant>;
-  /** An agent's grant: the room must exist (the guest made it); starts the recording when asked. */
+  /** An agent's grant: the room must exist (the guest made it); arms the recording when asked. */
   grantAgent(input: { callId: string; companyId: number; username: string; record: boolean }): Promise<MediaGrant | null>;
+  /** An agent publishes in the room (the gate saw its configure): starts an armed recording, once. */
+  agentPublishing(callId: string): Promise<void>;
   /** The room's secret for the gate, which names each publisher's recording (null: no such room). */
   secretOf(callId: string): Promise<string | null>;
   /** Destroys the call's room (best effort: a room Janus no longer has is fine). */
@@ -40,6 +44,26 @@ export interface MediaRooms {
    * be in them any more, since every token for them has expired.
    */
   sweepStale(): Promise<void>;
+}
+
+/**
+ * Starts the room's recording when it is armed and not started yet (one caller wins the claim); the
+ * claim is given back when Janus refuses, so that the next publish tries again. Shared by the server and
+ * the gate process (gate.ts).
+ */
+export async function startArmedRecording(
+  repo: Pick<ReturnType<typeof createMediaRoomsRepository>, 'claimRecordingStart' | 'setRecording'>,
+  janus: Pick<JanusVideoroomAdmin, 'enableRecording'>,
+  callId: string,
+): Promise<void> {
+  const secret = await repo.claimRecordingStart(callId);
+  if (secret === null) return;
+  try {
+    await janus.enableRecording(callId, secret);
+  } catch (error) {
+    await repo.setRecording(callId, 0);
+    throw error;
+  }
 }
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -91,11 +115,11 @@ export function createMediaRooms(deps: {
     async grantAgent({ callId, companyId, username, record }) {
       const row = await repo.byCallId(callId);
       if (!row || row.company_id !== companyId || row.destroyed_at !== null) return null;
-      if (record && !row.recording) {
-        await janus.enableRecording(callId, row.secret);
-        await repo.setRecording(callId);
-      }
+      if (record && !row.record_armed) await repo.arm(callId);
       return grant(callId, row.pin, { role: 'agent', username });
+    },
+    async agentPublishing(callId) {
+      await startArmedRecording(repo, janus, callId);
     },
     async secretOf(callId) {
       const row = await repo.byCallId(callId);

@@ -8,8 +8,8 @@
  *
  * One recording per conversation: a call put on hold and resumed continues under a new call id (a new
  * Janus room, so a new folder), linked by POST /call-report/hold-call. The folders of such a chain are
- * muxed together into the folder of its first call, {originCallId}/{originCallId}.mkv, so the console lists
- * the conversation once, as the reports count it once.
+ * muxed together into the folder of its first call, {originCallId}/{originCallId}.mp4 (one picture, one mixed sound, postprocess.ts), so the console
+ * lists the conversation once, as the reports count it once; {originCallId}.tracks.mkv keeps the raw tracks.
  *
  * When is a recording complete? When the chain's last call has ended (its report says so), or, for a
  * guest whose browser died and never reported the end, when none of the chain's files changed for
@@ -20,7 +20,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../index.ts';
-import { DEFAULT_BINS, callOutputFile, mjrFiles, processCallFolders, type Bins } from './postprocess.ts';
+import { DEFAULT_BINS, callOutputFile, callTracksFile, mjrFiles, processCallFolders, type Bins } from './postprocess.ts';
 
 export function recordingsRoot(config: { dataDir: string }, env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.LOBBY_RECORDINGS_DIR || path.join(config.dataDir, 'recordings'));
@@ -51,15 +51,26 @@ export interface RecordingsService {
   /** Processes every finished call that has .mjr files and no output yet; resolves when done. */
   sweep(): Promise<void>;
   list(companyId: number): Promise<RecordingEntry[]>;
+  /** The companies that have a recordings folder. */
+  companies(): Promise<number[]>;
   /** The file of one call of the company, or null. */
   fileOf(companyId: number, callId: string): Promise<string | null>;
+  /** The raw tracks of one call of the company (every publisher apart), or null. */
+  tracksOf(companyId: number, callId: string): Promise<string | null>;
   /**
    * Removes the recording of one conversation of the company from disk: the output and the raw files of
-   * every call of its chain. False when the company has no recording of that call.
+   * every call of its chain, and logs who deleted it and when (recording_deletions). False when the
+   * company has no recording of that call.
    */
-  remove(companyId: number, callId: string): Promise<boolean>;
+  remove(companyId: number, callId: string, why: Deletion): Promise<boolean>;
   start(intervalMs?: number): void;
   stop(): void;
+}
+
+/** Who deletes a recording: a console user by hand, or the retention job (by nobody). */
+export interface Deletion {
+  by: { id: number; name: string } | null;
+  reason: 'manual' | 'retention';
 }
 
 /** How long a call's files must have stayed unchanged before they count as complete. */
@@ -162,6 +173,13 @@ export function createRecordingsService(
     }
   }
 
+  async function existing(companyId: number, callId: string, name: (dir: string, callId: string) => string) {
+    if (!isCallId(callId)) return null;
+    const file = name(path.join(companyDir(companyId), callId), callId);
+    const stat = await fs.stat(file).catch(() => null);
+    return stat?.isFile() ? file : null;
+  }
+
   const service: RecordingsService = {
     root,
     sweep() {
@@ -175,17 +193,22 @@ export function createRecordingsService(
       for (const callId of await fs.readdir(companyDir(companyId)).catch(() => [] as string[])) {
         if (!isCallId(callId)) continue;
         const stat = await fs.stat(callOutputFile(path.join(companyDir(companyId), callId), callId)).catch(() => null);
-        if (stat?.isFile()) out.push({ callId, size: stat.size, createdAt: Math.round(stat.mtimeMs) });
+        // only recordings with content: a file is made only from MIN_SECONDS of media on, never empty
+        if (stat?.isFile() && stat.size > 0) out.push({ callId, size: stat.size, createdAt: Math.round(stat.mtimeMs) });
       }
       return out.sort((a, b) => b.createdAt - a.createdAt);
     },
     async fileOf(companyId, callId) {
-      if (!isCallId(callId)) return null;
-      const file = callOutputFile(path.join(companyDir(companyId), callId), callId);
-      const stat = await fs.stat(file).catch(() => null);
-      return stat?.isFile() ? file : null;
+      return existing(companyId, callId, callOutputFile);
     },
-    async remove(companyId, callId) {
+    async tracksOf(companyId, callId) {
+      return existing(companyId, callId, callTracksFile);
+    },
+    async companies() {
+      const names = await fs.readdir(root).catch(() => [] as string[]);
+      return names.filter((n) => /^\d+$/.test(n)).map(Number);
+    },
+    async remove(companyId, callId, why) {
       if (!(await service.fileOf(companyId, callId))) return false;
       // wait for a sweep in progress, so that it cannot write the file again behind our back
       await running?.catch(() => undefined);
@@ -194,6 +217,7 @@ export function createRecordingsService(
       for (const id of calls) {
         if (isCallId(id)) await fs.rm(path.join(companyDir(companyId), id), { recursive: true, force: true });
       }
+      await services.repos.recordingPrivacy.logDeletion({ companyId, callId, at: services.now(), by: why.by, reason: why.reason });
       return true;
     },
     start(intervalMs = 5000) {

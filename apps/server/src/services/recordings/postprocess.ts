@@ -1,22 +1,51 @@
 /**
  * Recordings (SPEC.md §7, DESIGN.md §3): Janus writes one .mjr file per published stream under
  *   {root}/{companyId}/{callId}/{callId}_{username}_{guest|agent}[-screen]_{timestamp}-{audio|video}-{n}.mjr
- * After the call, janus-pp-rec turns each into .opus / .webm / .mp4 and ffmpeg muxes every publisher's
- * streams, aligned on their first packet, into one playable file per call: {callId}.mkv in the same
- * folder. Nothing is re-encoded.
+ * After the call, janus-pp-rec turns each into .opus / .webm / .mp4, and ffmpeg makes two files in the
+ * conversation's folder, every stream aligned on its first packet:
+ * - {callId}.mp4, the recording: one picture composing every publisher's video, all audio mixed,
+ *   H.264/AAC (mixCommand.ts) — what the console plays;
+ * - {callId}.tracks.mkv, the raw tracks: every publisher's streams muxed side by side without
+ *   re-encoding, a secondary download for whoever needs one participant alone.
+ * A conversation with less than MIN_SECONDS of media (a call cancelled as it was answered) makes neither.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { mixArgs, type MixTrack } from './mixCommand.ts';
 
 const run = promisify(execFile);
 
-/** A converted stream: its file and when its first packet was written (µs since the epoch). */
+/** A converted stream: its file, when its first packet was written (µs since the epoch), whose it is. */
 interface Track {
   file: string;
   kind: 'audio' | 'video';
   startUs: number;
+  /** seconds of media in the converted file */
+  seconds: number;
+  publisher: string;
+  role: 'guest' | 'agent';
+  screen: boolean;
+}
+
+/** janus-pp-rec's audio skew threshold: a gap in arrival this much longer than the RTP clock says is silence. */
+const AUDIO_SKEW_MS = 200;
+
+/** Shorter than this, a conversation has no content worth listing (issue 15 defect 10). */
+export const MIN_SECONDS = 1;
+
+/**
+ * Who published a raw file, from the server's name for it (recordingName.ts):
+ * {callId}_{username}_{guest|agent}[-screen]_{timestamp}-{audio|video}-{n}.mjr
+ */
+export function publisherOf(mjrName: string): Pick<Track, 'publisher' | 'role' | 'screen'> {
+  const who = /^(.*)_\d+-(?:audio|video)-\d+\.mjr$/.exec(mjrName)?.[1] ?? mjrName;
+  const screen = who.endsWith('-screen');
+  const person = screen ? who.slice(0, -'-screen'.length) : who;
+  // the call id is first; the same person in another call id of the chain is the same publisher
+  const publisher = person.includes('_') ? person.slice(person.indexOf('_') + 1) : person;
+  return { publisher, role: /(^|_)agent$/.test(person) ? 'agent' : 'guest', screen };
 }
 
 /** The .mjr files of a call folder. */
@@ -25,8 +54,14 @@ export async function mjrFiles(dir: string): Promise<string[]> {
   return names.filter((n) => n.endsWith('.mjr')).map((n) => path.join(dir, n));
 }
 
+/** The recording the console plays (one picture, one mixed sound). */
 export function callOutputFile(dir: string, callId: string): string {
-  return path.join(dir, `${callId}.mkv`);
+  return path.join(dir, `${callId}.mp4`);
+}
+
+/** Every publisher's streams side by side, not re-encoded (the secondary download). */
+export function callTracksFile(dir: string, callId: string): string {
+  return path.join(dir, `${callId}.tracks.mkv`);
 }
 
 interface MjrHeader {
@@ -44,9 +79,17 @@ async function header(file: string, bins: Bins): Promise<MjrHeader> {
 export interface Bins {
   ppRec: string;
   ffmpeg: string;
+  ffprobe: string;
 }
 
-export const DEFAULT_BINS: Bins = { ppRec: 'janus-pp-rec', ffmpeg: 'ffmpeg' };
+export const DEFAULT_BINS: Bins = { ppRec: 'janus-pp-rec', ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
+
+/** Seconds of media in a converted file (0 when ffprobe finds none). */
+async function secondsOf(file: string, bins: Bins): Promise<number> {
+  const { stdout } = await run(bins.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { timeout: 60_000 });
+  const seconds = Number(stdout.trim());
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+}
 
 /**
  * Converts every .mjr of a call folder and muxes them into {callId}.mkv. Resolves with the output path,
@@ -78,28 +121,41 @@ export async function processCallFolders(dirs: string[], outDir: string, callId:
       const ext = kind === 'audio' ? (h.c === 'opus' ? 'opus' : 'wav') : /^h26[45]$/.test(h.c ?? '') ? 'mp4' : 'webm';
       const out = path.join(work, `${path.basename(mjr, '.mjr')}.${ext}`);
       try {
-        await run(bins.ppRec, ['-o', '-d', '2', mjr, out], { timeout: 300_000 });
+        // audio: a muted browser sends no packets and its RTP clock does not jump over the silence, so
+        // without skew compensation (-S, ms) every later word would move earlier by the muted time;
+        // with it, janus-pp-rec fills the gap after the packets' arrival times (e2e incall-recording)
+        const skew = kind === 'audio' ? ['-S', String(AUDIO_SKEW_MS)] : [];
+        await run(bins.ppRec, ['-o', '-d', '2', ...skew, mjr, out], { timeout: 300_000 });
         const stat = await fs.stat(out);
         if (stat.size === 0) continue;
       } catch {
         continue;
       }
-      tracks.push({ file: out, kind, startUs: h.u ?? h.s ?? 0 });
+      const seconds = await secondsOf(out, bins).catch(() => 0);
+      if (seconds <= 0) continue;
+      tracks.push({ file: out, kind, startUs: h.u ?? h.s ?? 0, seconds, ...publisherOf(path.basename(mjr)) });
     }
     if (!tracks.length) return null;
     const start = Math.min(...tracks.map((t) => t.startUs));
-    const args = ['-hide_banner', '-loglevel', 'error', '-y'];
-    for (const t of tracks) {
-      const offset = Math.max(0, (t.startUs - start) / 1e6);
-      if (offset > 0) args.push('-itsoffset', offset.toFixed(3));
-      args.push('-i', t.file);
+    const placed: (MixTrack & { seconds: number })[] = tracks.map((t) => ({ ...t, offset: Math.max(0, (t.startUs - start) / 1e6) }));
+    const duration = Math.max(...placed.map((t) => t.offset + t.seconds));
+    if (duration < MIN_SECONDS) return null;
+
+    // the raw tracks first: a failure of the (slower) mix still leaves them
+    const tracksFile = callTracksFile(outDir, callId);
+    const raw = ['-hide_banner', '-loglevel', 'error', '-y'];
+    for (const t of placed) {
+      if (t.offset > 0) raw.push('-itsoffset', t.offset.toFixed(3));
+      raw.push('-i', t.file);
     }
-    tracks.forEach((_, i) => args.push('-map', String(i)));
+    placed.forEach((_, i) => raw.push('-map', String(i)));
+    raw.push('-c', 'copy', '-f', 'matroska', `${tracksFile}.partial`);
+    await run(bins.ffmpeg, raw, { timeout: 600_000 });
+    await fs.rename(`${tracksFile}.partial`, tracksFile);
+
     const output = callOutputFile(outDir, callId);
-    const partial = `${output}.partial.mkv`;
-    args.push('-c', 'copy', partial);
-    await run(bins.ffmpeg, args, { timeout: 600_000 });
-    await fs.rename(partial, output);
+    await run(bins.ffmpeg, mixArgs(placed, duration, `${output}.partial`), { timeout: 1_800_000 });
+    await fs.rename(`${output}.partial`, output);
     return output;
   } finally {
     await fs.rm(work, { recursive: true, force: true });

@@ -26,11 +26,15 @@ export default routes({ access: 'console' }, (app, services) => {
       if (!report || report.company_id !== user.companyId) return fail(reply, 404, 'callId: no such call');
       if (report.call_ended_at !== null) return fail(reply, 409, 'callId: this call has ended');
       const company = await repos.companies.byId(report.company_id);
+      const wanted = company?.settings.recordCalls !== false;
+      // no recording without the guest's acknowledgement of the notice (docs/security.md "Recording consent")
+      const consented = wanted && (await repos.recordingPrivacy.consentOf(report.company_id, report.call_id)) !== null;
+      if (wanted && !consented) request.log.warn({ callId: report.call_id }, 'not recorded: the guest did not acknowledge the recording notice');
       const grant = await services.mediaRooms.grantAgent({
         callId: report.call_id,
         companyId: report.company_id,
         username: user.xmppUsername,
-        record: company?.settings.recordCalls !== false,
+        record: consented,
       });
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
       return { data: grant };

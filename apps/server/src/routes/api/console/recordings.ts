@@ -1,9 +1,12 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { DataEnvelope, ServiceQuery } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import type { Services } from '../../../services/index.ts';
 import { createRecordingsService, type RecordingsService } from '../../../services/recordings/index.ts';
+import { createRetentionJob } from '../../../services/recordings/retention.ts';
+import { runWhileServing } from '../../../services/periodicJob.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
@@ -13,7 +16,8 @@ const Recording = Type.Object({
   serviceType: Type.Union([Type.Literal('talk'), Type.Literal('widget')], { description: 'the service the call came through' }),
   size: Type.Integer({ description: 'bytes' }),
   createdAt: Type.Integer({ description: 'epoch ms' }),
-  url: Type.String({ description: 'GET it (console session) for the file' }),
+  url: Type.String({ description: 'GET it (console session) for the file: MP4 H.264/AAC, one picture, all audio mixed' }),
+  tracksUrl: Type.String({ description: "GET it for the raw tracks (Matroska, every participant's streams apart, not re-encoded)" }),
 });
 const Recordings = Type.Object({ recordings: Type.Array(Recording) });
 
@@ -31,6 +35,14 @@ function consoleRecordingRoutes(
 ): RecordingsService {
   const security = [{ consoleSession: [] }];
   const CallIdParams = Type.Object({ callId: Type.String({ maxLength: 140 }) });
+  // Recording retention (docs/operations.md "Recording retention") beside the recordings service whose files
+  // it deletes: hourly, and at start (a server that was down past a recording's retention deletes it right away).
+  // The deletion log is GET /api/console/recordings/deletions (recordingPrivacy.ts).
+  const retention = createRetentionJob(services, recordings, {
+    now: services.now,
+    log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
+  });
+  runWhileServing(app, retention, 3_600_000, { now: true });
   app.addHook('onReady', (done) => {
     recordings.start();
     done();
@@ -66,7 +78,8 @@ function consoleRecordingRoutes(
             .map((r) => ({
               ...r,
               serviceType: types.get(r.callId) === 'widget' ? ('widget' as const) : ('talk' as const),
-              url: `/recordings/${encodeURIComponent(r.callId)}/file`,
+              url: `/api/console/recordings/${encodeURIComponent(r.callId)}/file`,
+              tracksUrl: `/api/console/recordings/${encodeURIComponent(r.callId)}/tracks`,
             }))
             .filter((r) => service === 'all' || r.serviceType === service),
         },
@@ -74,29 +87,33 @@ function consoleRecordingRoutes(
     },
   );
 
-  app.get(
-    '/recordings/:callId/file',
-    {
-      schema: {
-        tags: ['console'],
-        summary: "One call's recording (Matroska: every participant's audio and video); supervisors and admins",
-        security,
-        params: CallIdParams,
-        response: { 200: Type.Unknown({ description: 'the recording (video/x-matroska)' }), ...errors(400, 401, 403, 404) },
+  const serve = (variant: 'file' | 'tracks', type: string, summary: string) =>
+    app.get(
+      `/recordings/:callId/${variant}`,
+      {
+        schema: {
+          tags: ['console'],
+          summary,
+          security,
+          params: CallIdParams,
+          response: { 200: Type.Unknown({ description: `the recording (${type})` }), ...errors(400, 401, 403, 404) },
+        },
       },
-    },
-    async (request, reply) => {
-      const user = consoleUserOf(request);
-      const file = await recordings.fileOf(user.companyId, request.params.callId);
-      if (!file) return fail(reply, 404, 'callId: no recording of this company');
-      const stat = await fs.promises.stat(file);
-      return reply
-        .header('content-type', 'video/x-matroska')
-        .header('content-length', String(stat.size))
-        .header('content-disposition', `attachment; filename="${request.params.callId}.mkv"`)
-        .send(fs.createReadStream(file));
-    },
-  );
+      async (request, reply) => {
+        const user = consoleUserOf(request);
+        const { callId } = request.params;
+        const file = variant === 'file' ? await recordings.fileOf(user.companyId, callId) : await recordings.tracksOf(user.companyId, callId);
+        if (!file) return fail(reply, 404, 'callId: no recording of this company');
+        const stat = await fs.promises.stat(file);
+        return reply
+          .header('content-type', type)
+          .header('content-length', String(stat.size))
+          .header('content-disposition', `attachment; filename="${path.basename(file)}"`)
+          .send(fs.createReadStream(file));
+      },
+    );
+  serve('file', 'video/mp4', "One call's recording (MP4 H.264/AAC: every participant's video on one picture, all audio mixed); supervisors and admins");
+  serve('tracks', 'video/x-matroska', "One call's raw tracks (Matroska: every participant's audio and video apart, not re-encoded); supervisors and admins");
 
   app.delete(
     '/recordings/:callId',
@@ -112,7 +129,8 @@ function consoleRecordingRoutes(
     async (request, reply) => {
       const user = consoleUserOf(request);
       const { callId } = request.params;
-      if (!(await recordings.remove(user.companyId, callId))) return fail(reply, 404, 'callId: no recording of this company');
+      const why = { by: { id: user.id, name: user.name }, reason: 'manual' as const };
+      if (!(await recordings.remove(user.companyId, callId, why))) return fail(reply, 404, 'callId: no recording of this company');
       request.log.info({ callId, by: user.id }, 'recording deleted');
       return { data: { callId, deleted: true as const } };
     },

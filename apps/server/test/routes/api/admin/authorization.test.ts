@@ -74,6 +74,7 @@ describe.each(dialects())('authorization of administration and reports (%s)', (d
       'GET /api/console/reports.csv',
       'GET /api/console/recordings',
       'GET /api/console/recordings/{callId}/file',
+      'GET /api/console/recordings/{callId}/tracks',
       'DELETE /api/console/recordings/{callId}',
     ]) {
       expect(ops).toContain(expected);

@@ -27,7 +27,7 @@ describe.each(dialects())('/api/console/recordings (%s)', (dialect) => {
   let widgetCall: string;
   let talkCall: string;
 
-  /** A processed recording as the sweep leaves it: raw files and {callId}.mkv, newer than them. */
+  /** A processed recording as the sweep leaves it: raw files, {callId}.mp4 and {callId}.tracks.mkv, newer than them. */
   const recorded = (callId: string) => {
     const dir = path.join(root, String(DEMO.companyId), callId);
     fs.mkdirSync(dir, { recursive: true });
@@ -35,7 +35,8 @@ describe.each(dialects())('/api/console/recordings (%s)', (dialect) => {
     fs.writeFileSync(raw, 'raw');
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(raw, old, old);
-    fs.writeFileSync(path.join(dir, `${callId}.mkv`), Buffer.alloc(2048, 1));
+    fs.writeFileSync(path.join(dir, `${callId}.mp4`), Buffer.alloc(2048, 1));
+    fs.writeFileSync(path.join(dir, `${callId}.tracks.mkv`), Buffer.alloc(4096, 2));
     return dir;
   };
   const list = async (cookie: string, query = '') => {
@@ -70,23 +71,38 @@ describe.each(dialects())('/api/console/recordings (%s)', (dialect) => {
     expect((await list(admin, '?service=talk')).map((r) => r.callId)).toEqual([talkCall]);
   });
 
+  it('when a supervisor downloads, then the recording is the MP4 and the raw tracks are the Matroska file beside it', async () => {
+    const [entry] = await list(supervisor, '?service=talk');
+    const file = await t.app.inject({ method: 'GET', url: entry?.url ?? '', headers: { cookie: supervisor } });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('video/mp4');
+    expect(file.rawPayload.length).toBe(2048);
+    const tracks = await t.app.inject({ method: 'GET', url: (entry as Listed & { tracksUrl: string }).tracksUrl, headers: { cookie: supervisor } });
+    expect(tracks.statusCode).toBe(200);
+    expect(tracks.headers['content-type']).toBe('video/x-matroska');
+    expect(tracks.headers['content-disposition']).toContain(`${talkCall}.tracks.mkv`);
+    expect(tracks.rawPayload.length).toBe(4096);
+  });
+
   it('when an agent lists, downloads or deletes, then 403 and the file stays', async () => {
     for (const [method, url] of [
       ['GET', '/api/console/recordings'],
       ['GET', `/api/console/recordings/${talkCall}/file`],
+      ['GET', `/api/console/recordings/${talkCall}/tracks`],
       ['DELETE', `/api/console/recordings/${talkCall}`],
     ] as const) {
       const res = await t.app.inject({ method, url, headers: { cookie: agent } });
       expect(res.statusCode, `${method} ${url}`).toBe(403);
       expect(res.json<{ message: string }>().message).toContain('role');
     }
-    expect(fs.existsSync(path.join(root, String(DEMO.companyId), talkCall, `${talkCall}.mkv`))).toBe(true);
+    expect(fs.existsSync(path.join(root, String(DEMO.companyId), talkCall, `${talkCall}.mp4`))).toBe(true);
   });
 
   it('when nobody is logged in, then 401', async () => {
     for (const [method, url] of [
       ['GET', '/api/console/recordings'],
       ['GET', `/api/console/recordings/${talkCall}/file`],
+      ['GET', `/api/console/recordings/${talkCall}/tracks`],
       ['DELETE', `/api/console/recordings/${talkCall}`],
     ] as const) {
       expect((await t.app.inject({ method, url })).statusCode, `${method} ${url}`).toBe(401);
@@ -100,7 +116,7 @@ describe.each(dialects())('/api/console/recordings (%s)', (dialect) => {
     const del = await t.app.inject({ method: 'DELETE', url: `/api/console/recordings/${talkCall}`, headers: { cookie: otherSupervisor } });
     expect(del.statusCode).toBe(404);
     expect(del.json<{ message: string }>().message).toContain('callId');
-    expect(fs.existsSync(path.join(root, String(DEMO.companyId), talkCall, `${talkCall}.mkv`))).toBe(true);
+    expect(fs.existsSync(path.join(root, String(DEMO.companyId), talkCall, `${talkCall}.mp4`))).toBe(true);
   });
 
   it('when a supervisor deletes a recording, then its files are removed from disk, it leaves the list, and a second delete is 404', async () => {

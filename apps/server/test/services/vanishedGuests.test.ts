@@ -1,0 +1,80 @@
+/**
+ * Issue 15 defect 9: a guest whose browser closed or crashed is gone from its XMPP room at once; the
+ * server's sweep sees it there (ejabberd's occupants) and closes the call's report, so the reports stop
+ * counting it "Waiting or open". A fake clock and a fake ejabberd drive it, on SQLite and PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVanishedGuestSweep } from '../../src/services/vanishedGuests.ts';
+import { DEMO, createTestContext, dialects } from '../helpers/context.ts';
+import type { TestContext } from '../helpers/context.ts';
+import { bearer, login, openCall, registerGuest, resumeAfterHold, type RegisteredGuest } from '../helpers/fixtures.ts';
+
+describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
+  let t: TestContext;
+  let admin: string;
+  const day = () => new Date(t.clock.now).toISOString().slice(0, 10);
+  const sweep = () => createVanishedGuestSweep({ db: t.db.kysely, ejabberd: t.ejabberd, now: () => t.clock.now, openMs: 4 * 3600_000, graceMs: 5000 });
+  const report = (callId: string) => t.db.kysely.selectFrom('call_reports').selectAll().where('call_id', '=', callId).executeTakeFirstOrThrow();
+  const roomOf = async (callId: string) => ((await report(callId)).room_jid ?? '').split('@')[0] ?? '';
+  const totals = async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/console/reports?from=${day()}&to=${day()}`, headers: { cookie: admin } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ data: { totals: { calls: number; answered: number; abandoned: number } } }>().data.totals;
+  };
+  const jidOf = (g: RegisteredGuest) => `${g.username}@guest.lobby.local/web`;
+
+  beforeAll(async () => {
+    t = await createTestContext(dialect);
+    admin = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
+  });
+  afterAll(async () => t.close());
+
+  it('when a waiting guest is gone from its room, then its call is closed and counted abandoned, not waiting', async () => {
+    const gone = await registerGuest(t.app);
+    const staying = await registerGuest(t.app);
+    const a = await openCall(t.app, gone);
+    const b = await openCall(t.app, staying);
+    t.ejabberd.occupants.set(await roomOf(a.callId), ['agent-18@lobby.local/console']);
+    t.ejabberd.occupants.set(await roomOf(b.callId), [jidOf(staying), 'agent-18@lobby.local/console']);
+    const before = await totals();
+
+    // within the grace time, nothing is decided (the guest may be reconnecting)
+    expect(await sweep().runOnce()).toEqual([]);
+    t.clock.now += 6000;
+    expect(await sweep().runOnce()).toEqual([a.callId]);
+
+    expect(Number((await report(a.callId)).guest_exit_at)).toBe(t.clock.now);
+    expect((await report(b.callId)).guest_exit_at).toBeNull();
+    const after = await totals();
+    expect(after.abandoned - before.abandoned).toBe(1);
+    expect(after.calls).toBe(before.calls);
+  });
+
+  it('when ejabberd cannot say (room unknown, down), or the call ended or was held and resumed, then the sweep leaves it', async () => {
+    const unknown = await openCall(t.app, await registerGuest(t.app));
+    const g = await registerGuest(t.app);
+    const held = await openCall(t.app, g);
+    const resumed = await resumeAfterHold(t.app, g, held.callId);
+    t.ejabberd.occupants.set(await roomOf(held.callId), []);
+    const endedGuest = await registerGuest(t.app);
+    const ended = await openCall(t.app, endedGuest);
+    const end = await t.app.inject({ method: 'PUT', url: '/api/call-report/update-timestamp', headers: bearer(endedGuest.access_token), payload: { call_id: ended.callId, call_ended_timestamp: true } });
+    expect(end.statusCode).toBe(200);
+    t.ejabberd.occupants.set(await roomOf(ended.callId), []);
+    t.clock.now += 6000;
+
+    const stamped = await sweep().runOnce();
+
+    expect(stamped).not.toContain(unknown.callId);
+    expect(stamped).not.toContain(held.callId);
+    expect(stamped).not.toContain(ended.callId);
+    // the resumed call is the open one: the guest is gone, so it is closed
+    expect(stamped).toContain(resumed);
+    const down = await openCall(t.app, await registerGuest(t.app));
+    t.ejabberd.occupants.set(await roomOf(down.callId), []);
+    t.ejabberd.up = false;
+    t.clock.now += 6000;
+    expect(await sweep().runOnce()).not.toContain(down.callId);
+    t.ejabberd.up = true;
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Issue 15 defect 9, on the real stack: a guest whose browser dies while it waits (closed or crashed:
+ * no pagehide beacon reaches the server) leaves its XMPP room at once; the server's sweep sees the room
+ * without it and closes the call, so Reports count it abandoned within seconds instead of "Waiting or
+ * open" for hours. And a call whose camera was refused ends (its report is not left open).
+ */
+import { expect, test } from '@playwright/test';
+import { BASE_URL, DEMO_ADMIN, consoleLogin } from '../support/api.ts';
+import { launchParticipant } from '../support/browser.ts';
+import { closeAll } from '../support/journey.ts';
+
+interface Totals {
+  calls: number;
+  answered: number;
+  abandoned: number;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function totals(cookie: string): Promise<Totals> {
+  const res = await fetch(`${BASE_URL}/api/console/reports?from=${today()}&to=${today()}`, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: { totals: Totals } }).data.totals;
+}
+
+async function newestCall(cookie: string): Promise<{ callId: string; answered: boolean } | undefined> {
+  const res = await fetch(`${BASE_URL}/api/console/calls?limit=1`, { headers: { cookie } });
+  return ((await res.json()) as { data: { callId: string; answered: boolean }[] }).data[0];
+}
+
+async function endedAt(cookie: string, callId: string): Promise<string | null> {
+  const res = await fetch(`${BASE_URL}/api/console/calls/${encodeURIComponent(callId)}`, { headers: { cookie } });
+  return ((await res.json()) as { data: { endedAt: string | null } }).data.endedAt;
+}
+
+test('when a waiting guest\u2019s browser dies without a word, then within seconds the call leaves "Waiting or open" for abandoned', async ({}, testInfo) => {
+  const admin = await consoleLogin(DEMO_ADMIN);
+  const guest = await launchParticipant('guest');
+  let closed = false;
+  try {
+    const before = await totals(admin);
+    const previous = (await newestCall(admin))?.callId;
+    await guest.page.goto('/');
+    await guest.page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
+    await guest.page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+    await expect(guest.page.locator('[data-screen="waiting"]')).toBeVisible();
+    await expect.poll(async () => (await newestCall(admin))?.callId).not.toBe(previous);
+    const waiting = await totals(admin);
+    expect(waiting.calls - before.calls).toBe(1);
+    expect(waiting.abandoned).toBe(before.abandoned);
+
+    // act: the browser dies; nothing it would say on the way out reaches the server (as in a crash)
+    await guest.context.route('**/api/call-report/**', (route) => route.abort());
+    await guest.context.close();
+    closed = true;
+
+    // assert: the call is counted abandoned within seconds (the sweep runs every 3 s, after a 5 s grace)
+    await expect
+      .poll(async () => (await totals(admin)).abandoned - before.abandoned, { message: 'abandoned calls', timeout: 20_000, intervals: [1000] })
+      .toBe(1);
+  } finally {
+    if (!closed) await closeAll(testInfo, guest);
+  }
+});
+
+test('when the guest refuses the camera as the call starts, then the call is reported ended, not left open', async ({}, testInfo) => {
+  const admin = await consoleLogin(DEMO_ADMIN);
+  const guest = await launchParticipant('guest');
+  try {
+    await guest.context.addInitScript(() => {
+      MediaDevices.prototype.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    });
+    const previous = (await newestCall(admin))?.callId;
+    await guest.page.goto('/');
+    await guest.page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
+    await guest.page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+    await expect.poll(async () => (await newestCall(admin))?.callId).not.toBe(previous);
+    const call = await newestCall(admin);
+
+    // assert: the report ends (the guest is still on the page, in its room: only the guest can say it)
+    await expect.poll(async () => endedAt(admin, call?.callId ?? ''), { message: 'endedAt', timeout: 15_000 }).not.toBeNull();
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
