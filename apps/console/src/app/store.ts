@@ -71,6 +71,8 @@ export interface ConsoleData {
   error: string | null;
   /** the server's event stream is open (new calls and round-robin offers reach this console) */
   live: boolean;
+  /** the media server is waited for or reconnected to during a call (features/call/MediaNotice) */
+  mediaNotice: 'waitingForServer' | 'reconnecting' | null;
 }
 
 export interface ConsoleActions {
@@ -119,6 +121,7 @@ export const initialConsoleData: ConsoleData = {
   loginError: null,
   error: null,
   live: false,
+  mediaNotice: null,
 };
 
 /** Queue order: longest waiting first (then by call id, for a stable order). */

@@ -12,6 +12,7 @@ import { presenceName, type LobbyPresenceElement, type PresenceInfo } from '../p
 import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom } from '../api/consoleApi.ts';
 import { MediaSession, type DeviceChoice, type RemoteFeed } from '../media/mediaSession.ts';
 import { getLocalMedia } from '../media/devices.ts';
+import { MEDIA_LOST, watchMediaHealth, type MediaNotice } from '../media/mediaHealth.ts';
 import { XmppSession, type ChatMessage, type RoomPresence } from '../xmpp/session.ts';
 import {
   chatOpened,
@@ -86,6 +87,8 @@ export interface AgentSnapshot {
   live: boolean;
   /** calls other agents hand to us, waiting for us to take them */
   transfers: IncomingTransfer[];
+  /** the media server is waited for or reconnected to (media/mediaHealth.ts): shown to the agent */
+  mediaNotice: MediaNotice;
 }
 
 export interface AgentDeskOptions {
@@ -130,6 +133,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     localScreen: null,
     live: false,
     transfers: [],
+    mediaNotice: null,
   };
 
   constructor(options: AgentDeskOptions) {
@@ -450,7 +454,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
       media.on('destroyed', () => {
         if (this.#media === media) void this.#leaveCall('guest');
       });
-      await media.connect();
+      await this.#watchMediaHealth(media).connect();
       await media.attachPublisher();
       const bareJid = this.#snapshot.jid ?? this.#nick;
       await media.join({ room: grant.room, pin: grant.pin }, bareJid);
@@ -654,6 +658,17 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     }
   }
 
+  // ---- resilience (issue 12): the media server waited for, reconnected to, or lost -------------------
+  /** Janus lost the call's session (restarted or crashed): the call ends with MEDIA_LOST as its error. */
+  #watchMediaHealth(media: MediaSession): { connect: () => Promise<void> } {
+    return watchMediaHealth(media, {
+      current: () => this.#media === media,
+      notice: (mediaNotice) => this.#set({ mediaNotice }),
+      onLost: () => void this.#leaveCall('error').then(() => this.#set({ error: MEDIA_LOST })),
+    });
+  }
+  // ---- end of resilience ------------------------------------------------------------------------------
+
   /** Read through a method: TypeScript would keep an earlier narrowing of the snapshot field. */
   #activeCallId(): string | null {
     return this.#snapshot.activeCall?.callId ?? null;
@@ -679,6 +694,7 @@ export class AgentDesk extends Emitter<{ change: AgentSnapshot }> {
     const wasMuted = this.#snapshot.muted.audio || this.#snapshot.muted.video;
     this.#set({
       phase: this.#xmpp?.connected ? 'idle' : 'offline',
+      mediaNotice: null,
       activeCall: null,
       remoteFeeds: [],
       lastEnded: { callId: active.callId, reason },

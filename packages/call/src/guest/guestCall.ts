@@ -11,6 +11,7 @@ import { Emitter } from '../emitter.ts';
 import { encodePresenceStatus, joinStatus, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
 import { MediaSession, type DeviceChoice, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
+import { MEDIA_LOST, grantWithRetry, watchMediaHealth, type MediaNotice } from '../media/mediaHealth.ts';
 import { getLocalMedia } from '../media/devices.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
 import { XmppSession, type ChatMessage, type ControlMessage, type RoomPresence } from '../xmpp/session.ts';
@@ -63,6 +64,8 @@ export interface GuestCallSnapshot {
   localScreen: MediaStream | null;
   /** SPEC.md §3 Report InitialCallID: the first call id of this call (set once; hold/resume changes callId) */
   initialCallId: string | null;
+  /** the media server is waited for or reconnected to (media/mediaHealth.ts): shown to the guest */
+  mediaNotice: MediaNotice;
 }
 
 /** The engine's error when the guest's appointment link names no appointment (404 from the server). */
@@ -137,6 +140,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     muted: { audio: false, video: false },
     localScreen: null,
     initialCallId: null,
+    mediaNotice: null,
   };
 
   /** the appointment this call is for, filled by prepare() from the reference */
@@ -216,11 +220,10 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       xmpp.on('control', (control) => this.#onControl(control));
       xmpp.on('chat', (message) => this.#onChat(message));
       xmpp.on('roomPresence', (presence) => this.#onRoomPresence(presence));
+      // a dropped XMPP connection is not the guest leaving: guest_exit_timestamp is written only when
+      // the guest hangs up or leaves the page (hangup, pageHide)
       xmpp.on('disconnected', () => {
         this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: false } }));
-        const callId = this.#snapshot.callId;
-        if (callId)
-          void this.#options.api.updateTimestamp(callId, ['guest_exit_timestamp'], { beacon: true });
       });
       await xmpp.connect();
       this.#setStatus((s) => ({
@@ -341,6 +344,8 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       this.#reportBug(callId, message);
       await this.#teardown('error');
       this.#set({ phase: 'failed', error: message });
+      // a failed call ends too: its report gets its end time (and the server destroys its room)
+      await api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
       throw error;
     }
   }
@@ -354,13 +359,16 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     xmpp: XmppSession,
   ): Promise<void> {
     // the server creates the call's room and hands us its pin and a Janus token (docs/protocol.md)
-    const grant = await this.#options.api.mediaGrant(callId, { webview: !!this.#options.webview });
+    const grant = await grantWithRetry(() => this.#options.api.mediaGrant(callId, { webview: !!this.#options.webview }), {
+      stopIf: () => this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended',
+      notice: (mediaNotice) => this.#set({ mediaNotice }),
+    });
     const media = new MediaSession({ servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token });
     this.#media = media;
     this.#wireMedia(media, callId);
     // #teardown (a hang-up meanwhile) sets #media to null and closes this session: stop at the next step
     const ended = () => this.#media !== media;
-    await media.connect();
+    await this.#watchMediaHealth(media, callId).connect();
     if (ended()) return;
     this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } }));
     await media.attachPublisher();
@@ -464,6 +472,35 @@ export class GuestCall extends Emitter<GuestCallEvents> {
       if (this.#media === media) this.#setStatus((s) => ({ ...s, janusSessionEnded: true }));
     });
   }
+
+  // ---- resilience (issue 12): the media server waited for, reconnected to, or lost -------------------
+  #watchMediaHealth(media: MediaSession, callId: string): { connect: () => Promise<void> } {
+    return watchMediaHealth(media, {
+      current: () => this.#media === media,
+      notice: (mediaNotice) => this.#set({ mediaNotice }),
+      onLost: (error) => void this.#mediaLost(media, callId, error),
+    });
+  }
+
+  /** Janus lost the call's session: the report is marked failed, the call ends and the guest is told. */
+  async #mediaLost(media: MediaSession, callId: string, error: string): Promise<void> {
+    const pc = media.peerConnections().publisher;
+    await this.#options.api
+      .updateReport({
+        call_id: callId,
+        success: false,
+        guest_local_sdp: pc?.localDescription?.sdp ?? '',
+        guest_remote_sdp: pc?.remoteDescription?.sdp ?? '',
+      })
+      .catch(() => undefined);
+    this.#reportBug(callId, `${MEDIA_LOST}: ${error}`);
+    if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
+    // 'failed' at once (not 'ended' first): the guest app shows why the call stopped
+    this.#set({ phase: 'failed', error: MEDIA_LOST, endReason: 'error' });
+    await this.#teardown('error');
+    await this.#options.api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
+  }
+  // ---- end of resilience ------------------------------------------------------------------------------
 
   /** Sends `status|target|callId` to the room: OpenCall while waiting, InCall with the agent. */
   #announce(override?: 'CallOnHold' | 'CallResumed', overrideTarget = ''): void {
@@ -815,11 +852,14 @@ export class GuestCall extends Emitter<GuestCallEvents> {
     if (this.#snapshot.phase === 'ongoing' || this.#snapshot.phase === 'waiting') this.#announce();
   }
 
-  /** Called when the page is being left: the exit timestamp must survive the tab closing. */
+  /**
+   * Called when the page is being left: the guest really leaves, and the call ends with the tab. The
+   * beacon survives the tab closing; with call_ended_timestamp the server destroys the call's room.
+   */
   pageHide(): void {
     const callId = this.#snapshot.callId;
-    if (callId && this.#snapshot.phase !== 'ended') {
-      void this.#options.api.updateTimestamp(callId, ['guest_exit_timestamp'], { beacon: true });
+    if (callId && this.#snapshot.phase !== 'ended' && this.#snapshot.phase !== 'failed') {
+      void this.#options.api.updateTimestamp(callId, ['guest_exit_timestamp', 'call_ended_timestamp'], { beacon: true });
     }
   }
 

@@ -20,6 +20,7 @@ import { useAgentActions } from '../../app/agentActions.ts';
 import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
+import { MediaNotice } from './MediaNotice.tsx';
 import { VideoTile, IconButton, Avatar, Spinner, useElapsed } from '@lobby/ui';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 
@@ -187,6 +188,7 @@ export function CallArea() {
           {away ? t('call.awayTitle') : t('call.idleTitle')}
         </h2>
         <p className={styles.idleBody}>{away ? t('call.awayBody') : t('call.idleBody')}</p>
+        <MediaNotice />
         <WrapUpNote />
         <RunningCalls />
       </section>
@@ -239,6 +241,7 @@ export function CallArea() {
           </time>
         </span>
       </div>
+      <MediaNotice />
       <div className={styles.stage}>
         {zoomedScreen ? (
           <VideoTile

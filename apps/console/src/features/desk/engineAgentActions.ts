@@ -65,6 +65,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
     }
     state.setError(snap.error);
     if (state.live !== snap.live) store.setState({ live: snap.live });
+    if (state.mediaNotice !== snap.mediaNotice) store.setState({ mediaNotice: snap.mediaNotice });
   };
 
   const startDesk = () => {
