@@ -11,6 +11,7 @@ import { Emitter } from '../emitter.ts';
 import { encodePresenceStatus, joinStatus, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
 import { MediaSession, type DeviceChoice, type CallStage, type RemoteFeed } from '../media/mediaSession.ts';
+import { consoleBuffer } from '../consoleBuffer.ts';
 import { MEDIA_LOST, grantWithRetry, watchMediaHealth, type MediaNotice } from '../media/mediaHealth.ts';
 import { getLocalMedia } from '../media/devices.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
@@ -737,9 +738,11 @@ export class GuestCall extends Emitter<GuestCallEvents> {
 
   #reportBug(callId: string, message: string): void {
     if (this.#options.callMethod === 'p2p') return;
+    // SPEC.md §7: the log is the app's last 110 console entries (consoleBuffer.ts), this failure last
+    console.error(`call stage failed: ${message}`);
     void this.#options.api.callBug({
       call_id: callId,
-      guest_log: message,
+      guest_log: JSON.stringify(consoleBuffer.entries()),
       guest_state: JSON.stringify({ phase: this.#snapshot.phase, stages: this.#snapshot.stages }),
       guest_client_info: typeof navigator !== 'undefined' ? navigator.userAgent : 'unknown',
     });

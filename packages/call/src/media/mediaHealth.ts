@@ -38,7 +38,10 @@ export function grantWithRetry(
     attempts: options.attempts ?? 20,
     stopIf: options.stopIf,
     transient: isTransientGrantError,
-    onRetry: () => options.notice('waitingForServer'),
+    onRetry: (error, attempt) => {
+      console.warn(`media: no room yet (attempt ${attempt}): ${String(error)}`);
+      options.notice('waitingForServer');
+    },
   }).catch((error: unknown) => {
     throw isTransientGrantError(error) ? new Error(MEDIA_SERVER_DOWN, { cause: error }) : error;
   });
@@ -52,10 +55,21 @@ export function watchMediaHealth(
   media: MediaSession,
   handlers: { current: () => boolean; notice: (notice: MediaNotice) => void; onLost: (error: string) => void },
 ): { connect: () => Promise<void> } {
-  media.on('connectRetry', () => handlers.current() && handlers.notice('waitingForServer'));
-  media.on('reconnecting', () => handlers.current() && handlers.notice('reconnecting'));
-  media.on('reconnected', () => handlers.current() && handlers.notice(null));
+  // each step is logged: the console buffer goes with a call-bug report (consoleBuffer.ts)
+  media.on('connectRetry', ({ attempt, error }) => {
+    console.warn(`media: connecting, attempt ${attempt + 1}: ${error}`);
+    if (handlers.current()) handlers.notice('waitingForServer');
+  });
+  media.on('reconnecting', ({ error }) => {
+    console.warn(`media: transport lost, reclaiming the session: ${error}`);
+    if (handlers.current()) handlers.notice('reconnecting');
+  });
+  media.on('reconnected', () => {
+    console.info('media: session reclaimed');
+    if (handlers.current()) handlers.notice(null);
+  });
   media.on('lost', ({ error }) => {
+    console.error(`media: session lost: ${error}`);
     if (!handlers.current()) return;
     handlers.notice(null);
     handlers.onLost(error);
