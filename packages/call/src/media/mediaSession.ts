@@ -230,6 +230,7 @@ export class MediaSession extends Emitter<MediaEvents> {
       const fail = (error: Error) => {
         if (settled) return;
         settled = true;
+        console.warn(`media: ${server}: ${error.message}`);
         clearTimeout(timer);
         // janus.js would go on waiting: stop it (its session, if one comes late, is destroyed below)
         for (const ws of sockets) ws.close();
@@ -250,6 +251,7 @@ export class MediaSession extends Emitter<MediaEvents> {
           if (settled) return janus.destroy({ notifyDestroyed: false });
           settled = true;
           clearTimeout(timer);
+          console.info(`media: session ${String(janus.getSessionId())} on ${server}`);
           resolve(janus);
         },
         error: (error: unknown) => {
@@ -302,6 +304,7 @@ export class MediaSession extends Emitter<MediaEvents> {
       const timer = setTimeout(() => done(new Error('Request timed out (claim)')), CONNECT_TIMEOUT_MS);
       watchSocket = (ws) =>
         ws.addEventListener('close', () => done(new Error('Lost connection to the server (is it down?)')));
+      console.info(`media: claiming session ${String(janus.getSessionId())}`);
       janus.reconnect({ success: () => done(), error: (e: unknown) => done(new Error(String(e))) });
       watchSocket = null;
     });
