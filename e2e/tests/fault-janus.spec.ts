@@ -4,7 +4,8 @@
  * They stop and start the stack's own servers (e2e/support/stack.ts), so they run as their own
  * Playwright project ("fault"), one after the other, never among the other journeys.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import type { LaunchedBrowser } from '../support/browser.ts';
 import { agentSignsIn } from '../support/journey.ts';
 import { closeAll, screenshot } from '../support/journey.ts';
 import { expectReportEnded, queryRows } from '../support/db.ts';
@@ -22,6 +23,16 @@ async function reportOf(callId: string): Promise<{ success: number | null; call_
   return (await queryRows<{ success: number | null; call_ended_at: number | null }>('select success, call_ended_at from call_reports where call_id = ?', [callId]))[0];
 }
 
+/** Runs a journey with a fresh agent and guest browser, closed (with their logs) whatever happens. */
+async function withPair(testInfo: TestInfo, journey: (pair: { agent: LaunchedBrowser; guest: LaunchedBrowser }) => Promise<void>): Promise<void> {
+  const pair = await launchPair();
+  try {
+    await journey(pair);
+  } finally {
+    await closeAll(testInfo, pair.agent, pair.guest);
+  }
+}
+
 async function guestCalls(page: Page): Promise<void> {
   await page.goto('/');
   await page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
@@ -29,8 +40,7 @@ async function guestCalls(page: Page): Promise<void> {
 }
 
 test('when Janus is down as the guest presses Call, then the guest is told the video service is not answering, and the call goes through once Janus is back', async ({}, testInfo) => {
-  const { agent, guest } = await launchPair();
-  try {
+  await withPair(testInfo, async ({ agent, guest }) => {
     // arrange: the agent is ready; Janus is stopped
     await agentSignsIn(agent.page);
     await stopServer('janus');
@@ -55,14 +65,11 @@ test('when Janus is down as the guest presses Call, then the guest is told the v
     await expect(notice).toHaveCount(0);
     await expectMediaFlowing(guest.page, 'guest');
     await expectMediaFlowing(agent.page, 'agent');
-  } finally {
-    await closeAll(testInfo, agent, guest);
-  }
+  });
 });
 
 test('when Janus is killed mid-call and restarted, then both sides are told, and the call ends cleanly with its report marked failed and a call-bug with the console log', async ({}, testInfo) => {
-  const { agent, guest } = await launchPair();
-  try {
+  await withPair(testInfo, async ({ agent, guest }) => {
     // arrange: a call with media both ways
     const { callId } = await guestCallsAndAgentAnswers(agent, guest);
 
@@ -93,14 +100,11 @@ test('when Janus is killed mid-call and restarted, then both sides are told, and
     const log = bugs.map((b) => JSON.parse(b.guest_log) as { level: string; text: string }[]).find((entries) => entries.some((e) => e.text.includes('session lost')));
     expect(log, 'a call-bug whose log has the session loss').toBeTruthy();
     expect(log!.length).toBeLessThanOrEqual(110);
-  } finally {
-    await closeAll(testInfo, agent, guest);
-  }
+  });
 });
 
 test('when the Janus gate is restarted mid-call, then decoded frames never stop, and the sessions are claimed back: a screen shared afterwards reaches the agent', async ({}, testInfo) => {
-  const { agent, guest } = await launchPair();
-  try {
+  await withPair(testInfo, async ({ agent, guest }) => {
     // arrange: a call with media both ways
     await guestCallsAndAgentAnswers(agent, guest);
 
@@ -124,14 +128,11 @@ test('when the Janus gate is restarted mid-call, then decoded frames never stop,
     await guest.page.getByTestId('screen-share-button').click();
     await expect(agent.page.getByTestId('remote-screen')).toHaveAttribute('data-has-video', 'true', { timeout: 30_000 });
     await screenshot(agent.page, testInfo, 'fault-gate-restart-agent-sees-screen');
-  } finally {
-    await closeAll(testInfo, agent, guest);
-  }
+  });
 });
 
 test('when the guest closes its tab mid-call, then the report has its end time and the Janus room is gone', async ({}, testInfo) => {
-  const { agent, guest } = await launchPair();
-  try {
+  await withPair(testInfo, async ({ agent, guest }) => {
     // arrange: a call with media both ways, in its room
     const { callId } = await guestCallsAndAgentAnswers(agent, guest);
     expect(await janusRoomExists(callId)).toBe(true);
@@ -144,7 +145,5 @@ test('when the guest closes its tab mid-call, then the report has its end time a
     await expect.poll(() => janusRoomExists(callId), { message: 'the call room is destroyed' }).toBe(false);
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
     await screenshot(agent.page, testInfo, 'fault-tab-closed-agent-idle');
-  } finally {
-    await closeAll(testInfo, agent, guest);
-  }
+  });
 });

@@ -458,17 +458,7 @@ export class GuestCall extends Emitter<GuestCallEvents> {
           void this.#end('agentLeft');
       }, AGENT_LEFT_GRACE_MS);
     });
-    media.on('iceFailed', () => {
-      const pc = media.peerConnections().publisher;
-      void this.#options.api
-        .updateReport({
-          call_id: callId,
-          success: false,
-          guest_local_sdp: pc?.localDescription?.sdp ?? '',
-          guest_remote_sdp: pc?.remoteDescription?.sdp ?? '',
-        })
-        .catch(() => undefined);
-    });
+    media.on('iceFailed', () => void this.#reportFailed(media, callId));
     media.on('destroyed', () => {
       if (this.#media === media) this.#setStatus((s) => ({ ...s, janusSessionEnded: true }));
     });
@@ -485,6 +475,16 @@ export class GuestCall extends Emitter<GuestCallEvents> {
 
   /** Janus lost the call's session: the report is marked failed, the call ends and the guest is told. */
   async #mediaLost(media: MediaSession, callId: string, error: string): Promise<void> {
+    await this.#reportFailed(media, callId);
+    this.#reportBug(callId, `${MEDIA_LOST}: ${error}`);
+    if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
+    // 'failed' at once (not 'ended' first): the guest app shows why the call stopped
+    this.#set({ phase: 'failed', error: MEDIA_LOST, endReason: 'error' });
+    await this.#teardown('error');
+    await this.#options.api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
+  }
+  /** SPEC.md §7: the report marked failed, with the publisher's SDPs (ICE failure, lost session). */
+  async #reportFailed(media: MediaSession, callId: string): Promise<void> {
     const pc = media.peerConnections().publisher;
     await this.#options.api
       .updateReport({
@@ -494,12 +494,6 @@ export class GuestCall extends Emitter<GuestCallEvents> {
         guest_remote_sdp: pc?.remoteDescription?.sdp ?? '',
       })
       .catch(() => undefined);
-    this.#reportBug(callId, `${MEDIA_LOST}: ${error}`);
-    if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
-    // 'failed' at once (not 'ended' first): the guest app shows why the call stopped
-    this.#set({ phase: 'failed', error: MEDIA_LOST, endReason: 'error' });
-    await this.#teardown('error');
-    await this.#options.api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
   }
   // ---- end of resilience ------------------------------------------------------------------------------
 

@@ -383,6 +383,13 @@ export class MediaSession extends Emitter<MediaEvents> {
     this.emit('stage', { stage: 'createRoom', ok: true });
   }
 
+  /** A publisher's join request (SPEC.md §5: the pin in lowercase), retried as SPEC.md §8 says. */
+  #joinAsPublisher(handle: Handle, room: RoomOptions, display: string): Promise<Message> {
+    return this.#retried(() =>
+      this.#request(handle, { request: 'join', ptype: 'publisher', room: room.room, pin: room.pin.toLowerCase(), display }),
+    );
+  }
+
   /** Joins the room as a publisher (SPEC.md §5: the pin in lowercase). */
   async join(room: RoomOptions, display: string): Promise<Publisher[]> {
     const publisher = this.#requirePublisher();
@@ -395,15 +402,7 @@ export class MediaSession extends Emitter<MediaEvents> {
           this.#joinFailures.push(reject);
         },
       );
-      await this.#retried(() =>
-        this.#request(publisher, {
-          request: 'join',
-          ptype: 'publisher',
-          room: room.room,
-          pin: room.pin.toLowerCase(),
-          display,
-        }),
-      );
+      await this.#joinAsPublisher(publisher, room, display);
       const result = await joined;
       this.#myId = String(result.id);
       this.#privateId = result.privateId;
@@ -469,15 +468,7 @@ export class MediaSession extends Emitter<MediaEvents> {
       'ended',
       () => void this.stopScreenShare().then(() => this.emit('screenEnded', undefined)),
     );
-    await this.#retried(() =>
-      this.#request(screen, {
-        request: 'join',
-        ptype: 'publisher',
-        room: room.room,
-        pin: room.pin.toLowerCase(),
-        display: `${this.#display}-screen`,
-      }),
-    );
+    await this.#joinAsPublisher(screen, room, `${this.#display}-screen`);
     this.#screenId = await joined;
     const jsep = await this.#retried(
       () =>
