@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeWorld, settle } from './helpers/fakes.ts';
-import { inCall } from './helpers/participants.ts';
-import { MEDIA_LOST } from '../src/media/mediaHealth.ts';
+import { guestReady, inCall } from './helpers/participants.ts';
+import { MEDIA_LOST, MEDIA_SERVER_DOWN } from '../src/media/mediaHealth.ts';
 
 describe('media server health on fakes', () => {
   it('when the transport to Janus drops and the session is reclaimed, then both sides show reconnecting, then nothing', async () => {
@@ -37,5 +37,21 @@ describe('media server health on fakes', () => {
     expect(agent1.agent.snapshot.activeCall).toBeNull();
     expect(agent1.agent.snapshot.error).toBe(MEDIA_LOST);
     expect(agent1.agent.snapshot.mediaNotice).toBeNull();
+  });
+
+  it('when Janus never answers, then the guest call fails as mediaServerDown, its notice cleared and the call ended', async () => {
+    const world = new FakeWorld();
+    world.media.connectRetries = 2;
+    world.media.connectError = new Error('Lost connection to the server (is it down?)');
+    const { guest, api } = await guestReady(world);
+
+    await expect(guest.call('video')).rejects.toThrow(MEDIA_SERVER_DOWN);
+    await settle();
+
+    const callId = guest.snapshot.callId!;
+    expect(guest.snapshot.phase).toBe('failed');
+    expect(guest.snapshot.error).toBe(MEDIA_SERVER_DOWN);
+    expect(guest.snapshot.mediaNotice).toBeNull();
+    expect(api.timestamps).toContainEqual({ callId, flags: ['call_ended_timestamp'] });
   });
 });
