@@ -19,4 +19,10 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  // The fault journeys (issue 12) stop, kill and restart the stack's servers: their own project, run as
+  // their own stage of ./scripts/test after the others.
+  projects: [
+    { name: 'journeys', testIgnore: /fault-.*\.spec\.ts$/ },
+    { name: 'fault', testMatch: /fault-.*\.spec\.ts$/, timeout: 240_000 },
+  ],
 });

@@ -179,6 +179,10 @@ lobby_gen_janus() {
   lobby_jcfg_set "$C" 's#^\t\#token_auth = true#\ttoken_auth = true#' "${tab}token_auth = true"
   lobby_jcfg_set "$C" "s#^\t\#token_auth_secret = \"janus\"#\ttoken_auth_secret = \"$JANUS_TOKEN_SECRET\"#" "token_auth_secret = \"$JANUS_TOKEN_SECRET\""
   lobby_jcfg_set "$C" 's#^\t\#hide_dependencies = true#\thide_dependencies = true#' "${tab}hide_dependencies = true"
+  # A session outlives its transport for a while (docs/protocol.md "Session reclaim"): when the websocket
+  # between a browser and Janus drops (the Janus gate or nginx restarted), the call's media keeps flowing
+  # and janus.js claims the session on a new connection. 0 (Debian's default) destroys it at once.
+  lobby_jcfg_set "$C" "s#^\t\#reclaim_session_timeout = 0#\treclaim_session_timeout = $JANUS_RECLAIM_SECONDS#" "${tab}reclaim_session_timeout = $JANUS_RECLAIM_SECONDS"
   lobby_jcfg_set "$C" "s#^\t\#rtp_port_range = \"20000-40000\"#\trtp_port_range = \"$JANUS_RTP_RANGE\"#" "rtp_port_range = \"$JANUS_RTP_RANGE\""
   if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then
     # 127.0.0.1 as the only host candidate (needs lo_shim.so preloaded, see lobby_build_lo_shim);

@@ -32,6 +32,15 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 
 /** Closes the browsers; on failure their console logs go with the report. */
 export async function closeAll(testInfo: TestInfo, ...browsers: LaunchedBrowser[]): Promise<void> {
+  // the guest app keeps its console output instead of printing it (SPEC.md §9): read what it kept
+  for (const b of browsers) {
+    for (const page of b.context.pages()) {
+      const kept = await page
+        .evaluate(() => (window as unknown as { __lobbyConsole?: () => { at: number; level: string; text: string }[] }).__lobbyConsole?.() ?? [])
+        .catch(() => []);
+      for (const e of kept) b.log.push(`[kept ${new Date(e.at).toISOString()}] ${e.level} ${e.text}`);
+    }
+  }
   // attached every time: while the test body runs, its status does not yet say whether it failed
   const body = browsers.flatMap((b) => b.log).join('\n');
   await testInfo.attach('browser-logs', { body, contentType: 'text/plain' });

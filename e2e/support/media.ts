@@ -65,3 +65,39 @@ export async function expectMediaFlowing(
   );
   return { before, after };
 }
+
+/**
+ * Samples both sides' decoded video frames every 250 ms while `during` runs (a server restarted): the
+ * longest stretch without a new decoded frame on each side, and how many samples were taken.
+ */
+export async function decodedFramesDuring(
+  guest: Page,
+  agent: Page,
+  during: () => Promise<void>,
+): Promise<{ samples: number; longestStall: { guest: number; agent: number } }> {
+  const samples: { at: number; guest: number; agent: number }[] = [];
+  let running = true;
+  const sampling = (async () => {
+    while (running) {
+      const [g, a] = await Promise.all([mediaCounters(guest), mediaCounters(agent)]);
+      samples.push({ at: Date.now(), guest: g.videoFramesDecoded, agent: a.videoFramesDecoded });
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  try {
+    await during();
+  } finally {
+    running = false;
+    await sampling;
+  }
+  const longest = (side: 'guest' | 'agent') => {
+    let stall = 0;
+    let since = samples[0]?.at ?? 0;
+    for (let i = 1; i < samples.length; i++) {
+      if (samples[i]![side] > samples[i - 1]![side]) since = samples[i]!.at;
+      stall = Math.max(stall, samples[i]!.at - since);
+    }
+    return stall;
+  };
+  return { samples: samples.length, longestStall: { guest: longest('guest'), agent: longest('agent') } };
+}

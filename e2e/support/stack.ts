@@ -39,3 +39,48 @@ export async function restartServer(name: 'server' | 'nginx' | 'ejabberd' | 'jan
     timeout: 90_000,
   });
 }
+
+type StackServer = 'server' | 'gate' | 'nginx' | 'ejabberd' | 'janus';
+
+async function stackScript(script: string): Promise<void> {
+  await run('bash', ['-c', `. scripts/lib/stack.sh && ${script}`], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: process.env,
+    timeout: 90_000,
+  });
+}
+
+/** Stops one server of the test stack (TERM by the PID under the slot's run dir, scripts/lib/stack.sh). */
+export async function stopServer(name: StackServer): Promise<void> {
+  await stackScript(`stop_${name}`);
+}
+
+/** Starts one server of the test stack again (with the scripts' own start_NAME; waits until it answers). */
+export async function startServer(name: StackServer): Promise<void> {
+  await stackScript(`start_${name}`);
+}
+
+/** Kills one server of the test stack at once (SIGKILL by its PID, as a crash would), nothing cleaned up. */
+export async function killServer(name: StackServer): Promise<void> {
+  await stackScript(`pid=$(lobby_pid ${name}) && kill -KILL "$pid" && while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; rm -f "$(lobby_pidfile ${name})"`);
+}
+
+/** Asks Janus's admin API (loopback, JANUS_ADMIN_SECRET of the run) whether a videoroom room exists. */
+export async function janusRoomExists(room: string): Promise<boolean> {
+  const url = process.env.JANUS_ADMIN_URL ?? 'http://127.0.0.1:7088/admin';
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      janus: 'message_plugin',
+      transaction: crypto.randomBytes(6).toString('hex'),
+      admin_secret: process.env.JANUS_ADMIN_SECRET ?? '',
+      plugin: 'janus.plugin.videoroom',
+      request: { request: 'exists', room },
+    }),
+  });
+  const answer = (await res.json()) as { janus?: string; response?: { exists?: boolean }; error?: { reason?: string } };
+  if (answer.janus !== 'success') throw new Error(`Janus admin: ${answer.error?.reason ?? JSON.stringify(answer)}`);
+  return answer.response?.exists === true;
+}
+

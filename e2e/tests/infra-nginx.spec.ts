@@ -10,7 +10,7 @@ import { launchParticipant } from '../support/browser.ts';
 import { BASE_URL, DEMO_AGENT } from '../support/api.ts';
 import { expectReportEnded } from '../support/db.ts';
 import { closeAll, screenshot } from '../support/journey.ts';
-import { expectMediaFlowing, mediaCounters } from '../support/media.ts';
+import { decodedFramesDuring, expectMediaFlowing } from '../support/media.ts';
 import { guestCallsAndAgentAnswers } from './incall-support.ts';
 import { HTTPS_BASE_URL, restartServer, tlsFiles, trustStackCertificateArg } from '../support/stack.ts';
 
@@ -137,34 +137,16 @@ test('when the Lobby server is restarted behind nginx during a call, then decode
     const { callId } = await guestCallsAndAgentAnswers(agent, guest);
 
     // act: restart the server while sampling both sides' decoded frames
-    const samples: { at: number; guest: number; agent: number }[] = [];
-    let restarting = true;
-    const sampling = (async () => {
-      while (restarting) {
-        const [g, a] = await Promise.all([mediaCounters(guest.page), mediaCounters(agent.page)]);
-        samples.push({ at: Date.now(), guest: g.videoFramesDecoded, agent: a.videoFramesDecoded });
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    })();
-    await restartServer('server');
-    await new Promise((r) => setTimeout(r, 3000)); // Janus would have dropped a lost session by now
-    restarting = false;
-    await sampling;
+    const frames = await decodedFramesDuring(guest.page, agent.page, async () => {
+      await restartServer('server');
+      await new Promise((r) => setTimeout(r, 3000)); // Janus would have dropped a lost session by now
+    });
 
     // assert: frames kept coming on both sides: no stretch of 2 s without a new decoded frame (a lost
     // Janus session stops them for good; a loaded machine may pause a renderer for a moment)
-    expect(samples.length).toBeGreaterThan(8);
-    const longestStall = (side: 'guest' | 'agent') => {
-      let longest = 0;
-      let since = samples[0]!.at;
-      for (let i = 1; i < samples.length; i++) {
-        if (samples[i]![side] > samples[i - 1]![side]) since = samples[i]!.at;
-        longest = Math.max(longest, samples[i]!.at - since);
-      }
-      return longest;
-    };
-    expect(longestStall('guest'), 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
-    expect(longestStall('agent'), 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
+    expect(frames.samples).toBeGreaterThan(8);
+    expect(frames.longestStall.guest, 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
+    expect(frames.longestStall.agent, 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
     await expectMediaFlowing(guest.page, 'guest after the restart');
     await screenshot(agent.page, testInfo, 'restart-agent-call');
 

@@ -20,6 +20,7 @@ const snapshot = (over: Partial<AgentSnapshot> = {}): AgentSnapshot => ({
   ...{ phase: 'idle', jid: 'agent@lobby.local', queue: [], runningCalls: [], activeCall: null },
   ...{ localStream: null, remoteFeeds: [], localScreen: null, status: initialCallStatus() },
   ...{ muted: { audio: false, video: false }, error: null, lastEnded: null, live: true, transfers: [] },
+  mediaNotice: null,
   ...over,
 });
 

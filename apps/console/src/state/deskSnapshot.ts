@@ -34,6 +34,8 @@ export function fromDeskSnapshot(
     queue: sortQueue(queue),
     error: snap.error,
     live: snap.live,
+    // the media server waited for or reconnected to (issue 12, features/call/MediaNotice)
+    mediaNotice: snap.mediaNotice,
     // the microphone and camera are the engine's: the store shows its state (it resets them on hold)
     audioMuted: snap.muted.audio,
     videoMuted: snap.muted.video,

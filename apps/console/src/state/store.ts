@@ -78,6 +78,8 @@ export interface ConsoleData {
   inCall: AgentInCallState;
   /** calls handed to this agent and the transfer methods (state/inCall.ts) */
   transfers: TransferState;
+  /** the media server is waited for or reconnected to during a call (features/call/MediaNotice) */
+  mediaNotice: 'waitingForServer' | 'reconnecting' | null;
 }
 
 export interface ConsoleActions {
@@ -132,6 +134,7 @@ export const initialConsoleData: ConsoleData = {
   live: false,
   inCall: initialAgentInCall,
   transfers: initialTransfers,
+  mediaNotice: null,
 };
 
 /** Queue order: longest waiting first (then by call id, for a stable order). */

@@ -58,6 +58,8 @@ export interface GuestData {
   endReason: EndReason | null;
   unsupportedReason: UnsupportedReason | null;
   error: AppError | null;
+  /** the media server is waited for or reconnected to (features/call/MediaNotice) */
+  mediaNotice: 'waitingForServer' | 'reconnecting' | null;
   /** The welcome form must be filled before calling (selection shows it first). */
   formRequired: boolean;
   /** The guest's position once read (SPEC.md §3 guest auth `location`, strings). */
@@ -135,6 +137,7 @@ export const initialGuestData: GuestData = {
   endReason: null,
   unsupportedReason: null,
   error: null,
+  mediaNotice: null,
   formRequired: false,
   position: null,
   checking: null,

@@ -3,8 +3,12 @@
  * (Janus's HTTP API). Unlike a plain proxy, every request is read and checked against
  * services/media/janusPolicy.ts before Janus sees it, and a session is held to what created it:
  *
- * - websocket: a request may name only sessions created on the same connection;
- * - HTTP: a request may name only sessions created through this gate with a token of the same room.
+ * - websocket: a request may name only sessions created (or claimed) on the same connection;
+ * - HTTP: a request may name only sessions created through this gate with a token of the same room;
+ * - `claim` (janus.js reconnecting after its websocket dropped) and an HTTP session this gate has no
+ *   record of (it restarted) pass only for a session whose handles are in the token's room, as Janus's
+ *   admin API tells (services/media/janusSessions.ts). So a restart of the gate or of nginx mid-call
+ *   costs the call nothing (docs/protocol.md "Session reclaim").
  *
  * A publisher's configure gets the server's recording name for it and the room secret (lock_record
  * accepts a name only with the secret), so that when the server starts the room's recording every file
@@ -25,6 +29,7 @@ import { checkJanusRequest, type Verdict } from '../services/media/janusPolicy.t
 import type { JanusTokens } from '../services/media/janusTokens.ts';
 import type { MediaRooms } from '../services/media/mediaRooms.ts';
 import { recordingName } from '../services/media/recordingName.ts';
+import { createJanusSessions, sessionOfRoom, type JanusSessions } from '../services/media/janusSessions.ts';
 import type { App } from '../typebox.ts';
 // config.access (declared by the auth plugin)
 import type {} from '../plugins/app/auth.ts';
@@ -90,12 +95,37 @@ async function withServerFields(
   return { ...message, body: { ...body, secret, filename } };
 }
 
-export function registerJanusGate(app: App, config: Config, tokens: JanusTokens, rooms: Rooms): void {
-  registerWebsocket(app, config, tokens, rooms);
-  registerHttp(app, config, tokens, rooms);
+/** Janus unreachable: the error janus.js reports for a `create` or `claim` (instead of silence). */
+const UNAVAILABLE = 503;
+
+/** What the gate needs besides its config: the tokens, the rooms' secrets, and who owns a session. */
+interface Gate {
+  tokens: JanusTokens;
+  rooms: Rooms;
+  sessions: JanusSessions;
 }
 
-function registerWebsocket(app: App, config: Config, tokens: JanusTokens, rooms: Rooms): void {
+export function registerJanusGate(
+  app: App,
+  config: Config,
+  tokens: JanusTokens,
+  rooms: Rooms,
+  sessions: JanusSessions = createJanusSessions(config.janusAdminUrl, config.janusAdminSecret),
+): void {
+  const gate = { tokens, rooms, sessions };
+  registerWebsocket(app, config, gate);
+  registerHttp(app, config, gate);
+}
+
+/** Notes a claimed session's publisher handles (their recording names) from what Janus told. */
+async function ownedSession(gate: Gate, session: string, room: string, publishers: Publishers): Promise<boolean> {
+  const handles = await gate.sessions.handles(session);
+  if (!sessionOfRoom(handles, room)) return false;
+  for (const h of handles ?? []) if (h.publisher) publishers.set(h.handle, h.publisher);
+  return true;
+}
+
+function registerWebsocket(app: App, config: Config, gate: Gate): void {
   const wss = new WebSocketServer({
     noServer: true,
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
@@ -103,7 +133,7 @@ function registerWebsocket(app: App, config: Config, tokens: JanusTokens, rooms:
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/janus' && path !== '/janus/') return; // another websocket (XMPP) is not ours
-    wss.handleUpgrade(request, socket, head, (client) => bridge(client, config.janusWsUrl, tokens, rooms));
+    wss.handleUpgrade(request, socket, head, (client) => bridge(client, config.janusWsUrl, gate));
   };
   app.server.on('upgrade', onUpgrade);
   app.addHook('onClose', (_app, done) => {
@@ -113,11 +143,12 @@ function registerWebsocket(app: App, config: Config, tokens: JanusTokens, rooms:
   });
 }
 
-function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens, rooms: Rooms): void {
+function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
+  const { tokens, rooms } = gate;
   const upstream = new WebSocket(upstreamUrl, SUBPROTOCOL);
-  /** sessions created on this connection (Janus's answers to `create`) */
+  /** sessions created or claimed on this connection (Janus's answers to `create` and `claim`) */
   const sessions = new Set<string>();
-  /** transactions of our `create` requests, to learn the session ids they make */
+  /** transactions of our `create` and `claim` requests, to learn the session ids they make */
   const creating = new Set<string>();
   const pending: string[] = [];
   const publishers: Publishers = new Map();
@@ -140,6 +171,12 @@ function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens, roo
     const session = sessionOf(message);
     if (message.janus === 'create') {
       if (typeof message.transaction === 'string') creating.add(message.transaction);
+    } else if (message.janus === 'claim') {
+      if (session === null || !(await ownedSession(gate, session, verdict.claims.room, publishers))) {
+        client.send(JSON.stringify(refusal(message, 'session_id: not a session of your token')));
+        return;
+      }
+      if (typeof message.transaction === 'string') creating.add(message.transaction);
     } else if (session === null || !sessions.has(session)) {
       client.send(JSON.stringify(refusal(message, 'session_id: not a session of this connection')));
       return;
@@ -155,12 +192,21 @@ function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens, roo
     const text = rawText(data);
     const answer = parse(text);
     if (answer && typeof answer.transaction === 'string' && creating.delete(answer.transaction)) {
-      const id = (answer.data as { id?: unknown } | undefined)?.id;
+      // `create` answers data.id, `claim` answers session_id
+      const id = (answer.data as { id?: unknown } | undefined)?.id ?? answer.session_id;
       if (answer.janus === 'success' && (typeof id === 'number' || typeof id === 'string')) sessions.add(String(id));
     }
     if (client.readyState === WebSocket.OPEN) client.send(text);
   });
   const closeBoth = () => {
+    // Janus unreachable or gone: a `create` or `claim` still waiting gets an error answer, so janus.js
+    // reports it at once (it ignores a websocket that closes before its session exists)
+    for (const transaction of creating) {
+      if (client.readyState === WebSocket.OPEN) {
+        client.send(JSON.stringify({ janus: 'error', transaction, error: { code: UNAVAILABLE, reason: 'Janus is unavailable' } }));
+      }
+    }
+    creating.clear();
     if (client.readyState === WebSocket.OPEN || client.readyState === WebSocket.CONNECTING) client.close();
     if (upstream.readyState === WebSocket.OPEN) upstream.close();
     else if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
@@ -174,7 +220,8 @@ function bridge(client: WebSocket, upstreamUrl: string, tokens: JanusTokens, roo
 /** HTTP sessions the gate created, with the room of the token that created them. */
 const MAX_HTTP_SESSIONS = 10_000;
 
-function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Rooms): void {
+function registerHttp(app: App, config: Config, gate: Gate): void {
+  const { tokens, rooms } = gate;
   const base = config.janusHttpUrl.replace(/\/+$/, '');
   const sessions = new Map<string, { room: string; expiry: number }>();
   const publishers: Publishers = new Map();
@@ -191,8 +238,21 @@ function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Room
     sessions.set(id, { room, expiry });
   };
   const forward = async (url: string, init: RequestInit) => {
-    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(70_000) });
-    return { status: res.status, text: await res.text() };
+    try {
+      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(70_000) });
+      return { status: res.status, text: await res.text() };
+    } catch {
+      // Janus down: 503 in Janus's error shape (not a 500), so janus.js tries again or reports it
+      return { status: UNAVAILABLE, text: JSON.stringify({ janus: 'error', error: { code: UNAVAILABLE, reason: 'Janus is unavailable' } }) };
+    }
+  };
+
+  /** ours by the gate's record, or (a restarted gate) by what Janus tells of the session's handles */
+  const owned = async (session: string, room: string, expiry: number) => {
+    if (sessions.has(session)) return sessions.get(session)?.room === room;
+    if (!(await ownedSession(gate, session, room, publishers))) return false;
+    remember(session, room, expiry);
+    return true;
   };
 
   // POST /janus-http (create), /janus-http/{session} and /janus-http/{session}/{handle}
@@ -200,7 +260,15 @@ function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Room
     const message = (request.body ?? null) as Record<string, unknown> | null;
     const verdict = checkJanusRequest(tokens, message);
     if (!verdict.ok) return reply.code(200).send(refusal(message, verdict.reason));
-    if (message?.janus !== 'create') return reply.code(200).send(refusal(message, 'janus: only create at this path'));
+    if (message?.janus === 'claim') {
+      // janus.js over HTTP claims at the base path too: only a session of the token's room
+      const session = sessionOf(message);
+      if (session === null || !(await owned(session, verdict.claims.room, verdict.claims.expiry))) {
+        return reply.code(200).send(refusal(message, 'session_id: not a session of your token'));
+      }
+    } else if (message?.janus !== 'create') {
+      return reply.code(200).send(refusal(message, 'janus: only create and claim at this path'));
+    }
     const res = await forward(base, { method: 'POST', body: JSON.stringify(message), headers: { 'content-type': 'application/json' } });
     const answer = parse(res.text);
     const id = (answer?.data as { id?: unknown } | undefined)?.id;
@@ -209,8 +277,6 @@ function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Room
     }
     return reply.code(res.status).type('application/json').send(res.text);
   });
-
-  const owned = (session: string, room: string) => sessions.get(session)?.room === room;
 
   app.post<{ Params: { session: string; handle?: string } }>(
     '/janus-http/:session',
@@ -227,7 +293,7 @@ function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Room
     const message = (body ?? null) as Record<string, unknown> | null;
     const verdict = checkJanusRequest(tokens, message);
     if (!verdict.ok) return reply.code(200).send(refusal(message, verdict.reason));
-    if (!/^\d+$/.test(session) || (handle !== undefined && !/^\d+$/.test(handle)) || !owned(session, verdict.claims.room)) {
+    if (!/^\d+$/.test(session) || (handle !== undefined && !/^\d+$/.test(handle)) || !(await owned(session, verdict.claims.room, verdict.claims.expiry))) {
       return reply.code(200).send(refusal(message, 'session_id: not a session of your token'));
     }
     const url = `${base}/${session}${handle ? `/${handle}` : ''}`;
@@ -247,7 +313,7 @@ function registerHttp(app: App, config: Config, tokens: JanusTokens, rooms: Room
       const token = typeof request.query.token === 'string' ? request.query.token : '';
       const claims = tokens.verify(token);
       const session = request.params.session;
-      if (!claims?.room || !/^\d+$/.test(session) || !owned(session, claims.room)) {
+      if (!claims?.room || !/^\d+$/.test(session) || !(await owned(session, claims.room, claims.expiry))) {
         return reply.code(403).send(refusal(null, 'token: missing, invalid or not of this session'));
       }
       const query = new URLSearchParams(request.query).toString();

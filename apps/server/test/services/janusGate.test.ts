@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkJanusRequest } from '../../src/services/media/janusPolicy.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
 import { recordingName } from '../../src/services/media/recordingName.ts';
+import { sessionOfRoom, toHandle } from '../../src/services/media/janusSessions.ts';
 
 const SECRET = 'janus-token-secret-for-tests-0123456789';
 const NOW = 1_800_000_000_000;
@@ -59,9 +60,11 @@ describe('what the gate lets through to Janus', () => {
     expect(checkJanusRequest(tokens, { janus: 'create', token: tokens.mint(null, 60).token })).toMatchObject({ ok: false });
   });
 
-  it('when info, claim or another plugin is asked, then it is refused', () => {
+  it('when info, a claim without a session or another plugin is asked, then it is refused', () => {
     expect(checkJanusRequest(tokens, { janus: 'info', token })).toMatchObject({ ok: false });
-    expect(checkJanusRequest(tokens, { janus: 'claim', token, session_id: 1 })).toMatchObject({ ok: false });
+    expect(checkJanusRequest(tokens, { janus: 'claim', token })).toMatchObject({ ok: false, reason: 'session_id: missing' });
+    // a claim naming a session passes the policy; the gate then asks Janus whose session it is
+    expect(checkJanusRequest(tokens, { janus: 'claim', token, session_id: 1 })).toMatchObject({ ok: true });
     expect(checkJanusRequest(tokens, { janus: 'attach', token, plugin: 'janus.plugin.streaming' })).toMatchObject({ ok: false });
   });
 
@@ -93,5 +96,22 @@ describe('recording names', () => {
   it("when a publisher records, then its file is named in SPEC.md §7's shape after its token's identity", () => {
     expect(recordingName('gab12--x1', guest, false, 1700000000000)).toBe('gab12--x1_gab12_guest_1700000000000');
     expect(recordingName('gab12--x1', { role: 'agent', username: 'agent-18' }, true, 1)).toBe('gab12--x1_agent-18_agent-screen_1');
+  });
+});
+
+describe('whose session a claim names (janusSessions)', () => {
+  const info = (type: string, room: string | number, display = 'x') => ({ plugin_specific: { type, room, display } });
+  it("when every handle of the session in a room is in the token's room, then the session is the token's", () => {
+    const handles = [toHandle('1', info('publisher', 'gab12--room', 'gab12')), toHandle('2', info('subscriber', 'gab12--room')), toHandle('3', null)];
+    expect(sessionOfRoom(handles, 'gab12--room')).toBe(true);
+    expect(handles[0]).toEqual({ handle: '1', room: 'gab12--room', publisher: { screen: false } });
+    expect(toHandle('4', info('publisher', 'gab12--room', 'gab12-screen')).publisher).toEqual({ screen: true });
+  });
+
+  it('when a handle is in another room, none is in a room, or Janus has no such session, then it is not', () => {
+    expect(sessionOfRoom([toHandle('1', info('publisher', 'gab12--room')), toHandle('2', info('subscriber', 'other'))], 'gab12--room')).toBe(false);
+    expect(sessionOfRoom([toHandle('1', null)], 'gab12--room')).toBe(false);
+    expect(sessionOfRoom([], 'gab12--room')).toBe(false);
+    expect(sessionOfRoom(null, 'gab12--room')).toBe(false);
   });
 });

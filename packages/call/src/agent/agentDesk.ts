@@ -14,8 +14,9 @@ import type { RemoteFeed } from '../media/mediaSession.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
 import { recordingFilename } from '../room/recording.ts';
-import { CallRoom } from '../room/callRoom.ts';
+import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import type { CallPorts, SignallingPort } from '../room/ports.ts';
+import { MEDIA_LOST, type MediaNotice } from '../media/mediaHealth.ts';
 
 export interface QueueEntry {
   room: string;
@@ -76,6 +77,8 @@ export interface AgentSnapshot {
   live: boolean;
   /** calls other agents hand to us, waiting for us to take them */
   transfers: IncomingTransfer[];
+  /** the media server is waited for or reconnected to (media/mediaHealth.ts): shown to the agent */
+  mediaNotice: MediaNotice;
 }
 
 export interface AgentDeskOptions {
@@ -123,6 +126,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     localScreen: null,
     live: false,
     transfers: [],
+    mediaNotice: null,
   };
 
   constructor(options: AgentDeskOptions) {
@@ -410,7 +414,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const grant = await this.#options.api.mediaGrant(callId);
     const media = this.inCall.open(
       { servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token },
-      { feedAdded: () => this.#handOverIfArrived() },
+      { feedAdded: () => this.#handOverIfArrived(), health: this.#mediaHealth() },
     );
     media.on('publisherLeft', ({ display }) => {
       if (this.inCall.isCurrent(media) && display === guestNick) void this.#leaveCall('guest');
@@ -532,6 +536,16 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     await this.#enterCall(call, entry.callType === 'video', xmpp);
   }
 
+  // ---- resilience (issue 12): the media server waited for, reconnected to, or lost -------------------
+  /** Janus lost the call's session (restarted or crashed): the call ends with MEDIA_LOST as its error. */
+  #mediaHealth(): FeedHooks['health'] {
+    return {
+      notice: (mediaNotice) => this.#set({ mediaNotice }),
+      onLost: () => void this.#leaveCall('error').then(() => this.#set({ error: MEDIA_LOST })),
+    };
+  }
+  // ---- end of resilience ------------------------------------------------------------------------------
+
   /** Read through a method: TypeScript would keep an earlier narrowing of the snapshot field. */
   #activeCallId(): string | null {
     return this.#snapshot.activeCall?.callId ?? null;
@@ -555,6 +569,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const wasMuted = this.#snapshot.muted.audio || this.#snapshot.muted.video;
     this.#set({
       phase: this.#xmpp?.connected ? 'idle' : 'offline',
+      mediaNotice: null,
       activeCall: null,
       remoteFeeds: [],
       lastEnded: { callId: active.callId, reason },

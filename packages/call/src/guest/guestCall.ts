@@ -11,12 +11,14 @@ import { InCallEngine } from '../room/inCallEngine.ts';
 import { encodePresenceStatus, joinStatus, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
 import type { CallStage, RemoteFeed } from '../media/mediaSession.ts';
+import { consoleBuffer } from '../consoleBuffer.ts';
+import { MEDIA_LOST, grantWithRetry, type MediaNotice } from '../media/mediaHealth.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
 import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus, peerJoined, peerLeft, peerPaused, type CallStatus } from '../state/callStatus.ts';
 import { ApiError } from '../api/http.ts';
 import { recordingFilename } from '../room/recording.ts';
-import { CallRoom } from '../room/callRoom.ts';
+import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import type { CallPorts, MediaTransport, SignallingPort } from '../room/ports.ts';
 
 export type GuestCallPhase =
@@ -51,6 +53,8 @@ export interface GuestCallSnapshot {
   localScreen: MediaStream | null;
   /** SPEC.md §3 Report InitialCallID: the first call id of this call (set once; hold/resume changes callId) */
   initialCallId: string | null;
+  /** the media server is waited for or reconnected to (media/mediaHealth.ts): shown to the guest */
+  mediaNotice: MediaNotice;
 }
 
 /** The engine's error when the guest's appointment link names no appointment (404 from the server). */
@@ -129,6 +133,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     muted: { audio: false, video: false },
     localScreen: null,
     initialCallId: null,
+    mediaNotice: null,
   };
 
   /** the appointment this call is for, filled by prepare() from the reference */
@@ -214,11 +219,10 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       xmpp.on('control', (control) => this.#onControl(control));
       xmpp.on('chat', (message) => this.#onChat(message));
       xmpp.on('roomPresence', (presence) => this.#onRoomPresence(presence));
+      // a dropped XMPP connection is not the guest leaving: guest_exit_timestamp is written only when
+      // the guest hangs up or leaves the page (hangup, pageHide)
       xmpp.on('disconnected', () => {
         this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: false } }));
-        const callId = this.#snapshot.callId;
-        if (callId)
-          void this.#options.api.updateTimestamp(callId, ['guest_exit_timestamp'], { beacon: true });
       });
       await xmpp.connect();
       this.#setStatus((s) => ({
@@ -342,6 +346,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       // reports count it "Waiting or open" while the guest still sits on the page (issue 15 defect 9)
       await api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
       this.#set({ phase: 'failed', error: message });
+      // a failed call ends too: its report gets its end time (and the server destroys its room)
+      await api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
       throw error;
     }
   }
@@ -364,10 +370,14 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     xmpp: SignallingPort,
   ): Promise<void> {
     // the server creates the call's room and hands us its pin and a Janus token (docs/protocol.md)
-    const grant = await this.#options.api.mediaGrant(callId, { webview: !!this.#options.webview });
+    // while Janus is down the server cannot make the room: asked again, the guest told (issue 12)
+    const grant = await grantWithRetry(() => this.#options.api.mediaGrant(callId, { webview: !!this.#options.webview }), {
+      stopIf: () => this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended',
+      notice: (mediaNotice) => this.#set({ mediaNotice }),
+    });
     const media = this.inCall.open(
       { servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token },
-      { peerFeed: (feed) => this.#onAgentFeed(feed, callId) },
+      { peerFeed: (feed) => this.#onAgentFeed(feed, callId), health: this.#mediaHealth(callId) },
     );
     this.#wireMedia(media, callId);
     // #teardown (a hang-up meanwhile) takes the media from the core and closes it: the core stops there
@@ -437,21 +447,44 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
           void this.#end('agentLeft');
       }, AGENT_LEFT_GRACE_MS);
     });
-    media.on('iceFailed', () => {
-      const pc = media.peerConnections().publisher;
-      void this.#options.api
-        .updateReport({
-          call_id: callId,
-          success: false,
-          guest_local_sdp: pc?.localDescription?.sdp ?? '',
-          guest_remote_sdp: pc?.remoteDescription?.sdp ?? '',
-        })
-        .catch(() => undefined);
-    });
+    media.on('iceFailed', () => void this.#reportFailed(media, callId));
     media.on('destroyed', () => {
       if (this.inCall.isCurrent(media)) this.#setStatus((s) => ({ ...s, janusSessionEnded: true }));
     });
   }
+
+  // ---- resilience (issue 12): the media server waited for, reconnected to, or lost -------------------
+  /** The CallRoom's health hooks (media/mediaHealth.ts): the notice shown, and the lost session. */
+  #mediaHealth(callId: string): FeedHooks['health'] {
+    return {
+      notice: (mediaNotice) => this.#set({ mediaNotice }),
+      onLost: (error, media) => void this.#mediaLost(media, callId, error),
+    };
+  }
+
+  /** Janus lost the call's session: the report is marked failed, the call ends and the guest is told. */
+  async #mediaLost(media: MediaTransport, callId: string, error: string): Promise<void> {
+    await this.#reportFailed(media, callId);
+    this.#reportBug(callId, `${MEDIA_LOST}: ${error}`);
+    if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
+    // 'failed' at once (not 'ended' first): the guest app shows why the call stopped
+    this.#set({ phase: 'failed', error: MEDIA_LOST, endReason: 'error' });
+    await this.#teardown('error');
+    await this.#options.api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
+  }
+  /** SPEC.md §7: the report marked failed, with the publisher's SDPs (ICE failure, lost session). */
+  async #reportFailed(media: MediaTransport, callId: string): Promise<void> {
+    const pc = media.peerConnections().publisher;
+    await this.#options.api
+      .updateReport({
+        call_id: callId,
+        success: false,
+        guest_local_sdp: pc?.localDescription?.sdp ?? '',
+        guest_remote_sdp: pc?.remoteDescription?.sdp ?? '',
+      })
+      .catch(() => undefined);
+  }
+  // ---- end of resilience ------------------------------------------------------------------------------
 
   /** Sends `status|target|callId` to the room: OpenCall while waiting, InCall with the agent. */
   #announce(override?: 'CallOnHold' | 'CallResumed', overrideTarget = ''): void {
@@ -609,9 +642,11 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
 
   #reportBug(callId: string, message: string): void {
     if (this.#options.callMethod === 'p2p') return;
+    // SPEC.md §7: the log is the app's last 110 console entries (consoleBuffer.ts), this failure last
+    console.error(`call stage failed: ${message}`);
     void this.#options.api.callBug({
       call_id: callId,
-      guest_log: message,
+      guest_log: JSON.stringify(consoleBuffer.entries()),
       guest_state: JSON.stringify({ phase: this.#snapshot.phase, stages: this.#snapshot.stages }),
       guest_client_info: this.inCall.ports.environment.userAgent(),
     });
@@ -679,11 +714,14 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (this.#snapshot.phase === 'ongoing' || this.#snapshot.phase === 'waiting') this.#announce();
   }
 
-  /** Called when the page is being left: the exit timestamp must survive the tab closing. */
+  /**
+   * Called when the page is being left: the guest really leaves, and the call ends with the tab. The
+   * beacon survives the tab closing; with call_ended_timestamp the server destroys the call's room.
+   */
   pageHide(): void {
     const callId = this.#snapshot.callId;
-    if (callId && this.#snapshot.phase !== 'ended') {
-      void this.#options.api.updateTimestamp(callId, ['guest_exit_timestamp'], { beacon: true });
+    if (callId && this.#snapshot.phase !== 'ended' && this.#snapshot.phase !== 'failed') {
+      void this.#options.api.updateTimestamp(callId, ['guest_exit_timestamp', 'call_ended_timestamp'], { beacon: true });
     }
   }
 

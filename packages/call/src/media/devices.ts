@@ -19,6 +19,14 @@ export const VIDEO_PRESETS = {
   '4kres': { width: 3840, height: 2160 },
 } as const;
 
+/** A voice call's microphone request failed (refused, missing or busy): the guest is told so. */
+export class DisabledMicrophoneError extends Error {
+  constructor(cause: unknown) {
+    super('disabledMicrophone', { cause });
+    this.name = 'DisabledMicrophoneError';
+  }
+}
+
 export class DisabledCameraError extends Error {
   constructor(cause: unknown) {
     super('disabledCamera', { cause });
@@ -49,6 +57,7 @@ export async function getLocalMedia(options: {
     return await navigator.mediaDevices.getUserMedia({ audio, video });
   } catch (error) {
     if (options.video) throw new DisabledCameraError(error);
-    throw error;
+    // a voice call: the microphone was refused or is missing (not a network failure)
+    throw new DisabledMicrophoneError(error);
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { JanusJS } from 'janus-gateway';
 import { Emitter } from '../emitter.ts';
-import { retry } from './retry.ts';
+import { isTransientGatewayError, retry } from './retry.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked } from './watermark.ts';
 
@@ -94,7 +94,27 @@ export type MediaEvents = {
   iceFailed: { handle: 'publisher' | 'subscriber' | 'screen' };
   destroyed: void;
   error: Error;
+  /** connecting failed and is tried again (Janus down or unreachable): the engines tell the user */
+  connectRetry: { attempt: number; error: string };
+  /**
+   * The transport to Janus dropped (docs/protocol.md "Session reclaim"): the media goes on meanwhile and
+   * the session is claimed on a new connection ('reconnected'), or it is gone ('lost': Janus restarted
+   * or crashed, the call's media is over).
+   */
+  reconnecting: { error: string };
+  reconnected: void;
+  lost: { error: string };
 };
+
+/** How long connecting to one endpoint may take before the next is tried (SPEC.md §8 'Request timed out'). */
+export const CONNECT_TIMEOUT_MS = 8000;
+/** How long one gateway request may wait for its answer (a transport that dropped never answers). */
+export const REQUEST_TIMEOUT_MS = 15000;
+/** Claims of a dropped session, about a second apart: within Janus's reclaim_session_timeout (30 s). */
+export const RECLAIM_ATTEMPTS = 20;
+
+/** A websocket janus.js opened, watched so that a close before its session exists is not ignored. */
+let watchSocket: ((ws: WebSocket) => void) | null = null;
 
 let janusReady: Promise<JanusClass> | null = null;
 
@@ -112,6 +132,16 @@ export function loadJanus(debug = false): Promise<JanusClass> {
         dependencies: Janus.useDefaultDependencies({ adapter }),
       }),
     );
+    // janus.js opens its websockets synchronously in `new Janus()` and `reconnect()`: the caller that
+    // set watchSocket just before sees the socket (janus.js ignores a close before its session exists)
+    // (janus.js sets newWebSocket in init(); its type declarations leave it out)
+    const withSockets = Janus as unknown as { newWebSocket: (server: string, protocol: string) => WebSocket };
+    const open = withSockets.newWebSocket;
+    withSockets.newWebSocket = (server, protocol) => {
+      const ws = open(server, protocol);
+      watchSocket?.(ws);
+      return ws;
+    };
     return Janus;
   })();
   return janusReady;
@@ -160,29 +190,123 @@ export class MediaSession extends Emitter<MediaEvents> {
     return this.#options.attempts ?? 20;
   }
 
-  /** Connects to the first answering endpoint (SPEC.md §7 fallback list). */
+  /**
+   * Connects to the first answering endpoint (SPEC.md §7 fallback list: the websocket, then HTTP),
+   * whichever way the first fails (refused, closed before the session exists, or silent past
+   * CONNECT_TIMEOUT_MS); the whole round is tried again up to `attempts` times (SPEC.md §8: "janus flag
+   * set false and init retried"), each retry told as 'connectRetry'.
+   */
   async connect(): Promise<void> {
     const Janus = await loadJanus(this.#options.debug);
     this.#Janus = Janus;
     if (!Janus.isWebrtcSupported()) throw new Error('WebRTC not supported by this browser');
-    this.#janus = await new Promise((resolve, reject) => {
+    this.#janus = await retry(() => this.#connectAny(Janus), {
+      attempts: this.attempts,
+      stopIf: () => this.#closed,
+      transient: isTransientGatewayError,
+      onRetry: (error, attempt) => this.emit('connectRetry', { attempt, error: String(error) }),
+    });
+    if (this.#closed) throw new Error('closed');
+  }
+
+  async #connectAny(Janus: JanusClass): Promise<InstanceType<JanusClass>> {
+    let last: unknown = null;
+    for (const server of this.#options.servers) {
+      try {
+        return await this.#connectOne(Janus, server);
+      } catch (error) {
+        last = error;
+        // an answer refusing us (a bad token) is the same on every endpoint
+        if (!isTransientGatewayError(error)) throw error;
+      }
+    }
+    throw new Error(`Error connecting to any of the provided Janus servers: Is the server down? (${String(last)})`);
+  }
+
+  #connectOne(Janus: JanusClass, server: string): Promise<InstanceType<JanusClass>> {
+    return new Promise((resolve, reject) => {
       let settled = false;
+      const sockets: WebSocket[] = [];
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        console.warn(`media: ${server}: ${error.message}`);
+        clearTimeout(timer);
+        // janus.js would go on waiting: stop it (its session, if one comes late, is destroyed below)
+        for (const ws of sockets) ws.close();
+        reject(error);
+      };
+      const timer = setTimeout(() => fail(new Error(`Request timed out (${server})`)), CONNECT_TIMEOUT_MS);
+      watchSocket = (ws) => {
+        sockets.push(ws);
+        ws.addEventListener('close', () => fail(new Error('Lost connection to the server (is it down?)')));
+      };
       const janus: InstanceType<JanusClass> = new Janus({
-        server: this.#options.servers,
+        server,
         iceServers: this.#options.iceServers,
         ...(this.#options.token ? { token: this.#options.token } : {}),
         destroyOnUnload: true,
         success: () => {
+          // a session that came after we gave up (a slow HTTP answer): nobody uses it
+          if (settled) return janus.destroy({ notifyDestroyed: false });
           settled = true;
+          clearTimeout(timer);
+          console.info(`media: session ${String(janus.getSessionId())} on ${server}`);
           resolve(janus);
         },
         error: (error: unknown) => {
-          const err = new Error(String(error));
-          if (!settled) reject(err);
-          else if (!this.#closed) this.emit('error', err);
+          if (!settled) fail(new Error(String(error)));
+          else if (janus === this.#janus) void this.#onTransportLost(janus, String(error));
         },
         destroyed: () => this.emit('destroyed', undefined),
       });
+      watchSocket = null;
+    });
+  }
+
+  #reclaiming = false;
+
+  /**
+   * The transport dropped ("Lost connection to the server (is it down?)"). The peer connections do not
+   * depend on it, and Janus keeps the session for reclaim_session_timeout: claim it on a new connection
+   * (janus.js `reconnect`) until it is back or Janus says it is gone (Janus restarted).
+   */
+  async #onTransportLost(janus: InstanceType<JanusClass>, error: string): Promise<void> {
+    if (this.#closed || this.#reclaiming) return;
+    this.#reclaiming = true;
+    this.emit('reconnecting', { error });
+    try {
+      await retry(() => this.#claim(janus), {
+        attempts: RECLAIM_ATTEMPTS,
+        delayMs: 500,
+        maxDelayMs: 1500,
+        stopIf: () => this.#closed,
+        transient: isTransientGatewayError,
+      });
+      if (!this.#closed) this.emit('reconnected', undefined);
+    } catch (lost) {
+      if (!this.#closed) this.emit('lost', { error: String(lost) });
+    } finally {
+      this.#reclaiming = false;
+    }
+  }
+
+  #claim(janus: InstanceType<JanusClass>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const done = (error?: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      const timer = setTimeout(() => done(new Error('Request timed out (claim)')), CONNECT_TIMEOUT_MS);
+      watchSocket = (ws) =>
+        ws.addEventListener('close', () => done(new Error('Lost connection to the server (is it down?)')));
+      console.info(`media: claiming session ${String(janus.getSessionId())}`);
+      janus.reconnect({ success: () => done(), error: (e: unknown) => done(new Error(String(e))) });
+      watchSocket = null;
     });
   }
 
@@ -208,19 +332,37 @@ export class MediaSession extends Emitter<MediaEvents> {
     );
   }
 
+  /** One plugin request; a transport that dropped never answers, hence the timeout (SPEC.md §8). */
   #request<T = Message>(handle: Handle, message: Record<string, unknown>, jsep?: Jsep): Promise<T> {
-    return new Promise<T>((resolve, reject) =>
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Request timed out (${String(message.request)})`)), REQUEST_TIMEOUT_MS);
       handle.send({
         message: message as JanusJS.PluginMessage['message'],
         ...(jsep ? { jsep } : {}),
         success: (data?: unknown) => {
+          clearTimeout(timer);
           const error = data ? pluginError(data) : null;
           if (error) reject(error);
           else resolve(data as T);
         },
-        error: (e: string) => reject(new Error(e)),
-      }),
-    );
+        error: (e: string) => {
+          clearTimeout(timer);
+          reject(new Error(e));
+        },
+      });
+    });
+  }
+
+  /**
+   * A gateway step retried as SPEC.md §8 says. A request answered with an error (a wrong pin) is final;
+   * an offer or answer the browser failed to make (`anyError`) is made again.
+   */
+  #retried<T>(step: () => Promise<T>, anyError = false): Promise<T> {
+    return retry(step, {
+      attempts: this.attempts,
+      stopIf: () => this.#closed,
+      ...(anyError ? {} : { transient: isTransientGatewayError }),
+    });
   }
 
   /** Attaches the publisher handle (SPEC.md §4 step 1). */
@@ -241,6 +383,13 @@ export class MediaSession extends Emitter<MediaEvents> {
     this.emit('stage', { stage: 'createRoom', ok: true });
   }
 
+  /** A publisher's join request (SPEC.md §5: the pin in lowercase), retried as SPEC.md §8 says. */
+  #joinAsPublisher(handle: Handle, room: RoomOptions, display: string): Promise<Message> {
+    return this.#retried(() =>
+      this.#request(handle, { request: 'join', ptype: 'publisher', room: room.room, pin: room.pin.toLowerCase(), display }),
+    );
+  }
+
   /** Joins the room as a publisher (SPEC.md §5: the pin in lowercase). */
   async join(room: RoomOptions, display: string): Promise<Publisher[]> {
     const publisher = this.#requirePublisher();
@@ -253,13 +402,7 @@ export class MediaSession extends Emitter<MediaEvents> {
           this.#joinFailures.push(reject);
         },
       );
-      await this.#request(publisher, {
-        request: 'join',
-        ptype: 'publisher',
-        room: room.room,
-        pin: room.pin.toLowerCase(),
-        display,
-      });
+      await this.#joinAsPublisher(publisher, room, display);
       const result = await joined;
       this.#myId = String(result.id);
       this.#privateId = result.privateId;
@@ -284,8 +427,12 @@ export class MediaSession extends Emitter<MediaEvents> {
     if (options.video && video) tracks.push({ type: 'video', capture: this.#sendable(video), recv: false });
     let jsep: Jsep;
     try {
-      jsep = await new Promise<Jsep>((resolve, reject) =>
-        publisher.createOffer({ tracks, success: resolve, error: (e) => reject(e) }),
+      jsep = await this.#retried(
+        () =>
+          new Promise<Jsep>((resolve, reject) =>
+            publisher.createOffer({ tracks, success: resolve, error: (e) => reject(e) }),
+          ),
+        true,
       );
       this.emit('stage', { stage: 'createOffer', ok: true });
     } catch (error) {
@@ -295,7 +442,7 @@ export class MediaSession extends Emitter<MediaEvents> {
     const configured = new Promise<void>((resolve) => (this.#configured = resolve));
     // no record/filename: the server records the room (the gate refuses them)
     const body: Record<string, unknown> = { request: 'configure', audio: options.audio, video: options.video };
-    await this.#request(publisher, body, jsep);
+    await this.#retried(() => this.#request(publisher, body, jsep));
     await configured;
     this.emit('stage', { stage: 'localStream', ok: true });
   }
@@ -321,22 +468,20 @@ export class MediaSession extends Emitter<MediaEvents> {
       'ended',
       () => void this.stopScreenShare().then(() => this.emit('screenEnded', undefined)),
     );
-    await this.#request(screen, {
-      request: 'join',
-      ptype: 'publisher',
-      room: room.room,
-      pin: room.pin.toLowerCase(),
-      display: `${this.#display}-screen`,
-    });
+    await this.#joinAsPublisher(screen, room, `${this.#display}-screen`);
     this.#screenId = await joined;
-    const jsep = await new Promise<Jsep>((resolve, reject) =>
-      screen.createOffer({
-        tracks: [{ type: 'screen', capture: track, recv: false }],
-        success: resolve,
-        error: reject,
-      }),
+    const jsep = await this.#retried(
+      () =>
+        new Promise<Jsep>((resolve, reject) =>
+          screen.createOffer({
+            tracks: [{ type: 'screen', capture: track, recv: false }],
+            success: resolve,
+            error: reject,
+          }),
+        ),
+      true,
     );
-    await this.#request(screen, { request: 'configure', audio: false, video: true }, jsep);
+    await this.#retried(() => this.#request(screen, { request: 'configure', audio: false, video: true }, jsep));
     await isConfigured;
   }
 
@@ -423,16 +568,21 @@ export class MediaSession extends Emitter<MediaEvents> {
         onmessage: (msg, jsep) => this.#onSubscriberMessage(msg, jsep),
         onremotetrack: (track, mid, on, metadata) => this.#onRemoteTrack(track, mid, on, metadata?.reason),
       });
-      await this.#request(this.#subscriber, {
-        request: 'join',
-        ptype: 'subscriber',
-        room: this.#room.room,
-        pin: this.#room.pin.toLowerCase(),
-        streams,
-        ...(this.#privateId !== undefined ? { private_id: this.#privateId } : {}),
-      });
+      const subscriber = this.#subscriber;
+      const room = this.#room;
+      await this.#retried(() =>
+        this.#request(subscriber, {
+          request: 'join',
+          ptype: 'subscriber',
+          room: room.room,
+          pin: room.pin.toLowerCase(),
+          streams,
+          ...(this.#privateId !== undefined ? { private_id: this.#privateId } : {}),
+        }),
+      );
     } else {
-      await this.#request(this.#subscriber, { request: 'subscribe', streams });
+      const subscriber = this.#subscriber;
+      await this.#retried(() => this.#request(subscriber, { request: 'subscribe', streams }));
     }
     await done;
   }
@@ -453,31 +603,32 @@ export class MediaSession extends Emitter<MediaEvents> {
     }
     const subscriber = this.#subscriber;
     if (!jsep || !subscriber) return;
-    subscriber.createAnswer({
-      jsep,
-      // audio and video are accepted as recvonly; a data track keeps the negotiation shape of the demos
-      tracks: [{ type: 'data', capture: false }],
-      success: (answer) => {
+    const finished = () => {
+      this.#afterAnswer?.();
+      this.#afterAnswer = null;
+    };
+    this.#retried(
+      () =>
+        new Promise<Jsep>((resolve, reject) =>
+          subscriber.createAnswer({
+            jsep,
+            // audio and video are accepted as recvonly; a data track keeps the negotiation shape of the demos
+            tracks: [{ type: 'data', capture: false }],
+            success: resolve,
+            error: reject,
+          }),
+        ),
+      true,
+    ).then(
+      (answer) => {
         this.emit('stage', { stage: 'createAnswer', ok: true });
-        subscriber.send({
-          message: { request: 'start', room: this.#room?.room },
-          jsep: answer,
-          success: () => {
-            this.#afterAnswer?.();
-            this.#afterAnswer = null;
-          },
-          error: () => {
-            this.#afterAnswer?.();
-            this.#afterAnswer = null;
-          },
-        });
+        subscriber.send({ message: { request: 'start', room: this.#room?.room }, jsep: answer, success: finished, error: finished });
       },
-      error: (error) => {
+      (error: unknown) => {
         this.emit('stage', { stage: 'createAnswer', ok: false, error: String(error) });
-        this.#afterAnswer?.();
-        this.#afterAnswer = null;
+        finished();
       },
-    });
+    );
   }
 
   #onRemoteTrack(track: MediaStreamTrack, mid: string, on: boolean, reason?: string): void {

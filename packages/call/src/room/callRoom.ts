@@ -23,6 +23,7 @@ import {
   type CallStatus,
 } from '../state/callStatus.ts';
 import { uploadTypeOf } from '../api/http.ts';
+import { watchMediaHealth, type MediaNotice } from '../media/mediaHealth.ts';
 import { defaultPorts, whenVisible, type CallPorts, type MediaTransport, type SignallingPort } from './ports.ts';
 
 /** The in-call fields of both engines' snapshots. */
@@ -51,6 +52,11 @@ export interface FeedHooks {
   peerFeed?: (feed: RemoteFeed) => void;
   /** after any feed was added */
   feedAdded?: (feed: RemoteFeed) => void;
+  /**
+   * The media server's health (issue 12, media/mediaHealth.ts): the notice to show while Janus is waited
+   * for or reconnected to, and what the engine does once the call's session is lost.
+   */
+  health?: { notice: (notice: MediaNotice) => void; onLost: (error: string, media: MediaTransport) => void };
 }
 
 export interface PublishPlan {
@@ -79,6 +85,8 @@ export class CallRoom {
   readonly #options: CallRoomOptions;
   readonly ports: CallPorts;
   #media: MediaTransport | null = null;
+  /** the connect step of a transport whose health is followed (its final failure reads MEDIA_SERVER_DOWN) */
+  readonly #connects = new WeakMap<MediaTransport, () => Promise<void>>();
   /** the hold's media teardown, which a resume waits for */
   holding: Promise<void> = Promise.resolve();
 
@@ -115,6 +123,15 @@ export class CallRoom {
       // the browser's sharing track ended ("Stop sharing"): the screen publisher is gone already
       if (this.isCurrent(media)) this.#screenShared(null);
     });
+    const health = hooks.health;
+    if (health) {
+      const { connect } = watchMediaHealth(media, {
+        current: () => this.isCurrent(media),
+        notice: health.notice,
+        onLost: (error) => health.onLost(error, media),
+      });
+      this.#connects.set(media, connect);
+    }
     return media;
   }
 
@@ -145,7 +162,7 @@ export class CallRoom {
       if (stream && this.#options.read().localStream !== stream) for (const track of stream.getTracks()) track.stop();
       return false;
     };
-    await media.connect();
+    await (this.#connects.get(media) ?? (() => media.connect()))();
     if (ended()) return giveBack();
     plan.connected?.();
     await media.attachPublisher();

@@ -43,7 +43,12 @@ export interface SignallingPort {
  * mute, devices). Today Janus (MediaSession); a direct peer connection plugs in behind the same port.
  */
 export interface MediaTransport {
+  /**
+   * Its events, with the media server's health among them (issue 12, media/mediaHealth.ts): connectRetry
+   * (Janus not answering yet), reconnecting / reconnected (the session claimed on a new connection), lost.
+   */
   on: Subscribe<MediaEvents>;
+  /** connects with a timeout per endpoint and retries the round (connectRetry told each time) */
   connect(): Promise<void>;
   attachPublisher(): Promise<void>;
   /** records that the call's room (granted by the server) is in use */

@@ -27,8 +27,12 @@ export interface XmppSessionOptions {
   credential: string;
   /** SPEC.md §7: 'web' for the guest */
   resource?: string;
-  /** Auto reconnect with backoff capped at this many seconds (SPEC.md §9: 10 for the guest). */
+  /**
+   * Auto reconnect (SPEC.md §9: on) waits 2^attempts + random seconds before each attempt, capped at this
+   * many seconds (10 for the guest; StanzaJS's default 32).
+   */
   maxReconnectBackoff?: number;
+  /** default true (SPEC.md §9); each attempt is told as 'reconnecting', success as 'reconnected' */
   autoReconnect?: boolean;
 }
 
@@ -75,6 +79,13 @@ export interface OutgoingChat {
 export type XmppEvents = {
   connected: void;
   disconnected: void;
+  /**
+   * The connection dropped and is tried again (auto reconnect): `attempt` counts from 1. The engines
+   * show "reconnecting"; rooms are not rejoined by the session (the engines do that on 'reconnected').
+   */
+  reconnecting: { attempt: number };
+  /** A new stream after a drop, with SPEC.md §4's session start done again (roster, presence, ICE, carbons). */
+  reconnected: void;
   roomPresence: RoomPresence;
   control: ControlMessage;
   chat: ChatMessage;
@@ -113,7 +124,7 @@ export class XmppSession extends Emitter<XmppEvents> {
       password: this.options.credential,
       resource: this.options.resource ?? 'web',
       transports: { websocket: this.options.wsUrl, bosh: false },
-      autoReconnect: this.options.autoReconnect ?? false,
+      autoReconnect: this.options.autoReconnect ?? true,
       // SPEC.md §9: stream resumption off
       useStreamManagement: false,
       timeout: 15,
@@ -150,8 +161,24 @@ export class XmppSession extends Emitter<XmppEvents> {
         () => client.off('disconnected', gone),
       );
       client.connect();
+    }).catch((error: unknown) => {
+      // no session came: StanzaJS must not go on reconnecting in the background
+      void Promise.resolve(client.disconnect()).catch(() => undefined);
+      throw error;
     });
 
+    await this.#sessionStart(client);
+    this.#started = true;
+    this.emit('connected', undefined);
+  }
+
+  /** the first session started: later `session:started` are reconnections */
+  #started = false;
+  /** disconnect() was asked: no reconnection is told */
+  #leaving = false;
+
+  /** SPEC.md §4 "Session start": roster, presence, ICE discovery, carbons. */
+  async #sessionStart(client: XMPP.Agent): Promise<void> {
     await client.getRoster();
     client.sendPresence();
     // StanzaJS's discoverICEServers() swallows errors and returns []; the servers land in jingle.
@@ -161,14 +188,24 @@ export class XmppSession extends Emitter<XmppEvents> {
     );
     await client.enableCarbons().catch(() => undefined);
     this.connected = true;
-    this.emit('connected', undefined);
   }
 
   #wire(client: XMPP.Agent): void {
     client.on('disconnected', () => {
-      if (!this.connected) return;
+      const wasConnected = this.connected;
       this.connected = false;
-      this.emit('disconnected', undefined);
+      if (wasConnected) this.emit('disconnected', undefined);
+      // StanzaJS schedules the next attempt itself (SPEC.md §9 backoff) unless we are leaving
+      if (this.#started && !this.#leaving && (this.options.autoReconnect ?? true)) {
+        this.emit('reconnecting', { attempt: (client as unknown as { reconnectAttempts?: number }).reconnectAttempts ?? 1 });
+      }
+    });
+    client.on('session:started', () => {
+      if (!this.#started || this.#leaving) return;
+      void this.#sessionStart(client).then(
+        () => this.emit('reconnected', undefined),
+        (error: unknown) => this.emit('error', error instanceof Error ? error : new Error(String(error))),
+      );
     });
     const onPresence = (available: boolean) => (pres: XMPP.Stanzas.ReceivedMUCPresence) => {
       const [room = '', nick = ''] = splitRoomJid(pres.from);
@@ -247,6 +284,7 @@ export class XmppSession extends Emitter<XmppEvents> {
   async disconnect(): Promise<void> {
     const client = this.#client;
     if (!client) return;
+    this.#leaving = true;
     this.connected = false;
     try {
       client.sendPresence({ type: 'unavailable' });

@@ -261,6 +261,10 @@ export class FakeMediaServer {
   readonly transports: FakeMedia[] = [];
   /** what `connect()` of the next transports waits for (a test holds a call in its start) */
   connectGate: Promise<void> | null = null;
+  /** the media server's health (issue 12): connect attempts that fail before one works (connectRetry each) */
+  connectRetries = 0;
+  /** connecting fails for good with this error (Janus down after every attempt) */
+  connectError: Error | null = null;
 
   readonly factory = (options: MediaSessionOptions): MediaTransport => {
     const media = new FakeMedia(this, options);
@@ -302,6 +306,21 @@ export class FakeMediaServer {
     for (const media of this.members(room)) if (media.display === display) media.closed = true;
   }
 
+  /** The transport to the media server dropped: the room's sessions are being reclaimed. */
+  transportDropped(room: string, error = 'websocket closed'): void {
+    for (const media of this.members(room)) media.tell('reconnecting', { error });
+  }
+
+  /** The room's sessions were claimed on a new connection. */
+  reclaimed(room: string): void {
+    for (const media of this.members(room)) media.tell('reconnected', undefined);
+  }
+
+  /** The media server lost the room's sessions (restarted or crashed). */
+  sessionsLost(room: string, error = 'session not found'): void {
+    for (const media of this.members(room)) media.tell('lost', { error });
+  }
+
   destroy(room: string, by: FakeMedia): void {
     for (const other of this.members(room)) if (other !== by) other.destroyed();
     this.rooms.delete(room);
@@ -329,8 +348,16 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
     this.options = options;
   }
 
+  /** The media server's health as the real transport tells it (FakeMediaServer.transportDropped …). */
+  tell<K extends 'reconnecting' | 'reconnected' | 'lost'>(event: K, payload: MediaEvents[K]): void {
+    this.emit(event, payload);
+  }
+
   async connect(): Promise<void> {
     await this.server.connectGate;
+    for (let attempt = 0; attempt < this.server.connectRetries; attempt++)
+      this.emit('connectRetry', { attempt, error: 'Lost connection to the server (is it down?)' });
+    if (this.server.connectError) throw this.server.connectError;
   }
   attachPublisher(): Promise<void> {
     return Promise.resolve();

@@ -21,6 +21,7 @@ import { useAgentActions } from '../../state/agentActions.ts';
 import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
+import { MediaNotice } from './MediaNotice.tsx';
 import { VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, stageStyles as stage } from '@lobby/ui';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 
@@ -188,6 +189,7 @@ export function CallArea() {
           {away ? t('call.awayTitle') : t('call.idleTitle')}
         </h2>
         <p className={styles.idleBody}>{away ? t('call.awayBody') : t('call.idleBody')}</p>
+        <MediaNotice />
         <WrapUpNote />
         <RunningCalls />
       </section>
@@ -241,6 +243,7 @@ export function CallArea() {
           </time>
         </span>
       </div>
+      <MediaNotice />
       <div className={styles.stage}>
         {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('inCall.sharedScreen')} /> : null}
         {video ? (

@@ -10,6 +10,7 @@ import { useRecheck } from '../base/useRecheck.ts';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
 import { Button, buttonStyles } from '@lobby/ui';
+import { failureBodyKey } from './failureMessage.ts';
 
 /** The call is over without (further) conversation: ended, nobody answered, cancelled, dropped. */
 export function AbandonedScreen() {
@@ -18,11 +19,12 @@ export function AbandonedScreen() {
   const recheck = useRecheck();
   const reason = useGuestStore((s) => s.endReason) ?? 'ended';
   const thanks = useCompanyMessage('thanksMsg');
+  const failure = useGuestStore((s) => s.error?.message);
   const content = {
     ended: { icon: <PhoneOff size={34} />, title: t('abandoned.endedTitle'), body: thanks, tone: 'neutral' },
     noAnswer: { icon: <PhoneMissed size={34} />, title: t('abandoned.noAnswerTitle'), body: t('abandoned.noAnswerBody'), tone: 'warning' },
     cancelled: { icon: <PhoneOff size={34} />, title: t('abandoned.cancelledTitle'), body: t('abandoned.cancelledBody'), tone: 'neutral' },
-    failed: { icon: <WifiOff size={34} />, title: t('abandoned.failedTitle'), body: t('abandoned.failedBody'), tone: 'danger' },
+    failed: { icon: <WifiOff size={34} />, title: t('abandoned.failedTitle'), body: t(failureBodyKey(failure)), tone: 'danger' },
     unknownAppointment: {
       icon: <CalendarX size={34} />,
       title: t('abandoned.unknownAppointmentTitle'),
@@ -37,7 +39,7 @@ export function AbandonedScreen() {
       tone={tone}
       icon={icon}
       title={title}
-      body={<p data-end-reason={reason}>{body}</p>}
+      body={<p data-end-reason={reason} data-failure={reason === 'failed' ? (failure ?? '') : undefined}>{body}</p>}
       actions={
         reason === 'unknownAppointment' ? (
           // the call page without the link's reference: the company's usual queues

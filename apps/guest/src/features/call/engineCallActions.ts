@@ -72,6 +72,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     ) {
       state.setRemoteStreams(remotes);
     }
+    if (state.mediaNotice !== snap.mediaNotice) store.setState({ mediaNotice: snap.mediaNotice });
     if (snap.phase === lastPhase) return;
     lastPhase = snap.phase;
     // the engine's phases become the journey's events (docs/guest-journey.md)

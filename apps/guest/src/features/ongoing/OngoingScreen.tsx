@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { MediaNotice } from '../call/MediaNotice.tsx';
 import MicOff from 'lucide-react/icons/mic-off';
 import Headset from 'lucide-react/icons/headset';
 import { useGuestStore } from '../../state/store.ts';
@@ -71,6 +72,7 @@ export function OngoingScreen() {
 
   return (
     <section ref={setRoot} className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
+      <MediaNotice />
       {video ? (
         <div className={styles.stage} data-zoomed={!!zoomedScreen}>
           {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('ongoing.sharedScreen')} /> : null}

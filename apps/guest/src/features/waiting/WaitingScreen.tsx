@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { MediaNotice } from '../call/MediaNotice.tsx';
 import X from 'lucide-react/icons/x';
 import Headset from 'lucide-react/icons/headset';
 import VideoOff from 'lucide-react/icons/video-off';
@@ -23,6 +24,7 @@ export function WaitingScreen() {
 
   return (
     <section className={styles.card} data-screen="waiting" aria-labelledby="waiting-title">
+      <MediaNotice />
       <div className={styles.visual}>
         {company?.waitingImageUrl ? (
           <img className={styles.image} src={company.waitingImageUrl} alt="" />

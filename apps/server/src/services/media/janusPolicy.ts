@@ -15,10 +15,12 @@ import type { JanusTokenClaims, JanusTokens, Participant } from './janusTokens.t
 import { VIDEOROOM } from './janusTokens.ts';
 
 /**
- * Janus core verbs a participant uses (janus.js): session, handles, trickle, keepalive. Not `claim`: a
- * session belongs to the connection (websocket) or the gate's record (HTTP) that created it.
+ * Janus core verbs a participant uses (janus.js): session, handles, trickle, keepalive, and `claim` (its
+ * session on a new websocket after the old one dropped). A session belongs to the connection (websocket)
+ * or the gate's record (HTTP) that created it; a claim passes only for a session of the token's room,
+ * which the gate asks Janus about (janusSessions.ts).
  */
-const CORE = new Set(['create', 'attach', 'message', 'trickle', 'keepalive', 'detach', 'hangup', 'destroy']);
+const CORE = new Set(['create', 'claim', 'attach', 'message', 'trickle', 'keepalive', 'detach', 'hangup', 'destroy']);
 
 /** videoroom requests a participant sends about itself (Janus 1.1 janus_videoroom.c). */
 const VIDEOROOM_REQUESTS = new Set([
@@ -44,6 +46,9 @@ export function checkJanusRequest(tokens: JanusTokens, message: unknown): Verdic
     return { ok: false, reason: 'token: missing, invalid or expired' };
   }
   const { room, participant } = claims;
+  if (verb === 'claim' && !(typeof m.session_id === 'number' || (typeof m.session_id === 'string' && /^\d+$/.test(m.session_id)))) {
+    return { ok: false, reason: 'session_id: missing' };
+  }
   if (verb === 'attach' && m.plugin !== VIDEOROOM) return { ok: false, reason: `plugin: only ${VIDEOROOM}` };
   if (verb === 'message') {
     const body = m.body;

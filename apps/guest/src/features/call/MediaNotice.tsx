@@ -1,0 +1,17 @@
+import { useTranslation } from 'react-i18next';
+import { useGuestStore } from '../../state/store.ts';
+
+/**
+ * Told while the call's media server is waited for (Janus down when the guest called: the call goes
+ * through once it is back) or reconnected to (the media goes on meanwhile): issue 12, never a silent wait.
+ */
+export function MediaNotice() {
+  const { t } = useTranslation();
+  const notice = useGuestStore((s) => s.mediaNotice);
+  if (!notice) return null;
+  return (
+    <p role="status" data-testid="media-notice" data-notice={notice} style={{ margin: '0 0 12px', padding: '8px 12px', borderRadius: 8, background: '#fff4d6', color: '#5c4200', fontWeight: 600 }}>
+      {t(`mediaNotice.${notice}`)}
+    </p>
+  );
+}

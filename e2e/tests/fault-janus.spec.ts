@@ -1,0 +1,149 @@
+/**
+ * Fault journeys (issue 12): the real stack broken while a call starts or runs: Janus down when the
+ * guest calls, Janus crashing mid-call, the Janus gate restarted mid-call, a guest's tab closed mid-call.
+ * They stop and start the stack's own servers (e2e/support/stack.ts), so they run as their own
+ * Playwright project ("fault"), one after the other, never among the other journeys.
+ */
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import type { LaunchedBrowser } from '../support/browser.ts';
+import { agentSignsIn } from '../support/journey.ts';
+import { closeAll, screenshot } from '../support/journey.ts';
+import { expectReportEnded, queryRows } from '../support/db.ts';
+import { decodedFramesDuring, expectMediaFlowing } from '../support/media.ts';
+import { janusRoomExists, killServer, startServer, stopServer } from '../support/stack.ts';
+import { guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
+
+/** Whatever a test broke, Janus and the gate run again for the next one. */
+test.afterEach(async () => {
+  await startServer('janus');
+  await startServer('gate');
+});
+
+async function reportOf(callId: string): Promise<{ success: number | null; call_ended_at: number | null } | undefined> {
+  return (await queryRows<{ success: number | null; call_ended_at: number | null }>('select success, call_ended_at from call_reports where call_id = ?', [callId]))[0];
+}
+
+/** Runs a journey with a fresh agent and guest browser, closed (with their logs) whatever happens. */
+async function withPair(testInfo: TestInfo, journey: (pair: { agent: LaunchedBrowser; guest: LaunchedBrowser }) => Promise<void>): Promise<void> {
+  const pair = await launchPair();
+  try {
+    await journey(pair);
+  } finally {
+    await closeAll(testInfo, pair.agent, pair.guest);
+  }
+}
+
+async function guestCalls(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
+  await page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+}
+
+test('when Janus is down as the guest presses Call, then the guest is told the video service is not answering, and the call goes through once Janus is back', async ({}, testInfo) => {
+  await withPair(testInfo, async ({ agent, guest }) => {
+    // arrange: the agent is ready; Janus is stopped
+    await agentSignsIn(agent.page);
+    await stopServer('janus');
+
+    // act: the guest calls
+    await guestCalls(guest.page);
+
+    // assert: a message the guest understands, not a silent wait
+    const notice = guest.page.getByTestId('media-notice');
+    await expect(notice).toHaveAttribute('data-notice', 'waitingForServer');
+    await expect(notice).toContainText('video service');
+    await screenshot(guest.page, testInfo, 'fault-janus-down-at-call');
+
+    // act: Janus comes back
+    await startServer('janus');
+
+    // assert: the call reaches the agent, is answered, and media flows both ways
+    const item = agent.page.getByTestId('queue-item');
+    await expect(item).toHaveCount(1, { timeout: 45_000 });
+    await item.getByTestId('answer-button').click();
+    await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expect(notice).toHaveCount(0);
+    await expectMediaFlowing(guest.page, 'guest');
+    await expectMediaFlowing(agent.page, 'agent');
+  });
+});
+
+test('when Janus is killed mid-call and restarted, then both sides are told, and the call ends cleanly with its report marked failed and a call-bug with the console log', async ({}, testInfo) => {
+  await withPair(testInfo, async ({ agent, guest }) => {
+    // arrange: a call with media both ways
+    const { callId } = await guestCallsAndAgentAnswers(agent, guest);
+
+    // act: Janus crashes
+    await killServer('janus');
+
+    // assert: both sides are told the media service is being reconnected to
+    await expect(guest.page.getByTestId('media-notice')).toHaveAttribute('data-notice', 'reconnecting');
+    await expect(agent.page.getByTestId('agent-media-notice')).toHaveAttribute('data-notice', 'reconnecting');
+    await screenshot(agent.page, testInfo, 'fault-janus-killed-agent-reconnecting');
+
+    // act: Janus is back a few seconds later (without the call's session: it crashed)
+    await new Promise((r) => setTimeout(r, 5000));
+    await startServer('janus');
+
+    // assert: the call ends on both sides with a message, not a frozen picture
+    const ended = guest.page.locator('[data-end-reason="failed"]');
+    await expect(ended).toHaveAttribute('data-failure', 'mediaLost', { timeout: 45_000 });
+    await expect(ended).toContainText('restarted');
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+    await expect(agent.page.getByTestId('agent-media-notice')).toHaveAttribute('data-notice', 'lost');
+    await screenshot(guest.page, testInfo, 'fault-janus-killed-guest-ended');
+
+    // assert: the report is ended and marked failed; the call-bug carries the console's last entries
+    await expectReportEnded(callId);
+    await expect.poll(async () => (await reportOf(callId))?.success).toBe(0);
+    const bugs = await queryRows<{ guest_log: string }>('select guest_log from call_bugs where call_id = ?', [callId]);
+    const log = bugs.map((b) => JSON.parse(b.guest_log) as { level: string; text: string }[]).find((entries) => entries.some((e) => e.text.includes('session lost')));
+    expect(log, 'a call-bug whose log has the session loss').toBeTruthy();
+    expect(log!.length).toBeLessThanOrEqual(110);
+  });
+});
+
+test('when the Janus gate is restarted mid-call, then decoded frames never stop, and the sessions are claimed back: a screen shared afterwards reaches the agent', async ({}, testInfo) => {
+  await withPair(testInfo, async ({ agent, guest }) => {
+    // arrange: a call with media both ways
+    await guestCallsAndAgentAnswers(agent, guest);
+
+    // act: restart the gate (every websocket to Janus drops) while sampling both sides' decoded frames
+    const frames = await decodedFramesDuring(guest.page, agent.page, async () => {
+      await stopServer('gate');
+      await expect(guest.page.getByTestId('media-notice')).toHaveAttribute('data-notice', 'reconnecting');
+      await startServer('gate');
+      await new Promise((r) => setTimeout(r, 3000));
+    });
+
+    // assert: frames kept coming on both sides (Janus kept the sessions: reclaim_session_timeout)
+    expect(frames.samples).toBeGreaterThan(8);
+    expect(frames.longestStall.guest, 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
+    expect(frames.longestStall.agent, 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
+
+    // assert: the signalling is back on both sides: the notices are gone, and a new publisher (the
+    // guest's screen) is negotiated by the guest's session and subscribed to by the agent's
+    await expect(guest.page.getByTestId('media-notice')).toHaveCount(0, { timeout: 30_000 });
+    await expect(agent.page.getByTestId('agent-media-notice')).toHaveCount(0);
+    await guest.page.getByTestId('screen-share-button').click();
+    await expect(agent.page.getByTestId('remote-screen')).toHaveAttribute('data-has-video', 'true', { timeout: 30_000 });
+    await screenshot(agent.page, testInfo, 'fault-gate-restart-agent-sees-screen');
+  });
+});
+
+test('when the guest closes its tab mid-call, then the report has its end time and the Janus room is gone', async ({}, testInfo) => {
+  await withPair(testInfo, async ({ agent, guest }) => {
+    // arrange: a call with media both ways, in its room
+    const { callId } = await guestCallsAndAgentAnswers(agent, guest);
+    expect(await janusRoomExists(callId)).toBe(true);
+
+    // act: the guest closes the tab
+    await guest.page.close({ runBeforeUnload: true });
+
+    // assert: the report is ended, the room destroyed, and the agent is free again
+    await expectReportEnded(callId);
+    await expect.poll(() => janusRoomExists(callId), { message: 'the call room is destroyed' }).toBe(false);
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+    await screenshot(agent.page, testInfo, 'fault-tab-closed-agent-idle');
+  });
+});
