@@ -29,6 +29,11 @@ function newValue(spec: FieldSpec, current: unknown, i: number): unknown {
       return `https://e2e.example/${spec.key}.png`;
     case 'lines':
       return ['https://e2e-site.example'];
+    case 'number': {
+      // a whole number inside the field's bounds that differs from the current one
+      const value = spec.min + ((i + 1) % (spec.max - spec.min + 1));
+      return value === current ? spec.min + ((i + 2) % (spec.max - spec.min + 1)) : value;
+    }
     default:
       return `E2E ${spec.key} ${i}`;
   }
