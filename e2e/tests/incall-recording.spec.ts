@@ -211,7 +211,16 @@ test('when a guest waits and cancels before anyone answers, then nothing is reco
     // agent's browser was still setting up its camera (the guest's screen still said "waiting"): no raw
     // file of the guest starts before the agent's own (janus-pp-rec -j reads a file's header)
     await expect.poll(() => rawFiles(answered).filter((n) => n.includes('_agent_')).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
-    const created = (name: string) => (JSON.parse(execFileSync('janus-pp-rec', ['-j', path.join(answered, name)], { encoding: 'utf8' })) as { s: number }).s;
+    // Janus creates a file at once and writes its header with the first packet: read it once it is there.
+    const header = (name: string) => {
+      try {
+        return execFileSync('janus-pp-rec', ['-j', path.join(answered, name)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      } catch {
+        return ''; // no header yet
+      }
+    };
+    await expect.poll(() => rawFiles(answered).every((name) => header(name) !== ''), { timeout: 30_000 }).toBe(true);
+    const created = (name: string) => (JSON.parse(header(name)) as { s: number }).s;
     const agentStart = Math.min(...rawFiles(answered).filter((n) => n.includes('_agent_')).map(created));
     for (const name of rawFiles(answered).filter((n) => n.includes('_guest_'))) {
       expect(created(name), `${name} created after the answer`).toBeGreaterThanOrEqual(answeredAfter);
