@@ -30,6 +30,10 @@ function renderProduction(dir: string): string {
     TURN_SECRET: SECRET,
     TURN_TLS_CERT: path.join(dir, 'none.pem'),
     TURN_TLS_KEY: path.join(dir, 'none.key'),
+    TURN_TLS_PORT: '5349', // replaced by no-tls below
+    TURN_PID_FILE: path.join(dir, 'turnserver.pid'),
+    TURN_LOG_FILE: path.join(dir, 'turn.log'),
+    TURN_ALLOWED_PEERS: '', // a deployment's exception to the denied ranges: none here
   };
   expect(min).toBeLessThan(max - 9);
   const conf = fs
