@@ -17,10 +17,14 @@ function xorPeer(ip: string, port: number): Buffer {
 }
 
 /**
- * Allocates on the TURN server at 127.0.0.1:`port` and asks for a permission to `peer`; resolves with
- * the STUN answer's class: 'ok' or the error code (403: the peer is denied).
+ * Allocates one relay on the TURN server at 127.0.0.1:`port`, asks it for a permission to each of
+ * `peers` in turn and frees the relay again (REFRESH with LIFETIME 0); resolves with each answer's
+ * class: 'ok' or the error code (403: the peer is denied). One allocation per call, released at the
+ * end, because a relay's port range is small in the tests and an allocation left behind holds a port
+ * for its whole lifetime (ten minutes): nine left-behind allocations once exhausted a ten-port range
+ * (coturn then refuses to allocate).
  */
-export async function permissionTo(port: number, secret: string, peer: string): Promise<'ok' | number> {
+export async function permissionsTo(port: number, secret: string, peers: string[]): Promise<('ok' | number)[]> {
   const username = `${Math.floor(Date.now() / 1000) + 600}:attacker`;
   const password = crypto.createHmac('sha1', secret).update(username).digest('base64');
   const sock = dgram.createSocket('udp4');
@@ -33,6 +37,10 @@ export async function permissionTo(port: number, secret: string, peer: string): 
       });
       sock.send(msg, port, '127.0.0.1');
     });
+  const errorCode = (answer: Buffer) => {
+    const err = stunAttrs(answer).get(0x0009);
+    return err ? err[2]! * 100 + err[3]! : -1;
+  };
   try {
     const udp = Buffer.from([17, 0, 0, 0]); // REQUESTED-TRANSPORT: UDP
     const first = stunAttrs(await exchange(stunMessage(0x0003, crypto.randomBytes(12), [[0x0019, udp]])));
@@ -46,12 +54,25 @@ export async function permissionTo(port: number, secret: string, peer: string): 
       [0x0015, nonce],
     ];
     const allocated = await exchange(stunMessage(0x0003, crypto.randomBytes(12), [[0x0019, udp], ...auth], key));
-    if (allocated.readUInt16BE(0) !== 0x0103) throw new Error(`TURN: allocate refused (${allocated.readUInt16BE(0).toString(16)})`);
-    const answer = await exchange(stunMessage(0x0008, crypto.randomBytes(12), [[0x0012, xorPeer(peer, 9)], ...auth], key));
-    if (answer.readUInt16BE(0) === 0x0108) return 'ok';
-    const err = stunAttrs(answer).get(0x0009);
-    return err ? err[2]! * 100 + err[3]! : -1;
+    if (allocated.readUInt16BE(0) !== 0x0103) throw new Error(`TURN: allocate refused (${errorCode(allocated)})`);
+    try {
+      const results: ('ok' | number)[] = [];
+      for (const peer of peers) {
+        const answer = await exchange(stunMessage(0x0008, crypto.randomBytes(12), [[0x0012, xorPeer(peer, 9)], ...auth], key));
+        results.push(answer.readUInt16BE(0) === 0x0108 ? 'ok' : errorCode(answer));
+      }
+      return results;
+    } finally {
+      // REFRESH with LIFETIME 0 frees the relay port now rather than in ten minutes
+      await exchange(stunMessage(0x0004, crypto.randomBytes(12), [[0x000d, Buffer.alloc(4)], ...auth], key)).catch(() => undefined);
+    }
   } finally {
     sock.close();
   }
+}
+
+/** permissionsTo for a single peer */
+export async function permissionTo(port: number, secret: string, peer: string): Promise<'ok' | number> {
+  const [result] = await permissionsTo(port, secret, [peer]);
+  return result!;
 }
