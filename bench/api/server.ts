@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import Fastify from 'fastify';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -24,9 +25,11 @@ const config = loadConfig({
   XMPP_JWT_SECRET: secret(),
   API_TOKEN_SECRET: secret(),
   SESSION_SECRET: secret(),
+  JANUS_TOKEN_SECRET: secret(),
+  JANUS_ROOM_ADMIN_KEY: secret(),
   LOBBY_REGISTER_RATE_LIMIT: '100000',
 });
-const db = openDb(config.databaseUrl);
+const db = openDb(config.databaseUrl, { backgroundCheckpoint: true }); // as apps/server/src/main.ts
 await migrateToLatest(db);
 await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword: secret(), adminPassword: secret() });
 
@@ -49,6 +52,13 @@ for (let i = 0; i < 50; i++) {
   guests.push({ username: data.username, token: data.access_token });
 }
 console.log(JSON.stringify({ lobby: lobbyAddress, bare: bareAddress, guests, dialect: db.dialect }));
+
+// Each line on stdin asks for this process's CPU time so far (µs, user + system): the parent takes it before
+// and after each run, so a run's CPU per request does not depend on what else the machine is doing.
+readline.createInterface({ input: process.stdin }).on('line', () => {
+  const { user, system } = process.cpuUsage();
+  console.log(JSON.stringify({ cpuMicros: user + system }));
+});
 
 process.on('SIGTERM', () => {
   void Promise.all([lobby.close(), bare.close()]).then(async () => {

@@ -46,6 +46,8 @@ export interface Config {
   loginRateLimit: number;
   /** How long a call stays listed in GET /api/console/rooms without an end timestamp. */
   openCallHours: number;
+  /** how long a company's snapshot (row, assignments, quotas) may serve opening calls (services/companySnapshots.ts) */
+  companyCacheMs: number;
   /**
    * Whether automated browsers (`navigator.webdriver`) may call: `LOBBY_ALLOW_AUTOMATION=1`. Off by
    * default (the guest app shows them its bot screen); the test stack turns it on for its journeys.
@@ -134,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: int(env, 'LOBBY_LOGIN_RATE_LIMIT', 10),
     uploadRateLimit: int(env, 'LOBBY_UPLOAD_RATE_LIMIT', 30),
     openCallHours: int(env, 'LOBBY_OPEN_CALL_HOURS', 4),
+    companyCacheMs: int(env, 'LOBBY_COMPANY_CACHE_MS', 1000),
     allowAutomation: flag(env, 'LOBBY_ALLOW_AUTOMATION'),
     logLevel: s('LOG_LEVEL', isTest ? 'silent' : 'info'),
   };

@@ -7,7 +7,8 @@ import { seedDemo } from './db/seed.ts';
 async function main(): Promise<void> {
   const config = loadConfigOrExit('lobby server');
 
-  const db = openDb(config.databaseUrl);
+  // the WAL is checkpointed by a worker thread, not inside a request's commit (db/walCheckpointer.ts)
+  const db = openDb(config.databaseUrl, { backgroundCheckpoint: true, onCheckpointError: (message) => console.error(`sqlite checkpoint: ${message}`) });
   const migrations = await migrateToLatest(db);
   if (config.seedDemo) {
     await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword: config.demoAgentPassword, adminPassword: config.demoAdminPassword });

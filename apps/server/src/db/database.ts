@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.ts';
+import { SAFETY_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './walCheckpointer.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -20,6 +21,13 @@ export interface Db {
 export interface OpenDbOptions {
   /** PostgreSQL only: the schema to use (created if missing); tests use a fresh one per run */
   pgSchema?: string;
+  /**
+   * SQLite file only: checkpoint the WAL from a worker thread instead of inside a request's commit
+   * (db/walCheckpointer.ts). The server's own connection sets it; tools and tests need not.
+   */
+  backgroundCheckpoint?: boolean;
+  /** where the background checkpointer reports a failure */
+  onCheckpointError?: (message: string) => void;
 }
 
 /** Open the database named by DATABASE_URL: `sqlite:<file>` (or `sqlite::memory:`) or `postgres://…`. */
@@ -32,12 +40,20 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
+    let checkpointer: WalCheckpointer | null = null;
+    if (options.backgroundCheckpoint && file !== ':memory:') {
+      database.pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT_PAGES}`);
+      checkpointer = startWalCheckpointer(path.resolve(file), { onError: options.onCheckpointError });
+    }
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     return {
       kysely,
       dialect: 'sqlite',
       ping: () => ping(kysely),
-      close: () => kysely.destroy(),
+      close: async () => {
+        await checkpointer?.stop();
+        await kysely.destroy();
+      },
     };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {

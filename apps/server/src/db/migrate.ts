@@ -8,6 +8,7 @@ import { callTransfers } from './migrations/0004_call_transfers.ts';
 import { callDetails } from './migrations/0005_call_details.ts';
 import { mediaRooms } from './migrations/0006_media_rooms.ts';
 import { recordingPrivacy } from './migrations/0007_recording_privacy.ts';
+import { openCallIndexes } from './migrations/0008_open_call_indexes.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0005_call_details': callDetails,
   '0006_media_rooms': mediaRooms,
   '0007_recording_privacy': recordingPrivacy,
+  '0008_open_call_indexes': openCallIndexes,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

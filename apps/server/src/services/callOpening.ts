@@ -26,10 +26,11 @@ export async function openCall(services: Services, guest: GuestClaims, body: Ope
   const { repos, config } = services;
   if (!ownsCallId(guest, body.call_id)) return refused(403, 'call_id: must be <your username>--<suffix>');
   if (body.company !== guest.companyId) return refused(403, 'company: not the company of your access_token');
-  const refusal = await callRefusal(services, guest, body.service_type ?? 'talk');
-  if (refusal) return refused(403, refusal);
+  const snapshot = await services.companySnapshots.get(guest.companyId);
+  const refusal = await callRefusal(services, guest, body.service_type ?? 'talk', snapshot?.company ?? null);
+  if (refusal || !snapshot) return refused(403, refusal ?? 'company: not activated');
 
-  const assignments = await repos.companies.assignments(guest.companyId);
+  const { company, assignments } = snapshot;
   let assignment = assignments[0] ?? null;
   if (body.assignment_id !== undefined) {
     assignment = assignments.find((a) => a.id === body.assignment_id) ?? null;
@@ -51,6 +52,7 @@ export async function openCall(services: Services, guest: GuestClaims, body: Ope
     guestUsername: guest.username,
     assignmentId: assignment?.id ?? null,
     now,
+    quotas: snapshot.quotas,
   });
   const room = assignment ? `${guestRoomName(assignment.id, guest.username)}@${config.xmppMucDomain}` : null;
   let id: number;
@@ -91,8 +93,7 @@ export async function openCall(services: Services, guest: GuestClaims, body: Ope
     });
     // round robin (not for appointments, which have their agent): offer the call to one agent at a time
     if (!appointmentAgent && assignment) {
-      const company = await repos.companies.byId(guest.companyId);
-      if (company?.settings.roundRobin) {
+      if (company.settings.roundRobin) {
         services.roundRobin.callOpened({
           callId: body.call_id,
           companyId: guest.companyId,

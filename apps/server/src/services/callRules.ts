@@ -1,4 +1,5 @@
 import { isOpen } from '@lobby/contracts';
+import type { CompanyRow } from '../repositories/companies.ts';
 import type { Services } from './index.ts';
 
 /**
@@ -7,11 +8,16 @@ import type { Services } from './index.ts';
  * passed the geofence recently when the company requests location, and submitted the welcome form when the
  * company requires one. Blocked and out-of-quota are the report's status (services/guestChecks.ts).
  *
+ * `company` is the guest's company as opening the call read it (services/companySnapshots.ts).
  * Answers the refusal as `field: reason` (403), or null when the call may be opened.
  */
-export async function callRefusal(services: Services, guest: { companyId: number; username: string }, serviceType: string): Promise<string | null> {
+export async function callRefusal(
+  services: Services,
+  guest: { companyId: number; username: string },
+  serviceType: string,
+  company: CompanyRow | null,
+): Promise<string | null> {
   const { repos } = services;
-  const company = await repos.companies.byId(guest.companyId);
   if (!company?.activated) return 'company: not activated';
   const settings = company.settings;
   if (!isOpen(settings.schedule, new Date(services.now()))) return 'schedule: the company is closed now';

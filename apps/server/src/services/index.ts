@@ -9,6 +9,7 @@ import { createGuestsRepository } from '../repositories/guests.ts';
 import { createRecordingPrivacyRepository } from '../repositories/recordingPrivacy.ts';
 import { createUploadsRepository } from '../repositories/uploads.ts';
 import { createUsersRepository } from '../repositories/users.ts';
+import type { CompanySnapshots } from './companySnapshots.ts';
 import type { EjabberdClient } from './ejabberd.ts';
 import type { EventBus } from './events.ts';
 import type { GeofencePasses } from './geofencePasses.ts';
@@ -36,6 +37,8 @@ export interface Services {
     /** recording consent and the log of deleted recordings */
     recordingPrivacy: ReturnType<typeof createRecordingPrivacyRepository>;
   };
+  /** each company's row, assignments and quotas as opening a call reads them (cached; dropped on console writes) */
+  companySnapshots: CompanySnapshots;
   xmppTokens: XmppTokens;
   apiTokens: ApiTokens;
   ejabberd: EjabberdClient;

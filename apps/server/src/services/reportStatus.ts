@@ -1,12 +1,15 @@
 import type { ReportStatus } from '@lobby/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { QuotaPeriod } from '@lobby/contracts';
 
 export interface ReportStatusInput {
   companyId: number;
   guestUsername: string;
   assignmentId: number | null;
   now: number;
+  /** the company's quotas when the caller already has them (services/companySnapshots.ts) */
+  quotas?: Array<{ id: number; period: QuotaPeriod; max_calls: number }>;
 }
 
 /** One check of a new call; the first non-'ok' answer wins. Quota and blocked-guest checks plug in here. */

@@ -19,6 +19,24 @@ import { createPeriodicJob, type PeriodicJob } from './periodicJob.ts';
 /** runOnce() checks every open call once and resolves with the call ids stamped. */
 export type VanishedGuestSweep = PeriodicJob<string[]>;
 
+/**
+ * The calls the sweep checks: accepted, not ended, guest not gone, created in [from, to], not continued
+ * by a resumed call. Runs every few seconds: it reads the partial index of open calls and the index of
+ * previous_call_id (migration 0008), never the whole table (test/db/indexes.test.ts).
+ */
+export function openCallsToCheck(db: Kysely<Database>, created: { from: number; to: number }) {
+  return db
+    .selectFrom('call_reports as r')
+    .select(['r.id', 'r.call_id', 'r.guest_username', 'r.room_jid'])
+    .where('r.status', '=', 'ok')
+    .where('r.call_ended_at', 'is', null)
+    .where('r.guest_exit_at', 'is', null)
+    .where('r.room_jid', 'is not', null)
+    .where('r.created_at', '>=', created.from)
+    .where('r.created_at', '<=', created.to)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('call_reports as next').select('next.id').whereRef('next.previous_call_id', '=', 'r.call_id'))));
+}
+
 export function createVanishedGuestSweep(deps: {
   db: Kysely<Database>;
   ejabberd: Pick<EjabberdClient, 'roomOccupants'>;
@@ -32,17 +50,7 @@ export function createVanishedGuestSweep(deps: {
 
   async function sweep(): Promise<string[]> {
     const now = deps.now();
-    const open = await deps.db
-      .selectFrom('call_reports as r')
-      .select(['r.id', 'r.call_id', 'r.guest_username', 'r.room_jid'])
-      .where('r.status', '=', 'ok')
-      .where('r.call_ended_at', 'is', null)
-      .where('r.guest_exit_at', 'is', null)
-      .where('r.room_jid', 'is not', null)
-      .where('r.created_at', '>=', now - deps.openMs)
-      .where('r.created_at', '<=', now - graceMs)
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('call_reports as next').select('next.id').whereRef('next.previous_call_id', '=', 'r.call_id'))))
-      .execute();
+    const open = await openCallsToCheck(deps.db, { from: now - deps.openMs, to: now - graceMs }).execute();
     const stamped: string[] = [];
     const byRoom = new Map<string, string[] | null>();
     for (const call of open) {

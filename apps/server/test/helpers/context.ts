@@ -107,6 +107,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     registerRateLimit: 1000,
     loginRateLimit: 1000,
     uploadRateLimit: 1000,
+    // Tests write companies, assignments and quotas straight into the database (fixtures.ts) behind the
+    // app's back, as lobby-admin does: without a snapshot cache they see each write at once. The cache
+    // itself is tested in services/companySnapshots.test.ts and routes/api/call-report/company-cache.test.ts.
+    companyCacheMs: 0,
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { createEjabberdHttpClient } from '../../services/ejabberd.ts';
+import { createCompanySnapshots } from '../../services/companySnapshots.ts';
 import { createEventBus } from '../../services/events.ts';
 import { defaultReportChecks } from '../../services/guestChecks.ts';
 import { createGeofencePasses } from '../../services/geofencePasses.ts';
@@ -42,6 +43,14 @@ export default fp(
       config,
       db,
       repos,
+      companySnapshots: createCompanySnapshots(
+        {
+          byId: (id) => repos.companies.byId(id),
+          assignments: (id) => repos.companies.assignments(id),
+          quotaRows: (id) => repos.guestRules.quotaRows(id),
+        },
+        { ttlMs: config.companyCacheMs },
+      ),
       xmppTokens: createXmppTokens(config.xmppJwtSecret, 3600, now),
       apiTokens: createApiTokens(config.apiTokenSecret, 7200, now),
       ejabberd:
@@ -70,6 +79,15 @@ export default fp(
       now,
     };
     app.decorate('services', services);
+
+    // A console write (settings, assignments, quotas, activation…) may change what opening a call reads:
+    // the company's snapshot is dropped before the answer leaves, so the writer's next call sees it.
+    app.addHook('onSend', async (request, reply) => {
+      const user = request.consoleUser;
+      if (user && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+        services.companySnapshots.invalidate(user.companyId);
+      }
+    });
 
     // rooms whose call never reported its end are destroyed once no token for them is valid
     let sweeper: NodeJS.Timeout | null = null;

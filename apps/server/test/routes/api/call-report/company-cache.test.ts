@@ -1,0 +1,69 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
+import type { TestContext } from '../../../helpers/context.ts';
+import { bearer, login, registerGuest } from '../../../helpers/fixtures.ts';
+import type { RegisteredGuest } from '../../../helpers/fixtures.ts';
+
+/**
+ * Opening a call reads the company from a snapshot kept for LOBBY_COMPANY_CACHE_MS (here an hour, so that
+ * only invalidation can explain a fresh read): an admin's change through the API applies to the very next
+ * call; a write behind the server's back (lobby-admin, another instance) only once the snapshot expires.
+ */
+describe.each(dialects())('call-report/add with the company snapshot cache (%s)', (dialect) => {
+  let t: TestContext;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestContext(dialect, { config: { companyCacheMs: 3_600_000 } });
+    admin = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
+  });
+  afterAll(async () => t.close());
+
+  const add = async (guest?: RegisteredGuest) => {
+    const g = guest ?? (await registerGuest(t.app));
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/call-report/add',
+      headers: bearer(g.access_token),
+      payload: { call_id: `${g.username}--${crypto.randomBytes(4).toString('hex')}`, company: g.companyId, source: 'site' },
+    });
+  };
+  const adminApi = async (method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>) => {
+    const res = await t.app.inject({ method, url, headers: { cookie: admin }, ...(payload === undefined ? {} : { payload }) });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res;
+  };
+
+  it('when the admin closes the company through the API, then the next call is refused at once, and reopening lets the next one in', async () => {
+    expect((await add()).statusCode).toBe(201); // the snapshot is loaded
+    const today = new Date(t.clock.now).toISOString().slice(0, 10);
+    const allWeek = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, from: '00:00', to: '23:59' }));
+    await adminApi('PUT', '/api/admin/company', { schedule: { timezone: 'UTC', weekly: allWeek, closedDays: [today] } });
+    const closed = await add();
+    expect(closed.statusCode, closed.body).toBe(403);
+    expect(closed.json<{ message: string }>().message).toMatch(/^schedule: /);
+    await adminApi('PUT', '/api/admin/company', { schedule: null });
+    expect((await add()).statusCode).toBe(201);
+  });
+
+  it('when an admin adds a daily quota already used up through the API, then the next call is outOfQuota', async () => {
+    expect((await add()).statusCode).toBe(201); // at least one accepted call today
+    const quota = await adminApi('POST', '/api/admin/quotas', { period: 'day', limit: 1 });
+    const res = await add();
+    expect(res.json<{ data: { status: string } }>().data.status).toBe('outOfQuota');
+    await adminApi('DELETE', `/api/admin/quotas/${quota.json<{ data: { id: number } }>().data.id}`);
+    expect((await add()).json<{ data: { status: string } }>().data.status).toBe('ok');
+  });
+
+  it('when the company is deactivated behind the server (as lobby-admin does), then calls go on until the snapshot expires', async () => {
+    const [first, second, third] = [await registerGuest(t.app), await registerGuest(t.app), await registerGuest(t.app)];
+    expect((await add(first)).statusCode).toBe(201);
+    await t.db.kysely.updateTable('companies').set({ activated: 0 }).where('id', '=', DEMO.companyId).execute();
+    expect((await add(second)).statusCode).toBe(201); // still the cached snapshot: the documented delay
+    t.app.services.companySnapshots.invalidate(DEMO.companyId); // what the expiry does
+    const res = await add(third);
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ message: string }>().message).toBe('company: not activated');
+    await t.db.kysely.updateTable('companies').set({ activated: 1 }).where('id', '=', DEMO.companyId).execute();
+  });
+});
