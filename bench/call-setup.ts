@@ -13,54 +13,12 @@
  * The bare pages go through the same public /janus as Lobby (the gate); their room is created the way the
  * Lobby server creates rooms (a browser may not), and each page gets a token for it.
  */
-import http from 'node:http';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
-import os from 'node:os';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser.ts';
-import { LOOPBACK_ICE_INIT_SCRIPT } from '../e2e/support/loopbackIce.ts';
-import { createJanusVideoroomAdmin } from '../apps/server/src/services/media/janusAdmin.ts';
-import { createJanusTokens } from '../apps/server/src/services/media/janusTokens.ts';
+import type { Page } from 'playwright-core';
+import { BASE, bareRoom, launchBenchBrowser, median, serveBare } from './support/bareJanus.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const BASE = process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080';
 const RUNS = Number(process.argv[2] ?? 5);
 const password = process.env.DEMO_AGENT_PASSWORD;
 if (!password) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
-const tokenSecret = process.env.JANUS_TOKEN_SECRET;
-const adminKey = process.env.JANUS_ROOM_ADMIN_KEY;
-if (!tokenSecret || !adminKey) throw new Error('JANUS_TOKEN_SECRET and JANUS_ROOM_ADMIN_KEY are not set (source .run/secrets.env)');
-const janusTokens = createJanusTokens(tokenSecret);
-const janusAdmin = createJanusVideoroomAdmin(process.env.JANUS_HTTP_URL ?? 'http://127.0.0.1:8088/janus', adminKey, janusTokens);
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
-};
-
-/** Serves the bare page and its two scripts from the installed packages. */
-function serveBare(): Promise<{ url: string; close: () => void }> {
-  const files: Record<string, [string, string]> = {
-    '/bare.html': [path.join(here, 'pages/bare-janus.html'), 'text/html'],
-    '/janus.es.js': [path.join(root, 'node_modules/janus-gateway/npm/dist/janus.es.js'), 'text/javascript'],
-    '/adapter.js': [path.join(root, 'node_modules/webrtc-adapter/out/adapter.js'), 'text/javascript'],
-  };
-  const server = http.createServer((req, res) => {
-    const file = files[(req.url ?? '').split('?')[0] ?? ''];
-    if (!file) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': file[1] }).end(fs.readFileSync(file[0]));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() });
-    }),
-  );
-}
 
 /** Resolves with the page time of the first decoded frame of a remote video shown in the console. */
 function armFirstRemoteFrame(page: Page): Promise<void> {
@@ -108,13 +66,7 @@ async function lobbyRun(guest: Page, agent: Page): Promise<number> {
 }
 
 async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number): Promise<number> {
-  const room = `benchbare${Date.now().toString(36)}${i}`;
-  const pin = Math.random().toString(16).slice(2);
-  const secret = `s${Math.random().toString(16).slice(2)}`;
-  await janusAdmin.create({ room, pin, secret, recDir: os.tmpdir(), webview: false });
-  const token = janusTokens.mint(room, 600, { role: 'guest', username: 'bench' }).token;
-  const janus = `${BASE.replace(/^http/, 'ws')}/janus`;
-  const query = `server=${encodeURIComponent(janus)}&room=${room}&pin=${pin}&token=${encodeURIComponent(token)}`;
+  const { query, destroy } = await bareRoom(`benchbare${i}`);
   await pubPage.goto(`${bareUrl}/bare.html?role=pub&${query}`);
   await pubPage.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
   await pubPage.evaluate(() =>
@@ -125,26 +77,13 @@ async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number)
   try {
     return await subPage.evaluate(() => (window as unknown as { bench: { join(): Promise<number> } }).bench.join());
   } finally {
-    await janusAdmin.destroy(room, secret).catch(() => undefined);
+    await destroy();
   }
 }
 
 async function main(): Promise<void> {
   const bare = await serveBare();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lobby-bench-'));
-  fs.mkdirSync(path.join(dir, 'Default'));
-  fs.writeFileSync(
-    path.join(dir, 'Default', 'Preferences'),
-    JSON.stringify({ webrtc: { ip_handling_policy: 'default_public_and_private_interfaces' } }),
-  );
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    // A stack started with the README's command shows automated browsers the bot screen
-    // (navigator.webdriver); the bench's guest is a person for this measure, so the flag is off here.
-    args: [...CHROMIUM_ARGS, '--disable-blink-features=AutomationControlled'],
-  });
-  await context.addInitScript(LOOPBACK_ICE_INIT_SCRIPT);
+  const { context, close } = await launchBenchBrowser();
   try {
     const agent = await context.newPage();
     await agent.goto(`${BASE}/console/`);
@@ -173,8 +112,7 @@ async function main(): Promise<void> {
       `\nanswer → first remote frame, median of ${RUNS}: bare janus.js ${m.bare.toFixed(0)} ms, Lobby ${m.lobby.toFixed(0)} ms, ratio ${(m.lobby / m.bare).toFixed(2)} (goal ≤ 1.10)`,
     );
   } finally {
-    await context.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await close();
     bare.close();
   }
 }
