@@ -1,11 +1,13 @@
 // The few autocannon 8 options and results bench/api uses (the package ships no types).
 declare module 'autocannon' {
-  interface Request {
+  export interface Request {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
     body?: string;
-    setupRequest?: (req: Request) => Request;
+    /** `context` is the connection's own, kept across its requests */
+    setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   interface Options {
     url: string;

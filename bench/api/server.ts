@@ -42,6 +42,12 @@ const lobbyAddress = await lobby.listen({ port: 0, host: '127.0.0.1' });
 const bare = Fastify({ logger: false });
 let n = 0;
 bare.post('/api/call-report/add', async (_req, reply) => reply.code(201).send({ data: { id: ++n, status: 'ok' } }));
+// the other routes of the mixed run (bench/api/run.ts), each answering its route's shape with no work
+bare.post('/api/guest/register', async (_req, reply) =>
+  reply.code(201).send({ data: { username: `g${++n}`, access_token: 'bare', expires_in: 7200, companyId: 18, xmpp: null } }),
+);
+bare.put('/api/call-report/update-timestamp', (_req, reply) => reply.send({ data: { id: n, updated: ['call_answered_timestamp'] } }));
+bare.post('/api/rating-form/submissions', async (_req, reply) => reply.code(201).send({ data: { id: ++n } }));
 const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 // Guests whose tokens the load generator cycles through (each call id must start with its guest's username).

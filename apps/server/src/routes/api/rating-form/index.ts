@@ -45,7 +45,7 @@ function ratingRoutes(app: App, services: Services): void {
       if (report.status !== 'ok') return fail(reply, 403, `report: the call was not accepted (${report.status})`);
       if (!(await repos.callReports.chainAnswered(guest.companyId, report.origin_call_id ?? report.call_id))) return fail(reply, 403, 'report: the call was not answered');
       // The form is the company's choice, as the guest app reads it: its rating form with advanceRating, else the plain score.
-      const company = await repos.companies.byId(guest.companyId);
+      const company = (await services.companySnapshots.get(guest.companyId))?.company;
       const required = company?.settings.advanceRating && company.settings.ratingForm ? company.settings.ratingForm.id : null;
       if (b.form !== required) return fail(reply, 400, required === null ? 'form: the company asks a plain score (form null)' : `form: the company asks its rating form ${required}`);
       let problem: string | null;
