@@ -86,11 +86,12 @@ test('when the agent changes camera, microphone and the guest\'s volume in the c
     await volume.focus();
     for (let i = 0; i < 14; i++) await page.keyboard.press('ArrowLeft');
 
-    // assert: the slider says so, and the guest's media element plays at that volume
+    // assert: the slider says so, and the guest's sound (its own <audio>; the <video> is muted) plays at that volume
     await expect(volume).toHaveValue('0.3');
     await expect
-      .poll(() => page.getByTestId('remote-video').locator('video').evaluate((v: HTMLVideoElement) => v.volume))
+      .poll(() => page.getByTestId('remote-video').locator('audio').evaluate((a: HTMLAudioElement) => a.volume))
       .toBeCloseTo(0.3, 5);
+    expect(await page.getByTestId('remote-video').locator('video').evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
 
     // act: another speaker (Chromium's fake audio outputs)
     const speaker = panel.getByTestId('agent-speaker-select');
@@ -101,7 +102,7 @@ test('when the agent changes camera, microphone and the guest\'s volume in the c
 
     // assert: the guest is played through it, and the guest's audio keeps arriving
     await expect
-      .poll(() => page.getByTestId('remote-video').locator('video').evaluate((v: HTMLVideoElement) => v.sinkId))
+      .poll(() => page.getByTestId('remote-video').locator('audio').evaluate((a: HTMLAudioElement) => a.sinkId))
       .toBe(chosen);
     await expectMediaFlowing(page, 'agent after the speaker change');
 

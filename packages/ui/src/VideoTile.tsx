@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import styles from './VideoTile.module.css';
 
 export interface VideoTileProps {
@@ -32,8 +32,58 @@ function hasLiveVideo(stream: MediaStream | null): boolean {
 }
 
 /**
- * A media tile. Sets `srcObject` in an effect (React cannot set it as a prop) and exposes
- * `data-has-stream` / `data-has-video` / `data-peer` for tests.
+ * A stream holding only `stream`'s tracks of one kind, kept in step as tracks come and go (the same
+ * object throughout, so an element's srcObject is set once). Remote media plays as Jitsi Meet plays it:
+ * the picture in a muted, video-only <video>, the sound in its own <audio>. A <video> that also carries
+ * the sound makes Chromium hold the first picture for the audio clock (bench/call-setup.ts measured the
+ * first frame shown up to a second after it was decoded).
+ */
+function useKindOf(stream: MediaStream | null, kind: 'audio' | 'video'): MediaStream | null {
+  const tracksOf = (from: MediaStream) => (kind === 'audio' ? from.getAudioTracks() : from.getVideoTracks());
+  // made during render (no effect round trip before the first frame can show), kept while `stream` is
+  const subset = useMemo(
+    () => (stream && typeof MediaStream !== 'undefined' ? new MediaStream(tracksOf(stream)) : null),
+    [stream, kind],
+  );
+  // The engine adds a feed's later tracks to the same stream by script, which fires no 'addtrack' event
+  // (only the browser's own additions do) and then hands the stream on again, which renders the tile:
+  // so the subset is brought in step after every render, and on the browser's events.
+  const sync = () => {
+    if (!stream || !subset) return;
+    const wanted = tracksOf(stream);
+    for (const track of subset.getTracks()) if (!wanted.includes(track)) subset.removeTrack(track);
+    for (const track of wanted) if (!subset.getTracks().includes(track)) subset.addTrack(track);
+  };
+  useEffect(sync);
+  useEffect(() => {
+    if (!stream) return;
+    stream.addEventListener('addtrack', sync);
+    stream.addEventListener('removetrack', sync);
+    return () => {
+      stream.removeEventListener('addtrack', sync);
+      stream.removeEventListener('removetrack', sync);
+    };
+  }, [stream, subset]);
+  return subset;
+}
+
+/** Plays `stream` in the element (srcObject cannot be a React prop); a refused autoplay plays later. */
+function usePlayback(ref: RefObject<HTMLMediaElement | null>, stream: MediaStream | null, rerun: unknown): void {
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    if (element.srcObject !== stream) element.srcObject = stream;
+    if (stream && typeof element.play === 'function') {
+      // Autoplay can be refused before a user gesture; the element keeps its srcObject and plays later.
+      element.play()?.catch(() => undefined);
+    }
+  }, [ref, stream, rerun]);
+}
+
+/**
+ * A media tile. Sets `srcObject` in effects (React cannot set it as a prop) and exposes
+ * `data-has-stream` / `data-has-video` / `data-peer` for tests. The picture plays in a muted <video>,
+ * the sound (unless `muted`) in an <audio> beside it, which volume and sinkId apply to.
  */
 export function VideoTile({
   stream,
@@ -50,30 +100,26 @@ export function VideoTile({
   className,
   'data-testid': testId,
 }: VideoTileProps) {
-  const mediaRef = useRef<HTMLVideoElement & HTMLAudioElement>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const audioRef = useRef<HTMLAudioElement>(null);
   const [, setTrackTick] = useState(0);
+  const videoOnly = useKindOf(audioOnly ? null : stream, 'video');
+  const audioOnlyStream = useKindOf(muted ? null : stream, 'audio');
+
+  usePlayback(videoRef, videoOnly, audioOnly);
+  usePlayback(audioRef, audioOnlyStream, audioOnly);
 
   useEffect(() => {
-    const element = mediaRef.current;
-    if (!element) return;
-    if (element.srcObject !== stream) element.srcObject = stream;
-    if (stream && typeof element.play === 'function') {
-      // Autoplay can be refused before a user gesture; the element keeps its srcObject and plays later.
-      element.play()?.catch(() => undefined);
-    }
-  }, [stream, audioOnly]);
-
-  useEffect(() => {
-    const element = mediaRef.current;
+    const element = audioRef.current;
     if (element) element.volume = Math.min(1, Math.max(0, volume));
-  }, [volume, audioOnly]);
+  }, [volume, audioOnlyStream]);
 
   useEffect(() => {
-    const element = mediaRef.current;
+    const element = audioRef.current;
     if (!element || sinkId === undefined || typeof element.setSinkId !== 'function') return;
     // a speaker unplugged meanwhile: the element keeps playing where it was
     if (element.sinkId !== sinkId) element.setSinkId(sinkId).catch(() => undefined);
-  }, [sinkId, audioOnly]);
+  }, [sinkId, audioOnlyStream]);
 
   // Re-render when tracks come and go, so the placeholder follows the video.
   useEffect(() => {
@@ -99,18 +145,17 @@ export function VideoTile({
       data-peer={peer ?? ''}
       aria-label={label}
     >
-      {audioOnly ? (
-        <audio ref={mediaRef} autoPlay muted={muted} />
-      ) : (
+      {audioOnly ? null : (
         <video
-          ref={mediaRef}
+          ref={videoRef}
           className={`${styles.video} ${mirrored ? styles.mirrored : ''} ${fit === 'contain' ? styles.contain : ''}`}
           autoPlay
           playsInline
-          muted={muted}
+          muted
           hidden={!showVideo}
         />
       )}
+      {muted ? null : <audio ref={audioRef} autoPlay />}
       {!showVideo ? <div className={styles.placeholder}>{placeholder}</div> : null}
       {label ? (
         <figcaption className={styles.label} aria-hidden="true">
