@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
  *   calls continued by a resumed call with `not exists (… where next.previous_call_id = r.call_id)`;
  *   without an index that is a scan of every report per open call — seconds once a company has a few
  *   thousand calls, blocking the server's event loop on SQLite (partial: only resumed calls have one);
- * - the open calls themselves (not ended, guest not gone), by creation time: a partial index, so the
+ * - the open calls themselves (not ended), by creation time: a partial index, so the
  *   sweep reads the few open calls instead of every report of the last hours.
  */
 export function openCallIndexes() {
@@ -26,7 +26,6 @@ export function openCallIndexes() {
         .on('call_reports')
         .column('created_at')
         .where(sql.ref('call_ended_at'), 'is', null)
-        .where(sql.ref('guest_exit_at'), 'is', null)
         .execute();
     },
     async down(db: Kysely<any>): Promise<void> {
