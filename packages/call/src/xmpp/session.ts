@@ -119,22 +119,7 @@ export class XmppSession extends Emitter<XmppEvents> {
    */
   async connect(timeoutMs = 20_000): Promise<void> {
     const { createClient } = await import('stanza');
-    const client = createClient({
-      jid: this.options.jid,
-      password: this.options.credential,
-      resource: this.options.resource ?? 'web',
-      transports: { websocket: this.options.wsUrl, bosh: false },
-      autoReconnect: this.options.autoReconnect ?? true,
-      // SPEC.md §9: stream resumption off
-      useStreamManagement: false,
-      timeout: 15,
-      // StanzaJS adds a public STUN server by default; this machine reaches none.
-      jingle: { iceServers: [] } as never,
-    });
-    if (this.options.maxReconnectBackoff !== undefined) {
-      (client.config as { maxReconnectBackoff?: number }).maxReconnectBackoff =
-        this.options.maxReconnectBackoff;
-    }
+    const client = createClient(clientConfig(this.options));
     client.use(lobbyStanzas);
     for (const mechanism of NON_PLAIN_MECHANISMS) client.sasl.disable(mechanism);
     this.#client = client;
@@ -293,6 +278,28 @@ export class XmppSession extends Emitter<XmppEvents> {
     }
     await Promise.resolve(client.disconnect()).catch(() => undefined);
   }
+}
+
+/**
+ * StanzaJS's configuration (SPEC.md §9): auto reconnect on, waiting 2^attempts + random seconds before
+ * each attempt, capped at maxReconnectBackoff (StanzaJS's Client does the waiting; its default cap is 32);
+ * stream resumption off; IQ requests time out after 15 s. StanzaJS answers an IQ get or set that nothing
+ * handles with service-unavailable (cancel), and one with a wrong payload count with bad-request (modify),
+ * as SPEC.md §8 says (test/xmppIq.test.ts).
+ */
+export function clientConfig(options: XmppSessionOptions): XMPP.AgentConfig {
+  return {
+    jid: options.jid,
+    password: options.credential,
+    resource: options.resource ?? 'web',
+    transports: { websocket: options.wsUrl, bosh: false },
+    autoReconnect: options.autoReconnect ?? true,
+    ...(options.maxReconnectBackoff !== undefined ? { maxReconnectBackoff: options.maxReconnectBackoff } : {}),
+    useStreamManagement: false,
+    timeout: 15,
+    // StanzaJS adds a public STUN server by default; this machine reaches none.
+    jingle: { iceServers: [] } as never,
+  };
 }
 
 /** `room@service/nick` → [`room@service`, `nick`] */
