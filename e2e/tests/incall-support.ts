@@ -85,3 +85,11 @@ export async function supervisorSignsIn(page: Page): Promise<void> {
   await page.context().clearCookies();
   await agentSignsIn(page, { email, password });
 }
+
+/** The agent writes, the guest reads it and answers, the agent reads the answer: chat works both ways. */
+export async function chatBothWays(guest: Page, agent: Page, tag: string): Promise<void> {
+  await sendChat(agent, 'agent-', `agent ${tag}`);
+  await sendChat(guest, '', `guest ${tag}`);
+  await expect(guest.getByTestId('chat-message').filter({ hasText: `agent ${tag}` })).toHaveCount(1);
+  await expect(agent.getByTestId('chat-message').filter({ hasText: `guest ${tag}` })).toHaveCount(1);
+}

@@ -13,10 +13,10 @@ function configuredClient() {
   const client = createClient(clientConfig({ wsUrl: 'ws://xmpp.test', jid: 'g1@guest.lobby.test', credential: 'c' }));
   client.use(lobbyStanzas);
   const sent: { kind: string; stanza: Record<string, unknown> }[] = [];
-  client.send = (kind: string, stanza: Record<string, unknown>) => {
+  client.send = ((kind: string, stanza: Record<string, unknown>) => {
     sent.push({ kind, stanza });
     return Promise.resolve();
-  };
+  }) as typeof client.send;
   /** an IQ as the websocket would deliver it */
   const receive = (xml: string) => client.emit('stream:data', client.stanzas.import(parse(xml))!, 'iq');
   return { client, sent, receive };
