@@ -162,6 +162,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       credential: token.credential,
       // each console tab is its own resource, so two tabs never kick each other
       resource: `console-${Math.random().toString(36).slice(2, 10)}`,
+      // a reconnection hours later needs a credential that has not expired
+      refreshCredential: async () => (await this.#options.api.xmppToken()).credential,
     });
     this.#xmpp = xmpp;
     this.#nick = token.jid.split('@')[0] ?? token.jid;

@@ -34,6 +34,12 @@ export interface XmppSessionOptions {
   maxReconnectBackoff?: number;
   /** default true (SPEC.md §9); each attempt is told as 'reconnecting', success as 'reconnected' */
   autoReconnect?: boolean;
+  /**
+   * A fresh credential for a reconnection: the first one is a short-lived JWT (an hour), and a console
+   * stays open all day, so ejabberd restarted in the afternoon would refuse it. Without it (or when it
+   * fails) the first credential is tried.
+   */
+  refreshCredential?: () => Promise<string>;
 }
 
 /** A room member's presence as the engine sees it. */
@@ -120,6 +126,7 @@ export class XmppSession extends Emitter<XmppEvents> {
   async connect(timeoutMs = 20_000): Promise<void> {
     const { createClient } = await import('stanza');
     const client = createClient(clientConfig(this.options));
+    this.#freshCredentials(client);
     client.use(lobbyStanzas);
     for (const mechanism of NON_PLAIN_MECHANISMS) client.sasl.disable(mechanism);
     this.#client = client;
@@ -161,6 +168,20 @@ export class XmppSession extends Emitter<XmppEvents> {
   #started = false;
   /** disconnect() was asked: no reconnection is told */
   #leaving = false;
+
+  /** Reconnections authenticate with a credential asked for then (options.refreshCredential). */
+  #freshCredentials(client: XMPP.Agent): void {
+    const refresh = this.options.refreshCredential;
+    if (!refresh) return;
+    const sasl = client as unknown as { getCredentials(): Promise<{ password?: string }> };
+    const configured = sasl.getCredentials.bind(client);
+    sasl.getCredentials = async () => {
+      const credentials = await configured();
+      if (!this.#started) return credentials;
+      const password = await refresh().catch(() => null);
+      return password ? { ...credentials, password } : credentials;
+    };
+  }
 
   /** SPEC.md §4 "Session start": roster, presence, ICE discovery, carbons. */
   async #sessionStart(client: XMPP.Agent): Promise<void> {
