@@ -31,18 +31,16 @@ describe('XMPP IQs (SPEC.md §8, §9)', () => {
     const { sent, receive } = configuredClient();
     receive('<iq xmlns="jabber:client" type="get" id="q1" from="lobby.test"><query xmlns="urn:example:unknown"/></iq>');
     await settle();
-    expect(sent).toEqual([
-      { kind: 'iq', stanza: expect.objectContaining({ id: 'q1', to: 'lobby.test', type: 'error', error: { condition: 'service-unavailable', type: 'cancel' } }) },
-    ]);
+    expect(sent.map((s) => s.kind)).toEqual(['iq']);
+    expect(sent[0]?.stanza).toMatchObject({ id: 'q1', to: 'lobby.test', type: 'error', error: { condition: 'service-unavailable', type: 'cancel' } });
   });
 
   it('when an IQ set carries two payloads, then it is answered bad-request (modify)', async () => {
     const { sent, receive } = configuredClient();
     receive('<iq xmlns="jabber:client" type="set" id="q2" from="lobby.test"><ping xmlns="urn:xmpp:ping"/><query xmlns="jabber:iq:version"/></iq>');
     await settle();
-    expect(sent).toEqual([
-      { kind: 'iq', stanza: expect.objectContaining({ id: 'q2', type: 'error', error: { condition: 'bad-request', type: 'modify' } }) },
-    ]);
+    expect(sent.map((s) => s.kind)).toEqual(['iq']);
+    expect(sent[0]?.stanza).toMatchObject({ id: 'q2', type: 'error', error: { condition: 'bad-request', type: 'modify' } });
   });
 
   it('when our IQ is never answered, then it fails with timeout after 15 s, auto reconnect on and stream resumption off', async () => {
