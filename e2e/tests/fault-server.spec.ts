@@ -51,7 +51,9 @@ test('when the Lobby server is killed and restarted mid-call, then decoded frame
     await chatBothWays(guest.page, agent.page, 'after the server restart');
     await screenshot(agent.page, testInfo, 'fault-server-killed-agent');
 
-    // act: the guest hangs up; assert: both end, and the restarted server records the end
+    // act: the guest closes its chat (it covers the call's controls) and hangs up; assert: both end, and
+    // the restarted server records the end
+    await guest.page.getByTestId('chat-toggle-button').click();
     await guest.page.getByTestId('hangup-button').click();
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
     await expectReportEnded(callId);
