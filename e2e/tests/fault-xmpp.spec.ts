@@ -5,11 +5,11 @@
  * queue from their presence (docs/protocol.md "XMPP reconnection"). Run in the "fault" project.
  */
 import { expect, test } from '@playwright/test';
-import { agentSignsIn, closeAll, consoleUserJid, screenshot } from '../support/journey.ts';
+import { closeAll, screenshot } from '../support/journey.ts';
 import { expectReportEnded, queryRows } from '../support/db.ts';
 import { decodedFramesDuring, expectMediaFlowing } from '../support/media.ts';
 import { roomOccupants, startServer, stopServer } from '../support/stack.ts';
-import { chatBothWays, guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
+import { chatBothWays, guestCallsAndAgentAnswers, guestCallsAndWaits, launchPair } from './incall-support.ts';
 
 /** Whatever a test broke, ejabberd runs again for the next one. */
 test.afterEach(async () => {
@@ -41,14 +41,7 @@ test('when ejabberd is restarted while a guest waits, then within 12 s of its re
   const { agent, guest } = await launchPair();
   try {
     // arrange: the agent is online; the guest calls and waits in its queue
-    await agentSignsIn(agent.page);
-    const agentJid = await consoleUserJid(agent.page);
-    await guest.page.goto('/');
-    await guest.page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
-    await guest.page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
-    const item = agent.page.getByTestId('queue-item');
-    await expect(item).toHaveCount(1);
-    const callId = (await item.getAttribute('data-call-id')) ?? '';
+    const { item, callId, agentJid } = await guestCallsAndWaits(agent, guest);
     const { room_jid: room } = await reportOf(callId);
     const guestJid = `${callId.split('--')[0]}@`;
 
@@ -101,6 +94,8 @@ test('when ejabberd is restarted mid-call, then decoded frames never stop, both 
     expect(frames.longestStall.agent, 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
     await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
     await expect(agent.page.getByTestId('active-call')).toHaveAttribute('data-call-id', callId);
+    // the agent's header shows the call's time, not "Connecting…"
+    await expect(agent.page.getByTestId('agent-call-timer')).toHaveText(/\d+:\d\d/);
 
     // assert: the signalling is back both ways
     await chatBothWays(guest.page, agent.page, 'after the restart');
