@@ -563,7 +563,17 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
    * opened meanwhile were never announced). The one place that decides which rooms a console is in after a
    * loss, so that how the console learns of waiting guests can change here.
    */
-  async #rejoinRooms(after: 'signalling' | 'events'): Promise<void> {
+  #rejoinRooms(after: 'signalling' | 'events'): Promise<void> {
+    // one at a time: the XMPP stream and the event stream often come back together
+    this.#rejoining = this.#rejoining
+      .then(() => this.#rejoinRoomsNow(after))
+      .catch((error: unknown) => console.warn(`rejoining rooms after ${after}: ${String(error)}`));
+    return this.#rejoining;
+  }
+
+  #rejoining: Promise<void> = Promise.resolve();
+
+  async #rejoinRoomsNow(after: 'signalling' | 'events'): Promise<void> {
     const xmpp = this.#xmpp;
     if (!xmpp) return;
     if (after === 'signalling' && this.#snapshot.phase === 'offline') this.#set({ phase: 'idle' });
