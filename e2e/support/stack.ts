@@ -84,3 +84,17 @@ export async function janusRoomExists(room: string): Promise<boolean> {
   return answer.response?.exists === true;
 }
 
+
+/** The real JIDs in an XMPP room, as ejabberd's HTTP API (loopback, the stack's EJABBERD_API_URL) lists them. */
+export async function roomOccupants(roomJid: string): Promise<string[]> {
+  const url = process.env.EJABBERD_API_URL ?? 'http://127.0.0.1:5281/api';
+  const [name = '', service = ''] = roomJid.split('@');
+  const res = await fetch(`${url}/get_room_occupants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, service }),
+  }).catch(() => null);
+  if (!res?.ok) return [];
+  const list = (await res.json()) as ({ jid?: string } | string[])[];
+  return list.map((o) => (Array.isArray(o) ? (o[0] ?? '') : (o.jid ?? '')));
+}

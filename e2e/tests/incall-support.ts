@@ -1,5 +1,5 @@
 /** The start every in-call journey shares: the agent signed in, the guest calls, the agent answers. */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { DEMO_ADMIN } from '../support/api.ts';
 import { agentSignsIn, consoleUserJid } from '../support/journey.ts';
@@ -19,11 +19,12 @@ export async function launchPair(): Promise<{ agent: LaunchedBrowser; guest: Lau
   return { agent, guest };
 }
 
-export async function guestCallsAndAgentAnswers(
+/** The agent signs in; the guest calls and waits: its entry in the agent's queue, and its call id. */
+export async function guestCallsAndWaits(
   agent: LaunchedBrowser,
   guest: LaunchedBrowser,
   kind: 'video' | 'voice' = 'video',
-): Promise<AnsweredCall> {
+): Promise<{ item: Locator; callId: string; agentJid: string }> {
   await agentSignsIn(agent.page);
   const agentJid = await consoleUserJid(agent.page);
   await guest.page.goto('/');
@@ -32,6 +33,15 @@ export async function guestCallsAndAgentAnswers(
   const item = agent.page.getByTestId('queue-item');
   await expect(item).toHaveCount(1);
   const callId = (await item.getAttribute('data-call-id')) ?? '';
+  return { item, callId, agentJid };
+}
+
+export async function guestCallsAndAgentAnswers(
+  agent: LaunchedBrowser,
+  guest: LaunchedBrowser,
+  kind: 'video' | 'voice' = 'video',
+): Promise<AnsweredCall> {
+  const { item, callId, agentJid } = await guestCallsAndWaits(agent, guest, kind);
   await item.getByTestId('answer-button').click();
   await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
   await expect(agent.page.getByTestId('active-call')).toHaveAttribute(
@@ -84,4 +94,12 @@ export async function supervisorSignsIn(page: Page): Promise<void> {
   expect(created).toBe('ok');
   await page.context().clearCookies();
   await agentSignsIn(page, { email, password });
+}
+
+/** The agent writes, the guest reads it and answers, the agent reads the answer: chat works both ways. */
+export async function chatBothWays(guest: Page, agent: Page, tag: string): Promise<void> {
+  await sendChat(agent, 'agent-', `agent ${tag}`);
+  await sendChat(guest, '', `guest ${tag}`);
+  await expect(guest.getByTestId('chat-message').filter({ hasText: `agent ${tag}` })).toHaveCount(1);
+  await expect(agent.getByTestId('chat-message').filter({ hasText: `guest ${tag}` })).toHaveCount(1);
 }

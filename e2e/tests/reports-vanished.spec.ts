@@ -1,7 +1,7 @@
 /**
  * Issue 15 defect 9, on the real stack: a guest whose browser dies while it waits (closed or crashed:
  * no pagehide beacon reaches the server) leaves its XMPP room at once; the server's sweep sees the room
- * without it and closes the call, so Reports count it abandoned within seconds instead of "Waiting or
+ * without it and closes the call, so Reports count it abandoned within half a minute instead of "Waiting or
  * open" for hours. And a call whose camera was refused ends (its report is not left open).
  */
 import { expect, test } from '@playwright/test';
@@ -33,7 +33,7 @@ async function endedAt(cookie: string, callId: string): Promise<string | null> {
   return ((await res.json()) as { data: { endedAt: string | null } }).data.endedAt;
 }
 
-test('when a waiting guest\u2019s browser dies without a word, then within seconds the call leaves "Waiting or open" for abandoned', async ({}, testInfo) => {
+test('when a waiting guest\u2019s browser dies without a word, then within half a minute the call leaves "Waiting or open" for abandoned', async ({}, testInfo) => {
   const admin = await consoleLogin(DEMO_ADMIN);
   const guest = await launchParticipant('guest');
   let closed = false;
@@ -54,9 +54,10 @@ test('when a waiting guest\u2019s browser dies without a word, then within secon
     await guest.context.close();
     closed = true;
 
-    // assert: the call is counted abandoned within seconds (the sweep runs every 3 s, after a 5 s grace)
+    // assert: the call is counted abandoned within half a minute (the sweep runs every 3 s, after a 5 s
+    // grace, and takes a guest for gone after 20 s missing from its room: an XMPP drop is not leaving)
     await expect
-      .poll(async () => (await totals(admin)).abandoned - before.abandoned, { message: 'abandoned calls', timeout: 20_000, intervals: [1000] })
+      .poll(async () => (await totals(admin)).abandoned - before.abandoned, { message: 'abandoned calls', timeout: 40_000, intervals: [1000] })
       .toBe(1);
   } finally {
     if (!closed) await closeAll(testInfo, guest);

@@ -13,8 +13,17 @@ class FakeClient extends EventEmitter {
     this.config = config;
   }
   use() {}
+  /** StanzaJS's: the configured password */
+  getCredentials() {
+    return Promise.resolve({ password: this.config.password as string });
+  }
+  /** the passwords each connection authenticated with */
+  authenticatedWith: string[] = [];
   connect() {
-    queueMicrotask(() => this.emit('session:started'));
+    void this.getCredentials().then(({ password }) => {
+      this.authenticatedWith.push(password);
+      this.emit('session:started');
+    });
   }
   getRoster() {
     this.calls.push('roster');
@@ -66,6 +75,19 @@ describe('XMPP reconnection (SPEC.md §9)', () => {
     expect(xmpp.connected).toBe(true);
     expect(fake.calls.filter((c) => c === 'roster')).toHaveLength(2);
     expect(fake.calls.filter((c) => c === 'presence')).toHaveLength(2);
+  });
+
+  it('when it reconnects, then it authenticates with a credential asked for then (the first one may have expired)', async () => {
+    let asked = 0;
+    const xmpp = new XmppSession({ wsUrl: 'ws://x', jid: 'a@lobby', credential: 'first', refreshCredential: () => Promise.resolve(`fresh-${++asked}`) });
+    await xmpp.connect();
+    const fake = client!;
+    expect(fake.authenticatedWith).toEqual(['first']);
+    expect(asked).toBe(0);
+
+    fake.emit('disconnected');
+    fake.connect(); // StanzaJS's next attempt
+    await vi.waitFor(() => expect(fake.authenticatedWith).toEqual(['first', 'fresh-1']));
   });
 
   it('when the app disconnects on purpose, then no reconnection is told', async () => {

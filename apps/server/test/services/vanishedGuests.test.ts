@@ -13,7 +13,7 @@ describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
   let t: TestContext;
   let admin: string;
   const day = () => new Date(t.clock.now).toISOString().slice(0, 10);
-  const sweep = () => createVanishedGuestSweep({ db: t.db.kysely, ejabberd: t.ejabberd, now: () => t.clock.now, openMs: 4 * 3600_000, graceMs: 5000 });
+  const sweep = () => createVanishedGuestSweep({ db: t.db.kysely, ejabberd: t.ejabberd, now: () => t.clock.now, openMs: 4 * 3600_000, graceMs: 5000, absentMs: 20_000 });
   const report = (callId: string) => t.db.kysely.selectFrom('call_reports').selectAll().where('call_id', '=', callId).executeTakeFirstOrThrow();
   const roomOf = async (callId: string) => ((await report(callId)).room_jid ?? '').split('@')[0] ?? '';
   const totals = async () => {
@@ -38,12 +38,20 @@ describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
     t.ejabberd.occupants.set(await roomOf(b.callId), [jidOf(staying), 'agent-18@lobby.local/console']);
     const before = await totals();
 
-    // within the grace time, nothing is decided (the guest may be reconnecting)
-    expect(await sweep().runOnce()).toEqual([]);
+    // within the grace time, nothing is decided (the guest joins its room before it calls)
+    const job = sweep();
+    expect(await job.runOnce()).toEqual([]);
     t.clock.now += 6000;
-    expect(await sweep().runOnce()).toEqual([a.callId]);
+    const missingFrom = t.clock.now;
+    // missing, but for less than 20 s: it may be reconnecting
+    expect(await job.runOnce()).toEqual([]);
+    t.clock.now += 19_000;
+    expect(await job.runOnce()).toEqual([]);
+    t.clock.now += 1000;
+    expect(await job.runOnce()).toEqual([a.callId]);
 
-    expect(Number((await report(a.callId)).guest_exit_at)).toBe(t.clock.now);
+    // the exit is when it was first seen missing
+    expect(Number((await report(a.callId)).guest_exit_at)).toBe(missingFrom);
     expect((await report(b.callId)).guest_exit_at).toBeNull();
     const after = await totals();
     expect(after.abandoned - before.abandoned).toBe(1);
@@ -62,8 +70,11 @@ describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
     expect(end.statusCode).toBe(200);
     t.ejabberd.occupants.set(await roomOf(ended.callId), []);
     t.clock.now += 6000;
+    const job = sweep();
+    await job.runOnce();
+    t.clock.now += 20_000;
 
-    const stamped = await sweep().runOnce();
+    const stamped = await job.runOnce();
 
     expect(stamped).not.toContain(unknown.callId);
     expect(stamped).not.toContain(held.callId);
@@ -74,7 +85,58 @@ describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
     t.ejabberd.occupants.set(await roomOf(down.callId), []);
     t.ejabberd.up = false;
     t.clock.now += 6000;
-    expect(await sweep().runOnce()).not.toContain(down.callId);
+    expect(await job.runOnce()).not.toContain(down.callId);
+    t.clock.now += 20_000;
+    expect(await job.runOnce()).not.toContain(down.callId);
     t.ejabberd.up = true;
+  });
+
+  it('when ejabberd restarts and the guests take a few seconds to reconnect, then no call is closed: the drop is not the guest leaving', async () => {
+    const job = sweep();
+    const g = await registerGuest(t.app);
+    const waiting = await openCall(t.app, g);
+    const room = await roomOf(waiting.callId);
+    t.ejabberd.occupants.set(room, [jidOf(g)]);
+    t.clock.now += 6000;
+    expect(await job.runOnce()).toEqual([]);
+
+    // the guest's stream drops and is slow to come back: missing for 15 s, then ejabberd restarts
+    t.ejabberd.occupants.set(room, []);
+    expect(await job.runOnce()).toEqual([]);
+    t.clock.now += 15_000;
+    expect(await job.runOnce()).toEqual([]);
+    t.ejabberd.up = false;
+    t.clock.now += 3000;
+    expect(await job.runOnce()).toEqual([]);
+    // ejabberd is back with empty rooms; the guest reconnects within its 10 s backoff
+    t.ejabberd.up = true;
+    expect(await job.runOnce()).toEqual([]);
+    t.clock.now += 12_000;
+    expect(await job.runOnce()).toEqual([]);
+    t.ejabberd.occupants.set(room, [jidOf(g)]);
+    t.clock.now += 3000;
+    expect(await job.runOnce()).toEqual([]);
+
+    expect((await report(waiting.callId)).guest_exit_at).toBeNull();
+  });
+
+  it('when a guest taken for gone is seen in its room again while its call is open, then its exit is taken back', async () => {
+    const job = sweep();
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    const room = await roomOf(call.callId);
+    t.ejabberd.occupants.set(room, []);
+    t.clock.now += 6000;
+    await job.runOnce();
+    t.clock.now += 20_000;
+    expect(await job.runOnce()).toContain(call.callId);
+    expect((await report(call.callId)).guest_exit_at).not.toBeNull();
+
+    // its network was out for longer than that, and it reconnected into its call
+    t.ejabberd.occupants.set(room, [jidOf(g)]);
+    t.clock.now += 3000;
+    await job.runOnce();
+
+    expect((await report(call.callId)).guest_exit_at).toBeNull();
   });
 });

@@ -162,6 +162,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       credential: token.credential,
       // each console tab is its own resource, so two tabs never kick each other
       resource: `console-${Math.random().toString(36).slice(2, 10)}`,
+      // a reconnection hours later needs a credential that has not expired
+      refreshCredential: async () => (await this.#options.api.xmppToken()).credential,
     });
     this.#xmpp = xmpp;
     this.#nick = token.jid.split('@')[0] ?? token.jid;
@@ -178,13 +180,17 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       }
     });
     xmpp.on('chat', (message) => this.#onChat(message));
-    xmpp.on('disconnected', () => this.#set({ phase: 'offline' }));
+    // a call's media does not depend on the XMPP stream: the call goes on while it reconnects
+    xmpp.on('disconnected', () => {
+      if (!this.#snapshot.activeCall) this.#set({ phase: 'offline' });
+    });
+    xmpp.on('reconnected', () => void this.#rejoinRooms('signalling'));
     await xmpp.connect();
     this.#set({ phase: 'idle', jid: token.jid });
     this.#unsubscribe = this.#options.api.onCallOpened(
       (room) => void this.#joinRoom(room),
       (routing) => this.#onRouting(routing),
-      (live) => this.#set({ live }),
+      (live) => this.#onLive(live),
       {
         onTransfer: (transfer) => this.#onTransfer(transfer),
         onTransferAccepted: (accepted) => this.#onTransferAccepted(accepted),
@@ -292,12 +298,13 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     await this.#options.api.decline(callId);
   }
 
-  async #joinRoom(room: OpenCallRoom): Promise<void> {
+  /** Joins a guest's room (once; `again` after a reconnection, when the new stream is in no room). */
+  async #joinRoom(room: OpenCallRoom, again = false): Promise<void> {
     const xmpp = this.#xmpp;
     if (!xmpp) return;
     const known = this.#rooms.has(room.room);
     this.#rooms.set(room.room, room);
-    if (known) return;
+    if (known && !again) return;
     try {
       await xmpp.joinRoom(room.room, this.#nick, '', this.#lobbyElement());
     } catch (error) {
@@ -315,7 +322,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
-      else void this.#leaveCall('guest');
+      else this.#awaitGuest(active);
       const info = presence.info;
       if (presence.available && info.status === 'CallResumed' && info.callId && info.callId !== active.callId)
         this.#followResumed(info.callId);
@@ -536,6 +543,81 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     await this.#enterCall(call, entry.callType === 'video', xmpp);
   }
 
+  // ---- signalling reconnection (issue 12) -------------------------------------------------------------
+  /** the server's event stream was lost since it last opened: calls opened meanwhile were not announced */
+  #liveLost = false;
+
+  #onLive(live: boolean): void {
+    if (!live && this.#snapshot.live) this.#liveLost = true;
+    this.#set({ live });
+    if (live && this.#liveLost) {
+      this.#liveLost = false;
+      void this.#rejoinRooms('events');
+    }
+  }
+
+  /**
+   * Joins the rooms of the open calls again and rebuilds the queue from their presence (issue 12): after
+   * the XMPP session reconnected (`signalling`: the new stream is in no room, so every room is joined again
+   * and its occupants' presence read afresh) and after the server's event stream came back (`events`: calls
+   * opened meanwhile were never announced). The one place that decides which rooms a console is in after a
+   * loss, so that how the console learns of waiting guests can change here.
+   */
+  #rejoinRooms(after: 'signalling' | 'events'): Promise<void> {
+    // one at a time: the XMPP stream and the event stream often come back together
+    this.#rejoining = this.#rejoining
+      .then(() => this.#rejoinRoomsNow(after))
+      .catch((error: unknown) => console.warn(`rejoining rooms after ${after}: ${String(error)}`));
+    return this.#rejoining;
+  }
+
+  #rejoining: Promise<void> = Promise.resolve();
+
+  async #rejoinRoomsNow(after: 'signalling' | 'events'): Promise<void> {
+    const xmpp = this.#xmpp;
+    if (!xmpp) return;
+    if (after === 'signalling' && this.#snapshot.phase === 'offline') this.#set({ phase: 'idle' });
+    const open = await this.#options.api.rooms().catch(() => null);
+    for (const room of open ?? []) if (room.routing) this.#storeRouting(room.routing);
+    // the server cannot say (it restarts too): the rooms we were in
+    const wanted = new Map((open ?? [...this.#rooms.values()]).map((r) => [r.room, r]));
+    // our call's room, and the rooms of calls handed to us, whatever the list says
+    const active = this.#snapshot.activeCall;
+    if (active && !wanted.has(active.room)) wanted.set(active.room, this.#rooms.get(active.room) ?? { room: active.room, assignmentId: 0, guestUsername: active.guestNick, callId: active.callId });
+    for (const t of this.#snapshot.transfers) if (!wanted.has(t.room)) wanted.set(t.room, { room: t.room, assignmentId: 0, guestUsername: t.guestUsername, callId: t.callId });
+    for (const room of wanted.values()) {
+      if (after === 'signalling') this.#forgetPresence((r) => r === room.room);
+      await this.#joinRoom(room, after === 'signalling');
+    }
+    if (after === 'signalling') {
+      // rooms of calls that ended meanwhile are not joined again: their occupants are gone from the queue
+      for (const room of [...this.#rooms.keys()]) if (!wanted.has(room)) this.#rooms.delete(room);
+      this.#forgetPresence((r) => !this.#rooms.has(r));
+      const call = this.#snapshot.activeCall;
+      if (call && !this.#presence.has(`${call.room}/${call.guestNick}`)) this.#awaitGuest(call);
+    }
+    this.#set({ queue: this.#computeQueue(), runningCalls: this.#computeQueue('InCall') });
+  }
+
+  #forgetPresence(ofRoom: (room: string) => boolean): void {
+    for (const [key, presence] of this.#presence) if (ofRoom(presence.room)) this.#presence.delete(key);
+  }
+
+  /**
+   * The guest of our call is not in its room (it left, or its connection dropped). Its media goes on
+   * meanwhile, and a guest that reconnects is back within its backoff (SPEC.md §9: at most 10 s, plus the
+   * connect), so the call ends only if it is still away after GUEST_RETURN_MS; a guest that really left
+   * ends it sooner through the media (its publisher leaves, or the room is destroyed). While our own
+   * stream is down nothing is decided: the rejoin looks again.
+   */
+  #awaitGuest(call: ActiveCall): void {
+    this.inCall.ports.clock.setTimeout(() => {
+      if (this.#activeCallId() !== call.callId || !this.#xmpp?.connected) return;
+      if (!this.#presence.has(`${call.room}/${call.guestNick}`)) void this.#leaveCall('guest');
+    }, GUEST_RETURN_MS);
+  }
+  // ---- end of signalling reconnection -----------------------------------------------------------------
+
   // ---- resilience (issue 12): the media server waited for, reconnected to, or lost -------------------
   /** Janus lost the call's session (restarted or crashed): the call ends with MEDIA_LOST as its error. */
   #mediaHealth(): FeedHooks['health'] {
@@ -617,6 +699,9 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     this.#set({ phase: 'offline', queue: [], live: false });
   }
 }
+
+/** How long a call waits for its guest to come back to the room (its reconnect backoff, 10 s, and more). */
+const GUEST_RETURN_MS = 20_000;
 
 /**
  * A waiting guest's target (docs/protocol.md): empty or roundRobin = any agent of the room; otherwise the

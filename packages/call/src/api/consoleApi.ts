@@ -1,6 +1,7 @@
 /** The console's service calls used by the call engine (the rest of the console API lives in the app). */
 import { requestJson, uploadFile, type HttpOptions, type UploadType } from './http.ts';
 import type { MediaGrant } from './guestApi.ts';
+import { keepEventStream } from './eventStream.ts';
 
 export interface XmppToken {
   jid: string;
@@ -99,40 +100,25 @@ export function createConsoleApi(
     transferTargets: () => requestJson(options, 'GET', '/console/transfer-targets'),
     onCallOpened(listener, onRouting, onLive, transfers) {
       const Source = options.EventSource ?? globalThis.EventSource;
-      const source = new Source(`${base}/console/events`, { withCredentials: true });
-      const onMessage = (event: MessageEvent<string>) => {
-        try {
-          listener(JSON.parse(event.data) as OpenCallRoom);
-        } catch {
-          // a malformed event is ignored; the next rooms() refresh still lists the call
-        }
+      const wire = (source: EventSource) => {
+        const on = <T,>(name: string, fn: ((data: T) => void) | undefined) => {
+          if (!fn) return;
+          source.addEventListener(name, ((event: MessageEvent<string>) => {
+            try {
+              fn(JSON.parse(event.data) as T);
+            } catch {
+              // malformed: ignored; the next event or rooms() refresh carries the state
+            }
+          }) as EventListener);
+        };
+        on('callOpened', listener);
+        on('callRouting', onRouting);
+        on('callTransfer', transfers?.onTransfer);
+        on('transferAccepted', transfers?.onTransferAccepted);
       };
-      source.addEventListener('callOpened', onMessage as EventListener);
       // live: the server knows this console is open (round robin offers calls only to open consoles)
-      source.addEventListener('open', () => onLive?.(true));
-      source.addEventListener('error', () => onLive?.(false));
-      const on = <T,>(name: string, fn: ((data: T) => void) | undefined) => {
-        if (!fn) return;
-        source.addEventListener(name, ((event: MessageEvent<string>) => {
-          try {
-            fn(JSON.parse(event.data) as T);
-          } catch {
-            // malformed: ignored
-          }
-        }) as EventListener);
-      };
-      on('callTransfer', transfers?.onTransfer);
-      on('transferAccepted', transfers?.onTransferAccepted);
-      if (onRouting) {
-        source.addEventListener('callRouting', ((event: MessageEvent<string>) => {
-          try {
-            onRouting(JSON.parse(event.data) as CallRouting);
-          } catch {
-            // malformed: the next routing event or rooms() refresh carries the state
-          }
-        }) as EventListener);
-      }
-      return () => source.close();
+      return keepEventStream(() => new Source(`${base}/console/events`, { withCredentials: true }), wire, (live) => onLive?.(live));
     },
   };
 }
+

@@ -224,6 +224,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       xmpp.on('disconnected', () => {
         this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: false } }));
       });
+      xmpp.on('reconnected', () => void this.#rejoin());
       await xmpp.connect();
       this.#setStatus((s) => ({
         ...s,
@@ -495,8 +496,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (!xmpp || !room || !username || !callId) return;
     const { peers } = this.#snapshot.status;
     if (override) {
-      const body = encodePresenceStatus({ status: override, target: overrideTarget, callId });
-      xmpp.setRoomPresence(room.room, username, body, this.#lobbyElement());
+      this.#sendRoomPresence(xmpp, room.room, username, encodePresenceStatus({ status: override, target: overrideTarget, callId }));
       return;
     }
     if (this.#snapshot.status.peerCall === 'Paused') return; // on hold: CallOnHold stays
@@ -506,13 +506,35 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       appointmentAgent: this.#appointment?.agentUsername || null,
       roundRobin: !!this.#options.roundRobin,
     });
-    xmpp.setRoomPresence(
-      room.room,
-      username,
-      encodePresenceStatus({ status, target, callId }),
-      this.#lobbyElement(),
-    );
+    this.#sendRoomPresence(xmpp, room.room, username, encodePresenceStatus({ status, target, callId }));
   }
+
+  /** Sends our room presence and keeps its status: a reconnection announces it again (#rejoin). */
+  #sendRoomPresence(xmpp: SignallingPort, room: string, username: string, status: string): void {
+    this.#roomStatus = status;
+    if (xmpp.connected) xmpp.setRoomPresence(room, username, status, this.#lobbyElement());
+  }
+
+  // ---- signalling reconnection (issue 12) -------------------------------------------------------------
+  /** the status of our room presence as the agents last had it (empty between calls) */
+  #roomStatus = '';
+
+  /**
+   * The XMPP session came back after a drop (XmppSession reconnects by itself, SPEC.md §9). A new stream
+   * is in no room: we join ours again, announcing what the agents last had from us (OpenCall while we
+   * wait, so we are back in their queues; InCall in a call; CallOnHold on hold).
+   */
+  async #rejoin(): Promise<void> {
+    const xmpp = this.#xmpp;
+    const room = this.#room;
+    const username = this.#registration?.username;
+    if (!xmpp || !room || !username) return;
+    this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: true } }));
+    await xmpp.joinRoom(room.room, username, this.#roomStatus, this.#lobbyElement()).catch((error: unknown) => {
+      console.warn(`rejoining ${room.room} after a reconnection failed: ${String(error)}`);
+    });
+  }
+  // ---- end of signalling reconnection -----------------------------------------------------------------
 
   /** Chat in the call's room (SPEC.md §3: newest first, unread while the chat is closed). */
   #onChat(message: ChatMessage): void {
@@ -699,8 +721,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     await this.inCall.dispose(taken, { destroyRoom: reason === 'guest' || reason === 'error' });
     const xmpp = this.#xmpp;
     const nextCallStarted = this.#snapshot.callId !== endedCallId;
-    if (!nextCallStarted && xmpp?.connected && this.#room && this.#registration) {
-      xmpp.setRoomPresence(this.#room.room, this.#registration.username, '', this.#lobbyElement());
+    if (!nextCallStarted && xmpp && this.#room && this.#registration) {
+      this.#sendRoomPresence(xmpp, this.#room.room, this.#registration.username, '');
     }
   }
 

@@ -34,6 +34,12 @@ export interface XmppSessionOptions {
   maxReconnectBackoff?: number;
   /** default true (SPEC.md §9); each attempt is told as 'reconnecting', success as 'reconnected' */
   autoReconnect?: boolean;
+  /**
+   * A fresh credential for a reconnection: the first one is a short-lived JWT (an hour), and a console
+   * stays open all day, so ejabberd restarted in the afternoon would refuse it. Without it (or when it
+   * fails) the first credential is tried.
+   */
+  refreshCredential?: () => Promise<string>;
 }
 
 /** A room member's presence as the engine sees it. */
@@ -119,22 +125,8 @@ export class XmppSession extends Emitter<XmppEvents> {
    */
   async connect(timeoutMs = 20_000): Promise<void> {
     const { createClient } = await import('stanza');
-    const client = createClient({
-      jid: this.options.jid,
-      password: this.options.credential,
-      resource: this.options.resource ?? 'web',
-      transports: { websocket: this.options.wsUrl, bosh: false },
-      autoReconnect: this.options.autoReconnect ?? true,
-      // SPEC.md §9: stream resumption off
-      useStreamManagement: false,
-      timeout: 15,
-      // StanzaJS adds a public STUN server by default; this machine reaches none.
-      jingle: { iceServers: [] } as never,
-    });
-    if (this.options.maxReconnectBackoff !== undefined) {
-      (client.config as { maxReconnectBackoff?: number }).maxReconnectBackoff =
-        this.options.maxReconnectBackoff;
-    }
+    const client = createClient(clientConfig(this.options));
+    this.#freshCredentials(client);
     client.use(lobbyStanzas);
     for (const mechanism of NON_PLAIN_MECHANISMS) client.sasl.disable(mechanism);
     this.#client = client;
@@ -176,6 +168,20 @@ export class XmppSession extends Emitter<XmppEvents> {
   #started = false;
   /** disconnect() was asked: no reconnection is told */
   #leaving = false;
+
+  /** Reconnections authenticate with a credential asked for then (options.refreshCredential). */
+  #freshCredentials(client: XMPP.Agent): void {
+    const refresh = this.options.refreshCredential;
+    if (!refresh) return;
+    const sasl = client as unknown as { getCredentials(): Promise<{ password?: string }> };
+    const configured = sasl.getCredentials.bind(client);
+    sasl.getCredentials = async () => {
+      const credentials = await configured();
+      if (!this.#started) return credentials;
+      const password = await refresh().catch(() => null);
+      return password ? { ...credentials, password } : credentials;
+    };
+  }
 
   /** SPEC.md §4 "Session start": roster, presence, ICE discovery, carbons. */
   async #sessionStart(client: XMPP.Agent): Promise<void> {
@@ -293,6 +299,28 @@ export class XmppSession extends Emitter<XmppEvents> {
     }
     await Promise.resolve(client.disconnect()).catch(() => undefined);
   }
+}
+
+/**
+ * StanzaJS's configuration (SPEC.md §9): auto reconnect on, waiting 2^attempts + random seconds before
+ * each attempt, capped at maxReconnectBackoff (StanzaJS's Client does the waiting; its default cap is 32);
+ * stream resumption off; IQ requests time out after 15 s. StanzaJS answers an IQ get or set that nothing
+ * handles with service-unavailable (cancel), and one with a wrong payload count with bad-request (modify),
+ * as SPEC.md §8 says (test/xmppIq.test.ts).
+ */
+export function clientConfig(options: XmppSessionOptions): XMPP.AgentConfig {
+  return {
+    jid: options.jid,
+    password: options.credential,
+    resource: options.resource ?? 'web',
+    transports: { websocket: options.wsUrl, bosh: false },
+    autoReconnect: options.autoReconnect ?? true,
+    ...(options.maxReconnectBackoff !== undefined ? { maxReconnectBackoff: options.maxReconnectBackoff } : {}),
+    useStreamManagement: false,
+    timeout: 15,
+    // StanzaJS adds a public STUN server by default; this machine reaches none.
+    jingle: { iceServers: [] } as never,
+  };
 }
 
 /** `room@service/nick` → [`room@service`, `nick`] */

@@ -133,6 +133,29 @@ export class FakeXmppServer {
     this.rooms.get(room)?.delete(nick);
   }
 
+  /**
+   * The XMPP server restarts (issue 12): each room tells its occupants everybody left (ejabberd's
+   * shutdown presence), then every stream drops and the rooms are empty. `back()` gives the sessions new
+   * streams, in no room.
+   */
+  async restart(): Promise<void> {
+    for (const [room, occupants] of this.rooms) for (const nick of [...occupants.keys()]) this.leave(room, nick);
+    await settle();
+    this.rooms.clear();
+    for (const session of this.sessions) session.drop();
+  }
+
+  /** One session's stream drops (its network): its rooms see it leave. */
+  cut(session: FakeSignalling): void {
+    for (const [room, nick] of session.joined) this.leave(room, nick);
+    session.drop();
+  }
+
+  /** The dropped sessions reconnect (XmppSession's 'reconnected'). */
+  back(sessions: FakeSignalling[] = this.sessions): void {
+    for (const session of sessions) session.reconnect();
+  }
+
   control(room: string, nick: string, control: CallControl): void {
     const from = `${room}/${nick}`;
     this.controlLog.push({ room, from, control });
@@ -214,12 +237,14 @@ export class FakeSignalling extends Emitter<XmppEvents> implements SignallingPor
     return Promise.resolve();
   }
   joinRoom(room: string, nick: string, status: string, lobby: LobbyPresenceElement): Promise<void> {
+    if (!this.connected) return Promise.reject(new Error('not connected'));
     this.joined.set(room, nick);
     this.server.join(this, room, nick, status, lobby);
     return Promise.resolve();
   }
   setRoomPresence(room: string, nick: string, status: string, lobby: LobbyPresenceElement): void {
-    this.server.setPresence(room, nick, status, lobby);
+    // a stream that dropped carries nothing (and a new one is in no room until it joins)
+    if (this.connected && this.joined.has(room)) this.server.setPresence(room, nick, status, lobby);
   }
   leaveRoom(room: string, nick: string): Promise<void> {
     this.joined.delete(room);
@@ -237,7 +262,27 @@ export class FakeSignalling extends Emitter<XmppEvents> implements SignallingPor
     if (nick) this.server.chat(room, nick, chat, id);
     return id;
   }
+  /** The stream dropped (auto reconnect on): in no room any more, 'disconnected' then 'reconnecting'. */
+  drop(): void {
+    if (!this.connected) return;
+    this.connected = false;
+    this.joined.clear();
+    this.emit('disconnected', undefined);
+    this.emit('reconnecting', { attempt: 1 });
+  }
+
+  /** A new stream after a drop, with the session start done again. */
+  reconnect(): void {
+    if (this.connected || this.closed) return;
+    this.connected = true;
+    this.emit('reconnected', undefined);
+  }
+
+  /** disconnect() was asked: never reconnected */
+  closed = false;
+
   disconnect(): Promise<void> {
+    this.closed = true;
     for (const [room, nick] of this.joined) this.server.leave(room, nick);
     this.joined.clear();
     this.connected = false;
@@ -595,6 +640,8 @@ export interface FakeConsoleApi extends ConsoleApi {
     routing(routing: CallRouting): void;
     transfer(transfer: IncomingTransfer): void;
     transferAccepted(accepted: { id: number; callId: string; toJid: string }): void;
+    /** the event stream opened (true) or was lost (false) */
+    live(live: boolean): void;
   };
   transfers: Array<{ callId: string; to: unknown }>;
   grants: string[];
@@ -605,6 +652,7 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
   let listeners: {
     opened: (room: OpenCallRoom) => void;
     routing?: ((routing: CallRouting) => void) | undefined;
+    live?: ((live: boolean) => void) | undefined;
     transfers?: TransferEvents | undefined;
   } | null = null;
   const pendingTransfers = new Map<number, IncomingTransfer>();
@@ -620,6 +668,7 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
         listeners?.transfers?.onTransfer?.(transfer);
       },
       transferAccepted: (accepted) => listeners?.transfers?.onTransferAccepted?.(accepted),
+      live: (live) => listeners?.live?.(live),
     },
     xmppToken: () => Promise.resolve({ jid, credential: 'secret', expires_in: 3600 }),
     mediaGrant: (callId) => {
@@ -627,8 +676,8 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
       return Promise.resolve(grantFor(callId));
     },
     rooms: () => Promise.resolve(api.openRooms),
-    onCallOpened: (opened, routing, _live, transfers) => {
-      listeners = { opened, routing, transfers };
+    onCallOpened: (opened, routing, live, transfers) => {
+      listeners = { opened, routing, live, transfers };
       return () => (listeners = null);
     },
     transfer: (callId, to) => {
