@@ -1,6 +1,7 @@
 import { DataEnvelope, GuestAuth, GuestAuthBody } from '@lobby/contracts';
 import { NO_LOCATION, guestCredentials, hashGuestId, ROOMS_UNAVAILABLE, provisionedRoomsOrNull, resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
+import { guestRateLimit } from '../../../services/guestRateLimit.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
@@ -9,7 +10,7 @@ function guestAuthRoutes(app: App, services: Services): void {
   app.post(
     '',
     {
-      config: { rateLimit: { max: services.config.registerRateLimit, timeWindow: '1 minute' } },
+      config: { rateLimit: guestRateLimit(services) },
       schema: {
         tags: ['guest'],
         summary: 'Fresh access_token and XMPP credential for an already registered guest',

@@ -2,6 +2,7 @@ import { DataEnvelope, GuestDetails, GuestDetailsQuery, GuestRegisterBody, Guest
 import { guestOf } from '../../../plugins/app/auth.ts';
 import { NO_LOCATION, guestCredentials, hashGuestId, newGuestUsername, ROOMS_UNAVAILABLE, provisionedRoomsOrNull, resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
+import { guestRateLimit } from '../../../services/guestRateLimit.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
@@ -10,7 +11,7 @@ function guestRoutes(app: App, services: Services): void {
   app.post(
     '/register',
     {
-      config: { access: 'public', rateLimit: { max: services.config.registerRateLimit, timeWindow: '1 minute' } },
+      config: { access: 'public', rateLimit: guestRateLimit(services) },
       schema: {
         tags: ['guest'],
         summary: 'Register (or find again) the guest of a persistent browser id; creates its rooms',
