@@ -95,8 +95,8 @@ export function createEjabberdHttpClient(opts: EjabberdHttpOptions): EjabberdCli
     },
     async destroyRoom(room) {
       const r = await call('destroy_room', { name: room, service: opts.mucService });
-      // ejabberd 23.01 answers 200 with 0 for a missing room as well
-      if (r.status !== 200) throw new EjabberdError(`destroy_room ${room}: ${r.status} ${r.body}`);
+      // ejabberd 23.01 answers a missing room with 400 "Room doesn't exists": gone is what we want
+      if (r.status !== 200 && !/exist|not.found/i.test(r.body)) throw new EjabberdError(`destroy_room ${room}: ${r.status} ${r.body}`);
     },
     async status() {
       try {
