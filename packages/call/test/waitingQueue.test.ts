@@ -86,6 +86,20 @@ describe('waiting queue, one presence at a time', () => {
   });
 });
 
+describe('buildList', () => {
+  it('when nothing listed changed, then the rebuild is the same array; one changed entry is the only new object', () => {
+    const a = presence('r1', 'g1', 'OpenCall||c1');
+    const b = presence('r2', 'g2', 'OpenCall||c2');
+    const first = buildList([a, b], 'OpenCall', ctx(1), []);
+    expect(buildList([a, b], 'OpenCall', ctx(2), first)).toBe(first);
+    const routed = { ...ctx(3), routing: new Map([['c2', { callId: 'c2', assignmentId: 1, state: 'offered' as const, offeredTo: 'agent1', expiresAt: '2030-01-01T00:00:00Z' }]]) };
+    const next = buildList([a, b], 'OpenCall', routed, first);
+    expect(next).not.toBe(first);
+    expect(next[0]).toBe(first[0]);
+    expect(next[1]?.offerExpiresAt).toBe(Date.parse('2030-01-01T00:00:00Z'));
+  });
+});
+
 describe('the agent desk with a waiting guest', () => {
   it("when another agent's console joins the guest room, then the first console's queue does not change", async () => {
     const world = new FakeWorld();

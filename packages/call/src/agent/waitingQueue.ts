@@ -77,20 +77,32 @@ export function entryOf(presence: RoomPresence, wanted: ListedStatus, ctx: Queue
   };
 }
 
-/** The whole list from every occupant's last presence; a call keeps the `since` it had in `previous`. */
+/**
+ * The whole list from every occupant's last presence; a call keeps the `since` it had in `previous`.
+ * An entry that did not change is `previous`'s own object, and `previous` itself is returned when no
+ * entry changed (round robin's routing of one call rebuilds the list: the console re-renders that row).
+ */
 export function buildList(
   presences: Iterable<RoomPresence>,
   wanted: ListedStatus,
   ctx: QueueContext,
-  previous: readonly QueueEntry[],
+  previous: QueueEntry[],
 ): QueueEntry[] {
-  const since = new Map(previous.map((e) => [e.callId, e.since]));
+  const before = new Map(previous.map((e) => [e.callId, e]));
   const entries: QueueEntry[] = [];
   for (const presence of presences) {
-    const entry = entryOf(presence, wanted, ctx, since.get(presence.info.callId));
-    if (entry) entries.push(entry);
+    const old = before.get(presence.info.callId);
+    const entry = entryOf(presence, wanted, ctx, old?.since);
+    if (entry) entries.push(old && sameEntry(old, entry) ? old : entry);
   }
-  return entries.sort((a, b) => a.since - b.since);
+  entries.sort((a, b) => a.since - b.since);
+  return entries.length === previous.length && entries.every((e, i) => e === previous[i]) ? previous : entries;
+}
+
+function sameEntry(a: QueueEntry, b: QueueEntry): boolean {
+  return (Object.keys(a) as Array<keyof QueueEntry>).every((k) =>
+    k === 'lobby' ? JSON.stringify(a.lobby) === JSON.stringify(b.lobby) : a[k] === b[k],
+  );
 }
 
 /**

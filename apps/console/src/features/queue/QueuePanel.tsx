@@ -20,24 +20,11 @@ function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
   return 'ok';
 }
 
-/** the rows are memoised: a presence that changes one guest re-renders that row only (until the next tick) */
-const QueueItem = memo(function QueueItem({
-  entry,
-  now,
-  busy,
-  position,
-  size,
-}: {
-  entry: QueueEntry;
-  now: number;
-  busy: boolean;
-  position: number;
-  size: number;
-}) {
-  const { t } = useTranslation();
-  const actions = useAgentActions();
-  const waited = now - entry.waitingSince;
-  const time = formatDuration(waited);
+/**
+ * A row: its place in the list (aria-posinset / -setsize) changes with every arrival, so the row's body
+ * is memoised apart and re-renders only when its guest changes or the wait ticks.
+ */
+function QueueItem({ entry, now, busy, position, size }: { entry: QueueEntry; now: number; busy: boolean; position: number; size: number }) {
   return (
     <li
       className={styles.item}
@@ -51,6 +38,18 @@ const QueueItem = memo(function QueueItem({
       data-user-type={entry.userType}
       data-appointment-id={entry.appointmentID}
     >
+      <QueueItemBody entry={entry} now={now} busy={busy} />
+    </li>
+  );
+}
+
+const QueueItemBody = memo(function QueueItemBody({ entry, now, busy }: { entry: QueueEntry; now: number; busy: boolean }) {
+  const { t } = useTranslation();
+  const actions = useAgentActions();
+  const waited = now - entry.waitingSince;
+  const time = formatDuration(waited);
+  return (
+    <>
       <Avatar name={entry.guestName} size={40} />
       <div className={styles.info}>
         <span className={styles.name}>
@@ -82,7 +81,7 @@ const QueueItem = memo(function QueueItem({
         <span>{t('queue.answer')}</span>
       </button>
       <QueueEntryDetails callId={entry.callId} waitingSince={entry.waitingSince} />
-    </li>
+    </>
   );
 });
 
