@@ -31,6 +31,7 @@ import * as XMPP from 'stanza';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser.ts';
 import { BASE_URL as BASE, consoleLogin, consoleXmppToken } from '../e2e/support/api.ts';
 import { lightGuestLeaves, lightGuestsTry, type LightGuest } from '../e2e/support/lightGuest.ts';
+import { listedCallIds, queueCount } from '../e2e/support/queueList.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -197,8 +198,7 @@ async function startConsole(): Promise<BenchConsole | null> {
   await page.locator('[data-testid="queue-panel"][data-live="true"]').waitFor({ timeout: 30000 });
   type W = { __bench: { counts: Array<[number, number]>; longTasks: number[]; events: Array<[string, number]> } };
   return {
-    count: () =>
-      page.evaluate(() => Number(document.querySelector('[data-testid="queue-count"] [aria-hidden="true"]')?.textContent ?? 0)),
+    count: () => queueCount(page),
     countChanges: () => page.evaluate(() => (window as unknown as W).__bench.counts),
     longTasks: () => page.evaluate(() => (window as unknown as W).__bench.longTasks.splice(0)),
     async clickLatency() {
@@ -214,20 +214,7 @@ async function startConsole(): Promise<BenchConsole | null> {
       }
       return 16; // under Event Timing's smallest threshold (16 ms): not reported
     },
-    listed: async () =>
-      new Set(
-        await page.getByTestId('queue-panel').locator('ol').evaluate(async (list) => {
-          const seen = new Set<string>();
-          const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-          list.scrollTop = 0;
-          for (;;) {
-            await frame();
-            for (const row of list.querySelectorAll('[data-testid="queue-item"]')) seen.add(row.getAttribute('data-call-id') ?? '');
-            if (list.scrollTop + list.clientHeight >= list.scrollHeight - 1) return [...seen];
-            list.scrollTop += list.clientHeight;
-          }
-        }),
-      ),
+    listed: () => listedCallIds(page),
     close: async () => {
       await context.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -6,36 +6,14 @@
  * max_user_conferences (100) once refused the console's 101st room, so the 101st guest and every later one
  * were never listed; the queue is drawn virtually, so the later guests are checked by scrolling to them.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { launchParticipant } from '../support/browser.ts';
 import { agentSignsIn, closeAll } from '../support/journey.ts';
 import { lightGuestsWait, type LightGuest } from '../support/lightGuest.ts';
+import { listedCallIds, queueCount } from '../support/queueList.ts';
 
 const BEFORE_CONSOLE = 110;
 const AFTER_CONSOLE = 15;
-
-async function queueCount(page: Page): Promise<number> {
-  return Number(await page.getByTestId('queue-count').locator('[aria-hidden="true"]').textContent());
-}
-
-/**
- * Every call id the queue lists: the queue draws only the rows in view, so it is scrolled through a view
- * at a time (the rows in view are drawn before the next frame).
- */
-async function listedCallIds(page: Page): Promise<Set<string>> {
-  const ids = await page.getByTestId('queue-panel').locator('ol').evaluate(async (list) => {
-    const seen = new Set<string>();
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    list.scrollTop = 0;
-    for (;;) {
-      await frame();
-      for (const row of list.querySelectorAll('[data-testid="queue-item"]')) seen.add(row.getAttribute('data-call-id') ?? '');
-      if (list.scrollTop + list.clientHeight >= list.scrollHeight - 1) return [...seen];
-      list.scrollTop += list.clientHeight;
-    }
-  });
-  return new Set(ids);
-}
 
 test('when more than 100 guests wait, before and after the console opens, then the console lists every one of them', async ({}, testInfo) => {
   test.setTimeout(240_000);
