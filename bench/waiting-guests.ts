@@ -1,18 +1,22 @@
 /**
  * The busiest hour: N guests wait at once (issue 16). A load generator that is not the product's engine
- * (StanzaJS used directly, and the HTTP API called by hand) registers N guests, opens their calls
- * (call-report/add), connects each to ejabberd, joins its room and announces `OpenCall`, while
- *   - an XMPP-only agent follows the server's `callOpened` events, joins each guest's room and times the
- *     presence fan-out (guest sent → agent received), and
- *   - one real console (Chromium, the demo agent) lists the queue; we time until it lists everyone.
+ * (e2e/support/lightGuest.ts: the HTTP API called by hand and a bare XMPP client over the websocket)
+ * registers N guests, opens their calls (call-report/add), connects each to ejabberd, joins its room and
+ * announces `OpenCall`, while
+ *   - an XMPP-only agent (StanzaJS used directly) follows the server's `callOpened` events, joins each
+ *     guest's room and times the presence fan-out (guest sent → agent received), and
+ *   - one real console (Chromium, the demo agent) lists the queue: we time until it counts everyone,
+ *     how long after its OpenCall each guest is counted, its long tasks, and a real click's latency
+ *     (Event Timing, as INP measures it) on a queue row while the guests arrive and churn.
  * Then churn: every 10 s, 10 % of the guests leave and as many new ones arrive, for CHURN_SECONDS; an
- * arrival the agent never sees, or a console that ends with the wrong count, is a lost presence.
+ * arrival the agent never sees, or a guest the console does not list at the end (its whole list is read
+ * by scrolling through it: the queue is drawn virtually), is a lost presence.
  * Reports per N: failures, time to list everyone (console and XMPP agent), fan-out p50/p95/max, memory
  * per guest of the Lobby server, ejabberd and Janus, and churn losses. Prints one JSON line per N.
  *
- *   ./scripts/start --detach   (LOBBY_REGISTER_RATE_LIMIT high enough for N registrations a minute)
+ *   LOBBY_REGISTER_RATE_LIMIT=100000 ./scripts/start --detach   (all guests register from one address)
  *   set -a; . .run/secrets.env; set +a
- *   node bench/waiting-guests.ts 100,250 [--churn-seconds 120] [--no-console]
+ *   node bench/waiting-guests.ts 100,500 [--churn-seconds 120] [--no-console]
  * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), LOBBY_RUN_DIR (default .run; for the PID files).
  * Bounded: every wait has a time limit, every guest is disconnected and its call ended at the end.
  */
@@ -22,14 +26,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import * as XMPP from 'stanza';
-import { attribute } from 'stanza/jxt/index.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser.ts';
+import { BASE_URL as BASE, consoleLogin, consoleXmppToken } from '../e2e/support/api.ts';
+import { lightGuestLeaves, lightGuestsTry, type LightGuest } from '../e2e/support/lightGuest.ts';
+import { listedCallIds, queueCount } from '../e2e/support/queueList.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const BASE = process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080';
 const WS = `${BASE.replace(/^http/, 'ws')}/xmpp-websocket`;
 const RUN_DIR = process.env.LOBBY_RUN_DIR ?? path.join(root, '.run');
 const { values: opts, positionals } = parseArgs({
@@ -47,8 +52,8 @@ const CHURN_SECONDS = Number(opts['churn-seconds']);
 const CONCURRENCY = 25;
 const PASSWORD = process.env.DEMO_AGENT_PASSWORD;
 if (!PASSWORD) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
+const AGENT = { email: 'agent@demo.lobby', password: PASSWORD };
 
-const NS = 'urn:lobby:presence:0';
 const NOT_PLAIN = [
   'SCRAM-SHA-256-PLUS',
   'SCRAM-SHA-256',
@@ -64,27 +69,8 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 10) / 10;
 };
-
-async function api<T>(
-  method: string,
-  url: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; data: T; raw: Response }> {
-  const res = await fetch(`${BASE}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let data: T = undefined as T;
-  try {
-    data = (JSON.parse(text) as { data: T }).data;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, data, raw: res };
-}
+/** epoch ms of a performance.now() reading in this process (the console's page reports epoch ms) */
+const epoch = (t: number) => performance.timeOrigin + t;
 
 function xmppClient(jid: string, password: string): XMPP.Agent {
   const client = XMPP.createClient({
@@ -96,12 +82,6 @@ function xmppClient(jid: string, password: string): XMPP.Agent {
     useStreamManagement: false,
   });
   for (const m of NOT_PLAIN) client.sasl.disable(m);
-  client.stanzas.define({
-    element: 'lobby',
-    namespace: NS,
-    path: 'presence.lobby',
-    fields: { userType: attribute('userType'), appointmentID: attribute('appointmentID') },
-  });
   client.setMaxListeners(0);
   return client;
 }
@@ -116,77 +96,9 @@ function connect(client: XMPP.Agent, ms = 15000): Promise<void> {
   });
 }
 
-interface Guest {
-  username: string;
-  callId: string;
-  room: string;
-  token: string;
-  client: XMPP.Agent;
-  sentAt: number;
-}
-
-/** One guest, the way the guest app does it: register, open the call, connect, join, OpenCall. */
-async function arrive(): Promise<Guest> {
-  const reg = await api<{
-    jabberusername: string;
-    username: string;
-    credential: string;
-    access_token: string;
-    guestRooms: { room: string }[];
-  }>('POST', '/api/guest/register', { guestId: crypto.randomUUID().replaceAll('-', ''), companyId: 18 });
-  if (reg.status !== 201) throw new Error(`register ${reg.status}`);
-  const { username, credential, access_token: token, guestRooms } = reg.data;
-  const room = guestRooms[0]?.room;
-  if (!room) throw new Error('no guest room');
-  const callId = `${username}--${crypto.randomBytes(4).toString('hex')}`;
-  const add = await api<{ status: string }>(
-    'POST',
-    '/api/call-report/add',
-    { call_id: callId, company: 18, source: 'site' },
-    { authorization: `Bearer ${token}` },
-  );
-  if (add.status >= 300 || add.data?.status !== 'ok')
-    throw new Error(`call-report/add ${add.status} ${add.data?.status}`);
-  const client = xmppClient(reg.data.jabberusername, credential);
-  await connect(client);
-  const joined = await Promise.race([client.joinRoom(room, username), sleep(15000).then(() => null)]);
-  if (!joined || joined.type === 'error') throw new Error('room join failed');
-  const sentAt = performance.now();
-  client.sendPresence({
-    to: `${room}/${username}`,
-    status: `OpenCall||${callId}`,
-    lobby: { userType: 'guest', appointmentID: '' },
-  } as XMPP.Stanzas.Presence);
-  return { username, callId, room, token, client, sentAt };
-}
-
-async function leave(g: Guest): Promise<void> {
-  await api(
-    'PUT',
-    '/api/call-report/update-timestamp',
-    { call_id: g.callId, guest_exit_timestamp: true, call_ended_timestamp: true },
-    { authorization: `Bearer ${g.token}` },
-  ).catch(() => undefined);
-  g.client.disconnect();
-}
-
-async function inBatches<T>(n: number, make: () => Promise<T>): Promise<{ ok: T[]; failed: string[] }> {
-  const ok: T[] = [];
-  const failed: string[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < n) {
-        next++;
-        await make().then(
-          (v) => ok.push(v),
-          (e: unknown) => failed.push(e instanceof Error ? e.message : String(e)),
-        );
-      }
-    }),
-  );
-  return { ok, failed };
-}
+type Guest = LightGuest;
+const arriving = (n: number) => lightGuestsTry(n, CONCURRENCY);
+const leave = lightGuestLeaves;
 
 /** The XMPP-only agent: joins each room the server announces and records when each OpenCall arrives. */
 async function startAgent(): Promise<{
@@ -194,18 +106,9 @@ async function startAgent(): Promise<{
   joinFailures: () => number;
   close: () => void;
 }> {
-  const login = await api('POST', '/api/console/login', { email: 'agent@demo.lobby', password: PASSWORD });
-  const cookie = login.raw.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const token = await api<{ jid: string; credential: string }>(
-    'POST',
-    '/api/console/xmpp-token',
-    {},
-    { cookie },
-  );
-  const client = xmppClient(token.data.jid, token.data.credential);
+  const cookie = await consoleLogin(AGENT);
+  const token = await consoleXmppToken(cookie);
+  const client = xmppClient(token.jid, token.credential);
   await connect(client);
   const seen = new Map<string, number>();
   let joinFailures = 0;
@@ -242,23 +145,76 @@ async function startAgent(): Promise<{
   return { seen, joinFailures: () => joinFailures, close: () => (events.abort(), client.disconnect()) };
 }
 
-async function startConsole(): Promise<{ count: () => Promise<number>; close: () => Promise<void> } | null> {
+interface BenchConsole {
+  /** the queue's count as the console shows it */
+  count: () => Promise<number>;
+  /** [epoch ms, count] at every change of the count since the page opened */
+  countChanges: () => Promise<Array<[number, number]>>;
+  /** long tasks of the console's main thread since the last call, ms */
+  longTasks: () => Promise<number[]>;
+  /** a real click on a queue row's details toggle: its Event Timing duration (input → next paint), ms */
+  clickLatency: () => Promise<number | null>;
+  /** every call id the queue lists, read by scrolling through it */
+  listed: () => Promise<Set<string>>;
+  close: () => Promise<void>;
+}
+
+async function startConsole(): Promise<BenchConsole | null> {
   if (opts['no-console']) return null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lobby-bench-console-'));
   const context: BrowserContext = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_ARGS,
+    // the README's stack shows automated browsers the bot screen; the console does not check, but the
+    // same switch as bench/call-setup.ts keeps the bench's browser an ordinary one
+    args: [...CHROMIUM_ARGS, '--disable-blink-features=AutomationControlled'],
+    viewport: { width: 1280, height: 800 },
     baseURL: BASE,
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page: Page = context.pages()[0] ?? (await context.newPage());
+  await context.addInitScript(() => {
+    const w = window as unknown as { __bench: { counts: Array<[number, number]>; longTasks: number[]; events: Array<[string, number]> } };
+    w.__bench = { counts: [], longTasks: [], events: [] };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__bench.longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__bench.events.push([e.name, e.duration]);
+    }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
+    const watch = () => {
+      const el = document.querySelector('[data-testid="queue-count"] [aria-hidden="true"]');
+      if (!el) return void setTimeout(watch, 50);
+      const note = () => w.__bench.counts.push([performance.timeOrigin + performance.now(), Number(el.textContent)]);
+      note();
+      new MutationObserver(note).observe(el, { characterData: true, childList: true, subtree: true });
+    };
+    document.addEventListener('DOMContentLoaded', watch);
+  });
   await page.goto('/console/');
-  await page.getByTestId('login-email').fill('agent@demo.lobby');
-  await page.getByTestId('login-password').fill(PASSWORD!);
+  await page.getByTestId('login-email').fill(AGENT.email);
+  await page.getByTestId('login-password').fill(AGENT.password);
   await page.getByTestId('login-submit').click();
   await page.locator('[data-screen="workspace"]').waitFor({ timeout: 30000 });
+  await page.locator('[data-testid="queue-panel"][data-live="true"]').waitFor({ timeout: 30000 });
+  type W = { __bench: { counts: Array<[number, number]>; longTasks: number[]; events: Array<[string, number]> } };
   return {
-    count: () => page.evaluate(() => document.querySelectorAll('[data-testid="queue-item"]').length),
+    count: () => queueCount(page),
+    countChanges: () => page.evaluate(() => (window as unknown as W).__bench.counts),
+    longTasks: () => page.evaluate(() => (window as unknown as W).__bench.longTasks.splice(0)),
+    async clickLatency() {
+      const toggle = page.getByTestId('queue-details-toggle').first();
+      if (!(await toggle.count())) return null;
+      await page.evaluate(() => void (window as unknown as W).__bench.events.splice(0));
+      await toggle.click({ timeout: 10_000 });
+      // Event Timing reports a click once its next frame is painted
+      for (let i = 0; i < 50; i++) {
+        const click = await page.evaluate(() => (window as unknown as W).__bench.events.find(([name]) => name === 'click'));
+        if (click) return click[1];
+        await sleep(20);
+      }
+      return 16; // under Event Timing's smallest threshold (16 ms): not reported
+    },
+    listed: () => listedCallIds(page),
     close: async () => {
       await context.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -295,46 +251,68 @@ async function untilAll(
   return { ms: null, reached };
 }
 
+/**
+ * How long after its OpenCall each guest was counted by the console: the k-th guest to announce is
+ * counted once the console's count first reaches `base + k` (guests only arrive in this phase).
+ */
+function consoleFanout(guests: Guest[], changes: Array<[number, number]>, base: number): number[] {
+  const sent = guests.map((g) => epoch(g.sentAt)).sort((a, b) => a - b);
+  const out: number[] = [];
+  let c = 0;
+  sent.forEach((at, k) => {
+    while (c < changes.length && changes[c]![1] < base + k + 1) c++;
+    if (c < changes.length) out.push(Math.max(0, changes[c]![0] - at));
+  });
+  return out;
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
 for (const n of SIZES) {
   const memBefore = { server: rssKb('server'), ejabberd: rssKb('ejabberd'), janus: rssKb('janus') };
   const agent = await startAgent();
   const console_ = await startConsole();
+  const base = (await console_?.count()) ?? 0;
+  await console_?.longTasks(); // the console's own load is not the queue's work
   const t0 = performance.now();
-  const { ok: guests, failed } = await inBatches(n, arrive);
+  const { ok: guests, failed } = await arriving(n);
   const arrivedMs = Math.round(performance.now() - t0);
   const limit = 60_000 + n * 100;
-  const xmppAll = await untilAll(
-    () => guests.filter((g) => agent.seen.has(g.callId)).length,
-    guests.length,
-    limit,
-  );
-  const consoleAll = console_ ? await untilAll(console_.count, guests.length, limit) : null;
-  const fanout = guests
-    .filter((g) => agent.seen.has(g.callId))
-    .map((g) => agent.seen.get(g.callId)! - g.sentAt);
+  const xmppAll = await untilAll(() => guests.filter((g) => agent.seen.has(g.callId)).length, guests.length, limit);
+  const consoleAll = console_ ? await untilAll(console_.count, base + guests.length, limit) : null;
+  const fanout = guests.filter((g) => agent.seen.has(g.callId)).map((g) => agent.seen.get(g.callId)! - g.sentAt);
+  const consoleListing = console_ ? consoleFanout(guests, await console_.countChanges(), base) : [];
+  const rampLongTasks = (await console_?.longTasks()) ?? [];
   const memAfter = { server: rssKb('server'), ejabberd: rssKb('ejabberd'), janus: rssKb('janus') };
   const perGuest = (k: keyof typeof memAfter) =>
     memAfter[k] !== null && memBefore[k] !== null && guests.length
-      ? Math.round(((memAfter[k] - memBefore[k]) / guests.length) * 10) / 10
+      ? round1((memAfter[k] - memBefore[k]) / guests.length)
       : null;
 
-  // churn: 10 % leave and as many arrive every 10 s
-  let churnArrivals: Guest[] = [];
+  // churn: 10 % leave and as many arrive every 10 s; one real click on the queue per round
+  const churnArrivals: Guest[] = [];
+  const clicks: number[] = [];
   let churnFailed = 0;
   const rounds = Math.floor(CHURN_SECONDS / 10);
   for (let r = 0; r < rounds; r++) {
+    const roundStart = performance.now();
     const k = Math.max(1, Math.round(guests.length * 0.1));
     const leaving = guests.splice(0, k);
     await Promise.all(leaving.map(leave));
-    const arrived = await inBatches(k, arrive);
+    const arrived = await arriving(k);
     churnFailed += arrived.failed.length;
     guests.push(...arrived.ok);
     churnArrivals.push(...arrived.ok);
-    await sleep(10_000);
+    const click = await console_?.clickLatency();
+    if (click != null) clicks.push(click);
+    await sleep(Math.max(0, 10_000 - (performance.now() - roundStart)));
   }
+  const churnLongTasks = (await console_?.longTasks()) ?? [];
   const lostArrivals = churnArrivals.filter((g) => !agent.seen.has(g.callId)).length;
-  const consoleEnd = console_ && rounds > 0 ? await untilAll(console_.count, guests.length, 30_000) : null;
-  const consoleFinal = console_ ? await console_.count() : null;
+  const consoleEnd = console_ ? await untilAll(console_.count, base + guests.length, 30_000) : null;
+  const listed = console_ ? await console_.listed() : null;
+  const notListed = listed ? guests.filter((g) => !listed.has(g.callId)).length : null;
+  const stillListed = listed ? listed.size - (guests.length - (notListed ?? 0)) - base : null;
 
   console.log(
     JSON.stringify({
@@ -348,8 +326,14 @@ for (const n of SIZES) {
       xmppAgentListsAllMs: xmppAll.ms,
       xmppAgentListed: xmppAll.reached,
       consoleListsAllMs: consoleAll?.ms ?? null,
-      consoleListed: consoleAll?.reached ?? null,
+      consoleListed: consoleAll ? consoleAll.reached - base : null,
       fanoutMs: { p50: pct(fanout, 50), p95: pct(fanout, 95), max: pct(fanout, 100) },
+      consoleListsGuestMs: { p50: pct(consoleListing, 50), p95: pct(consoleListing, 95), max: pct(consoleListing, 100) },
+      consoleLongTasks: {
+        ramp: { count: rampLongTasks.length, max: pct(rampLongTasks, 100), totalMs: Math.round(rampLongTasks.reduce((a, b) => a + b, 0)) },
+        churn: { count: churnLongTasks.length, max: pct(churnLongTasks, 100) },
+      },
+      clickMs: { p50: pct(clicks, 50), max: pct(clicks, 100) },
       rssKbPerGuest: { server: perGuest('server'), ejabberd: perGuest('ejabberd'), janus: perGuest('janus') },
       churn: rounds
         ? {
@@ -358,13 +342,13 @@ for (const n of SIZES) {
             failedArrivals: churnFailed,
             lostArrivals,
             consoleExpected: guests.length,
-            consoleFinal,
             consoleCaughtUpMs: consoleEnd?.ms ?? null,
+            consoleNotListed: notListed,
+            consoleListedGone: stillListed,
           }
         : null,
     }),
   );
-  churnArrivals = [];
   await Promise.all(guests.map(leave));
   agent.close();
   await console_?.close();

@@ -34,7 +34,7 @@ await migrateToLatest(db);
 await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword: secret(), adminPassword: secret() });
 
 // Room provisioning is ejabberd's job and not what is measured: a no-op stands in for it.
-const ejabberd: EjabberdClient = { ensureRoom: () => Promise.resolve(), setAffiliation: () => Promise.resolve(), status: () => Promise.resolve(true), roomOccupants: () => Promise.resolve(null) };
+const ejabberd: EjabberdClient = { ensureRoom: () => Promise.resolve(), setAffiliation: () => Promise.resolve(), status: () => Promise.resolve(true), roomOccupants: () => Promise.resolve(null), destroyRoom: () => Promise.resolve() };
 // Both servers without request logging, so the ratio compares the routes, not pino.
 const lobby = await buildApp(config, { db, ejabberd, logger: false, web: false });
 const lobbyAddress = await lobby.listen({ port: 0, host: '127.0.0.1' });

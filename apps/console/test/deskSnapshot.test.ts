@@ -96,3 +96,26 @@ describe('fromDeskSnapshot', () => {
     expect([afterHold.audioMuted, afterHold.videoMuted]).toEqual([false, false]);
   });
 });
+
+describe('fromDeskSnapshot with a long queue', () => {
+  const waiting = (i: number): AgentSnapshot['queue'][number] => ({
+    ...{ room: `a1-g${i}@conference.lobby.local`, nick: `g${i}`, guestJid: null, callId: `g${i}--a`, target: '' },
+    ...{ appointmentID: '', assignmentId: 1, assignmentName: 'Sales', since: i, statusText: `OpenCall||g${i}--a` },
+    ...{ lobby: { userType: 'guest' as const, appointmentID: '' }, callType: 'video' as const, offerExpiresAt: null },
+  });
+
+  it('when the desk sends the same queue again (a change of the call), then the store keeps its queue and rows', () => {
+    const queue = Array.from({ length: 500 }, (_, i) => waiting(i));
+    const store = createConsoleStore({ session: 'authenticated' });
+    const names = new Map<string, string>();
+    store.setState(fromDeskSnapshot(snapshot({ queue }), store.getState(), names, 1));
+    const before = store.getState().queue;
+    store.setState(fromDeskSnapshot(snapshot({ queue, error: 'x' }), store.getState(), names, 2));
+    expect(store.getState().queue).toBe(before);
+    // one guest more: a new list, but the 500 rows already there stay the same objects (no re-render)
+    store.setState(fromDeskSnapshot(snapshot({ queue: [...queue, waiting(500)] }), store.getState(), names, 3));
+    const after = store.getState().queue;
+    expect(after).toHaveLength(501);
+    expect(after.slice(0, 500).every((row, i) => row === before[i])).toBe(true);
+  });
+});

@@ -38,8 +38,10 @@ export interface Config {
    * so that no client can claim https or another address by sending the headers itself.
    */
   trustProxy: false | string[];
-  /** Requests per minute and client IP on POST /api/guest/register and /api/guest-auth. */
+  /** New browsers per minute and client IP on POST /api/guest/register and /api/guest-auth (services/guestRateLimit.ts). */
   registerRateLimit: number;
+  /** Requests per minute of one already registered browser on those routes (services/guestRateLimit.ts). */
+  registerBrowserRateLimit: number;
   /** Requests per minute and client IP on POST /api/upload/{type}. */
   uploadRateLimit: number;
   /** Requests per minute and client IP on POST /api/console/login. */
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Per client address and minute. Many visitors share one address behind a company's or a mobile
     // carrier's NAT, so this only stops floods (30 turned away real guests; issue 16).
     registerRateLimit: int(env, 'LOBBY_REGISTER_RATE_LIMIT', 600),
+    registerBrowserRateLimit: int(env, 'LOBBY_REGISTER_BROWSER_RATE_LIMIT', 30),
     loginRateLimit: int(env, 'LOBBY_LOGIN_RATE_LIMIT', 10),
     uploadRateLimit: int(env, 'LOBBY_UPLOAD_RATE_LIMIT', 30),
     openCallHours: int(env, 'LOBBY_OPEN_CALL_HOURS', 4),

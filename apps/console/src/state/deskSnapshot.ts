@@ -16,22 +16,9 @@ export function fromDeskSnapshot(
   names: Map<string, string>,
   now: number,
 ): Partial<ConsoleData> {
-  for (const e of snap.queue) if (e.lobby?.name) names.set(e.nick, e.lobby.name);
-  const queue: QueueEntry[] = snap.queue.map((e) => ({
-    callId: e.callId,
-    guestName: guestDisplayName(e.nick, e.lobby?.name),
-    kind: e.callType,
-    assignmentId: e.assignmentId ?? 0,
-    assignmentName: e.assignmentName ?? '',
-    waitingSince: e.since,
-    room: e.room,
-    presence: e.statusText,
-    userType: e.lobby?.userType ?? '',
-    appointmentID: e.appointmentID,
-    ...(e.offerExpiresAt !== null ? { offerExpiresAt: e.offerExpiresAt } : {}),
-  }));
+  const queue = consoleQueue(snap.queue, names);
   const next: Partial<ConsoleData> = {
-    queue: sortQueue(queue),
+    queue,
     error: snap.error,
     live: snap.live,
     // the media server waited for or reconnected to (issue 12, features/call/MediaNotice)
@@ -80,6 +67,46 @@ export function fromDeskSnapshot(
   next.localStream = snap.localStream;
   next.remoteStreams = snap.remoteFeeds.map((f) => ({ id: f.feedId, display: f.display, stream: f.stream }));
   return next;
+}
+
+type EngineEntry = AgentSnapshot['queue'][number];
+/**
+ * Why cached (issue 16): the desk sends a snapshot on every change of the call too, and its queue array
+ * is the same object while nobody arrived or left (agent/waitingQueue.ts). Mapping and sorting thousands
+ * of entries for each would be wasted, and a new object per entry would re-render every row.
+ */
+const mappedQueues = new WeakMap<readonly EngineEntry[], QueueEntry[]>();
+const mappedEntries = new WeakMap<EngineEntry, QueueEntry>();
+
+function consoleQueue(queue: readonly EngineEntry[], names: Map<string, string>): QueueEntry[] {
+  const known = mappedQueues.get(queue);
+  if (known) return known;
+  const mapped = sortQueue(
+    queue.map((e) => {
+      if (e.lobby?.name) names.set(e.nick, e.lobby.name);
+      const entry = mappedEntries.get(e) ?? toQueueEntry(e);
+      mappedEntries.set(e, entry);
+      return entry;
+    }),
+  );
+  mappedQueues.set(queue, mapped);
+  return mapped;
+}
+
+function toQueueEntry(e: EngineEntry): QueueEntry {
+  return {
+    callId: e.callId,
+    guestName: guestDisplayName(e.nick, e.lobby?.name),
+    kind: e.callType,
+    assignmentId: e.assignmentId ?? 0,
+    assignmentName: e.assignmentName ?? '',
+    waitingSince: e.since,
+    room: e.room,
+    presence: e.statusText,
+    userType: e.lobby?.userType ?? '',
+    appointmentID: e.appointmentID,
+    ...(e.offerExpiresAt !== null ? { offerExpiresAt: e.offerExpiresAt } : {}),
+  };
 }
 
 function sameCalls(a: readonly RunningCall[], b: readonly { callId: string }[]): boolean {

@@ -73,6 +73,7 @@ export interface GuestRoomsTable {
   guest_username: string;
   assignment_id: number;
   room_jid: string;
+  /** when the room was last provisioned (registration, guest auth): services/guestRoomJanitor.ts */
   created_at: number;
 }
 

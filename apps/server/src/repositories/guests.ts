@@ -47,7 +47,30 @@ export function createGuestsRepository(db: Kysely<Database>) {
       await db
         .insertInto('guest_rooms')
         .values(rooms.map((r) => ({ guest_username: username, assignment_id: r.assignmentId, room_jid: r.room, created_at: now })))
-        .onConflict((oc) => oc.columns(['guest_username', 'assignment_id']).doNothing())
+        // created_at is when the room was last provisioned: the janitor keeps it while a credential for it may be valid
+        .onConflict((oc) => oc.columns(['guest_username', 'assignment_id']).doUpdateSet({ created_at: now }))
+        .execute();
+    },
+
+    /** Guest rooms last provisioned before `before`, oldest first (services/guestRoomJanitor.ts). */
+    async roomsProvisionedBefore(before: number, limit: number): Promise<Array<{ username: string; assignmentId: number; room: string }>> {
+      const rows = await db
+        .selectFrom('guest_rooms')
+        .select(['guest_username', 'assignment_id', 'room_jid'])
+        .where('created_at', '<', before)
+        .orderBy('created_at')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ username: r.guest_username, assignmentId: r.assignment_id, room: r.room_jid }));
+    },
+
+    /** Forgets a destroyed room (only if it was not provisioned again meanwhile). */
+    async forgetRoom(username: string, assignmentId: number, provisionedBefore: number): Promise<void> {
+      await db
+        .deleteFrom('guest_rooms')
+        .where('guest_username', '=', username)
+        .where('assignment_id', '=', assignmentId)
+        .where('created_at', '<', provisionedBefore)
         .execute();
     },
 

@@ -18,6 +18,8 @@ export interface EjabberdClient {
   status(): Promise<boolean>;
   /** The real JIDs of a room's occupants now; null when ejabberd could not say (no such room, down). */
   roomOccupants(room: string): Promise<string[] | null>;
+  /** Destroys the room (its occupants are told); a room already gone is fine. */
+  destroyRoom(room: string): Promise<void>;
 }
 
 export class EjabberdError extends Error {}
@@ -90,6 +92,11 @@ export function createEjabberdHttpClient(opts: EjabberdHttpOptions): EjabberdCli
       } catch {
         return null;
       }
+    },
+    async destroyRoom(room) {
+      const r = await call('destroy_room', { name: room, service: opts.mucService });
+      // ejabberd 23.01 answers a missing room with 400 "Room doesn't exists": gone is what we want
+      if (r.status !== 200 && !/exist|not.found/i.test(r.body)) throw new EjabberdError(`destroy_room ${room}: ${r.status} ${r.body}`);
     },
     async status() {
       try {

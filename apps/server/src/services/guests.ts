@@ -46,6 +46,24 @@ export async function provisionGuestRooms(services: Services, company: CompanyRo
   return rooms;
 }
 
+/** The 503 a guest route answers when ejabberd could not provision the rooms. */
+export const ROOMS_UNAVAILABLE = 'ejabberd: the chat rooms could not be created, try again';
+
+/** provisionGuestRooms, or null once the failure is logged (the route answers 503 ROOMS_UNAVAILABLE). */
+export async function provisionedRoomsOrNull(
+  services: Services,
+  company: CompanyRow,
+  username: string,
+  log: { error: (obj: unknown, message: string) => void },
+): Promise<GuestRoom[] | null> {
+  try {
+    return await provisionGuestRooms(services, company, username);
+  } catch (err) {
+    log.error({ err }, 'room provisioning failed');
+    return null;
+  }
+}
+
 export function guestCredentials(services: Services, username: string, companyId: number) {
   const { config } = services;
   const jabberusername = `${username}@${config.xmppGuestDomain}`;

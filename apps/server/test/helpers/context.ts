@@ -105,6 +105,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ NODE_ENV: 'test', LOBBY_GUEST_DIST: missing, LOBBY_CONSOLE_DIST: missing }),
     registerRateLimit: 1000,
+    registerBrowserRateLimit: 1000,
     loginRateLimit: 1000,
     uploadRateLimit: 1000,
     // Tests write companies, assignments and quotas straight into the database (fixtures.ts) behind the

@@ -35,6 +35,13 @@ export function createFakeEjabberd(): FakeEjabberd {
     roomOccupants(room: string) {
       return Promise.resolve(fake.up ? (fake.occupants.get(room) ?? null) : null);
     },
+    destroyRoom(room: string) {
+      fake.calls.push({ command: 'destroyRoom', args: { room } });
+      if (!fake.up) return Promise.reject(new EjabberdError('ejabberd down'));
+      fake.rooms.delete(room);
+      fake.occupants.delete(room);
+      return Promise.resolve();
+    },
   };
   return fake;
 }

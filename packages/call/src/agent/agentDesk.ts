@@ -8,7 +8,15 @@
  */
 import { guestUsernameOf } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
-import { presenceName, type LobbyPresenceElement, type PresenceInfo } from '../presence.ts';
+import { presenceName, type LobbyPresenceElement } from '../presence.ts';
+import { buildList, withPresence, type ListedStatus, type QueueContext, type QueueEntry } from './waitingQueue.ts';
+
+import { eachLimited } from './eachLimited.ts';
+
+export { targetsMe, type QueueEntry } from './waitingQueue.ts';
+
+/** room joins sent at once when the console starts with many waiting guests (eachLimited.ts) */
+const ROOM_JOINS_IN_FLIGHT = 16;
 import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom } from '../api/consoleApi.ts';
 import type { RemoteFeed } from '../media/mediaSession.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
@@ -17,25 +25,6 @@ import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import type { CallPorts, SignallingPort } from '../room/ports.ts';
 import { MEDIA_LOST, type MediaNotice } from '../media/mediaHealth.ts';
-
-export interface QueueEntry {
-  room: string;
-  nick: string;
-  guestJid: string | null;
-  callId: string;
-  target: string;
-  appointmentID: string;
-  assignmentId: number | null;
-  assignmentName: string | null;
-  /** epoch ms when this agent first saw the call open */
-  since: number;
-  /** the raw presence the agent received, kept for audits and tests */
-  statusText: string;
-  lobby: Partial<LobbyPresenceElement> | null;
-  callType: 'video' | 'voice';
-  /** round robin: offered to this agent until this epoch ms (null: not an offer, anyone may answer) */
-  offerExpiresAt: number | null;
-}
 
 export type AgentPhase = 'offline' | 'connecting' | 'idle' | 'joining' | 'inCall';
 
@@ -197,10 +186,9 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       },
     );
     this.#tellAvailability();
-    for (const room of await this.#options.api.rooms()) {
-      if (room.routing) this.#storeRouting(room.routing);
-      await this.#joinRoom(room);
-    }
+    const rooms = await this.#options.api.rooms();
+    for (const room of rooms) if (room.routing) this.#storeRouting(room.routing);
+    await eachLimited(rooms, ROOM_JOINS_IN_FLIGHT, (room) => this.#joinRoom(room));
     this.#set({ queue: this.#computeQueue() });
   }
 
@@ -327,42 +315,21 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       if (presence.available && info.status === 'CallResumed' && info.callId && info.callId !== active.callId)
         this.#followResumed(info.callId);
     }
-    this.#set({ queue: this.#computeQueue(), runningCalls: this.#computeQueue('InCall') });
+    // only this occupant's entry can change (waitingQueue.ts); nothing listed changed: no re-render
+    const ctx = this.#queueContext();
+    const queue = withPresence(this.#snapshot.queue, presence, 'OpenCall', ctx);
+    const runningCalls = withPresence(this.#snapshot.runningCalls, presence, 'InCall', ctx);
+    if (queue !== this.#snapshot.queue || runningCalls !== this.#snapshot.runningCalls) this.#set({ queue, runningCalls });
   }
 
   /** SPEC.md §4: members whose status is OpenCall are in an open call; everyone else is removed. */
-  #computeQueue(wanted: 'OpenCall' | 'InCall' = 'OpenCall'): QueueEntry[] {
-    const previous = new Map(
-      (wanted === 'OpenCall' ? this.#snapshot.queue : this.#snapshot.runningCalls).map((e) => [e.callId, e]),
-    );
-    const entries: QueueEntry[] = [];
-    for (const presence of this.#presence.values()) {
-      const info: PresenceInfo = presence.info;
-      if (info.status !== wanted || !info.callId) continue;
-      if (presence.lobby?.userType && presence.lobby.userType !== 'guest') continue;
-      if (wanted === 'OpenCall' && !targetsMe(info.target, this.#nick)) continue;
-      const routing = this.#routing.get(info.callId);
-      const offeredToMe = routing?.state === 'offered' && routing.offeredTo?.toLowerCase() === this.#nick.toLowerCase();
-      // round robin: a call offered to another agent is not ours to list until it is open to all
-      if (wanted === 'OpenCall' && routing?.state === 'offered' && !offeredToMe) continue;
-      const room = this.#rooms.get(presence.room);
-      entries.push({
-        room: presence.room,
-        nick: presence.nick,
-        guestJid: presence.jid,
-        callId: info.callId,
-        target: info.target,
-        appointmentID: presence.lobby?.appointmentID ?? '',
-        assignmentId: room?.assignmentId ?? null,
-        assignmentName: room?.assignmentName ?? null,
-        since: previous.get(info.callId)?.since ?? this.inCall.ports.clock.now(),
-        statusText: presence.statusText,
-        lobby: presence.lobby,
-        callType: presence.lobby?.callType === 'voice' ? 'voice' : 'video',
-        offerExpiresAt: offeredToMe && routing?.expiresAt ? Date.parse(routing.expiresAt) : null,
-      });
-    }
-    return entries.sort((a, b) => a.since - b.since);
+  #computeQueue(wanted: ListedStatus = 'OpenCall'): QueueEntry[] {
+    const previous = wanted === 'OpenCall' ? this.#snapshot.queue : this.#snapshot.runningCalls;
+    return buildList(this.#presence.values(), wanted, this.#queueContext(), previous);
+  }
+
+  #queueContext(): QueueContext {
+    return { nick: this.#nick, rooms: this.#rooms, routing: this.#routing, now: this.inCall.ports.clock.now() };
   }
 
   /** Answers a waiting guest: joins the call's media room and publishes camera and microphone. */
@@ -702,13 +669,3 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
 
 /** How long a call waits for its guest to come back to the room (its reconnect backoff, 10 s, and more). */
 const GUEST_RETURN_MS = 20_000;
-
-/**
- * A waiting guest's target (docs/protocol.md): empty or roundRobin = any agent of the room; otherwise the
- * appointment agent's lowercase username, and only that agent lists the call (the others may share the
- * guest's room from an earlier call).
- */
-export function targetsMe(target: string, nick: string): boolean {
-  if (!target || target === 'roundRobin') return true;
-  return target.toLowerCase() === nick.toLowerCase();
-}

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import Video from 'lucide-react/icons/video';
 import Phone from 'lucide-react/icons/phone';
@@ -11,6 +12,7 @@ import { IncomingTransfers } from '../routing/IncomingTransfers.tsx';
 import { QueueEntryDetails } from './QueueEntryDetails.tsx';
 import styles from './QueuePanel.module.css';
 import { Avatar, formatDuration, useNow } from '@lobby/ui';
+import { VirtualList } from './VirtualList.tsx';
 
 function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
   if (ms >= 5 * 60_000) return 'veryLong';
@@ -18,21 +20,36 @@ function waitLevel(ms: number): 'ok' | 'long' | 'veryLong' {
   return 'ok';
 }
 
-function QueueItem({ entry, now, busy }: { entry: QueueEntry; now: number; busy: boolean }) {
-  const { t } = useTranslation();
-  const actions = useAgentActions();
-  const waited = now - entry.waitingSince;
-  const time = formatDuration(waited);
+/**
+ * A row: its place in the list (aria-posinset / -setsize) changes with every arrival, so the row's body
+ * is memoised apart and re-renders only when its guest changes or the wait ticks.
+ */
+function QueueItem({ entry, now, busy, position, size }: { entry: QueueEntry; now: number; busy: boolean; position: number; size: number }) {
   return (
     <li
       className={styles.item}
       data-testid="queue-item"
+      data-vkey={entry.callId}
+      aria-posinset={position}
+      aria-setsize={size}
       data-call-id={entry.callId}
       data-kind={entry.kind}
       data-presence={entry.presence}
       data-user-type={entry.userType}
       data-appointment-id={entry.appointmentID}
     >
+      <QueueItemBody entry={entry} now={now} busy={busy} />
+    </li>
+  );
+}
+
+const QueueItemBody = memo(function QueueItemBody({ entry, now, busy }: { entry: QueueEntry; now: number; busy: boolean }) {
+  const { t } = useTranslation();
+  const actions = useAgentActions();
+  const waited = now - entry.waitingSince;
+  const time = formatDuration(waited);
+  return (
+    <>
       <Avatar name={entry.guestName} size={40} />
       <div className={styles.info}>
         <span className={styles.name}>
@@ -64,9 +81,15 @@ function QueueItem({ entry, now, busy }: { entry: QueueEntry; now: number; busy:
         <span>{t('queue.answer')}</span>
       </button>
       <QueueEntryDetails callId={entry.callId} waitingSince={entry.waitingSince} />
-    </li>
+    </>
   );
-}
+});
+
+/** a row's height before it is measured (avatar, name, tags, the details toggle) */
+const ROW_ESTIMATE_PX = 110;
+/** .list's gap in QueuePanel.module.css */
+const ROW_GAP_PX = 4;
+const callIdOf = (entry: QueueEntry) => entry.callId;
 
 /** The waiting guests, longest wait first, with a ticking wait time and an Answer button each. */
 export function QueuePanel() {
@@ -103,11 +126,11 @@ export function QueuePanel() {
           <p className={styles.emptyBody}>{t('queue.emptyBody')}</p>
         </div>
       ) : (
-        <ol className={styles.list}>
-          {queue.map((entry) => (
-            <QueueItem key={entry.callId} entry={entry} now={now} busy={busy} />
-          ))}
-        </ol>
+        <VirtualList items={queue} itemKey={callIdOf} estimate={ROW_ESTIMATE_PX} gap={ROW_GAP_PX} className={styles.list}>
+          {(entry, index) => (
+            <QueueItem key={entry.callId} entry={entry} now={now} busy={busy} position={index + 1} size={queue.length} />
+          )}
+        </VirtualList>
       )}
       {busy && queue.length > 0 ? <p className={styles.busy}>{t('queue.busy')}</p> : null}
     </aside>

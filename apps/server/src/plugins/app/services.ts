@@ -17,6 +17,7 @@ import { RoundRobin, realTimers } from '../../services/roundRobin.ts';
 import { createApiTokens, createXmppTokens } from '../../services/tokens.ts';
 import { runWhileServing } from '../../services/periodicJob.ts';
 import { createVanishedGuestSweep } from '../../services/vanishedGuests.ts';
+import { createGuestRoomJanitor } from '../../services/guestRoomJanitor.ts';
 import type { App } from '../../typebox.ts';
 import type { AppPluginOptions } from './options.ts';
 // app.db and app.repos (decorated by the plugins this one depends on; these imports only bring their types)
@@ -111,6 +112,17 @@ export default fp(
       log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
     });
     runWhileServing(app, vanishedGuests, 3000);
+
+    // guest rooms nobody can use any more are destroyed (services/guestRoomJanitor.ts)
+    const guestRooms = createGuestRoomJanitor({
+      db: db.kysely,
+      guests: services.repos.guests,
+      ejabberd: services.ejabberd,
+      now,
+      keepMs: config.openCallHours * 3600_000,
+      log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
+    });
+    runWhileServing(app, guestRooms, 60_000);
     done();
   },
   { name: 'services', dependencies: ['repositories'] },

@@ -1,7 +1,8 @@
 import { DataEnvelope, GuestDetails, GuestDetailsQuery, GuestRegisterBody, GuestRegistration } from '@lobby/contracts';
 import { guestOf } from '../../../plugins/app/auth.ts';
-import { NO_LOCATION, guestCredentials, hashGuestId, newGuestUsername, provisionGuestRooms, resolveCompany } from '../../../services/guests.ts';
+import { NO_LOCATION, guestCredentials, hashGuestId, newGuestUsername, ROOMS_UNAVAILABLE, provisionedRoomsOrNull, resolveCompany } from '../../../services/guests.ts';
 import type { Services } from '../../../services/index.ts';
+import { guestRateLimit } from '../../../services/guestRateLimit.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
@@ -10,7 +11,7 @@ function guestRoutes(app: App, services: Services): void {
   app.post(
     '/register',
     {
-      config: { access: 'public', rateLimit: { max: services.config.registerRateLimit, timeWindow: '1 minute' } },
+      config: { access: 'public', rateLimit: guestRateLimit(services) },
       schema: {
         tags: ['guest'],
         summary: 'Register (or find again) the guest of a persistent browser id; creates its rooms',
@@ -25,13 +26,8 @@ function guestRoutes(app: App, services: Services): void {
       if (!company) return fail(reply, 404, 'companyId: no such company');
       if (!company.activated) return fail(reply, 409, 'company is not activated');
       const guest = await services.repos.guests.findOrCreate(company.id, hashGuestId(request.body.guestId), newGuestUsername(), services.now());
-      let guestRooms;
-      try {
-        guestRooms = await provisionGuestRooms(services, company, guest.username);
-      } catch (err) {
-        request.log.error({ err }, 'room provisioning failed');
-        return fail(reply, 503, 'ejabberd: the chat rooms could not be created, try again');
-      }
+      const guestRooms = await provisionedRoomsOrNull(services, company, guest.username, request.log);
+      if (!guestRooms) return fail(reply, 503, ROOMS_UNAVAILABLE);
       return reply.code(201).send({ data: { ...guestCredentials(services, guest.username, company.id), guestRooms, location: request.body.location ?? NO_LOCATION } });
     },
   );

@@ -130,7 +130,7 @@ describe.each(dialects())('POST /api/guest/register (%s)', (dialect) => {
 describe('POST /api/guest/register rate limit', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext('sqlite', { config: { registerRateLimit: 3 } });
+    t = await createTestContext('sqlite', { config: { registerRateLimit: 3, registerBrowserRateLimit: 2 } });
   });
   afterAll(async () => t.close());
 
@@ -143,5 +143,21 @@ describe('POST /api/guest/register rate limit', () => {
     expect(codes).toEqual([201, 201, 201, 429]);
     const other = await t.app.inject({ method: 'POST', url: '/api/guest/register', remoteAddress: '10.0.0.9', payload: { guestId: randomGuestId() } });
     expect(other.statusCode).toBe(201);
+  });
+
+  it('when browsers already registered come back behind one address, then they do not use up its share of new browsers', async () => {
+    const address = '10.0.0.20';
+    const register = (guestId: string, remoteAddress = address) =>
+      t.app.inject({ method: 'POST', url: '/api/guest/register', remoteAddress, payload: { guestId } });
+    // three visitors behind one NAT register once (the address's limit for new browsers)
+    const known = [randomGuestId(), randomGuestId(), randomGuestId()];
+    for (const guestId of known) expect((await register(guestId)).statusCode).toBe(201);
+    // each comes back (another page load): still served, on its own budget
+    for (const guestId of known) expect((await register(guestId)).statusCode).toBe(201);
+    // a new browser behind the same address is past the address's limit
+    expect((await register(randomGuestId())).statusCode).toBe(429);
+    // one browser flooding (page loads) is limited on its own (2 returns a minute here), wherever it comes from
+    expect((await register(known[1]!, '10.0.0.21')).statusCode).toBe(201);
+    expect((await register(known[1]!, '10.0.0.21')).statusCode).toBe(429);
   });
 });

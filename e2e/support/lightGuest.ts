@@ -1,0 +1,76 @@
+/**
+ * A waiting guest without a browser (issue 16): the HTTP API called by hand and a bare XMPP client
+ * (support/rawXmpp.ts, not the product's engine). It does what the guest app does before an agent
+ * answers: register, open the call (call-report/add), connect, join its room and announce OpenCall. A
+ * journey can put hundreds of these in the queue where hundreds of browsers would not fit the machine.
+ */
+import { randomBytes } from 'node:crypto';
+import { addReport, BASE_URL, registerGuest, XMPP_WS_URL } from './api.ts';
+import { RawXmpp } from './rawXmpp.ts';
+
+export interface LightGuest {
+  username: string;
+  callId: string;
+  room: string;
+  /** the guest's API token (to end its call) */
+  token: string;
+  xmpp: RawXmpp;
+  /** performance.now() when OpenCall was sent (the bench times the fan-out from it) */
+  sentAt: number;
+}
+
+/** Registers a guest of `companyId` and leaves it waiting in the room of its first assignment. */
+export async function lightGuestWaits(companyId = 18): Promise<LightGuest> {
+  const reg = await registerGuest(companyId);
+  const room = reg.guestRooms[0]?.room;
+  if (!room) throw new Error(`guest ${reg.username}: no room`);
+  const callId = `${reg.username}--${randomBytes(4).toString('hex')}`;
+  await addReport(reg.access_token, { call_id: callId, company: companyId, source: 'site' });
+  const xmpp = new RawXmpp(reg.jabberusername);
+  await xmpp.connect(XMPP_WS_URL, reg.credential, `light-${randomBytes(3).toString('hex')}`);
+  const self = `${room}/${reg.username}`;
+  const joined = xmpp.waitFor((x) => x.startsWith('<presence') && x.includes(`from="${self}"`) && x.includes('code="110"'), `join ${room}`);
+  xmpp.send(`<presence to="${self}"><x xmlns="http://jabber.org/protocol/muc"><history maxstanzas="0"/></x></presence>`);
+  await joined;
+  const sentAt = performance.now();
+  xmpp.send(
+    `<presence to="${self}"><status>OpenCall||${callId}</status><lobby xmlns="urn:lobby:presence:0" userType="guest" appointmentID=""/></presence>`,
+  );
+  return { username: reg.username, callId, room, token: reg.access_token, xmpp, sentAt };
+}
+
+/** Starts `n` guests, at most `inFlight` registering at once; rejects when any fails. */
+export async function lightGuestsWait(n: number, inFlight = 10, companyId = 18): Promise<LightGuest[]> {
+  const { ok, failed } = await lightGuestsTry(n, inFlight, companyId);
+  if (failed.length) throw new Error(`${failed.length} of ${n} guests could not wait: ${failed[0]}`);
+  return ok;
+}
+
+/** Starts `n` guests, at most `inFlight` registering at once; the failures are counted, not thrown (the bench). */
+export async function lightGuestsTry(n: number, inFlight = 10, companyId = 18): Promise<{ ok: LightGuest[]; failed: string[] }> {
+  const ok: LightGuest[] = [];
+  const failed: string[] = [];
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(inFlight, n) }, async () => {
+      while (started < n) {
+        started++;
+        await lightGuestWaits(companyId).then(
+          (guest) => ok.push(guest),
+          (error: unknown) => failed.push(error instanceof Error ? error.message : String(error)),
+        );
+      }
+    }),
+  );
+  return { ok, failed };
+}
+
+/** The guest ends its call (as the guest app's hang-up does) and closes its XMPP session. */
+export async function lightGuestLeaves(guest: LightGuest): Promise<void> {
+  await fetch(`${BASE_URL}/api/call-report/update-timestamp`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${guest.token}` },
+    body: JSON.stringify({ call_id: guest.callId, guest_exit_timestamp: true, call_ended_timestamp: true }),
+  }).catch(() => undefined);
+  guest.xmpp.close();
+}

@@ -1,0 +1,46 @@
+/**
+ * Issue 16, "every waiting guest reaches the agents' queue whatever N", on the real stack: more than 100
+ * guests wait (light clients, support/lightGuest.ts: the HTTP API and a bare XMPP client, not browsers),
+ * and one real console lists them all: those already waiting when it opens (it joins every guest's room
+ * at start) and those arriving later (it joins each room the server announces). ejabberd's default
+ * max_user_conferences (100) once refused the console's 101st room, so the 101st guest and every later one
+ * were never listed; the queue is drawn virtually, so the later guests are checked by scrolling to them.
+ */
+import { expect, test } from '@playwright/test';
+import { launchParticipant } from '../support/browser.ts';
+import { agentSignsIn, closeAll } from '../support/journey.ts';
+import { lightGuestsWait, type LightGuest } from '../support/lightGuest.ts';
+import { listedCallIds, queueCount } from '../support/queueList.ts';
+
+const BEFORE_CONSOLE = 110;
+const AFTER_CONSOLE = 15;
+
+test('when more than 100 guests wait, before and after the console opens, then the console lists every one of them', async ({}, testInfo) => {
+  test.setTimeout(240_000);
+  const guests: LightGuest[] = [];
+  const agent = await launchParticipant('agent');
+  try {
+    // arrange: more guests wait than ejabberd's default room limit per user
+    guests.push(...(await lightGuestsWait(BEFORE_CONSOLE)));
+
+    // act: the agent opens the console, then more guests arrive
+    await agentSignsIn(agent.page);
+    await expect(agent.page.getByTestId('queue-panel')).toHaveAttribute('data-live', 'true');
+    await expect.poll(() => queueCount(agent.page), { message: 'guests listed at start', timeout: 60_000 }).toBeGreaterThanOrEqual(BEFORE_CONSOLE);
+    const atStart = await queueCount(agent.page);
+    const late = await lightGuestsWait(AFTER_CONSOLE);
+    guests.push(...late);
+
+    // assert: every later guest is counted, and every guest, early or late, is in the list
+    await expect.poll(() => queueCount(agent.page), { message: 'guests listed after the later arrivals', timeout: 60_000 }).toBe(atStart + AFTER_CONSOLE);
+    const listed = await listedCallIds(agent.page);
+    expect(guests.filter((g) => !listed.has(g.callId)).map((g) => g.callId), 'guests missing from the queue').toEqual([]);
+    expect(listed.size).toBe(atStart + AFTER_CONSOLE);
+    // and the rows drawn know the whole length (assistive technology hears it), though fewer are drawn
+    await expect(agent.page.getByTestId('queue-item').last()).toHaveAttribute('aria-setsize', String(atStart + AFTER_CONSOLE));
+    expect(await agent.page.getByTestId('queue-item').count()).toBeLessThan(atStart + AFTER_CONSOLE);
+  } finally {
+    for (const guest of guests) guest.xmpp.close();
+    await closeAll(testInfo, agent);
+  }
+});
