@@ -15,6 +15,7 @@ import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
 import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
+import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, SignallingPort } from '../room/ports.ts';
 import { MEDIA_LOST, type MediaNotice } from '../media/mediaHealth.ts';
 
@@ -412,10 +413,19 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     gum.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
     // the call's room, its pin and our Janus token come from the server (docs/protocol.md "Media room")
     const grant = await this.#options.api.mediaGrant(callId);
-    const media = this.inCall.open(
-      { servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token },
-      { feedAdded: () => this.#handOverIfArrived(), health: this.#mediaHealth() },
+    // p2p (docs/protocol.md "p2p"): we take the Jingle session of the call's guest, and no one else's
+    const room = this.#snapshot.activeCall?.room ?? '';
+    const guestJid = this.#presence.get(`${room}/${guestNick}`)?.jid ?? '';
+    const transport = transportFor(
+      grant,
+      callId,
+      { servers: this.#options.janusServers, xmpp },
+      { role: 'responder', expect: guestJid.split('/')[0]!, expectDisplay: guestNick },
     );
+    const media = this.inCall.open(transport.options, {
+      feedAdded: () => this.#handOverIfArrived(),
+      health: this.#mediaHealth(),
+    });
     media.on('publisherLeft', ({ display }) => {
       if (this.inCall.isCurrent(media) && display === guestNick) void this.#leaveCall('guest');
     });
@@ -423,13 +433,17 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       if (this.inCall.isCurrent(media)) void this.#leaveCall('guest');
     });
     const published = await this.inCall.joinAndPublish(media, {
-      room: { room: grant.room, pin: grant.pin },
+      room: transport.room,
       display: this.#snapshot.jid ?? this.#nick,
       stream: gum,
       video,
       recordFilename: this.#recordFilename(callId),
     });
-    if (published && this.#activeCallId() === callId) this.#set({ phase: 'inCall' });
+    if (published && this.#activeCallId() === callId) {
+      // p2p: the guest opens its session toward this console tab once told where it is
+      if (isP2PGrant(grant) && xmpp.jingle) xmpp.sendControl(room, { action: 'answer', callId, peer: xmpp.jingle.self });
+      this.#set({ phase: 'inCall' });
+    }
   }
 
   /**
@@ -444,6 +458,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const holding = this.inCall.hold(
       (s) => ({ ...s, peerCall: 'Paused', OnHoldCount: s.OnHoldCount + 1, isZoomed: false }),
       () => xmpp.sendControl(active.room, { action: 'hold', callId: active.callId }),
+      { hold: true }, // p2p: Jingle session-info <hold/> before the session ends
     );
     this.#set({ muted: { audio: false, video: false } });
     await holding;
