@@ -14,7 +14,7 @@ import { janusSessions, RELAY_ONLY_INIT_SCRIPT, selectedPairs, setCompany, useP2
 import { RawXmpp } from '../support/rawXmpp.ts';
 import { janusRoomExists } from '../support/stack.ts';
 import { expectTileDecoding } from '../support/tiles.ts';
-import { guestCallsAndAgentAnswers, launchPair, sendChat } from './incall-support.ts';
+import { guestCallsAndAgentAnswers, launchPair, sendChat, supervisorSignsIn } from './incall-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(() => useP2P(true));
@@ -166,6 +166,23 @@ test("when a stranger sends the agent a Jingle session-initiate during a p2p cal
   } finally {
     stranger.close();
     await closeAll(testInfo, agent, guest);
+  }
+});
+
+test('when a supervisor tries to join a p2p call, then it is refused with a message saying why and the call goes on', async ({}, testInfo) => {
+  const { agent, guest } = await launchPair();
+  const supervisor = await launchParticipant('supervisor');
+  try {
+    const { callId } = await guestCallsAndAgentAnswers(agent, guest);
+    await supervisorSignsIn(supervisor.page);
+    const running = supervisor.page.locator(`[data-testid="running-call"][data-call-id="${callId}"]`);
+    await running.getByTestId('join-call-button').click();
+    await expect(supervisor.page.getByTestId('join-refused')).toHaveText(/nobody else can join/);
+    await expect(supervisor.page.getByTestId('active-call')).toHaveCount(0);
+    await expectMediaFlowing(guest.page, 'guest after the refused join');
+    await screenshot(supervisor.page, testInfo, 'incall-p2p-join-refused');
+  } finally {
+    await closeAll(testInfo, agent, guest, supervisor);
   }
 });
 
