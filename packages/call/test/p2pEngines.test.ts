@@ -126,4 +126,26 @@ describe('p2p transport in the engines, on fakes', () => {
     expect(agent1.agent.snapshot.activeCall).toMatchObject({ callId: newCallId, held: false });
     expect(agent1.agent.snapshot.remoteFeeds.map((f) => f.display)).toEqual(['guest1']);
   });
+
+  it('when a p2p call is transferred, then the taker gets its own Jingle session with the guest and the first agent leaves without ending the call', async () => {
+    const { world, network, guest, agent1, callId } = await p2pCall();
+    const agent2 = await agentOnline(world, 'agent2');
+
+    await agent1.agent.transfer({ toUserId: 2 });
+    agent2.api.events.transfer({ id: 7, callId, room: ASSIGNMENT_ROOM, guestUsername: 'guest1', fromName: 'agent1', fromJid: AGENT1 });
+    await settle();
+    await agent2.agent.acceptTransfer(7);
+    agent1.api.events.transferAccepted({ id: 7, callId, toJid: 'agent2@lobby.test' });
+    await settle(60);
+
+    expect(agent1.agent.snapshot.lastEnded).toEqual({ callId, reason: 'transferred' });
+    expect(world.xmpp.controlLog.filter((c) => c.control.action === 'end')).toEqual([]);
+    const toAgent2 = network.calls.filter((c) => c.peer.startsWith('agent2@lobby.test/'));
+    expect(toAgent2).toHaveLength(1);
+    expect(agent2.agent.snapshot.phase).toBe('inCall');
+    expect(agent2.agent.snapshot.remoteFeeds.map((f) => f.display)).toEqual(['guest1']);
+    expect(guest.snapshot.phase).toBe('ongoing');
+    expect(guest.snapshot.status.peers.map((p) => p.peerJID)).toEqual(['agent2@lobby.test']);
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe(`InCall|agent2@lobby.test|${callId}`);
+  });
 });

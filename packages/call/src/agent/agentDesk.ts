@@ -168,6 +168,11 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     this.#nick = token.jid.split('@')[0] ?? token.jid;
     xmpp.on('roomPresence', (presence) => this.#onPresence(presence));
     xmpp.on('control', (control) => {
+      // p2p: an agent's answer (a transfer's taker is ready for the guest's Jingle session)
+      if (control.action === 'answer' && control.peer) {
+        this.#answered = { callId: control.callId, jid: control.peer.split('/')[0]!.toLowerCase() };
+        this.#handOverIfArrived();
+      }
       const active = this.#snapshot.activeCall;
       if (
         control.action === 'end' &&
@@ -249,9 +254,15 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   /** the agent our call is handed over to: we leave (without ending the call) once its feed is in */
   #handOverTo: string | null = null;
 
+  /** p2p: the latest agent who answered a call (a transfer's taker): no media room shows us its feed */
+  #answered: { callId: string; jid: string } | null = null;
+
   #handOverIfArrived(): void {
     const to = this.#handOverTo;
-    if (to && this.#snapshot.remoteFeeds.some((f) => f.display === to)) {
+    const answered = this.#answered;
+    const takerReady =
+      !!answered && answered.callId === this.#activeCallId() && answered.jid === to?.toLowerCase();
+    if (to && (takerReady || this.#snapshot.remoteFeeds.some((f) => f.display === to))) {
       this.#handOverTo = null;
       void this.#leaveCall('transferred');
     }
