@@ -21,7 +21,11 @@ test.beforeAll(() => useP2P(true));
 test.afterAll(() => useP2P(false));
 
 test('when the company uses p2p, then guest and agent exchange media directly while Janus holds no session for the call', async ({}, testInfo) => {
-  const { agent, guest } = await launchPair();
+  // Chromium offers no loopback host candidate unless told (the other journeys' browsers relay through
+  // coturn on this loopback-only machine): with it, the two browsers connect host to host
+  const direct = { extraArgs: ['--allow-loopback-in-peer-connection'] };
+  const agent = await launchParticipant('agent', direct);
+  const guest = await launchParticipant('guest', { ...direct, viewport: { width: 1024, height: 768 } });
   try {
     // act: the usual call (guestCallsAndAgentAnswers proves decoded video and audio on both sides)
     const { callId } = await guestCallsAndAgentAnswers(agent, guest);

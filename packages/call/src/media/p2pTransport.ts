@@ -100,6 +100,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
       return;
     }
     const call = this.#options.jingle.call(peer);
+    console.info(`p2p: session-initiate to ${peer}`);
     const link = this.#link(call, display);
     this.#addLocalTracks(call.pc);
     // the screen's content, always last (see the file's comment); sent only while sharing
@@ -112,6 +113,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
 
   async #accept(call: JingleCall): Promise<void> {
     this.#waiting = null;
+    console.info(`p2p: accepting the session of ${call.peer}`);
     const link = this.#link(call, this.#options.expectDisplay ?? bare(call.peer));
     this.#addLocalTracks(call.pc);
     const screen = this.#screenTransceiver(call.pc);
@@ -156,6 +158,8 @@ export class P2PTransport extends Emitter<MediaEvents> {
     this.#links.set(call.peer, link);
     call.pc.addEventListener('track', (event) => this.#onTrack(link, event.track, event.transceiver));
     call.pc.addEventListener('iceconnectionstatechange', () => {
+      // diagnostics (the guest's console buffer goes with its reports)
+      console.info(`p2p: ICE ${call.pc.iceConnectionState} with ${call.peer}`);
       if (call.pc.iceConnectionState === 'failed') this.emit('iceFailed', { handle: 'publisher' });
     });
     call.on('ended', () => this.#gone(link));
@@ -173,7 +177,10 @@ export class P2PTransport extends Emitter<MediaEvents> {
     const stream = link.feed ?? new MediaStream();
     stream.addTrack(track);
     link.feed = stream;
-    if (first) this.emit('stage', { stage: 'remoteStream', ok: true });
+    if (first) {
+      console.info(`p2p: first remote track from ${link.call.peer}`);
+      this.emit('stage', { stage: 'remoteStream', ok: true });
+    }
     this.emit('remoteFeed', { feedId: link.call.peer, display: link.display, stream });
   }
 
