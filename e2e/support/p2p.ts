@@ -63,7 +63,10 @@ export async function selectedPairs(page: Page): Promise<{ local: string; remote
       (await pc.getStats()).forEach((s: Record<string, unknown>) => stats.set(String(s.id), s));
       const transport = [...stats.values()].find((s) => s.type === 'transport' && s.selectedCandidatePairId);
       const pair = transport ? stats.get(String(transport.selectedCandidatePairId)) : undefined;
-      const type = (id: unknown) => String(stats.get(String(id))?.candidateType ?? 'none');
+      const type = (id: unknown) => {
+        const candidateType = stats.get(String(id))?.candidateType;
+        return typeof candidateType === 'string' ? candidateType : 'none';
+      };
       const servers = pc.getConfiguration().iceServers ?? [];
       out.push({
         local: pair ? type(pair.localCandidateId) : 'none',

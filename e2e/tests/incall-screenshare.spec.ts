@@ -3,10 +3,10 @@
  * shows it large; the sharer does not receive its own screen; when the browser's sharing track ends,
  * sharing stops and no more screen frames arrive. The agent can share too.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { closeAll, screenshot } from '../support/journey.ts';
 import { guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
-import { expectTileDecoding, framesOfTile, framesOfTrack, trackOfTile } from '../support/tiles.ts';
+import { expectTileDecoding, framesOfTrack, trackOfTile } from '../support/tiles.ts';
 
 /** Keeps the streams getDisplayMedia hands out, so the test can end them the way the browser does. */
 const CAPTURE_DISPLAY_STREAMS = `(() => {

@@ -56,7 +56,8 @@ export function stanzaJingle(client: XMPP.Agent): JinglePort {
 
   // a stranger's session-initiate gets a bare session (no peer connection), declined below
   const prepare = manager.prepareSession.bind(manager);
-  manager.prepareSession = (options, request) => (expected(options.peerID) ? prepare(options, request) : undefined);
+  manager.prepareSession = (options: Parameters<typeof prepare>[0], request: Parameters<typeof prepare>[1]) =>
+    expected((options as { peerID: string }).peerID) ? prepare(options, request) : undefined;
 
   const emit = (session: { sid: string }, event: JingleCallEvent, content?: string) => {
     for (const listener of listeners.get(session.sid)?.get(event) ?? []) listener(content);
