@@ -2,10 +2,10 @@
  * The p2p call method on the test stack (issue 14, docs/protocol.md "p2p"): switching the demo company
  * to it through the admin API, what Janus holds meanwhile, and how a page's media connection is routed.
  */
-import crypto from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
 import { BASE_URL, consoleLogin, DEMO_ADMIN } from './api.ts';
 import { LOOPBACK_ICE_INIT_SCRIPT } from './loopbackIce.ts';
+import { janusAdmin } from './stack.ts';
 
 /** Sets the demo company's settings as its admin does in the console (PUT /api/admin/company). */
 export async function setCompany(settings: Record<string, unknown>): Promise<Response> {
@@ -24,19 +24,7 @@ export async function useP2P(on: boolean): Promise<void> {
 
 /** The sessions Janus holds right now (admin API list_sessions). */
 export async function janusSessions(): Promise<number[]> {
-  const url = process.env.JANUS_ADMIN_URL ?? 'http://127.0.0.1:7088/admin';
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      janus: 'list_sessions',
-      transaction: crypto.randomBytes(6).toString('hex'),
-      admin_secret: process.env.JANUS_ADMIN_SECRET ?? '',
-    }),
-  });
-  const answer = (await res.json()) as { janus?: string; sessions?: number[] };
-  if (answer.janus !== 'success') throw new Error(`Janus admin: ${JSON.stringify(answer)}`);
-  return answer.sessions ?? [];
+  return (await janusAdmin<{ sessions?: number[] }>({ janus: 'list_sessions' })).sessions ?? [];
 }
 
 /** The loopback script, plus every peer connection forced through the TURN relay (iceTransportPolicy). */
