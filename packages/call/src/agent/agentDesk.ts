@@ -451,7 +451,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       recordFilename: this.#recordFilename(callId),
     });
     if (published && this.#activeCallId() === callId) {
-      // p2p: the guest opens its session toward this console tab once told where it is
+      // p2p: the guest opens its session toward this console tab once told where it is (after our camera
+      // is published: a transfer's first agent hands over on this answer, so the taker must be ready)
       if (isP2PGrant(grant) && xmpp.jingle) xmpp.sendControl(room, { action: 'answer', callId, peer: xmpp.jingle.self });
       this.#set({ phase: 'inCall' });
     }

@@ -61,16 +61,10 @@ export class P2PTransport extends Emitter<MediaEvents> {
   }
 
   // ---- the steps CallRoom.joinAndPublish runs: no media server to connect to or join ------------------
-  async connect(): Promise<void> {}
-  async attachPublisher(): Promise<void> {}
-  useRoom(): void {
-    this.emit('stage', { stage: 'createRoom', ok: true });
-  }
-
-  /** The responder starts taking its guest's session here (the guest may initiate before we publish). */
-  join(_room: RoomOptions, _display: string): Promise<unknown> {
+  /** The responder takes its guest's session from here on; it is accepted once we publish. */
+  connect(): Promise<void> {
     const { expect } = this.#options;
-    if (this.#options.role === 'responder' && expect) {
+    if (this.#options.role === 'responder' && expect && !this.#stopIncoming) {
       this.#stopIncoming = this.#options.jingle.onIncoming(
         (peer) => !this.#closed && bare(peer) === bare(expect) && this.#links.size === 0 && !this.#waiting,
         (call) => {
@@ -79,6 +73,13 @@ export class P2PTransport extends Emitter<MediaEvents> {
         },
       );
     }
+    return Promise.resolve();
+  }
+  async attachPublisher(): Promise<void> {}
+  useRoom(): void {
+    this.emit('stage', { stage: 'createRoom', ok: true });
+  }
+  join(_room: RoomOptions, _display: string): Promise<unknown> {
     this.emit('stage', { stage: 'joinRoom', ok: true });
     return Promise.resolve([]);
   }
