@@ -79,4 +79,11 @@ describe.each(dialects())('callMethod p2p (%s)', (dialect) => {
     expect((await put({ recordCalls: true })).statusCode).toBe(400);
     expect((await put({ callMethod: 'mediaServer', recordCalls: true })).statusCode).toBe(200);
   });
+
+  it('when a p2p company still has recordCalls on in its stored settings, then its guests are told recordCalls false (no notice)', async () => {
+    const stale = await addCompany(t.db, { name: 'Stale P2P Co', settings: { callMethod: 'p2p', recordCalls: true } });
+    const res = await t.app.inject({ method: 'GET', url: `/api/company/details?companyId=${stale}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ data: { callMethod: string; recordCalls: boolean } }>().data).toMatchObject({ callMethod: 'p2p', recordCalls: false });
+  });
 });
