@@ -5,7 +5,7 @@
  * and the in-call features work as with the media server. A stranger's Jingle session is refused.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test, type TestInfo } from '@playwright/test';
 import { addReport, registerGuest, XMPP_WS_URL } from '../support/api.ts';
 import { launchParticipant } from '../support/browser.ts';
 import { closeAll, screenshot } from '../support/journey.ts';
@@ -14,17 +14,25 @@ import { janusSessions, RELAY_ONLY_INIT_SCRIPT, selectedPairs, setCompany, useP2
 import { RawXmpp } from '../support/rawXmpp.ts';
 import { janusRoomExists } from '../support/stack.ts';
 import { expectTileDecoding } from '../support/tiles.ts';
-import { guestCallsAndAgentAnswers, launchPair, sendChat, supervisorSignsIn } from './incall-support.ts';
+import { guestCallsAndAgentAnswers, launchPair, sendChat, supervisorSignsIn, type AnsweredCall } from './incall-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(() => useP2P(true));
 test.afterAll(() => useP2P(false));
 
-test('when the company uses p2p, then guest and agent exchange media directly while Janus holds no session for the call', async ({}, testInfo) => {
+/** A call the agent answered (media proven both ways); `body` runs in it, both browsers closed after. */
+async function inAnsweredCall(testInfo: TestInfo, body: (call: AnsweredCall) => Promise<void>): Promise<void> {
   const { agent, guest } = await launchPair();
   try {
-    // act: the usual call (guestCallsAndAgentAnswers proves decoded video and audio on both sides)
-    const { callId } = await guestCallsAndAgentAnswers(agent, guest);
+    await body(await guestCallsAndAgentAnswers(agent, guest));
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+}
+
+test('when the company uses p2p, then guest and agent exchange media directly while Janus holds no session for the call', async ({}, testInfo) => {
+  // act: the usual call (guestCallsAndAgentAnswers proves decoded video and audio on both sides)
+  await inAnsweredCall(testInfo, async ({ agent, guest, callId }) => {
     await expectMediaFlowing(guest.page, 'guest');
     await expectMediaFlowing(agent.page, 'agent');
 
@@ -41,9 +49,7 @@ test('when the company uses p2p, then guest and agent exchange media directly wh
       expect(pairs[0]!.iceServers).not.toMatch(/google/);
     }
     await screenshot(guest.page, testInfo, 'incall-p2p-guest');
-  } finally {
-    await closeAll(testInfo, agent, guest);
-  }
+  });
 });
 
 test('when a p2p call is forced through the TURN relay, then media flows both ways through coturn with the credentials from XEP-0215', async ({}, testInfo) => {
@@ -64,9 +70,7 @@ test('when a p2p call is forced through the TURN relay, then media flows both wa
 });
 
 test('when in a p2p call, then chat and mute work as with the media server', async ({}, testInfo) => {
-  const { agent, guest } = await launchPair();
-  try {
-    await guestCallsAndAgentAnswers(agent, guest);
+  await inAnsweredCall(testInfo, async ({ agent, guest }) => {
     const call = agent.page.getByTestId('active-call');
 
     // chat (XMPP, unchanged by the method)
@@ -84,15 +88,11 @@ test('when in a p2p call, then chat and mute work as with the media server', asy
     await guest.page.getByTestId('mute-audio-button').click();
     await expect(call).toHaveAttribute('data-guest-audio-muted', 'false');
     await expectMediaFlowing(agent.page, 'agent after the guest unmuted');
-  } finally {
-    await closeAll(testInfo, agent, guest);
-  }
+  });
 });
 
 test('when in a p2p call, then screen share works both ways', async ({}, testInfo) => {
-  const { agent, guest } = await launchPair();
-  try {
-    await guestCallsAndAgentAnswers(agent, guest);
+  await inAnsweredCall(testInfo, async ({ agent, guest }) => {
 
     // screen share: the guest's screen reaches the agent large, and stops
     await guest.page.getByTestId('screen-share-button').click();
@@ -108,15 +108,11 @@ test('when in a p2p call, then screen share works both ways', async ({}, testInf
     await agent.page.getByTestId('agent-screen-share-button').click();
     await expect(guest.page.getByTestId('remote-screen')).toHaveCount(0);
     await expectMediaFlowing(guest.page, 'guest after the screen share');
-  } finally {
-    await closeAll(testInfo, agent, guest);
-  }
+  });
 });
 
 test('when the agent holds and resumes a p2p call, then the guest shows the hold page and media flows again under a new call id', async ({}, testInfo) => {
-  const { agent, guest } = await launchPair();
-  try {
-    const { callId, agentJid } = await guestCallsAndAgentAnswers(agent, guest);
+  await inAnsweredCall(testInfo, async ({ agent, guest, callId, agentJid }) => {
     const call = agent.page.getByTestId('active-call');
 
     await agent.page.getByTestId('agent-hold-button').click();
@@ -133,9 +129,7 @@ test('when the agent holds and resumes a p2p call, then the guest shows the hold
     await expectMediaFlowing(agent.page, 'agent after resume');
     await expect(call).toHaveAttribute('data-guest-presence', `InCall|${agentJid}|${newCallId}`);
     expect(await janusRoomExists(newCallId)).toBe(false);
-  } finally {
-    await closeAll(testInfo, agent, guest);
-  }
+  });
 });
 
 test("when a stranger sends the agent a Jingle session-initiate during a p2p call, then it is declined and the call goes on", async ({}, testInfo) => {
