@@ -52,6 +52,8 @@ export interface ActiveCall {
   held?: boolean;
   /** we joined a call another agent answered (a supervisor): hanging up only leaves */
   joined?: boolean;
+  /** we took it over by transfer (p2p: the first agent hands over on our answer, sent once we publish) */
+  transferred?: boolean;
 }
 
 export interface AgentSnapshot {
@@ -292,7 +294,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const callType = guest?.lobby?.callType === 'voice' ? 'voice' : 'video';
     this.#set({ transfers: this.#snapshot.transfers.filter((t) => t.id !== id) });
     await this.#enterCall(
-      { callId: taken.callId, room: taken.room, guestNick: taken.guestUsername, callType, guestStatus: guest?.statusText ?? '' },
+      { callId: taken.callId, room: taken.room, guestNick: taken.guestUsername, callType, guestStatus: guest?.statusText ?? '', transferred: true },
       callType === 'video',
       xmpp,
     );
@@ -443,7 +445,16 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     media.on('destroyed', () => {
       if (this.inCall.isCurrent(media)) void this.#leaveCall('guest');
     });
+    // p2p: the guest opens its session toward this console tab once told where it is; at once (the
+    // guest's offer travels while our camera opens; the session is accepted once we publish), but a
+    // transfer's taker only once published: the first agent hands over on this answer
+    const answer = () => {
+      if (isP2PGrant(grant) && xmpp.jingle && this.#activeCallId() === callId)
+        xmpp.sendControl(room, { action: 'answer', callId, peer: xmpp.jingle.self });
+    };
+    const early = !this.#snapshot.activeCall?.transferred;
     const published = await this.inCall.joinAndPublish(media, {
+      connected: early ? answer : undefined,
       room: transport.room,
       display: this.#snapshot.jid ?? this.#nick,
       stream: gum,
@@ -451,9 +462,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       recordFilename: this.#recordFilename(callId),
     });
     if (published && this.#activeCallId() === callId) {
-      // p2p: the guest opens its session toward this console tab once told where it is (after our camera
-      // is published: a transfer's first agent hands over on this answer, so the taker must be ready)
-      if (isP2PGrant(grant) && xmpp.jingle) xmpp.sendControl(room, { action: 'answer', callId, peer: xmpp.jingle.self });
+      if (!early) answer();
       this.#set({ phase: 'inCall' });
     }
   }
