@@ -16,7 +16,6 @@ import { janusRoomExists } from '../support/stack.ts';
 import { expectTileDecoding } from '../support/tiles.ts';
 import { guestCallsAndAgentAnswers, launchPair, sendChat, supervisorSignsIn, type AnsweredCall } from './incall-support.ts';
 
-test.describe.configure({ mode: 'serial' });
 test.beforeAll(() => useP2P(true));
 test.afterAll(() => useP2P(false));
 
