@@ -65,22 +65,26 @@ export async function killServer(name: StackServer): Promise<void> {
   await stackScript(`pid=$(lobby_pid ${name}) && kill -KILL "$pid" && while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; rm -f "$(lobby_pidfile ${name})"`);
 }
 
-/** Asks Janus's admin API (loopback, JANUS_ADMIN_SECRET of the run) whether a videoroom room exists. */
-export async function janusRoomExists(room: string): Promise<boolean> {
+/** One request to Janus's admin API (loopback, JANUS_ADMIN_SECRET of the run); throws unless it succeeded. */
+export async function janusAdmin<T extends object>(request: Record<string, unknown>): Promise<T> {
   const url = process.env.JANUS_ADMIN_URL ?? 'http://127.0.0.1:7088/admin';
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      janus: 'message_plugin',
-      transaction: crypto.randomBytes(6).toString('hex'),
-      admin_secret: process.env.JANUS_ADMIN_SECRET ?? '',
-      plugin: 'janus.plugin.videoroom',
-      request: { request: 'exists', room },
-    }),
+    body: JSON.stringify({ transaction: crypto.randomBytes(6).toString('hex'), admin_secret: process.env.JANUS_ADMIN_SECRET ?? '', ...request }),
   });
-  const answer = (await res.json()) as { janus?: string; response?: { exists?: boolean }; error?: { reason?: string } };
+  const answer = (await res.json()) as T & { janus?: string; error?: { reason?: string } };
   if (answer.janus !== 'success') throw new Error(`Janus admin: ${answer.error?.reason ?? JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Asks Janus's admin API whether a videoroom room exists. */
+export async function janusRoomExists(room: string): Promise<boolean> {
+  const answer = await janusAdmin<{ response?: { exists?: boolean } }>({
+    janus: 'message_plugin',
+    plugin: 'janus.plugin.videoroom',
+    request: { request: 'exists', room },
+  });
   return answer.response?.exists === true;
 }
 

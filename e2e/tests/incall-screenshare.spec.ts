@@ -3,9 +3,10 @@
  * shows it large; the sharer does not receive its own screen; when the browser's sharing track ends,
  * sharing stops and no more screen frames arrive. The agent can share too.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { closeAll, screenshot } from '../support/journey.ts';
 import { guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
+import { expectTileDecoding, framesOfTrack, trackOfTile } from '../support/tiles.ts';
 
 /** Keeps the streams getDisplayMedia hands out, so the test can end them the way the browser does. */
 const CAPTURE_DISPLAY_STREAMS = `(() => {
@@ -19,43 +20,6 @@ const CAPTURE_DISPLAY_STREAMS = `(() => {
     return stream;
   };
 })();`;
-
-async function trackOfTile(page: Page, testId: string): Promise<string | null> {
-  return page.evaluate((id) => {
-    const video = document.querySelector<HTMLVideoElement>(`[data-testid="${id}"] video`);
-    return (video?.srcObject as MediaStream | null)?.getVideoTracks()[0]?.id ?? null;
-  }, testId);
-}
-
-/** Frames decoded for the video track the given tile shows (getStats, by track identifier). */
-async function framesOfTile(page: Page, testId: string): Promise<number> {
-  const trackId = await trackOfTile(page, testId);
-  return trackId ? framesOfTrack(page, trackId) : -1;
-}
-
-async function framesOfTrack(page: Page, trackId: string): Promise<number> {
-  return page.evaluate(async (id) => {
-    const track = { id };
-    const pcs = (window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? [];
-    let frames = 0;
-    for (const pc of pcs) {
-      if (pc.connectionState === 'closed') continue;
-      const stats = await pc.getStats();
-      stats.forEach((s: Record<string, unknown>) => {
-        if (s.type === 'inbound-rtp' && s.kind === 'video' && s.trackIdentifier === track.id)
-          frames += Number(s.framesDecoded ?? 0);
-      });
-    }
-    return frames;
-  }, trackId);
-}
-
-async function expectTileDecoding(page: Page, testId: string, who: string): Promise<void> {
-  await expect.poll(() => framesOfTile(page, testId), { message: `${who}: first screen frame`, timeout: 30_000 }).toBeGreaterThan(0);
-  const before = await framesOfTile(page, testId);
-  await page.waitForTimeout(1500);
-  expect(await framesOfTile(page, testId), `${who}: screen frames keep being decoded`).toBeGreaterThan(before);
-}
 
 test('when the guest shares its screen, then the agent decodes it large; it stops when the sharing track ends; the agent can share too', async ({}, testInfo) => {
   const { agent, guest } = await launchPair();

@@ -7,6 +7,9 @@
 %%%   - the guest's own account (carbons, its other resources).
 %%% So no message, presence (subscription requests included) or IQ passes between a guest and another
 %%% guest (of its company or another) or an agent's JID; agents reach guests only through rooms.
+%%% One exception, for p2p calls (docs/protocol.md "p2p"): Jingle IQs (XEP-0166, and the answers to
+%%% them) between a guest and an agent who is an admin or owner of a room the guest is in right now,
+%%% i.e. an agent of the guest's call (its assignment's agents, the appointment agent, a transfer's taker).
 %%%
 %%% Why a module: mod_block_strangers lets IQs and body-less messages through and cannot tell a guest
 %%% from an agent on another local host; a server-set privacy list can be replaced or declined by the
@@ -47,7 +50,7 @@ is_guest_host(Host) ->
 %% A stanza the guest sends: only to its rooms, a server or itself.
 user_send_packet({drop, _} = Acc) -> Acc;
 user_send_packet({Pkt, #{jid := Own, lserver := Host} = State} = Acc) ->
-    case allowed(Own, xmpp:get_to(Pkt), Host) of
+    case allowed(Own, xmpp:get_to(Pkt), Host) orelse jingle_with_agent(Own, xmpp:get_to(Pkt), Host, Pkt) of
         true -> Acc;
         false ->
             logger:info("mod_lobby_guest_filter: dropped a ~ts from ~ts to ~ts",
@@ -59,7 +62,7 @@ user_send_packet(Acc) -> Acc.
 %% A stanza for the guest: only from its rooms, a server or itself.
 user_receive_packet({drop, _} = Acc) -> Acc;
 user_receive_packet({Pkt, #{jid := Own, lserver := Host} = State} = Acc) ->
-    case allowed(Own, xmpp:get_from(Pkt), Host) of
+    case allowed(Own, xmpp:get_from(Pkt), Host) orelse jingle_with_agent(Own, xmpp:get_from(Pkt), Host, Pkt) of
         true -> Acc;
         false -> {drop, State}
     end;
@@ -76,3 +79,39 @@ allowed(Own, Peer, Host) ->
         PeerUser == OwnUser, PeerServer == OwnServer -> true;
         true -> false
     end.
+
+-define(NS_JINGLE, <<"urn:xmpp:jingle:1">>).
+
+%% A Jingle IQ between the guest and an agent of its call (p2p): the agent is a user of another local
+%% host (not the guests' one) and an admin or owner of one of the rooms the guest is in.
+jingle_with_agent(_Own, undefined, _Host, _Pkt) -> false;
+jingle_with_agent(Own, Peer, Host, Pkt) ->
+    {OwnUser, OwnServer, _} = jid:tolower(Own),
+    {PeerUser, PeerServer, _} = jid:tolower(Peer),
+    is_jingle_iq(Pkt) andalso PeerUser /= <<>> andalso PeerServer /= Host
+        andalso ejabberd_router:is_my_host(PeerServer)
+        andalso agent_of_guest(OwnUser, OwnServer, jid:encode({PeerUser, PeerServer, <<>>})).
+
+%% a Jingle request, or the answer (result or error) to one
+is_jingle_iq(Pkt) ->
+    xmpp:get_name(Pkt) == <<"iq">> andalso
+        case xmpp:get_type(Pkt) of
+            result -> true;
+            error -> true;
+            _ -> lists:any(fun(El) -> xmpp:get_ns(El) == ?NS_JINGLE end, xmpp:get_els(Pkt))
+        end.
+
+agent_of_guest(GuestUser, GuestServer, AgentBare) ->
+    Rooms = try mod_muc_admin:get_user_rooms(GuestUser, GuestServer) catch _:_ -> [] end,
+    lists:any(
+      fun(RoomJid) ->
+              case binary:split(RoomJid, <<"@">>) of
+                  [Name, Service] ->
+                      Affiliation = try mod_muc_admin:get_room_affiliation(Name, Service, AgentBare)
+                                    catch _:_ -> none end,
+                      %% a room keeps an affiliation alone or with its reason
+                      lists:member(Affiliation, [admin, owner, {admin, <<>>}, {owner, <<>>}])
+                          orelse (is_tuple(Affiliation) andalso lists:member(element(1, Affiliation), [admin, owner]));
+                  _ -> false
+              end
+      end, Rooms).

@@ -6,7 +6,7 @@ class FakeClient extends EventEmitter {
   config: Record<string, unknown>;
   reconnectAttempts = 0;
   calls: string[] = [];
-  jingle = { iceServers: [] };
+  jingle = { iceServers: [], prepareSession: () => undefined };
   sasl = { disable: () => undefined };
   constructor(config: Record<string, unknown>) {
     super();

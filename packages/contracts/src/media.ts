@@ -5,7 +5,7 @@ import { CallId } from './callReport.ts';
  * A participant's way into its call's Janus room (docs/protocol.md "Media room"): the room the server
  * created, its random pin, and a Janus token for that room alone (short-lived, signed by the server).
  */
-export const MediaGrant = Type.Object(
+export const JanusGrant = Type.Object(
   {
     room: Type.String(),
     pin: Type.String(),
@@ -14,6 +14,20 @@ export const MediaGrant = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type JanusGrant = Static<typeof JanusGrant>;
+
+/**
+ * The answer for a call of a company whose callMethod is p2p (docs/protocol.md "p2p"): no media room
+ * exists; the media flows directly between the guest and its agent over a Jingle session.
+ */
+export const P2PGrant = Type.Object(
+  { method: Type.Literal('p2p', { description: 'media directly between guest and agent (Jingle), no Janus room' }) },
+  { additionalProperties: false },
+);
+
+/** The server tells each side how its call's media flows: a Janus room, or p2p. */
+export const MediaGrant = Type.Union([JanusGrant, P2PGrant]);
 export type MediaGrant = Static<typeof MediaGrant>;
 
 /** POST /api/call-report/media: the guest's grant for its own call (the server creates the room). */

@@ -1,6 +1,6 @@
 import { EjabberdError } from '../../src/services/ejabberd.ts';
 import type { Affiliation, EjabberdClient, RoomSpec } from '../../src/services/ejabberd.ts';
-import type { MediaGrant } from '@lobby/contracts';
+import type { JanusGrant } from '@lobby/contracts';
 import type { JanusClient } from '../../src/services/janus.ts';
 import type { MediaRooms } from '../../src/services/media/mediaRooms.ts';
 
@@ -62,7 +62,7 @@ export interface FakeMediaRooms extends MediaRooms {
 }
 
 export function createFakeMediaRooms(): FakeMediaRooms {
-  const grant = (callId: string): MediaGrant => ({ room: `room-${callId}`, pin: 'pin', token: `token-${callId}`, expires_in: 3600 });
+  const grant = (callId: string): JanusGrant => ({ room: `room-${callId}`, pin: 'pin', token: `token-${callId}`, expires_in: 3600 });
   const fake: FakeMediaRooms = {
     grants: [],
     roomOpen: true,

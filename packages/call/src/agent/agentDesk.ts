@@ -23,6 +23,7 @@ import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
 import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
+import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, SignallingPort } from '../room/ports.ts';
 import { MEDIA_LOST, type MediaNotice } from '../media/mediaHealth.ts';
 
@@ -40,6 +41,8 @@ export interface ActiveCall {
   held?: boolean;
   /** we joined a call another agent answered (a supervisor): hanging up only leaves */
   joined?: boolean;
+  /** we took it over by transfer (p2p: the first agent hands over on our answer, sent once we publish) */
+  transferred?: boolean;
 }
 
 export interface AgentSnapshot {
@@ -158,6 +161,11 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     this.#nick = token.jid.split('@')[0] ?? token.jid;
     xmpp.on('roomPresence', (presence) => this.#onPresence(presence));
     xmpp.on('control', (control) => {
+      // p2p: an agent's answer (a transfer's taker is ready for the guest's Jingle session)
+      if (control.action === 'answer' && control.peer) {
+        this.#answered = { callId: control.callId, jid: control.peer.split('/')[0]!.toLowerCase() };
+        this.#handOverIfArrived();
+      }
       const active = this.#snapshot.activeCall;
       if (
         control.action === 'end' &&
@@ -242,9 +250,15 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   /** the agent our call is handed over to: we leave (without ending the call) once its feed is in */
   #handOverTo: string | null = null;
 
+  /** p2p: the latest agent who answered a call (a transfer's taker): no media room shows us its feed */
+  #answered: { callId: string; jid: string } | null = null;
+
   #handOverIfArrived(): void {
     const to = this.#handOverTo;
-    if (to && this.#snapshot.remoteFeeds.some((f) => f.display === to)) {
+    const answered = this.#answered;
+    const takerReady =
+      !!answered && answered.callId === this.#activeCallId() && answered.jid === to?.toLowerCase();
+    if (to && (takerReady || this.#snapshot.remoteFeeds.some((f) => f.display === to))) {
       this.#handOverTo = null;
       void this.#leaveCall('transferred');
     }
@@ -274,7 +288,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const callType = guest?.lobby?.callType === 'voice' ? 'voice' : 'video';
     this.#set({ transfers: this.#snapshot.transfers.filter((t) => t.id !== id) });
     await this.#enterCall(
-      { callId: taken.callId, room: taken.room, guestNick: taken.guestUsername, callType, guestStatus: guest?.statusText ?? '' },
+      { callId: taken.callId, room: taken.room, guestNick: taken.guestUsername, callType, guestStatus: guest?.statusText ?? '', transferred: true },
       callType === 'video',
       xmpp,
     );
@@ -386,24 +400,45 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     gum.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
     // the call's room, its pin and our Janus token come from the server (docs/protocol.md "Media room")
     const grant = await this.#options.api.mediaGrant(callId);
-    const media = this.inCall.open(
-      { servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token },
-      { feedAdded: () => this.#handOverIfArrived(), health: this.#mediaHealth() },
+    // p2p (docs/protocol.md "p2p"): we take the Jingle session of the call's guest, and no one else's
+    const room = this.#snapshot.activeCall?.room ?? '';
+    const guestJid = this.#presence.get(`${room}/${guestNick}`)?.jid ?? '';
+    const transport = transportFor(
+      grant,
+      callId,
+      { servers: this.#options.janusServers, xmpp },
+      { role: 'responder', expect: guestJid.split('/')[0]!, expectDisplay: guestNick },
     );
+    const media = this.inCall.open(transport.options, {
+      feedAdded: () => this.#handOverIfArrived(),
+      health: this.#mediaHealth(),
+    });
     media.on('publisherLeft', ({ display }) => {
       if (this.inCall.isCurrent(media) && display === guestNick) void this.#leaveCall('guest');
     });
     media.on('destroyed', () => {
       if (this.inCall.isCurrent(media)) void this.#leaveCall('guest');
     });
+    // p2p: the guest opens its session toward this console tab once told where it is; at once (the
+    // guest's offer travels while our camera opens; the session is accepted once we publish), but a
+    // transfer's taker only once published: the first agent hands over on this answer
+    const answer = () => {
+      if (isP2PGrant(grant) && xmpp.jingle && this.#activeCallId() === callId)
+        xmpp.sendControl(room, { action: 'answer', callId, peer: xmpp.jingle.self });
+    };
+    const early = !this.#snapshot.activeCall?.transferred;
     const published = await this.inCall.joinAndPublish(media, {
-      room: { room: grant.room, pin: grant.pin },
+      connected: early ? answer : undefined,
+      room: transport.room,
       display: this.#snapshot.jid ?? this.#nick,
       stream: gum,
       video,
       recordFilename: this.#recordFilename(callId),
     });
-    if (published && this.#activeCallId() === callId) this.#set({ phase: 'inCall' });
+    if (published && this.#activeCallId() === callId) {
+      if (!early) answer();
+      this.#set({ phase: 'inCall' });
+    }
   }
 
   /**
@@ -418,6 +453,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const holding = this.inCall.hold(
       (s) => ({ ...s, peerCall: 'Paused', OnHoldCount: s.OnHoldCount + 1, isZoomed: false }),
       () => xmpp.sendControl(active.room, { action: 'hold', callId: active.callId }),
+      { hold: true }, // p2p: Jingle session-info <hold/> before the session ends
     );
     this.#set({ muted: { audio: false, video: false } });
     await holding;

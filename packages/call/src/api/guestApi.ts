@@ -42,13 +42,16 @@ export type TimestampFlag =
   'call_initiated_timestamp' | 'call_answered_timestamp' | 'call_ended_timestamp' | 'guest_exit_timestamp';
 
 /** A participant's way into its call's Janus room (docs/protocol.md "Media room"). */
-export interface MediaGrant {
+export interface JanusGrant {
   room: string;
   pin: string;
   /** the Janus token for this room alone */
   token: string;
   expires_in: number;
 }
+
+/** The server's answer for a p2p company's call: no media room, a Jingle session instead (docs/protocol.md "p2p"). */
+export type MediaGrant = JanusGrant | { method: 'p2p' };
 
 export interface GuestApi {
   register(guestId: string, companyId?: number): Promise<GuestRegistration>;

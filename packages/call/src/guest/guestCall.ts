@@ -19,6 +19,7 @@ import { initialCallStatus, peerJoined, peerLeft, peerPaused, type CallStatus } 
 import { ApiError } from '../api/http.ts';
 import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
+import { answeringPeer, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, MediaTransport, SignallingPort } from '../room/ports.ts';
 
 export type GuestCallPhase =
@@ -376,14 +377,16 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       stopIf: () => this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended',
       notice: (mediaNotice) => this.#set({ mediaNotice }),
     });
-    const media = this.inCall.open(
-      { servers: this.#options.janusServers, iceServers: xmpp.iceServers, token: grant.token },
-      { peerFeed: (feed) => this.#onAgentFeed(feed, callId), health: this.#mediaHealth(callId) },
-    );
+    // a p2p company's call: a Jingle session toward the agent who answers (docs/protocol.md "p2p")
+    const transport = transportFor(grant, callId, { servers: this.#options.janusServers, xmpp }, { role: 'initiator' });
+    const media = this.inCall.open(transport.options, {
+      peerFeed: (feed) => this.#onAgentFeed(feed, callId),
+      health: this.#mediaHealth(callId),
+    });
     this.#wireMedia(media, callId);
     // #teardown (a hang-up meanwhile) takes the media from the core and closes it: the core stops there
     await this.inCall.joinAndPublish(media, {
-      room: { room: grant.room, pin: grant.pin },
+      room: transport.room,
       display: username,
       stream: Promise.resolve(localStream),
       video: kind === 'video',
@@ -449,6 +452,10 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       }, AGENT_LEFT_GRACE_MS);
     });
     media.on('iceFailed', () => void this.#reportFailed(media, callId));
+    // p2p: the agent's Jingle session-info <hold/> holds the call like its hold control
+    media.on('held', ({ peer }) => {
+      if (this.inCall.isCurrent(media)) void this.#hold(peer);
+    });
     media.on('destroyed', () => {
       if (this.inCall.isCurrent(media)) this.#setStatus((s) => ({ ...s, janusSessionEnded: true }));
     });
@@ -597,6 +604,11 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (control.action === 'end') void this.#end('agent');
     else if (control.action === 'hold') void this.#hold(control.from);
     else if (control.action === 'resume') void this.#resume();
+    else if (control.action === 'answer') {
+      // p2p: the agent answered and waits for our Jingle session (the room's occupant, no one else)
+      const peer = answeringPeer(control, this.#occupants);
+      if (peer) this.inCall.media?.connectPeer?.(peer, peer.split('/')[0]!);
+    }
   }
 
   /**

@@ -104,6 +104,8 @@ export type MediaEvents = {
   reconnecting: { error: string };
   reconnected: void;
   lost: { error: string };
+  /** p2p: the peer put the call on hold (Jingle session-info <hold/>) */
+  held: { peer: string };
 };
 
 /** How long connecting to one endpoint may take before the next is tried (SPEC.md §8 'Request timed out'). */

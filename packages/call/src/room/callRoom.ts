@@ -9,7 +9,7 @@
  * so each engine keeps its own snapshot shape and emits one change per write.
  */
 import type { RemoteFeed } from '../media/mediaSession.ts';
-import type { DeviceChoice, MediaSessionOptions, PublishOptions, RoomOptions } from '../media/mediaSession.ts';
+import type { DeviceChoice, PublishOptions, RoomOptions } from '../media/mediaSession.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import {
@@ -24,7 +24,14 @@ import {
 } from '../state/callStatus.ts';
 import { uploadTypeOf } from '../api/http.ts';
 import { watchMediaHealth, type MediaNotice } from '../media/mediaHealth.ts';
-import { defaultPorts, whenVisible, type CallPorts, type MediaTransport, type SignallingPort } from './ports.ts';
+import {
+  defaultPorts,
+  whenVisible,
+  type CallPorts,
+  type MediaTransport,
+  type MediaTransportOptions,
+  type SignallingPort,
+} from './ports.ts';
 
 /** The in-call fields of both engines' snapshots. */
 export interface RoomView {
@@ -106,7 +113,7 @@ export class CallRoom {
   }
 
   /** Opens the call's media transport and follows the others' feeds and our screen's end. */
-  open(options: MediaSessionOptions, hooks: FeedHooks = {}): MediaTransport {
+  open(options: MediaTransportOptions, hooks: FeedHooks = {}): MediaTransport {
     const media = this.ports.media(options);
     this.#media = media;
     media.on('remoteFeed', (feed) => {
@@ -320,7 +327,11 @@ export class CallRoom {
    * `announce` tells the room; then the media leaves (the call continues under a new call id) and the
    * camera stops. The returned teardown is also `holding`, which a resume waits for.
    */
-  hold(status: (s: CallStatus) => CallStatus, announce: () => void, close: { destroyRoom?: boolean } = {}): Promise<void> {
+  hold(
+    status: (s: CallStatus) => CallStatus,
+    announce: () => void,
+    close: { destroyRoom?: boolean; hold?: boolean } = {},
+  ): Promise<void> {
     const media = this.#media;
     this.#media = null; // its events no longer concern the call
     const { localStream, localScreen } = this.#options.read();

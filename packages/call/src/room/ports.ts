@@ -20,6 +20,8 @@ import { getLocalMedia } from '../media/devices.ts';
 import { XmppSession, type XmppEvents, type XmppSessionOptions } from '../xmpp/session.ts';
 import type { CallControl } from '../xmpp/stanzas.ts';
 import type { OutgoingChat } from '../xmpp/session.ts';
+import type { JinglePort } from '../xmpp/jingle.ts';
+import { P2PTransport, type P2POptions } from '../media/p2pTransport.ts';
 
 type Subscribe<Events> = <K extends keyof Events>(event: K, listener: (payload: Events[K]) => void) => () => void;
 
@@ -28,6 +30,8 @@ export interface SignallingPort {
   readonly connected: boolean;
   /** ICE servers the session discovered (handed to the media transport) */
   readonly iceServers: RTCIceServer[];
+  /** Jingle sessions for p2p calls (docs/protocol.md "p2p"); null before connecting */
+  readonly jingle?: JinglePort | null;
   on: Subscribe<XmppEvents>;
   connect(): Promise<void>;
   joinRoom(room: string, nick: string, status: string, lobby: LobbyPresenceElement): Promise<void>;
@@ -62,7 +66,10 @@ export interface MediaTransport {
   /** true when something changed; the published stream is then `localStream` */
   changeDevices(choice: DeviceChoice, options: ChangeDevicesOptions): Promise<boolean>;
   readonly localStream: MediaStream | null;
-  close(options?: { destroyRoom?: boolean }): Promise<void>;
+  /** `hold`: the call is being held (a p2p transport tells its peer with a Jingle session-info first) */
+  close(options?: { destroyRoom?: boolean; hold?: boolean }): Promise<void>;
+  /** p2p, the guest's side: opens the Jingle session toward the agent who answered (`peer`: full JID) */
+  connectPeer?(peer: string, display: string): void;
   peerConnections(): { publisher?: RTCPeerConnection; subscriber?: RTCPeerConnection; screen?: RTCPeerConnection };
 }
 
@@ -91,9 +98,12 @@ export interface EnvironmentPort {
   userAgent(): string;
 }
 
+/** The media transport's options: Janus's, or (a p2p call, the server's grant says so) the Jingle peer's. */
+export type MediaTransportOptions = MediaSessionOptions & { p2p?: P2POptions };
+
 export interface CallPorts {
   signalling: (options: XmppSessionOptions) => SignallingPort;
-  media: (options: MediaSessionOptions) => MediaTransport;
+  media: (options: MediaTransportOptions) => MediaTransport;
   devices: DevicesPort;
   clock: ClockPort;
   environment: EnvironmentPort;
@@ -116,7 +126,7 @@ const browserEnvironment: EnvironmentPort = {
 export function defaultPorts(overrides: Partial<CallPorts> = {}): CallPorts {
   return {
     signalling: (options) => new XmppSession(options),
-    media: (options) => new MediaSession(options),
+    media: (options) => (options.p2p ? new P2PTransport(options.p2p) : new MediaSession(options)),
     devices: {
       getUserMedia: (request) => getLocalMedia(request),
       getDisplayMedia: () => navigator.mediaDevices.getDisplayMedia({ video: true, audio: false }),

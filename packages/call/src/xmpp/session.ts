@@ -9,6 +9,7 @@ import { Emitter } from '../emitter.ts';
 import { decodePresenceStatus, type LobbyPresenceElement, type PresenceInfo } from '../presence.ts';
 import { isCallControl, lobbyStanzas, type CallControl } from './stanzas.ts';
 import { normalizeIceServers } from './iceServers.ts';
+import { stanzaJingle, type JinglePort } from './jingle.ts';
 
 const NON_PLAIN_MECHANISMS = [
   'SCRAM-SHA-256-PLUS',
@@ -102,6 +103,7 @@ export class XmppSession extends Emitter<XmppEvents> {
   readonly options: XmppSessionOptions;
   #client: XMPP.Agent | null = null;
   #iceServers: RTCIceServer[] = [];
+  #jingle: JinglePort | null = null;
   connected = false;
 
   constructor(options: XmppSessionOptions) {
@@ -112,6 +114,11 @@ export class XmppSession extends Emitter<XmppEvents> {
   get client(): XMPP.Agent {
     if (!this.#client) throw new Error('XMPP session not connected');
     return this.#client;
+  }
+
+  /** Jingle sessions with the other side of a p2p call (docs/protocol.md "p2p"); null before connect(). */
+  get jingle(): JinglePort | null {
+    return this.#jingle;
   }
 
   /** ICE servers discovered through XEP-0215 (coturn credentials). */
@@ -130,6 +137,7 @@ export class XmppSession extends Emitter<XmppEvents> {
     client.use(lobbyStanzas);
     for (const mechanism of NON_PLAIN_MECHANISMS) client.sasl.disable(mechanism);
     this.#client = client;
+    this.#jingle = stanzaJingle(client);
     this.#wire(client);
 
     await new Promise<void>((resolve, reject) => {
@@ -192,6 +200,9 @@ export class XmppSession extends Emitter<XmppEvents> {
     this.#iceServers = normalizeIceServers(
       (client.jingle as unknown as { iceServers?: RTCIceServer[] }).iceServers ?? [],
     );
+    // Jingle sessions take the manager's list: only ours (coturn), never StanzaJS's public STUN default,
+    // and without the `?transport=` on STUN URIs that makes the browser refuse the peer connection
+    client.jingle.iceServers = this.#iceServers;
     await client.enableCarbons().catch(() => undefined);
     this.connected = true;
   }

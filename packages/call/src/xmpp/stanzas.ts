@@ -10,7 +10,7 @@ import { NS_LOBBY_PRESENCE, type LobbyPresenceElement } from '../presence.ts';
 
 export const NS_LOBBY_CALL = 'urn:lobby:call:0';
 
-export const CALL_ACTIONS = ['end', 'hold', 'resume'] as const;
+export const CALL_ACTIONS = ['end', 'hold', 'resume', 'answer'] as const;
 export type CallAction = (typeof CALL_ACTIONS)[number];
 
 export interface CallControl {
@@ -18,6 +18,8 @@ export interface CallControl {
   callId: string;
   /** The call id the call continues under (resume after hold). */
   newCallId?: string;
+  /** answer (p2p): the agent's full JID, which the guest opens its Jingle session toward */
+  peer?: string;
 }
 
 declare module 'stanza/protocol' {
@@ -49,7 +51,12 @@ export function lobbyStanzas(_client: XMPP.Agent, stanzas: XMPP.JXT.Registry): v
       element: 'call',
       namespace: NS_LOBBY_CALL,
       path: 'message.lobbyCall',
-      fields: { action: attribute('action'), callId: attribute('callId'), newCallId: attribute('newCallId') },
+      fields: {
+        action: attribute('action'),
+        callId: attribute('callId'),
+        newCallId: attribute('newCallId'),
+        peer: attribute('peer'),
+      },
     },
   ]);
 }

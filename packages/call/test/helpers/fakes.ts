@@ -15,6 +15,9 @@ import type { OutgoingChat, XmppEvents, XmppSessionOptions } from '../../src/xmp
 import type { CallControl } from '../../src/xmpp/stanzas.ts';
 import type { GuestApi, GuestRegistration, MediaGrant, ReportStatus, TimestampFlag } from '../../src/api/guestApi.ts';
 import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom, TransferEvents } from '../../src/api/consoleApi.ts';
+import type { JinglePort } from '../../src/xmpp/jingle.ts';
+import { P2PTransport } from '../../src/media/p2pTransport.ts';
+import type { FakeJingleNetwork } from './fakeJingle.ts';
 
 /** Lets every queued delivery (and what it sets off) run. */
 export async function settle(rounds = 20): Promise<void> {
@@ -98,6 +101,8 @@ export class FakeXmppServer {
   readonly presenceLog: Array<{ room: string; nick: string; status: string; lobby: LobbyPresenceElement }> = [];
   readonly controlLog: Array<{ room: string; from: string; control: CallControl }> = [];
   readonly sessions: FakeSignalling[] = [];
+  /** p2p worlds: the sessions' Jingle ports live on this network */
+  jingle: FakeJingleNetwork | null = null;
 
   /** The signalling port factory: each engine's session joins this server. */
   readonly factory = (options: XmppSessionOptions): SignallingPort => {
@@ -226,7 +231,10 @@ export class FakeSignalling extends Emitter<XmppEvents> implements SignallingPor
     this.options = options;
     this.jid = options.jid;
     this.resource = options.resource ?? 'web';
+    this.jingle = server.jingle?.port(`${this.jid}/${this.resource}`) ?? null;
   }
+
+  readonly jingle: JinglePort | null;
 
   deliver<K extends keyof XmppEvents>(event: K, payload: XmppEvents[K]): void {
     if (this.connected) this.emit(event, payload);
@@ -566,12 +574,20 @@ export class FakeWorld {
   readonly xmpp = new FakeXmppServer();
   readonly media = new FakeMediaServer();
   readonly clock = new FakeClock();
+  /** the p2p transports opened (a p2p grant makes the engines open the real P2PTransport on fake Jingle) */
+  readonly p2pTransports: P2PTransport[] = [];
 
   /** The ports of one participant (its own devices and page). */
   ports(): CallPorts & { devices: FakeDevices; environment: FakeEnvironment } {
     return {
       signalling: this.xmpp.factory,
-      media: this.media.factory,
+      media: (options) => {
+        if (!options.p2p) return this.media.factory(options);
+        const getUserMedia = (c: MediaStreamConstraints) => Promise.resolve(fakeStream(!!c.video));
+        const transport = new P2PTransport({ ...options.p2p, getUserMedia });
+        this.p2pTransports.push(transport);
+        return transport;
+      },
       devices: new FakeDevices(),
       clock: this.clock,
       environment: new FakeEnvironment(),

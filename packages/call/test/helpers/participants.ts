@@ -6,6 +6,7 @@ import { createFakeConsoleApi, createFakeGuestApi, settle, type FakeWorld } from
 export async function guestReady(world: FakeWorld) {
   const ports = world.ports();
   const api = createFakeGuestApi('guest1');
+  if (world.xmpp.jingle) api.mediaGrant = () => Promise.resolve({ method: 'p2p' });
   const guest = new GuestCall({ api, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports });
   await guest.prepare('guest-id-1');
   await settle();
@@ -24,6 +25,7 @@ export async function guestWaiting(world: FakeWorld) {
 export async function agentOnline(world: FakeWorld, name: string) {
   const jid = `${name}@lobby.test`;
   const api = createFakeConsoleApi(jid);
+  if (world.xmpp.jingle) api.mediaGrant = () => Promise.resolve({ method: 'p2p' });
   const ports = world.ports();
   const agent = new AgentDesk({ api, displayName: name, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports });
   await agent.start();

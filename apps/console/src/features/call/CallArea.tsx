@@ -133,10 +133,17 @@ function RunningCalls() {
   const { t } = useTranslation();
   const calls = useAgentInCall((s) => s.runningCalls);
   const engine = useAgentInCall((s) => s.engine);
+  // the server refuses a second participant in a p2p call (docs/protocol.md "p2p")
+  const refused = useConsoleStore((s) => !!s.error?.includes('p2pNoJoin'));
   if (!calls.length || !engine) return null;
   return (
     <div className={styles.running}>
       <h3 className={styles.runningTitle}>{t('inCall.runningCalls')}</h3>
+      {refused ? (
+        <p className={styles.mediaNotice} role="alert" data-testid="join-refused">
+          {t('inCall.p2pNoJoin')}
+        </p>
+      ) : null}
       <ul className={styles.runningList}>
         {calls.map((c) => (
           <li key={c.callId} className={styles.runningItem} data-testid="running-call" data-call-id={c.callId}>

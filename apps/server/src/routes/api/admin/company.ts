@@ -6,6 +6,7 @@ import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
+import { callMethodConflict } from '../../../services/callMethod.ts';
 
 const ALLOWED = new Set(Object.keys(AdminCompanyUpdate.properties));
 
@@ -69,6 +70,9 @@ function adminCompanyRoutes(app: App, services: Services): void {
     },
     async (request, reply) => {
       const companyId = consoleUserOf(request).companyId;
+      const current = await repos.companies.byId(companyId);
+      const conflict = current && callMethodConflict({ ...current.settings, ...request.body });
+      if (conflict) return fail(reply, 400, conflict);
       if (!(await admin.update(companyId, request.body))) return fail(reply, 404, 'company: no such company');
       const data = await details(companyId);
       if (!data) return fail(reply, 404, 'company: no such company');

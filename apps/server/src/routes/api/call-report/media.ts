@@ -3,6 +3,7 @@ import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { guestOf } from '../../../plugins/app/auth.ts';
 import { ownedReport } from '../../../services/callOwnership.ts';
+import { P2P_GRANT, isP2P } from '../../../services/callMethod.ts';
 
 /**
  * The guest's media grant (docs/protocol.md "Media room"): the only way to its own call's Janus room. The
@@ -26,6 +27,8 @@ export default routes({ access: 'guest' }, (app, services) => {
       if (!report) return reply;
       if (report.status !== 'ok') return fail(reply, 403, `call_id: this call is ${report.status}`);
       if (report.call_ended_at !== null) return fail(reply, 409, 'call_id: this call has ended');
+      // a p2p company's call has no media room: the guest is told to open a Jingle session instead
+      if (isP2P((await services.repos.companies.byId(report.company_id))?.settings)) return { data: P2P_GRANT };
       const grant = await services.mediaRooms.grantGuest({
         callId: report.call_id,
         companyId: report.company_id,

@@ -5,6 +5,7 @@ import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
+import { isP2P } from '../../../services/callMethod.ts';
 
 /**
  * The details plus one deployment setting: whether automated browsers may call (LOBBY_ALLOW_AUTOMATION).
@@ -33,7 +34,10 @@ function companyRoutes(app: App, services: Services): void {
     async (request, reply) => {
       const company = await resolveCompany(services, request, request.query.companyId);
       if (!company) return fail(reply, 404, 'companyId: no such company');
-      return { data: { ...(await services.repos.companies.details(company)), allowAutomation: services.config.allowAutomation } };
+      const details = await services.repos.companies.details(company);
+      // nothing records a p2p call: the guest is never shown a recording notice for one (docs/protocol.md "p2p")
+      const recording = isP2P(details) ? { recordCalls: false } : {};
+      return { data: { ...details, ...recording, allowAutomation: services.config.allowAutomation } };
     },
   );
 }

@@ -2,6 +2,7 @@ import { CallIdParams, DataEnvelope, MediaGrant } from '@lobby/contracts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
+import { P2P_GRANT, isP2P, p2pJoinRefusal } from '../../../services/callMethod.ts';
 
 /**
  * A console user's media grant (docs/protocol.md "Media room"): the calls of its company, with the room's
@@ -26,6 +27,10 @@ export default routes({ access: 'console' }, (app, services) => {
       if (!report || report.company_id !== user.companyId) return fail(reply, 404, 'callId: no such call');
       if (report.call_ended_at !== null) return fail(reply, 409, 'callId: this call has ended');
       const company = await repos.companies.byId(report.company_id);
+      if (isP2P(company?.settings)) {
+        const refusal = p2pJoinRefusal(report.agent, user.xmppUsername);
+        return refusal ? fail(reply, 409, refusal) : { data: P2P_GRANT };
+      }
       const wanted = company?.settings.recordCalls !== false;
       // no recording without the guest's acknowledgement of the notice (docs/security.md "Recording consent")
       const consented = wanted && (await repos.recordingPrivacy.consentOf(report.company_id, report.call_id)) !== null;
