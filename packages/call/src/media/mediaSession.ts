@@ -10,11 +10,13 @@ import { Emitter } from '../emitter.ts';
 import { isTransientGatewayError, retry } from './retry.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked } from './watermark.ts';
+import { IceRestarter } from './iceRestart.ts';
 
 type JanusClass = typeof JanusJS.Janus;
 type Handle = JanusJS.PluginHandle;
 type Message = JanusJS.Message;
 type Jsep = JanusJS.JSEP;
+type HandleKind = 'publisher' | 'subscriber' | 'screen';
 
 /** The stages SPEC.md §4 tracks; a failure of any one is reported as a call bug. */
 export type CallStage =
@@ -91,7 +93,14 @@ export type MediaEvents = {
   remoteFeedRemoved: { feedId: string; display: string };
   publisherLeft: { feedId: string; display: string };
   screenEnded: void;
-  iceFailed: { handle: 'publisher' | 'subscriber' | 'screen' };
+  /**
+   * ICE restart (media/iceRestart.ts, docs/protocol.md "ICE restart"): a peer connection lost its path
+   * and is being restarted ('iceRestarting'), came back ('iceRestarted'), or stayed down through every
+   * restart ('iceFailed': the media is lost).
+   */
+  iceRestarting: { handle: HandleKind };
+  iceRestarted: { handle: HandleKind };
+  iceFailed: { handle: HandleKind };
   destroyed: void;
   error: Error;
   /** connecting failed and is tried again (Janus down or unreachable): the engines tell the user */
@@ -117,6 +126,14 @@ export const RECLAIM_ATTEMPTS = 20;
 let watchSocket: ((ws: WebSocket) => void) | null = null;
 
 let janusReady: Promise<JanusClass> | null = null;
+
+const realClock = {
+  now: () => Date.now(),
+  setTimeout(run: () => void, ms: number): () => void {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  },
+};
 
 /** Loads janus.js with webrtc-adapter (lazy: both are large). */
 export function loadJanus(debug = false): Promise<JanusClass> {
@@ -310,7 +327,50 @@ export class MediaSession extends Emitter<MediaEvents> {
     });
   }
 
-  #attach(kind: 'publisher' | 'subscriber' | 'screen', callbacks: JanusJS.PluginCallbacks): Promise<Handle> {
+  /** the ICE restart of each handle's peer connection */
+  readonly #restarters = new Map<HandleKind, IceRestarter>();
+
+  #restarter(kind: HandleKind): IceRestarter {
+    let restarter = this.#restarters.get(kind);
+    if (!restarter) {
+      restarter = new IceRestarter({
+        restart: () => this.#restartIce(kind),
+        clock: realClock,
+        onRestarting: () => this.#tell('iceRestarting', kind),
+        onRecovered: () => this.#tell('iceRestarted', kind),
+        onFailed: () => this.#tell('iceFailed', kind),
+      });
+      this.#restarters.set(kind, restarter);
+    }
+    return restarter;
+  }
+
+  #tell(event: 'iceRestarting' | 'iceRestarted' | 'iceFailed', handle: HandleKind): void {
+    if (!this.#closed) this.emit(event, { handle });
+  }
+
+  /**
+   * One ICE restart (docs/protocol.md "ICE restart"). A publisher (camera or screen) offers again with
+   * new ICE credentials (janus.js createOffer iceRestart) in a `configure`; the subscriber asks Janus for
+   * a restarted offer (VideoRoom `configure` with `restart: true`), answered as any subscriber offer
+   * (#onSubscriberMessage → `start`). One request, not the §8 retries: the restarter tries again itself.
+   */
+  async #restartIce(kind: HandleKind): Promise<void> {
+    if (this.#closed) return;
+    const handle = kind === 'publisher' ? this.#publisher : kind === 'screen' ? this.#screen : this.#subscriber;
+    if (!handle) return;
+    console.info(`media: ICE restart of the ${kind}`);
+    if (kind === 'subscriber') {
+      await this.#request(handle, { request: 'configure', restart: true });
+      return;
+    }
+    const jsep = await new Promise<Jsep>((resolve, reject) =>
+      handle.createOffer({ iceRestart: true, success: resolve, error: (e) => reject(e instanceof Error ? e : new Error(String(e))) }),
+    );
+    await this.#request(handle, { request: 'configure' }, jsep);
+  }
+
+  #attach(kind: HandleKind, callbacks: JanusJS.PluginCallbacks): Promise<Handle> {
     const janus = this.#janus;
     const Janus = this.#Janus;
     if (!janus || !Janus) return Promise.reject(new Error('Library not initialized'));
@@ -322,9 +382,7 @@ export class MediaSession extends Emitter<MediaEvents> {
             opaqueId: `lobby-${kind}-${Janus.randomString(12)}`,
             success: resolve,
             error: (e: string) => reject(new Error(e)),
-            iceState: (state) => {
-              if (state === 'failed') this.emit('iceFailed', { handle: kind });
-            },
+            iceState: (state) => this.#restarter(kind).onState(state),
             ...callbacks,
           }),
         ),
@@ -491,6 +549,8 @@ export class MediaSession extends Emitter<MediaEvents> {
     this.#screenId = null;
     this.#screenTrack?.stop();
     this.#screenTrack = null;
+    this.#restarters.get('screen')?.stop();
+    this.#restarters.delete('screen');
     if (!screen) return;
     await this.#request(screen, { request: 'leave' }).catch(() => undefined);
     screen.hangup();
@@ -832,6 +892,7 @@ export class MediaSession extends Emitter<MediaEvents> {
   async close(_options: { destroyRoom?: boolean } = {}): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const restarter of this.#restarters.values()) restarter.stop();
     await this.stopScreenShare().catch(() => undefined);
     const publisher = this.#publisher;
     // always leave: the room is destroyed by the server when the call ends (the others see us leave)
