@@ -1,6 +1,6 @@
 // The console's one mapping from the agent engine's snapshots to its store (state/deskSnapshot.ts).
 import { describe, expect, it } from 'vitest';
-import { initialCallStatus, type AgentSnapshot, type ActiveCall } from '@lobby/call';
+import { UNKNOWN_QUALITY, initialCallStatus, type AgentSnapshot, type ActiveCall } from '@lobby/call';
 import '../src/i18n/index.ts';
 import { fromDeskSnapshot } from '../src/state/deskSnapshot.ts';
 import { createConsoleStore } from '../src/state/store.ts';
@@ -21,6 +21,7 @@ const snapshot = (over: Partial<AgentSnapshot> = {}): AgentSnapshot => ({
   ...{ localStream: null, remoteFeeds: [], localScreen: null, status: initialCallStatus() },
   ...{ muted: { audio: false, video: false }, error: null, lastEnded: null, live: true, transfers: [] },
   mediaNotice: null,
+  networkQuality: UNKNOWN_QUALITY,
   ...over,
 });
 
