@@ -53,8 +53,8 @@ for (const seconds of [5, 20, 70]) {
       expect(ufragsBefore.length, 'the guest has its publisher and subscriber connections').toBeGreaterThanOrEqual(2);
 
       // ---- the cut
-      const dropsBefore = await cutDrops();
       const cutAt = Date.now();
+      let drops = 0;
       await cutGuestNetwork(true);
       try {
         // the guest's media stalls at the agent: told within the cut, with a poor line
@@ -71,10 +71,12 @@ for (const seconds of [5, 20, 70]) {
         }
         const left = seconds * 1000 - (Date.now() - cutAt);
         if (left > 0) await agent.page.waitForTimeout(left);
+        // read before the cut ends: ending it removes its rules and their counters
+        drops = await cutDrops();
       } finally {
         await cutGuestNetwork(false);
       }
-      expect(await cutDrops(), 'packets dropped by the cut').toBeGreaterThan(dropsBefore);
+      expect(drops, 'packets dropped by the cut').toBeGreaterThan(0);
 
       // ---- back: the media flows again on both sides, the notices go, the call goes on
       const backWithin = seconds >= 70 ? 90_000 : 45_000;

@@ -121,6 +121,8 @@ export const CONNECT_TIMEOUT_MS = 8000;
 export const REQUEST_TIMEOUT_MS = 15000;
 /** Claims of a dropped session, about a second apart: within Janus's reclaim_session_timeout (30 s). */
 export const RECLAIM_ATTEMPTS = 20;
+/** A restart request unanswered for this long is taken as lost (its transport was replaced): sent again. */
+export const PENDING_RESTART_MS = 40_000;
 
 /** A websocket janus.js opened, watched so that a close before its session exists is not ignored. */
 let watchSocket: ((ws: WebSocket) => void) | null = null;
@@ -346,7 +348,20 @@ export class MediaSession extends Emitter<MediaEvents> {
   }
 
   #tell(event: 'iceRestarting' | 'iceRestarted' | 'iceFailed', handle: HandleKind): void {
+    if (event !== 'iceRestarting') this.#pendingRestart.delete(handle);
     if (!this.#closed) this.emit(event, { handle });
+  }
+
+  /**
+   * When each handle's last restart was sent and its offer or answer has not come back yet. While the
+   * network is gone, a request waits in the websocket's TCP queue; a second restart stacked behind it
+   * would reach Janus in the same burst, and the answers would no longer match the offers (another
+   * failure, another restart). So a restart is sent again only after PENDING_RESTART_MS.
+   */
+  readonly #pendingRestart = new Map<HandleKind, number>();
+
+  #answered(kind: HandleKind): void {
+    this.#pendingRestart.delete(kind);
   }
 
   /**
@@ -359,6 +374,12 @@ export class MediaSession extends Emitter<MediaEvents> {
     if (this.#closed) return;
     const handle = kind === 'publisher' ? this.#publisher : kind === 'screen' ? this.#screen : this.#subscriber;
     if (!handle) return;
+    const pending = this.#pendingRestart.get(kind);
+    if (pending !== undefined && Date.now() - pending < PENDING_RESTART_MS) {
+      console.info(`media: ICE restart of the ${kind} still under way`);
+      return;
+    }
+    this.#pendingRestart.set(kind, Date.now());
     console.info(`media: ICE restart of the ${kind}`);
     if (kind === 'subscriber') {
       await this.#request(handle, { request: 'configure', restart: true });
@@ -516,7 +537,10 @@ export class MediaSession extends Emitter<MediaEvents> {
     const screen = await this.#attach('screen', {
       onmessage: (msg, jsep) => {
         if (msg.videoroom === 'joined') joinedId(String(msg.id));
-        if (jsep) screen.handleRemoteJsep({ jsep });
+        if (jsep) {
+          this.#answered('screen');
+          screen.handleRemoteJsep({ jsep });
+        }
         if (msg.configured === 'ok') configured();
       },
     });
@@ -594,7 +618,10 @@ export class MediaSession extends Emitter<MediaEvents> {
       this.#configured();
       this.#configured = null;
     }
-    if (jsep) this.#publisher?.handleRemoteJsep({ jsep });
+    if (jsep) {
+      this.#answered('publisher');
+      this.#publisher?.handleRemoteJsep({ jsep });
+    }
   }
 
   #isOwn(publisher: Publisher): boolean {
@@ -663,6 +690,7 @@ export class MediaSession extends Emitter<MediaEvents> {
     }
     const subscriber = this.#subscriber;
     if (!jsep || !subscriber) return;
+    this.#answered('subscriber');
     const finished = () => {
       this.#afterAnswer?.();
       this.#afterAnswer = null;
