@@ -56,6 +56,13 @@ describe('fromDeskSnapshot', () => {
     expect(state.activeCall).toMatchObject({ callId: 'g1--b', startedAt: 2_000 });
   });
 
+  it('when the guest\'s media stalls, then the store carries the notice and the poor line for the indicator', () => {
+    const poor = { level: 'poor' as const, lossPercent: 100, rttMs: 40, jitterMs: 3 };
+    const state = feed([[snapshot({ phase: 'inCall', activeCall: call(), mediaNotice: 'peerReconnecting', networkQuality: poor }), 1]]);
+    expect(state.mediaNotice).toBe('peerReconnecting');
+    expect(state.networkQuality).toEqual(poor);
+  });
+
   it('when the call is on hold, then the store says held; resumed, it does not', () => {
     const held = feed([[snapshot({ phase: 'inCall', activeCall: call({ held: true }) }), 1]]);
     expect(held.inCall.held).toBe(true);
