@@ -121,6 +121,8 @@ export const CONNECT_TIMEOUT_MS = 8000;
 export const REQUEST_TIMEOUT_MS = 15000;
 /** Claims of a dropped session, about a second apart: within Janus's reclaim_session_timeout (30 s). */
 export const RECLAIM_ATTEMPTS = 20;
+/** A transport renewed this recently serves the next restart too (the publisher's and the subscriber's). */
+export const RENEWED_RECENTLY_MS = 5000;
 /** A restart request unanswered for this long is taken as lost (its transport was replaced): sent again. */
 export const PENDING_RESTART_MS = 40_000;
 
@@ -283,16 +285,38 @@ export class MediaSession extends Emitter<MediaEvents> {
     });
   }
 
-  #reclaiming = false;
+  /** the reclaim under way (a dropped transport, or one renewed for an ICE restart) */
+  #reclaiming: Promise<void> | null = null;
+  /** when the transport was last renewed for an ICE restart */
+  #renewedAt = 0;
 
   /**
    * The transport dropped ("Lost connection to the server (is it down?)"). The peer connections do not
    * depend on it, and Janus keeps the session for reclaim_session_timeout: claim it on a new connection
    * (janus.js `reconnect`) until it is back or Janus says it is gone (Janus restarted).
    */
-  async #onTransportLost(janus: InstanceType<JanusClass>, error: string): Promise<void> {
-    if (this.#closed || this.#reclaiming) return;
-    this.#reclaiming = true;
+  #onTransportLost(janus: InstanceType<JanusClass>, error: string): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#reclaiming ??= this.#reclaim(janus, error).finally(() => (this.#reclaiming = null));
+    return this.#reclaiming;
+  }
+
+  /**
+   * Before an ICE restart, the signalling goes over a fresh websocket (the session claimed on it): after
+   * a network cut the old one is stuck behind TCP's retransmission back-off in both directions (tens of
+   * seconds after the network is back), so an offer sent on it reaches Janus late and its answer later
+   * still, and Janus hangs up a connection whose restart does not complete within ~12 s. A claim made
+   * while the network is still gone times out and is made again, so this also waits for the network.
+   */
+  #renewTransport(): Promise<void> {
+    const janus = this.#janus;
+    if (!janus || this.#closed || Date.now() - this.#renewedAt < RENEWED_RECENTLY_MS) return Promise.resolve();
+    return this.#onTransportLost(janus, 'renewing the transport for an ICE restart').then(() => {
+      this.#renewedAt = Date.now();
+    });
+  }
+
+  async #reclaim(janus: InstanceType<JanusClass>, error: string): Promise<void> {
     this.emit('reconnecting', { error });
     try {
       await retry(() => this.#claim(janus), {
@@ -305,8 +329,6 @@ export class MediaSession extends Emitter<MediaEvents> {
       if (!this.#closed) this.emit('reconnected', undefined);
     } catch (lost) {
       if (!this.#closed) this.emit('lost', { error: String(lost) });
-    } finally {
-      this.#reclaiming = false;
     }
   }
 
@@ -320,9 +342,16 @@ export class MediaSession extends Emitter<MediaEvents> {
         if (error) reject(error);
         else resolve();
       };
-      const timer = setTimeout(() => done(new Error('Request timed out (claim)')), CONNECT_TIMEOUT_MS);
-      watchSocket = (ws) =>
+      const sockets: WebSocket[] = [];
+      const timer = setTimeout(() => {
+        done(new Error('Request timed out (claim)'));
+        // a socket still connecting (the network gone) must not claim the session later, behind the next
+        for (const ws of sockets) if (ws.readyState === WebSocket.CONNECTING) ws.close();
+      }, CONNECT_TIMEOUT_MS);
+      watchSocket = (ws) => {
+        sockets.push(ws);
         ws.addEventListener('close', () => done(new Error('Lost connection to the server (is it down?)')));
+      };
       console.info(`media: claiming session ${String(janus.getSessionId())}`);
       janus.reconnect({ success: () => done(), error: (e: unknown) => done(new Error(String(e))) });
       watchSocket = null;
@@ -374,6 +403,10 @@ export class MediaSession extends Emitter<MediaEvents> {
     if (this.#closed) return;
     const handle = kind === 'publisher' ? this.#publisher : kind === 'screen' ? this.#screen : this.#subscriber;
     if (!handle) return;
+    await this.#renewTransport();
+    const state = handle.webrtcStuff?.pc?.iceConnectionState;
+    // back by itself meanwhile (a short cut: the old path works again), or over: nothing to restart
+    if (this.#closed || state === 'connected' || state === 'completed' || state === 'closed') return;
     const pending = this.#pendingRestart.get(kind);
     if (pending !== undefined && Date.now() - pending < PENDING_RESTART_MS) {
       console.info(`media: ICE restart of the ${kind} still under way`);
