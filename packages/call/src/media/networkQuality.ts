@@ -16,7 +16,7 @@ export interface NetworkQuality {
   lossPercent: number | null;
   /** round-trip time to the media server in ms (the selected candidate pair); null when not measured */
   rttMs: number | null;
-  /** the worst inbound jitter in ms; null when not measured */
+  /** the worst inbound audio jitter in ms; null when not measured */
   jitterMs: number | null;
 }
 
@@ -32,7 +32,7 @@ export interface StatsCounters {
   videoReceived: number;
   /** inbound RTP packets lost (all kinds) */
   lost: number;
-  /** the largest inbound jitter in seconds, or null */
+  /** the largest inbound audio jitter in seconds, or null */
   jitter: number | null;
   /** the largest current round-trip time of a selected candidate pair in seconds, or null */
   rtt: number | null;
@@ -54,7 +54,9 @@ export function countersOf(reports: Iterable<Stat>[]): StatsCounters {
         if (s.kind === 'audio') out.audioReceived += num(s.packetsReceived);
         else if (s.kind === 'video') out.videoReceived += num(s.packetsReceived);
         out.lost += Math.max(0, num(s.packetsLost));
-        out.jitter = maxOf(out.jitter, s.jitter);
+        // audio's: a video frame leaves in a burst of packets with one timestamp, so video's jitter
+        // measures the encoder's pacing as much as the line (100–200 ms on a busy machine, any network)
+        if (s.kind === 'audio') out.jitter = maxOf(out.jitter, s.jitter);
       } else if (s.type === 'transport' && typeof s.selectedCandidatePairId === 'string') {
         out.rtt = maxOf(out.rtt, byId.get(s.selectedCandidatePairId)?.currentRoundTripTime);
       }
