@@ -12,6 +12,11 @@ describe('what a guest reads when a call failed', () => {
     expect(failureBodyKey('something else')).toBe('abandoned.failedBody');
   });
 
+  it('when the guest\'s own connection stayed down through every ICE restart, then the guest is told to check its internet connection', () => {
+    expect(failureBodyKey('iceFailed')).toBe('abandoned.failedBody');
+    expect(en.abandoned.failedBody).toMatch(/internet/i);
+  });
+
   it('when the microphone of a voice call was refused, then the guest is told to allow it', () => {
     expect(failureBodyKey('disabledMicrophone')).toBe('abandoned.failedMicrophoneBody');
     expect(en.abandoned.failedMicrophoneBody).toMatch(/microphone/i);
