@@ -36,14 +36,14 @@ describe('ICE restart and stalled media in the engines', () => {
     expect(guest.snapshot.phase).toBe('ongoing');
   });
 
-  it('when the Janus transport and ICE drop together, then networkReconnecting shows first and reconnecting remains until the session is reclaimed', async () => {
+  it('when the Janus transport and ICE drop together (Janus crashed), then reconnecting shows first and networkReconnecting remains until ICE is back', async () => {
     const { guest, guestMedia } = await call();
-    guestMedia.tell('reconnecting', { error: 'websocket closed' });
     guestMedia.tell('iceRestarting', { handle: 'publisher' });
-    expect(guest.snapshot.mediaNotice).toBe('networkReconnecting');
-    guestMedia.tell('iceRestarted', { handle: 'publisher' });
+    guestMedia.tell('reconnecting', { error: 'websocket closed' });
     expect(guest.snapshot.mediaNotice).toBe('reconnecting');
     guestMedia.tell('reconnected', undefined);
+    expect(guest.snapshot.mediaNotice).toBe('networkReconnecting');
+    guestMedia.tell('iceRestarted', { handle: 'publisher' });
     expect(guest.snapshot.mediaNotice).toBeNull();
   });
 

@@ -19,8 +19,11 @@ import { isTransientGatewayError, retry } from './retry.ts';
 
 export type MediaNotice = 'waitingForServer' | 'networkReconnecting' | 'reconnecting' | 'peerReconnecting' | null;
 
-/** The notices by precedence: what to show when several troubles overlap (one network cut causes all). */
-const NOTICE_ORDER = ['waitingForServer', 'networkReconnecting', 'reconnecting', 'peerReconnecting'] as const;
+/**
+ * The notices by precedence, when several troubles overlap: Janus's transport dropped (Janus crashed or
+ * restarted, which breaks every connection's ICE too) says most; then our own connection; then the others'.
+ */
+const NOTICE_ORDER = ['waitingForServer', 'reconnecting', 'networkReconnecting', 'peerReconnecting'] as const;
 type Trouble = (typeof NOTICE_ORDER)[number];
 
 /** The engines' error when a peer connection stayed down through every ICE restart. */

@@ -297,7 +297,7 @@ export class MediaSession extends Emitter<MediaEvents> {
    */
   #onTransportLost(janus: InstanceType<JanusClass>, error: string): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    this.#reclaiming ??= this.#reclaim(janus, error).finally(() => (this.#reclaiming = null));
+    this.#reclaiming ??= this.#reclaim(janus, error, true).finally(() => (this.#reclaiming = null));
     return this.#reclaiming;
   }
 
@@ -311,13 +311,17 @@ export class MediaSession extends Emitter<MediaEvents> {
   #renewTransport(): Promise<void> {
     const janus = this.#janus;
     if (!janus || this.#closed || Date.now() - this.#renewedAt < RENEWED_RECENTLY_MS) return Promise.resolve();
-    return this.#onTransportLost(janus, 'renewing the transport for an ICE restart').then(() => {
+    // a renewal is ours, not a failure: no 'reconnecting' (the ICE restart is told already)
+    this.#reclaiming ??= this.#reclaim(janus, 'renewing the transport for an ICE restart', false).finally(
+      () => (this.#reclaiming = null),
+    );
+    return this.#reclaiming.then(() => {
       this.#renewedAt = Date.now();
     });
   }
 
-  async #reclaim(janus: InstanceType<JanusClass>, error: string): Promise<void> {
-    this.emit('reconnecting', { error });
+  async #reclaim(janus: InstanceType<JanusClass>, error: string, tell: boolean): Promise<void> {
+    if (tell) this.emit('reconnecting', { error });
     try {
       await retry(() => this.#claim(janus), {
         attempts: RECLAIM_ATTEMPTS,
@@ -326,7 +330,7 @@ export class MediaSession extends Emitter<MediaEvents> {
         stopIf: () => this.#closed,
         transient: isTransientGatewayError,
       });
-      if (!this.#closed) this.emit('reconnected', undefined);
+      if (!this.#closed && tell) this.emit('reconnected', undefined);
     } catch (lost) {
       if (!this.#closed) this.emit('lost', { error: String(lost) });
     }
