@@ -183,6 +183,9 @@ lobby_gen_janus() {
   # between a browser and Janus drops (the Janus gate or nginx restarted), the call's media keeps flowing
   # and janus.js claims the session on a new connection. 0 (Debian's default) destroys it at once.
   lobby_jcfg_set "$C" "s#^\t\#reclaim_session_timeout = 0#\treclaim_session_timeout = $JANUS_RECLAIM_SECONDS#" "${tab}reclaim_session_timeout = $JANUS_RECLAIM_SECONDS"
+  # A session whose browser went silent (its network gone, its websocket still open) lives this long
+  # (docs/protocol.md "ICE restart"): long enough for a minute-long outage to end in an ICE restart.
+  lobby_jcfg_set "$C" "s#^\t\#session_timeout = 60#\tsession_timeout = $JANUS_SESSION_SECONDS#" "${tab}session_timeout = $JANUS_SESSION_SECONDS"
   lobby_jcfg_set "$C" "s#^\t\#rtp_port_range = \"20000-40000\"#\trtp_port_range = \"$JANUS_RTP_RANGE\"#" "rtp_port_range = \"$JANUS_RTP_RANGE\""
   if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then
     # 127.0.0.1 as the only host candidate (needs lo_shim.so preloaded, see lobby_build_lo_shim);

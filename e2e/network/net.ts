@@ -77,6 +77,10 @@ async function netns(...args: string[]): Promise<string> {
 
 /** What the guest's home router lets out: everything, no UDP, or only TCP to port 443. */
 export const guestFirewall = (policy: 'open' | 'no-udp' | 'tcp443-only') => netns('policy', policy);
+/** The guest's network gone (both directions dropped at its router) or back (scripts/lib/netns.sh cut). */
+export const cutGuestNetwork = (on: boolean) => netns('cut', on ? 'on' : 'off');
+/** Packets the cut dropped so far. */
+export const cutDrops = async () => Number((await netns('cut-count')) || 0);
 /** The guest's line shaped in both directions with tbf (e.g. '300kbit'), or back to the full veth. */
 export const shapeGuestLine = (rate: string) => netns('shape', rate);
 export const unshapeGuestLine = () => netns('unshape');

@@ -14,7 +14,7 @@
 # JANUS_NAT_1_1_MAPPING and coturn TURN_EXTERNAL_IP to announce addresses a browser can reach. The second
 # address is coturn's own, so that it can take TCP 443 (TURN over TLS) beside nginx's 443.
 #
-# Usage (root): bash scripts/lib/netns.sh up|down|policy MODE|shape RATE|unshape|shaped-bytes|nat-count|drop-count
+# Usage (root): bash scripts/lib/netns.sh up|down|policy MODE|cut on|off|shape RATE|unshape|shaped-bytes|nat-count|drop-count
 # Namespaces are named lobby<slot>-<role> (LOBBY_TEST_SLOT) so parallel runs never meet.
 set -euo pipefail
 
@@ -92,8 +92,9 @@ table ip lobby {
   }
 }
 NFT
-  # The guest's home router: masquerade (a NAT with one public address), and the chain `guest` that
-  # each journey fills with the guest's firewall (net_policy).
+  # The guest's home router: masquerade (a NAT with one public address), the chain `guest` that
+  # each journey fills with the guest's firewall (net_policy), and the chain `cut` that takes the
+  # guest's network away in both directions (net_cut).
   nsx "$NS_NAT" nft -f - <<'NFT'
 table ip lobby {
   chain postrouting {
@@ -101,11 +102,14 @@ table ip lobby {
     oifname "wan" ip saddr 192.0.2.0/24 meta l4proto udp counter masquerade
     oifname "wan" ip saddr 192.0.2.0/24 masquerade
   }
+  chain guest {
+  }
+  chain cut {
+  }
   chain forward {
     type filter hook forward priority filter; policy accept;
+    jump cut
     iifname "lan" jump guest
-  }
-  chain guest {
   }
 }
 NFT
@@ -135,6 +139,29 @@ net_policy() {
   if [ -n "$rules" ]; then
     printf 'add rule ip lobby guest %s\n' "${rules//$'\n'/$'\nadd rule ip lobby guest '}" | nsx "$NS_NAT" nft -f -
   fi
+}
+
+# net_cut on|off: the guest's network gone (every packet to or from it dropped at its router, as when a
+# home's line or a phone's signal drops: nothing tells either end), or back. Existing TCP connections
+# and NAT mappings survive as they would; only time passes for them.
+net_cut() {
+  nsx "$NS_NAT" nft flush chain ip lobby cut
+  case "$1" in
+    on)
+      printf 'add rule ip lobby cut iifname "lan" counter drop\nadd rule ip lobby cut oifname "lan" counter drop\n' |
+        nsx "$NS_NAT" nft -f -
+      ;;
+    off) ;;
+    *)
+      echo "netns: cut on|off, not $1" >&2
+      return 2
+      ;;
+  esac
+}
+
+# Packets the cut dropped so far (both directions): proof that the guest's traffic was really stopped.
+net_cut_count() {
+  nsx "$NS_NAT" nft list chain ip lobby cut | sed -n 's/.*counter packets \([0-9]*\).*/\1/p' | awk '{ n += $1 } END { print n + 0 }'
 }
 
 # net_shape RATE: the guest's line in both directions (its own egress, and the router's towards it).
@@ -185,13 +212,15 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     up) net_up ;;
     down) net_down ;;
     policy) net_policy "$2" ;;
+    cut) net_cut "$2" ;;
+    cut-count) net_cut_count ;;
     shape) net_shape "$2" ;;
     unshape) net_unshape ;;
     shaped-bytes) net_shaped_bytes ;;
     nat-count) net_nat_count ;;
     drop-count) net_drop_count ;;
     *)
-      echo "usage: $0 up|down|policy open|no-udp|tcp443-only|shape RATE|unshape|shaped-bytes|nat-count|drop-count" >&2
+      echo "usage: $0 up|down|policy open|no-udp|tcp443-only|cut on|off|cut-count|shape RATE|unshape|shaped-bytes|nat-count|drop-count" >&2
       exit 2
       ;;
   esac

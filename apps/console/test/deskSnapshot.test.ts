@@ -1,6 +1,6 @@
 // The console's one mapping from the agent engine's snapshots to its store (state/deskSnapshot.ts).
 import { describe, expect, it } from 'vitest';
-import { initialCallStatus, type AgentSnapshot, type ActiveCall } from '@lobby/call';
+import { UNKNOWN_QUALITY, initialCallStatus, type AgentSnapshot, type ActiveCall } from '@lobby/call';
 import '../src/i18n/index.ts';
 import { fromDeskSnapshot } from '../src/state/deskSnapshot.ts';
 import { createConsoleStore } from '../src/state/store.ts';
@@ -21,6 +21,7 @@ const snapshot = (over: Partial<AgentSnapshot> = {}): AgentSnapshot => ({
   ...{ localStream: null, remoteFeeds: [], localScreen: null, status: initialCallStatus() },
   ...{ muted: { audio: false, video: false }, error: null, lastEnded: null, live: true, transfers: [] },
   mediaNotice: null,
+  networkQuality: UNKNOWN_QUALITY,
   ...over,
 });
 
@@ -53,6 +54,13 @@ describe('fromDeskSnapshot', () => {
       [snapshot({ phase: 'inCall', activeCall: call({ callId: 'g1--b' }) }), 21_000],
     ]);
     expect(state.activeCall).toMatchObject({ callId: 'g1--b', startedAt: 2_000 });
+  });
+
+  it('when the guest\'s media stalls, then the store carries the notice and the poor line for the indicator', () => {
+    const poor = { level: 'poor' as const, lossPercent: 100, rttMs: 40, jitterMs: 3 };
+    const state = feed([[snapshot({ phase: 'inCall', activeCall: call(), mediaNotice: 'peerReconnecting', networkQuality: poor }), 1]]);
+    expect(state.mediaNotice).toBe('peerReconnecting');
+    expect(state.networkQuality).toEqual(poor);
   });
 
   it('when the call is on hold, then the store says held; resumed, it does not', () => {

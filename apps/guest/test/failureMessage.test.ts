@@ -12,6 +12,11 @@ describe('what a guest reads when a call failed', () => {
     expect(failureBodyKey('something else')).toBe('abandoned.failedBody');
   });
 
+  it('when the guest\'s own connection stayed down through every ICE restart, then the guest is told to check its internet connection', () => {
+    expect(failureBodyKey('iceFailed')).toBe('abandoned.failedBody');
+    expect(en.abandoned.failedBody).toMatch(/internet/i);
+  });
+
   it('when the microphone of a voice call was refused, then the guest is told to allow it', () => {
     expect(failureBodyKey('disabledMicrophone')).toBe('abandoned.failedMicrophoneBody');
     expect(en.abandoned.failedMicrophoneBody).toMatch(/microphone/i);
@@ -23,9 +28,16 @@ describe('what a guest reads when a call failed', () => {
       expect(en.abandoned[key]).toBeTruthy();
       expect(ar.abandoned[key]).toMatch(/[\u0600-\u06FF]/);
     }
-    for (const key of ['waitingForServer', 'reconnecting'] as const) {
+    for (const key of ['waitingForServer', 'reconnecting', 'networkReconnecting', 'peerReconnecting'] as const) {
       expect(en.mediaNotice[key]).toBeTruthy();
       expect(ar.mediaNotice[key]).toMatch(/[\u0600-\u06FF]/);
+    }
+  });
+
+  it('when the network-quality indicator shows a level, then its word exists in English and Arabic', () => {
+    for (const key of ['label', 'good', 'fair', 'poor', 'unknown', 'details'] as const) {
+      expect(en.networkQuality[key]).toBeTruthy();
+      expect(ar.networkQuality[key]).toMatch(/[\u0600-\u06FF]/);
     }
   });
 });

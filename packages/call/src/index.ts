@@ -41,6 +41,7 @@ export { watermarkBox, type WatermarkOptions } from './media/watermark.ts';
 export { retry } from './media/retry.ts';
 export { consoleBuffer, captureConsole, CONSOLE_BUFFER_SIZE, type ConsoleEntry } from './consoleBuffer.ts';
 export * from './media/mediaHealth.ts';
+export * from './media/networkQuality.ts';
 export * from './guest/guestCall.ts';
 export * from './room/recording.ts';
 export * from './room/ports.ts';

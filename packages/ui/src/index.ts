@@ -9,6 +9,7 @@ export { ScreenTile, SelfView, StageOthers, type SelfViewProps, type StageOthers
 export { ChatPanel, type ChatEngine, type ChatPanelMessage, type ChatPanelProps } from './ChatPanel.tsx';
 export { IconButton, type IconButtonProps } from './IconButton.tsx';
 export { LanguageSwitch, type Language } from './LanguageSwitch.tsx';
+export { NetworkQuality, type NetworkQualityLevel, type NetworkQualityProps } from './NetworkQuality.tsx';
 export { SidePanel, DeviceSelect, type SidePanelProps, type DeviceSelectProps } from './SidePanel.tsx';
 export { Spinner } from './Spinner.tsx';
 export { VideoTile, type VideoTileProps } from './VideoTile.tsx';

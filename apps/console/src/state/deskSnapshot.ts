@@ -23,6 +23,7 @@ export function fromDeskSnapshot(
     live: snap.live,
     // the media server waited for or reconnected to (issue 12, features/call/MediaNotice)
     mediaNotice: snap.mediaNotice,
+    networkQuality: snap.networkQuality,
     // the microphone and camera are the engine's: the store shows its state (it resets them on hold)
     audioMuted: snap.muted.audio,
     videoMuted: snap.muted.video,

@@ -7,6 +7,7 @@ import { useStore } from 'zustand';
 import { createContext, useContext } from 'react';
 import type { ConsoleUser } from '../api/console.ts';
 import { initialAgentInCall, initialTransfers, type AgentInCallState, type TransferState } from './inCall.ts';
+import { UNKNOWN_QUALITY, type MediaNotice, type NetworkQuality } from '@lobby/call';
 
 export type Language = 'en' | 'ar';
 export type CallKind = 'video' | 'voice';
@@ -78,8 +79,10 @@ export interface ConsoleData {
   inCall: AgentInCallState;
   /** calls handed to this agent and the transfer methods (state/inCall.ts) */
   transfers: TransferState;
-  /** the media server is waited for or reconnected to during a call (features/call/MediaNotice) */
-  mediaNotice: 'waitingForServer' | 'reconnecting' | null;
+  /** the media server waited for or reconnected to, or a network cut, during a call (features/call/MediaNotice) */
+  mediaNotice: MediaNotice;
+  /** the line's quality in the active call (the engine's measure, shown by @lobby/ui NetworkQuality) */
+  networkQuality: NetworkQuality;
 }
 
 export interface ConsoleActions {
@@ -135,6 +138,7 @@ export const initialConsoleData: ConsoleData = {
   inCall: initialAgentInCall,
   transfers: initialTransfers,
   mediaNotice: null,
+  networkQuality: UNKNOWN_QUALITY,
 };
 
 /** Queue order: longest waiting first (then by call id, for a stable order). */

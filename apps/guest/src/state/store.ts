@@ -8,6 +8,7 @@ import { createContext, useContext } from 'react';
 import type { Company } from '../api/company.ts';
 import type { Screen } from './screens.ts';
 import { initialInCall, type InCallState } from './inCall.ts';
+import { UNKNOWN_QUALITY, type MediaNotice, type NetworkQuality } from '@lobby/call';
 
 export type { Screen } from './screens.ts';
 export type Language = 'en' | 'ar';
@@ -58,8 +59,10 @@ export interface GuestData {
   endReason: EndReason | null;
   unsupportedReason: UnsupportedReason | null;
   error: AppError | null;
-  /** the media server is waited for or reconnected to (features/call/MediaNotice) */
-  mediaNotice: 'waitingForServer' | 'reconnecting' | null;
+  /** the media server is waited for or reconnected to, or a network cut (features/call/MediaNotice) */
+  mediaNotice: MediaNotice;
+  /** the line's quality in the call (the engine's measure, shown by @lobby/ui NetworkQuality) */
+  networkQuality: NetworkQuality;
   /** The welcome form must be filled before calling (selection shows it first). */
   formRequired: boolean;
   /** The guest's position once read (SPEC.md §3 guest auth `location`, strings). */
@@ -138,6 +141,7 @@ export const initialGuestData: GuestData = {
   unsupportedReason: null,
   error: null,
   mediaNotice: null,
+  networkQuality: UNKNOWN_QUALITY,
   formRequired: false,
   position: null,
   checking: null,

@@ -25,7 +25,8 @@ import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, SignallingPort } from '../room/ports.ts';
-import { MEDIA_LOST, type MediaNotice } from '../media/mediaHealth.ts';
+import { ICE_FAILED, MEDIA_LOST, type MediaNotice } from '../media/mediaHealth.ts';
+import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
 
 export type AgentPhase = 'offline' | 'connecting' | 'idle' | 'joining' | 'inCall';
 
@@ -71,6 +72,8 @@ export interface AgentSnapshot {
   transfers: IncomingTransfer[];
   /** the media server is waited for or reconnected to (media/mediaHealth.ts): shown to the agent */
   mediaNotice: MediaNotice;
+  /** the line's quality in the active call (media/networkQuality.ts), for the indicator */
+  networkQuality: NetworkQuality;
 }
 
 export interface AgentDeskOptions {
@@ -119,6 +122,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     live: false,
     transfers: [],
     mediaNotice: null,
+    networkQuality: UNKNOWN_QUALITY,
   };
 
   constructor(options: AgentDeskOptions) {
@@ -622,11 +626,16 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   // ---- end of signalling reconnection -----------------------------------------------------------------
 
   // ---- resilience (issue 12): the media server waited for, reconnected to, or lost -------------------
-  /** Janus lost the call's session (restarted or crashed): the call ends with MEDIA_LOST as its error. */
+  /**
+   * Janus lost the call's session (restarted or crashed): the call ends with MEDIA_LOST as its error;
+   * our own connection stayed down through every ICE restart: it ends with ICE_FAILED.
+   */
   #mediaHealth(): FeedHooks['health'] {
     return {
       notice: (mediaNotice) => this.#set({ mediaNotice }),
       onLost: () => void this.#leaveCall('error').then(() => this.#set({ error: MEDIA_LOST })),
+      onIceFailed: () => void this.#leaveCall('error').then(() => this.#set({ error: ICE_FAILED })),
+      quality: (networkQuality) => this.#set({ networkQuality }),
     };
   }
   // ---- end of resilience ------------------------------------------------------------------------------
@@ -655,6 +664,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     this.#set({
       phase: this.#xmpp?.connected ? 'idle' : 'offline',
       mediaNotice: null,
+      networkQuality: UNKNOWN_QUALITY,
       activeCall: null,
       remoteFeeds: [],
       lastEnded: { callId: active.callId, reason },

@@ -12,7 +12,8 @@ import { encodePresenceStatus, joinStatus, presenceName, presenceTarget, type Lo
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
 import type { CallStage, RemoteFeed } from '../media/mediaSession.ts';
 import { consoleBuffer } from '../consoleBuffer.ts';
-import { MEDIA_LOST, grantWithRetry, type MediaNotice } from '../media/mediaHealth.ts';
+import { ICE_FAILED, MEDIA_LOST, grantWithRetry, type MediaNotice } from '../media/mediaHealth.ts';
+import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
 import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus, peerJoined, peerLeft, peerPaused, type CallStatus } from '../state/callStatus.ts';
@@ -56,6 +57,8 @@ export interface GuestCallSnapshot {
   initialCallId: string | null;
   /** the media server is waited for or reconnected to (media/mediaHealth.ts): shown to the guest */
   mediaNotice: MediaNotice;
+  /** the line's quality in the call (media/networkQuality.ts), for the indicator */
+  networkQuality: NetworkQuality;
 }
 
 /** The engine's error when the guest's appointment link names no appointment (404 from the server). */
@@ -135,6 +138,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     localScreen: null,
     initialCallId: null,
     mediaNotice: null,
+    networkQuality: UNKNOWN_QUALITY,
   };
 
   /** the appointment this call is for, filled by prepare() from the reference */
@@ -422,7 +426,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     }
   }
 
-  /** What only the guest follows of its media: stages (call-bug reports), agents leaving, ICE failure. */
+  /** What only the guest follows of its media: stages (call-bug reports), agents leaving, Janus's end. */
   #wireMedia(media: MediaTransport, callId: string): void {
     media.on('stage', ({ stage, ok, error }) => {
       this.#set({ stages: { ...this.#snapshot.stages, [stage]: ok } });
@@ -451,7 +455,6 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
           void this.#end('agentLeft');
       }, AGENT_LEFT_GRACE_MS);
     });
-    media.on('iceFailed', () => void this.#reportFailed(media, callId));
     // p2p: the agent's Jingle session-info <hold/> holds the call like its hold control
     media.on('held', ({ peer }) => {
       if (this.inCall.isCurrent(media)) void this.#hold(peer);
@@ -467,22 +470,32 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     return {
       notice: (mediaNotice) => this.#set({ mediaNotice }),
       onLost: (error, media) => void this.#mediaLost(media, callId, error),
+      onIceFailed: (handle, media) => void this.#mediaLost(media, callId, `${ICE_FAILED}: ${handle}`, handle),
+      quality: (networkQuality) => this.#set({ networkQuality }),
     };
   }
 
-  /** Janus lost the call's session: the report is marked failed, the call ends and the guest is told. */
-  async #mediaLost(media: MediaTransport, callId: string, error: string): Promise<void> {
-    await this.#reportFailed(media, callId);
-    this.#reportBug(callId, `${MEDIA_LOST}: ${error}`);
+  /**
+   * Janus lost the call's session, or a peer connection stayed down through every ICE restart (`handle`):
+   * the report is marked failed, the call ends and the guest is told.
+   */
+  async #mediaLost(media: MediaTransport, callId: string, error: string, handle?: 'publisher' | 'subscriber' | 'screen'): Promise<void> {
+    await this.#reportFailed(media, callId, handle);
+    const code = handle ? ICE_FAILED : MEDIA_LOST;
+    this.#reportBug(callId, handle ? error : `${MEDIA_LOST}: ${error}`);
     if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
     // 'failed' at once (not 'ended' first): the guest app shows why the call stopped
-    this.#set({ phase: 'failed', error: MEDIA_LOST, endReason: 'error' });
+    this.#set({ phase: 'failed', error: code, endReason: 'error' });
     await this.#teardown('error');
     await this.#options.api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
   }
-  /** SPEC.md §7: the report marked failed, with the publisher's SDPs (ICE failure, lost session). */
-  async #reportFailed(media: MediaTransport, callId: string): Promise<void> {
-    const pc = media.peerConnections().publisher;
+  /**
+   * SPEC.md §4/§7: the report marked failed, with the SDPs of the connection that failed (ICE failure),
+   * or the publisher's (lost session).
+   */
+  async #reportFailed(media: MediaTransport, callId: string, handle: 'publisher' | 'subscriber' | 'screen' = 'publisher'): Promise<void> {
+    const pcs = media.peerConnections();
+    const pc = pcs[handle] ?? pcs.publisher;
     await this.#options.api
       .updateReport({
         call_id: callId,
@@ -714,6 +727,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     const endedCallId = this.#snapshot.callId;
     const taken = this.inCall.takeAll();
     this.#set({
+      mediaNotice: null,
+      networkQuality: UNKNOWN_QUALITY,
       localStream: null,
       localScreen: null,
       remoteFeeds: [],

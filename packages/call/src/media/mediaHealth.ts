@@ -7,13 +7,27 @@
  *   up to SPEC.md §8's 20 times with a bounded delay, then the call fails with MEDIA_SERVER_DOWN.
  * - 'reconnecting': the transport to Janus dropped; the media goes on and the session is claimed again.
  * - MEDIA_LOST: the session is gone; the call ends, its report marked failed.
+ * - 'networkReconnecting': our own peer connection lost its path and is ICE-restarted (media/iceRestart.ts);
+ *   ICE_FAILED when no restart brought it back.
+ * - 'peerReconnecting': the others' media stalled (their network is gone, media/mediaWatch.ts).
+ * Several at once show the one that concerns the person most (NOTICE_ORDER).
  */
 import { ApiError } from '../api/http.ts';
 import type { MediaGrant } from '../api/guestApi.ts';
 import type { MediaTransport } from '../room/ports.ts';
 import { isTransientGatewayError, retry } from './retry.ts';
 
-export type MediaNotice = 'waitingForServer' | 'reconnecting' | null;
+export type MediaNotice = 'waitingForServer' | 'networkReconnecting' | 'reconnecting' | 'peerReconnecting' | null;
+
+/**
+ * The notices by precedence, when several troubles overlap: Janus's transport dropped (Janus crashed or
+ * restarted, which breaks every connection's ICE too) says most; then our own connection; then the others'.
+ */
+const NOTICE_ORDER = ['waitingForServer', 'reconnecting', 'networkReconnecting', 'peerReconnecting'] as const;
+type Trouble = (typeof NOTICE_ORDER)[number];
+
+/** The engines' error when a peer connection stayed down through every ICE restart. */
+export const ICE_FAILED = 'iceFailed';
 
 /** The engines' error when Janus could not be reached after every attempt. */
 export const MEDIA_SERVER_DOWN = 'mediaServerDown';
@@ -53,26 +67,62 @@ export function grantWithRetry(
  */
 export function watchMediaHealth(
   media: MediaTransport,
-  handlers: { current: () => boolean; notice: (notice: MediaNotice) => void; onLost: (error: string) => void },
-): { connect: () => Promise<void> } {
+  handlers: {
+    current: () => boolean;
+    notice: (notice: MediaNotice) => void;
+    onLost: (error: string) => void;
+    /** a peer connection stayed down through every ICE restart */
+    onIceFailed?: (handle: 'publisher' | 'subscriber' | 'screen') => void;
+  },
+): { connect: () => Promise<void>; peerStalled: (stalled: boolean) => void } {
+  const troubles = new Set<Trouble>();
+  const restarting = new Set<string>();
+  // undefined: the first change is always told (a grant's 'waitingForServer' is cleared by connecting)
+  let shown: MediaNotice | undefined;
+  const set = (trouble: Trouble, on: boolean) => {
+    if (on) troubles.add(trouble);
+    else troubles.delete(trouble);
+    const notice = NOTICE_ORDER.find((t) => troubles.has(t)) ?? null;
+    if (notice === shown || !handlers.current()) return;
+    shown = notice;
+    handlers.notice(notice);
+  };
   // each step is logged: the console buffer goes with a call-bug report (consoleBuffer.ts)
   media.on('connectRetry', ({ attempt, error }) => {
     console.warn(`media: connecting, attempt ${attempt + 1}: ${error}`);
-    if (handlers.current()) handlers.notice('waitingForServer');
+    set('waitingForServer', true);
   });
   media.on('reconnecting', ({ error }) => {
     console.warn(`media: transport lost, reclaiming the session: ${error}`);
-    if (handlers.current()) handlers.notice('reconnecting');
+    set('reconnecting', true);
   });
   media.on('reconnected', () => {
     console.info('media: session reclaimed');
-    if (handlers.current()) handlers.notice(null);
+    set('reconnecting', false);
   });
   media.on('lost', ({ error }) => {
     console.error(`media: session lost: ${error}`);
     if (!handlers.current()) return;
-    handlers.notice(null);
+    for (const trouble of NOTICE_ORDER) set(trouble, false);
     handlers.onLost(error);
+  });
+  const ice = (handle: string, on: boolean) => {
+    if (on) restarting.add(handle);
+    else restarting.delete(handle);
+    set('networkReconnecting', restarting.size > 0);
+  };
+  media.on('iceRestarting', ({ handle }) => {
+    console.warn(`media: the ${handle}'s connection dropped, restarting ICE`);
+    ice(handle, true);
+  });
+  media.on('iceRestarted', ({ handle }) => {
+    console.info(`media: the ${handle}'s connection is back`);
+    ice(handle, false);
+  });
+  media.on('iceFailed', ({ handle }) => {
+    console.error(`media: the ${handle}'s connection failed for good`);
+    ice(handle, false);
+    if (handlers.current()) handlers.onIceFailed?.(handle);
   });
   return {
     connect: async () => {
@@ -81,8 +131,9 @@ export function watchMediaHealth(
       } catch (error) {
         throw isTransientGatewayError(error) ? new Error(MEDIA_SERVER_DOWN, { cause: error }) : error;
       } finally {
-        if (handlers.current()) handlers.notice(null);
+        set('waitingForServer', false);
       }
     },
+    peerStalled: (stalled) => set('peerReconnecting', stalled),
   };
 }

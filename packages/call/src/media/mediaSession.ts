@@ -10,11 +10,13 @@ import { Emitter } from '../emitter.ts';
 import { isTransientGatewayError, retry } from './retry.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked } from './watermark.ts';
+import { IceRestarter } from './iceRestart.ts';
 
 type JanusClass = typeof JanusJS.Janus;
 type Handle = JanusJS.PluginHandle;
 type Message = JanusJS.Message;
 type Jsep = JanusJS.JSEP;
+type HandleKind = 'publisher' | 'subscriber' | 'screen';
 
 /** The stages SPEC.md §4 tracks; a failure of any one is reported as a call bug. */
 export type CallStage =
@@ -91,7 +93,14 @@ export type MediaEvents = {
   remoteFeedRemoved: { feedId: string; display: string };
   publisherLeft: { feedId: string; display: string };
   screenEnded: void;
-  iceFailed: { handle: 'publisher' | 'subscriber' | 'screen' };
+  /**
+   * ICE restart (media/iceRestart.ts, docs/protocol.md "ICE restart"): a peer connection lost its path
+   * and is being restarted ('iceRestarting'), came back ('iceRestarted'), or stayed down through every
+   * restart ('iceFailed': the media is lost).
+   */
+  iceRestarting: { handle: HandleKind };
+  iceRestarted: { handle: HandleKind };
+  iceFailed: { handle: HandleKind };
   destroyed: void;
   error: Error;
   /** connecting failed and is tried again (Janus down or unreachable): the engines tell the user */
@@ -114,11 +123,23 @@ export const CONNECT_TIMEOUT_MS = 8000;
 export const REQUEST_TIMEOUT_MS = 15000;
 /** Claims of a dropped session, about a second apart: within Janus's reclaim_session_timeout (30 s). */
 export const RECLAIM_ATTEMPTS = 20;
+/** A transport renewed this recently serves the next restart too (the publisher's and the subscriber's). */
+export const RENEWED_RECENTLY_MS = 5000;
+/** A restart request unanswered for this long is taken as lost (its transport was replaced): sent again. */
+export const PENDING_RESTART_MS = 40_000;
 
 /** A websocket janus.js opened, watched so that a close before its session exists is not ignored. */
 let watchSocket: ((ws: WebSocket) => void) | null = null;
 
 let janusReady: Promise<JanusClass> | null = null;
+
+const realClock = {
+  now: () => Date.now(),
+  setTimeout(run: () => void, ms: number): () => void {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  },
+};
 
 /** Loads janus.js with webrtc-adapter (lazy: both are large). */
 export function loadJanus(debug = false): Promise<JanusClass> {
@@ -266,17 +287,43 @@ export class MediaSession extends Emitter<MediaEvents> {
     });
   }
 
-  #reclaiming = false;
+  /** the reclaim under way (a dropped transport, or one renewed for an ICE restart) */
+  #reclaiming: Promise<void> | null = null;
+  /** when the transport was last renewed for an ICE restart */
+  #renewedAt = 0;
 
   /**
    * The transport dropped ("Lost connection to the server (is it down?)"). The peer connections do not
    * depend on it, and Janus keeps the session for reclaim_session_timeout: claim it on a new connection
    * (janus.js `reconnect`) until it is back or Janus says it is gone (Janus restarted).
    */
-  async #onTransportLost(janus: InstanceType<JanusClass>, error: string): Promise<void> {
-    if (this.#closed || this.#reclaiming) return;
-    this.#reclaiming = true;
-    this.emit('reconnecting', { error });
+  #onTransportLost(janus: InstanceType<JanusClass>, error: string): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#reclaiming ??= this.#reclaim(janus, error, true).finally(() => (this.#reclaiming = null));
+    return this.#reclaiming;
+  }
+
+  /**
+   * Before an ICE restart, the signalling goes over a fresh websocket (the session claimed on it): after
+   * a network cut the old one is stuck behind TCP's retransmission back-off in both directions (tens of
+   * seconds after the network is back), so an offer sent on it reaches Janus late and its answer later
+   * still, and Janus hangs up a connection whose restart does not complete within ~12 s. A claim made
+   * while the network is still gone times out and is made again, so this also waits for the network.
+   */
+  #renewTransport(): Promise<void> {
+    const janus = this.#janus;
+    if (!janus || this.#closed || Date.now() - this.#renewedAt < RENEWED_RECENTLY_MS) return Promise.resolve();
+    // a renewal is ours, not a failure: no 'reconnecting' (the ICE restart is told already)
+    this.#reclaiming ??= this.#reclaim(janus, 'renewing the transport for an ICE restart', false).finally(
+      () => (this.#reclaiming = null),
+    );
+    return this.#reclaiming.then(() => {
+      this.#renewedAt = Date.now();
+    });
+  }
+
+  async #reclaim(janus: InstanceType<JanusClass>, error: string, tell: boolean): Promise<void> {
+    if (tell) this.emit('reconnecting', { error });
     try {
       await retry(() => this.#claim(janus), {
         attempts: RECLAIM_ATTEMPTS,
@@ -285,11 +332,9 @@ export class MediaSession extends Emitter<MediaEvents> {
         stopIf: () => this.#closed,
         transient: isTransientGatewayError,
       });
-      if (!this.#closed) this.emit('reconnected', undefined);
+      if (!this.#closed && tell) this.emit('reconnected', undefined);
     } catch (lost) {
       if (!this.#closed) this.emit('lost', { error: String(lost) });
-    } finally {
-      this.#reclaiming = false;
     }
   }
 
@@ -303,16 +348,89 @@ export class MediaSession extends Emitter<MediaEvents> {
         if (error) reject(error);
         else resolve();
       };
-      const timer = setTimeout(() => done(new Error('Request timed out (claim)')), CONNECT_TIMEOUT_MS);
-      watchSocket = (ws) =>
+      const sockets: WebSocket[] = [];
+      const timer = setTimeout(() => {
+        done(new Error('Request timed out (claim)'));
+        // a socket still connecting (the network gone) must not claim the session later, behind the next
+        for (const ws of sockets) if (ws.readyState === WebSocket.CONNECTING) ws.close();
+      }, CONNECT_TIMEOUT_MS);
+      watchSocket = (ws) => {
+        sockets.push(ws);
         ws.addEventListener('close', () => done(new Error('Lost connection to the server (is it down?)')));
+      };
       console.info(`media: claiming session ${String(janus.getSessionId())}`);
       janus.reconnect({ success: () => done(), error: (e: unknown) => done(new Error(String(e))) });
       watchSocket = null;
     });
   }
 
-  #attach(kind: 'publisher' | 'subscriber' | 'screen', callbacks: JanusJS.PluginCallbacks): Promise<Handle> {
+  /** the ICE restart of each handle's peer connection */
+  readonly #restarters = new Map<HandleKind, IceRestarter>();
+
+  #restarter(kind: HandleKind): IceRestarter {
+    let restarter = this.#restarters.get(kind);
+    if (!restarter) {
+      restarter = new IceRestarter({
+        restart: () => this.#restartIce(kind),
+        clock: realClock,
+        onRestarting: () => this.#tell('iceRestarting', kind),
+        onRecovered: () => this.#tell('iceRestarted', kind),
+        onFailed: () => this.#tell('iceFailed', kind),
+      });
+      this.#restarters.set(kind, restarter);
+    }
+    return restarter;
+  }
+
+  #tell(event: 'iceRestarting' | 'iceRestarted' | 'iceFailed', handle: HandleKind): void {
+    if (event !== 'iceRestarting') this.#pendingRestart.delete(handle);
+    if (!this.#closed) this.emit(event, { handle });
+  }
+
+  /**
+   * When each handle's last restart was sent and its offer or answer has not come back yet. While the
+   * network is gone, a request waits in the websocket's TCP queue; a second restart stacked behind it
+   * would reach Janus in the same burst, and the answers would no longer match the offers (another
+   * failure, another restart). So a restart is sent again only after PENDING_RESTART_MS.
+   */
+  readonly #pendingRestart = new Map<HandleKind, number>();
+
+  #answered(kind: HandleKind): void {
+    this.#pendingRestart.delete(kind);
+  }
+
+  /**
+   * One ICE restart (docs/protocol.md "ICE restart"). A publisher (camera or screen) offers again with
+   * new ICE credentials (janus.js createOffer iceRestart) in a `configure`; the subscriber asks Janus for
+   * a restarted offer (VideoRoom `configure` with `restart: true`), answered as any subscriber offer
+   * (#onSubscriberMessage → `start`). One request, not the §8 retries: the restarter tries again itself.
+   */
+  async #restartIce(kind: HandleKind): Promise<void> {
+    if (this.#closed) return;
+    const handle = kind === 'publisher' ? this.#publisher : kind === 'screen' ? this.#screen : this.#subscriber;
+    if (!handle) return;
+    await this.#renewTransport();
+    const state = handle.webrtcStuff?.pc?.iceConnectionState;
+    // back by itself meanwhile (a short cut: the old path works again), or over: nothing to restart
+    if (this.#closed || state === 'connected' || state === 'completed' || state === 'closed') return;
+    const pending = this.#pendingRestart.get(kind);
+    if (pending !== undefined && Date.now() - pending < PENDING_RESTART_MS) {
+      console.info(`media: ICE restart of the ${kind} still under way`);
+      return;
+    }
+    this.#pendingRestart.set(kind, Date.now());
+    console.info(`media: ICE restart of the ${kind}`);
+    if (kind === 'subscriber') {
+      await this.#request(handle, { request: 'configure', restart: true });
+      return;
+    }
+    const jsep = await new Promise<Jsep>((resolve, reject) =>
+      handle.createOffer({ iceRestart: true, success: resolve, error: (e) => reject(e instanceof Error ? e : new Error(String(e))) }),
+    );
+    await this.#request(handle, { request: 'configure' }, jsep);
+  }
+
+  #attach(kind: HandleKind, callbacks: JanusJS.PluginCallbacks): Promise<Handle> {
     const janus = this.#janus;
     const Janus = this.#Janus;
     if (!janus || !Janus) return Promise.reject(new Error('Library not initialized'));
@@ -324,9 +442,7 @@ export class MediaSession extends Emitter<MediaEvents> {
             opaqueId: `lobby-${kind}-${Janus.randomString(12)}`,
             success: resolve,
             error: (e: string) => reject(new Error(e)),
-            iceState: (state) => {
-              if (state === 'failed') this.emit('iceFailed', { handle: kind });
-            },
+            iceState: (state) => this.#restarter(kind).onState(state),
             ...callbacks,
           }),
         ),
@@ -460,7 +576,10 @@ export class MediaSession extends Emitter<MediaEvents> {
     const screen = await this.#attach('screen', {
       onmessage: (msg, jsep) => {
         if (msg.videoroom === 'joined') joinedId(String(msg.id));
-        if (jsep) screen.handleRemoteJsep({ jsep });
+        if (jsep) {
+          this.#answered('screen');
+          screen.handleRemoteJsep({ jsep });
+        }
         if (msg.configured === 'ok') configured();
       },
     });
@@ -493,6 +612,8 @@ export class MediaSession extends Emitter<MediaEvents> {
     this.#screenId = null;
     this.#screenTrack?.stop();
     this.#screenTrack = null;
+    this.#restarters.get('screen')?.stop();
+    this.#restarters.delete('screen');
     if (!screen) return;
     await this.#request(screen, { request: 'leave' }).catch(() => undefined);
     screen.hangup();
@@ -536,7 +657,10 @@ export class MediaSession extends Emitter<MediaEvents> {
       this.#configured();
       this.#configured = null;
     }
-    if (jsep) this.#publisher?.handleRemoteJsep({ jsep });
+    if (jsep) {
+      this.#answered('publisher');
+      this.#publisher?.handleRemoteJsep({ jsep });
+    }
   }
 
   #isOwn(publisher: Publisher): boolean {
@@ -605,6 +729,7 @@ export class MediaSession extends Emitter<MediaEvents> {
     }
     const subscriber = this.#subscriber;
     if (!jsep || !subscriber) return;
+    this.#answered('subscriber');
     const finished = () => {
       this.#afterAnswer?.();
       this.#afterAnswer = null;
@@ -834,6 +959,7 @@ export class MediaSession extends Emitter<MediaEvents> {
   async close(_options: { destroyRoom?: boolean } = {}): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const restarter of this.#restarters.values()) restarter.stop();
     await this.stopScreenShare().catch(() => undefined);
     const publisher = this.#publisher;
     // always leave: the room is destroyed by the server when the call ends (the others see us leave)

@@ -24,6 +24,8 @@ import {
 } from '../state/callStatus.ts';
 import { uploadTypeOf } from '../api/http.ts';
 import { watchMediaHealth, type MediaNotice } from '../media/mediaHealth.ts';
+import { watchMedia } from '../media/mediaWatch.ts';
+import type { NetworkQuality } from '../media/networkQuality.ts';
 import {
   defaultPorts,
   whenVisible,
@@ -63,7 +65,14 @@ export interface FeedHooks {
    * The media server's health (issue 12, media/mediaHealth.ts): the notice to show while Janus is waited
    * for or reconnected to, and what the engine does once the call's session is lost.
    */
-  health?: { notice: (notice: MediaNotice) => void; onLost: (error: string, media: MediaTransport) => void };
+  health?: {
+    notice: (notice: MediaNotice) => void;
+    onLost: (error: string, media: MediaTransport) => void;
+    /** a peer connection stayed down through every ICE restart (media/iceRestart.ts) */
+    onIceFailed?: (handle: 'publisher' | 'subscriber' | 'screen', media: MediaTransport) => void;
+    /** the network-quality indicator's measure, every second or so while the call lasts */
+    quality?: (quality: NetworkQuality) => void;
+  };
 }
 
 export interface PublishPlan {
@@ -132,14 +141,31 @@ export class CallRoom {
     });
     const health = hooks.health;
     if (health) {
-      const { connect } = watchMediaHealth(media, {
-        current: () => this.isCurrent(media),
+      const current = () => this.isCurrent(media);
+      const { connect, peerStalled } = watchMediaHealth(media, {
+        current,
         notice: health.notice,
         onLost: (error) => health.onLost(error, media),
+        onIceFailed: (handle) => health.onIceFailed?.(handle, media),
       });
       this.#connects.set(media, connect);
+      watchMedia({
+        media,
+        clock: this.ports.clock,
+        current,
+        expectsAudio: () => this.#othersHaveOpenMicrophones(),
+        quality: (quality) => health.quality?.(quality),
+        stalled: peerStalled,
+      });
     }
     return media;
+  }
+
+  /** Someone else in the call has its microphone open (its muted state comes from its room presence). */
+  #othersHaveOpenMicrophones(): boolean {
+    const { remoteFeeds, status } = this.#options.read();
+    const others = remoteFeeds.filter((f) => !isScreenDisplay(f.display) && f.stream.getAudioTracks().length > 0);
+    return others.length > status.mutedAudioJIDs.length;
   }
 
   /** The remote feeds with `feed` added (replacing an earlier one of the same id). */

@@ -402,9 +402,27 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
   }
 
   /** The media server's health as the real transport tells it (FakeMediaServer.transportDropped …). */
-  tell<K extends 'reconnecting' | 'reconnected' | 'lost'>(event: K, payload: MediaEvents[K]): void {
+  tell<K extends 'reconnecting' | 'reconnected' | 'lost' | 'iceRestarting' | 'iceRestarted' | 'iceFailed'>(
+    event: K,
+    payload: MediaEvents[K],
+  ): void {
     this.emit(event, payload);
   }
+
+  /** whether the others' audio reaches us (a test stops it: their network is cut) */
+  receiving = true;
+  #audioPackets = 0;
+  /** the subscriber's statistics as getStats() gives them: 50 audio packets more per poll while receiving */
+  readonly #subscriberPc = {
+    localDescription: { sdp: 'v=0 subscriber-local' },
+    remoteDescription: { sdp: 'v=0 subscriber-remote' },
+    getStats: () => {
+      if (this.receiving) this.#audioPackets += 50;
+      return Promise.resolve(
+        new Map([['in-a', { id: 'in-a', type: 'inbound-rtp', kind: 'audio', packetsReceived: this.#audioPackets, packetsLost: 0, jitter: 0.004 }]]),
+      );
+    },
+  };
 
   async connect(): Promise<void> {
     await this.server.connectGate;
@@ -475,7 +493,7 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
     return Promise.resolve();
   }
   peerConnections() {
-    return {};
+    return this.room ? { subscriber: this.#subscriberPc as unknown as RTCPeerConnection } : {};
   }
 
   receive(feed: Feed): void {

@@ -22,7 +22,7 @@ import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
 import { MediaNotice } from './MediaNotice.tsx';
-import { VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, stageStyles as stage } from '@lobby/ui';
+import { VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, NetworkQuality, stageStyles as stage } from '@lobby/ui';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 
 function CallControls({ video }: { video: boolean }) {
@@ -172,6 +172,8 @@ export function CallArea() {
   const localStream = useConsoleStore((s) => s.localStream);
   const remoteStreams = useConsoleStore((s) => s.remoteStreams);
   const videoMuted = useConsoleStore((s) => s.videoMuted);
+  const mediaNotice = useConsoleStore((s) => s.mediaNotice);
+  const networkQuality = useConsoleStore((s) => s.networkQuality);
   const away = useConsoleStore((s) => s.availability === 'away');
   const elapsed = useElapsed(call?.startedAt ?? null);
   const engine = useAgentInCall((s) => s.engine);
@@ -235,6 +237,7 @@ export function CallArea() {
       data-guest-audio-muted={guestAudioMuted}
       data-held={held}
       data-guest-video-muted={guestVideoMuted}
+      data-media-notice={mediaNotice ?? ''}
       aria-label={t('call.with', { name: call.guestName })}
     >
       <div className={styles.bar}>
@@ -242,6 +245,7 @@ export function CallArea() {
           <bdi>{call.guestName}</bdi>
           <span className={styles.assignment}>{call.assignmentName}</span>
         </span>
+        <NetworkQuality quality={networkQuality} keyPrefix="call.networkQuality" />
         <span className={styles.timer} data-testid="agent-call-timer" data-held={held}>
           <span className="visually-hidden">{t('call.duration')}</span>
           {held ? <span className={`${stage.timerHeld} ${styles.timerHeld}`}>{t('call.guestOnHold')}</span> : null}

@@ -73,6 +73,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       state.setRemoteStreams(remotes);
     }
     if (state.mediaNotice !== snap.mediaNotice) store.setState({ mediaNotice: snap.mediaNotice });
+    if (state.networkQuality !== snap.networkQuality) store.setState({ networkQuality: snap.networkQuality });
     if (snap.phase === lastPhase) return;
     lastPhase = snap.phase;
     // the engine's phases become the journey's events (docs/guest-journey.md)

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { NONE } from '../../state/inCall.ts';
 import { useInCall } from '../../state/store.ts';
 import styles from './OngoingScreen.module.css';
-import { VideoTile, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, stageStyles as stage } from '@lobby/ui';
+import { VideoTile, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, NetworkQuality, stageStyles as stage } from '@lobby/ui';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 
 /** The call itself: remote video large with a self-view, or the voice layout with the agent's avatar. */
@@ -23,6 +23,7 @@ export function OngoingScreen() {
   const videoMuted = useGuestStore((s) => s.videoMuted);
   const audioMuted = useGuestStore((s) => s.audioMuted);
   const callStartedAt = useGuestStore((s) => s.callStartedAt);
+  const networkQuality = useGuestStore((s) => s.networkQuality);
   const elapsed = useElapsed(callStartedAt);
   const cameras = remoteStreams.filter((r) => !r.display.endsWith('-screen'));
   const screens = remoteStreams.filter((r) => r.display.endsWith('-screen'));
@@ -59,6 +60,7 @@ export function OngoingScreen() {
           {t('app.recording')}
         </span>
       ) : null}
+      <NetworkQuality quality={networkQuality} keyPrefix="networkQuality" />
       <span className={styles.timer} data-testid="call-timer" data-on-hold={onHold}>
         <span className="visually-hidden">{t('call.duration')}</span>
         {onHold ? <span className={stage.timerHeld}>{t('ongoing.onHold')}</span> : null}

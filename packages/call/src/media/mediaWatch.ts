@@ -1,0 +1,82 @@
+/**
+ * The call's media watched through getStats() while it lasts (issue 12): every POLL_MS the line's
+ * quality (networkQuality.ts, the indicator both sides show) and whether the others' media stalled.
+ *
+ * A stall is how one side learns that the other lost its network: nothing else tells it (the other's
+ * signalling is cut too, and Janus says nothing to subscribers while a publisher's packets stop). An
+ * open microphone sends a packet every 20 ms (Chromium uses no DTX), so STALL_MS without one is a
+ * cut, not a silence — unless every other participant muted its microphone, which `expectsAudio` says.
+ */
+import type { ClockPort, MediaTransport } from '../room/ports.ts';
+import { countersOf, qualityBetween, type NetworkQuality, type StatsCounters } from './networkQuality.ts';
+
+export const POLL_MS = 1000;
+export const STALL_MS = 2500;
+
+export interface MediaWatchOptions {
+  media: Pick<MediaTransport, 'peerConnections'>;
+  clock: ClockPort;
+  /** false once the call (or this transport) is over: the watch stops */
+  current: () => boolean;
+  /** someone else in the call has an open microphone: their audio packets are expected */
+  expectsAudio: () => boolean;
+  quality: (quality: NetworkQuality) => void;
+  stalled: (stalled: boolean) => void;
+}
+
+/** Starts the watch; returns the function that stops it. */
+export function watchMedia(options: MediaWatchOptions): () => void {
+  let stopped = false;
+  let cancel: () => void = () => undefined;
+  let before: StatsCounters | null = null;
+  let lastAudioAt: number | null = null;
+  let stalled = false;
+  let told = '';
+
+  const poll = async () => {
+    if (stopped || !options.current()) return;
+    const pcs = Object.values(options.media.peerConnections()).filter((pc): pc is RTCPeerConnection => !!pc);
+    const reports = await Promise.all(
+      pcs.map((pc) =>
+        pc.getStats().then(
+          (r) => [...(r.values() as Iterable<Record<string, unknown>>)],
+          () => [],
+        ),
+      ),
+    );
+    if (stopped || !options.current()) return;
+    const after = countersOf(reports);
+    const now = options.clock.now();
+    if (after.audioReceived > (before?.audioReceived ?? 0)) lastAudioAt = now;
+    const isStalled = options.expectsAudio() && lastAudioAt !== null && now - lastAudioAt >= STALL_MS;
+    if (isStalled !== stalled) {
+      stalled = isStalled;
+      console.warn(`media: the others' media ${stalled ? 'stalled' : 'flows again'}`);
+      options.stalled(stalled);
+    }
+    if (before) {
+      const measured = qualityBetween(before, after);
+      // nothing arrives at all: the line is as bad as it gets, whatever the last measures said
+      const quality: NetworkQuality = stalled ? { ...measured, level: 'poor', lossPercent: 100 } : measured;
+      const text = JSON.stringify(quality);
+      if (text !== told) {
+        told = text;
+        options.quality(quality);
+      }
+    }
+    before = after;
+  };
+
+  const loop = () => {
+    cancel = options.clock.setTimeout(() => {
+      void poll().finally(() => {
+        if (!stopped && options.current()) loop();
+      });
+    }, POLL_MS);
+  };
+  loop();
+  return () => {
+    stopped = true;
+    cancel();
+  };
+}

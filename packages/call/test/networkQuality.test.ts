@@ -1,0 +1,107 @@
+/**
+ * The network-quality indicator's measure (media/networkQuality.ts) and the stats watch that feeds it
+ * and notices a stall (media/mediaWatch.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { FakeClock, settle } from './helpers/fakes.ts';
+import { classifyQuality, countersOf, qualityBetween, type NetworkQuality } from '../src/media/networkQuality.ts';
+import { POLL_MS, STALL_MS, watchMedia } from '../src/media/mediaWatch.ts';
+
+const measures = (lossPercent: number | null, jitterMs: number | null, rttMs: number | null) => ({ lossPercent, jitterMs, rttMs });
+
+describe('classifyQuality', () => {
+  it('when loss < 1 %, jitter < 30 ms and round trip < 300 ms, then good', () => {
+    expect(classifyQuality(measures(0.9, 29, 299))).toBe('good');
+  });
+  it('when loss reaches 1 % or jitter 30 ms, then fair (Twilio pre-call thresholds)', () => {
+    expect(classifyQuality(measures(1, 5, 50))).toBe('fair');
+    expect(classifyQuality(measures(0, 30, 50))).toBe('fair');
+    expect(classifyQuality(measures(0, 5, 300))).toBe('fair');
+  });
+  it('when loss reaches 5 %, jitter 100 ms or round trip 800 ms, then poor', () => {
+    expect(classifyQuality(measures(5, 5, 50))).toBe('poor');
+    expect(classifyQuality(measures(0, 100, 50))).toBe('poor');
+    expect(classifyQuality(measures(0, 5, 800))).toBe('poor');
+  });
+  it('when nothing is measured, then unknown; a missing measure does not count against the line', () => {
+    expect(classifyQuality(measures(null, null, null))).toBe('unknown');
+    expect(classifyQuality(measures(0, null, null))).toBe('good');
+  });
+});
+
+describe('qualityBetween', () => {
+  const report = (audio: number, video: number, lost: number, jitter: number, rtt: number) => [
+    { id: 'a', type: 'inbound-rtp', kind: 'audio', packetsReceived: audio, packetsLost: lost, jitter },
+    { id: 'v', type: 'inbound-rtp', kind: 'video', packetsReceived: video, packetsLost: 0, jitter: 0.5 },
+    { id: 't', type: 'transport', selectedCandidatePairId: 'p' },
+    { id: 'p', type: 'candidate-pair', currentRoundTripTime: rtt },
+    { id: 'o', type: 'outbound-rtp', kind: 'audio', packetsSent: 999 },
+  ];
+
+  it('when 20 of 1000 packets of the window were lost, then 2 % loss, the audio jitter (not video\'s frame bursts) and the pair round trip: fair', () => {
+    const before = countersOf([report(100, 400, 10, 0.01, 0.05)]);
+    const after = countersOf([report(380, 1100, 30, 0.012, 0.08)]);
+    expect(qualityBetween(before, after)).toEqual<NetworkQuality>({ level: 'fair', lossPercent: 2, jitterMs: 12, rttMs: 80 });
+  });
+
+  it('when counters of several peer connections come, then they are summed', () => {
+    const counters = countersOf([report(10, 20, 1, 0.001, 0.01), report(5, 5, 2, 0.04, 0.02)]);
+    expect(counters).toEqual({ audioReceived: 15, videoReceived: 25, lost: 3, jitter: 0.04, rtt: 0.02 });
+  });
+});
+
+describe('watchMedia', () => {
+  function watched(expectsAudio = true) {
+    const clock = new FakeClock();
+    let packets = 0;
+    let flowing = true;
+    const pc = {
+      getStats: () => {
+        if (flowing) packets += 50;
+        return Promise.resolve(new Map([['a', { id: 'a', type: 'inbound-rtp', kind: 'audio', packetsReceived: packets, packetsLost: 0, jitter: 0.002 }]]));
+      },
+    } as unknown as RTCPeerConnection;
+    const stalls: boolean[] = [];
+    const qualities: NetworkQuality[] = [];
+    const stop = watchMedia({
+      media: { peerConnections: () => ({ subscriber: pc }) },
+      clock,
+      current: () => true,
+      expectsAudio: () => expectsAudio,
+      quality: (q) => qualities.push(q),
+      stalled: (s) => stalls.push(s),
+    });
+    const tick = async (n = 1) => {
+      for (let i = 0; i < n; i++) {
+        clock.advance(POLL_MS);
+        await settle();
+      }
+    };
+    return { tick, stalls, qualities, stop, cut: (v: boolean) => (flowing = !v) };
+  }
+
+  it('when the others\' audio stops for the stall time, then a stall is told and the quality is poor; when it flows again, the stall ends', async () => {
+    const w = watched();
+    await w.tick(3);
+    expect(w.qualities.at(-1)?.level).toBe('good');
+    w.cut(true);
+    await w.tick(STALL_MS / POLL_MS - 1);
+    expect(w.stalls).toEqual([]);
+    await w.tick(2);
+    expect(w.stalls).toEqual([true]);
+    expect(w.qualities.at(-1)).toMatchObject({ level: 'poor', lossPercent: 100 });
+    w.cut(false);
+    await w.tick();
+    expect(w.stalls).toEqual([true, false]);
+    w.stop();
+  });
+
+  it('when every other participant muted its microphone, then silence is no stall', async () => {
+    const w = watched(false);
+    await w.tick(2);
+    w.cut(true);
+    await w.tick(10);
+    expect(w.stalls).toEqual([]);
+    w.stop();
+  });
+});
