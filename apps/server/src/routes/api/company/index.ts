@@ -7,7 +7,8 @@ import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 
 /**
- * The details plus one deployment setting: whether automated browsers may call (LOBBY_ALLOW_AUTOMATION).
+ * The details plus two deployment settings: whether automated browsers may call (LOBBY_ALLOW_AUTOMATION)
+ * and where errors are reported (LOBBY_SENTRY_DSN).
  * No server path or version is public: recordings are named and started by the server (docs/security.md).
  */
 const CompanyDetailsAnswer = Type.Composite([
@@ -15,6 +16,9 @@ const CompanyDetailsAnswer = Type.Composite([
   Type.Object({
     allowAutomation: Type.Boolean({
       description: 'whether an automated browser (navigator.webdriver) may call; false: the guest app shows its bot screen',
+    }),
+    sentryDsn: Type.Union([Type.String(), Type.Null()], {
+      description: 'where the guest app reports errors and session replays (LOBBY_SENTRY_DSN); null: nothing is reported',
     }),
   }),
 ]);
@@ -33,7 +37,7 @@ function companyRoutes(app: App, services: Services): void {
     async (request, reply) => {
       const company = await resolveCompany(services, request, request.query.companyId);
       if (!company) return fail(reply, 404, 'companyId: no such company');
-      return { data: { ...(await services.repos.companies.details(company)), allowAutomation: services.config.allowAutomation } };
+      return { data: { ...(await services.repos.companies.details(company)), allowAutomation: services.config.allowAutomation, sentryDsn: services.config.sentryDsn } };
     },
   );
 }
