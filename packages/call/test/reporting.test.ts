@@ -45,7 +45,8 @@ describe('error reporting options (SPEC.md §7–§9)', () => {
   it('when known noise, a redirect or a 404 transaction comes, then it is ignored; a real fault is not', () => {
     const options = clientOptions(DSN, []);
     expect(options.ignoreErrors).toBe(IGNORED_ERRORS);
-    expect(options.ignoreTransactions).toBe(IGNORED_TRANSACTIONS);
+    expect(options.ignoreSpans).toBe(IGNORED_TRANSACTIONS);
+    expect(options.ignoreTransactions, 'ignored by SDK 11 with a warning').toBeUndefined();
     for (const noise of [
       'ResizeObserver loop completed with undelivered notifications.',
       'ResizeObserver loop limit exceeded',
