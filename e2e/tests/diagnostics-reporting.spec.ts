@@ -73,7 +73,7 @@ test.describe('with a DSN', () => {
     await expect.poll(() => ingest.items.filter((i) => i.type === 'event' && exceptionText(i).includes(THROWN)).length, { timeout: 30_000 }).toBe(1);
     const event = ingest.items.find((i) => i.type === 'event' && exceptionText(i).includes(THROWN))!;
     expect((event.json?.sdk as { name?: string }).name).toBe('sentry.javascript.browser');
-    expect(event.json?.user, 'no personal data (sendDefaultPii false)').toBeUndefined();
+    expect(event.json?.user, 'nothing that identifies the guest (dataCollection)').toBeUndefined();
     const eventId = String(event.json?.event_id);
     // a replay of the session is sent with it, naming the error (100 % of sessions with an error)
     const replayOf = () => ingest.items.find((i) => i.type === 'replay_event' && (i.json?.error_ids as string[] | undefined)?.includes(eventId));

@@ -11,8 +11,12 @@ import type { AppServices } from './state/services.ts';
 import type { CallActions } from './state/callActions.ts';
 import { lazyCallActions } from './features/call/lazyCallActions.ts';
 import { mountWidgetFeatures } from './features/widget/index.ts';
+import { ScreenRegistry } from './features/screens/registry.ts';
 
 async function start(): Promise<void> {
+  // the likely first screens' chunks load while React starts and the company details arrive (issue 16)
+  ScreenRegistry.preload('selection');
+  ScreenRegistry.preload('preview');
   const store = createGuestStore();
   reportErrorsOnceConfigured(store); // SPEC.md §7: only with the deployment's DSN, after the first render
   mountWidgetFeatures(store); // website widget bridge (docs/widget.md) + notice when answered while hidden

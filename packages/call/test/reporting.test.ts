@@ -38,7 +38,8 @@ describe('error reporting options (SPEC.md §7–§9)', () => {
 
   it('when the client options are built, then replays sample 10 % of sessions and 100 % on error, no personal data, the DSN given', () => {
     const options = clientOptions(DSN, []);
-    expect(options).toMatchObject({ dsn: DSN, replaysSessionSampleRate: 0.1, replaysOnErrorSampleRate: 1, sampleRate: 1, sendDefaultPii: false, debug: false });
+    expect(options).toMatchObject({ dsn: DSN, replaysSessionSampleRate: 0.1, replaysOnErrorSampleRate: 1, sampleRate: 1, debug: false });
+    expect(options.dataCollection).toEqual({ userInfo: false, cookies: false, httpHeaders: false, urlQueryParams: false, httpBodies: [] });
     expect(REPLAY_SAMPLE_RATES).toEqual({ session: 0.1, onError: 1 });
   });
 

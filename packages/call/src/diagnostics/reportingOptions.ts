@@ -75,8 +75,10 @@ export function clientOptions(dsn: string, integrations: NonNullable<BrowserOpti
     ignoreErrors: IGNORED_ERRORS,
     ignoreSpans: IGNORED_TRANSACTIONS,
     denyUrls: DENIED_URLS,
-    // no IP address, cookies or user of the guest are sent; the page prints nothing (SPEC.md §9)
-    sendDefaultPii: false,
+    // nothing that identifies the guest: no user, cookies, headers, query strings or bodies (the SDK's
+    // defaults collect them all); the guest's words reach the replay masked (replayOptions)
+    dataCollection: { userInfo: false, cookies: false, httpHeaders: false, urlQueryParams: false, httpBodies: [] },
+    // the page prints nothing (SPEC.md §9)
     debug: false,
   };
 }
