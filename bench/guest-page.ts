@@ -26,7 +26,8 @@ const RUNS = Number(process.argv[2] ?? 5);
 const CPU_SLOWDOWN = 4;
 const PHONE = { width: 390, height: 844 };
 const BUDGET = { lcpMs: 2500, inpMs: 200, firstLoadBytes: 90 * 1024, widgetBytes: 10 * 1024 };
-if (!process.env.DEMO_ADMIN_PASSWORD) throw new Error('DEMO_ADMIN_PASSWORD is not set (source .run/secrets.env)');
+if (!process.env.DEMO_ADMIN_PASSWORD)
+  throw new Error('DEMO_ADMIN_PASSWORD is not set (source .run/secrets.env)');
 
 /** Collects LCP and event-timing entries from the page's start (an init script, before any page script). */
 const PERF_INIT = `
@@ -52,23 +53,38 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 /** Lets the main thread settle (throttled): two frames and a pause. */
-const settle = (page: Page, ms = 800) => page.evaluate((pause) => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, pause)))), ms);
+const settle = (page: Page, ms = 800) =>
+  page.evaluate(
+    (pause) =>
+      new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, pause)))),
+    ms,
+  );
 
 /** The bench's own origin: the bare guest page and a company website with and without the widget. */
 function serveBench(): Promise<{ url: string; close: () => Promise<void> }> {
   const bare = fs.readFileSync(path.join(import.meta.dirname, 'pages/bare-guest.html'));
-  const host = (widget: boolean) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme Travel</title></head>
+  const host = (
+    widget: boolean,
+  ) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme Travel</title></head>
 <body style="font-family:system-ui;margin:0;padding:32px"><h1>Acme Travel</h1><p style="max-width:60ch">Trips, tickets and hotels. Our agents are a video call away: press the button in the corner.</p>
 ${widget ? `<script src="${BASE_URL}/widget.js" async></script>` : ''}</body></html>`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const body = url.pathname === '/bare.html' ? bare : url.pathname === '/host.html' ? host(url.searchParams.has('widget')) : null;
+    const body =
+      url.pathname === '/bare.html'
+        ? bare
+        : url.pathname === '/host.html'
+          ? host(url.searchParams.has('widget'))
+          : null;
     if (!body) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) }),
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise((r) => server.close(() => r())),
+      }),
     ),
   );
 }
@@ -87,7 +103,10 @@ function gzipOnTheWire(url: string): Promise<number> {
 }
 
 /** A fresh context (cold cache) with the CPU slowed down. */
-async function slowPhone(browser: Browser, viewport = PHONE): Promise<{ page: Page; close: () => Promise<void> }> {
+async function slowPhone(
+  browser: Browser,
+  viewport = PHONE,
+): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await browser.newContext({ viewport, baseURL: BASE_URL });
   await context.addInitScript(PERF_INIT);
   const page = await context.newPage();
@@ -144,7 +163,9 @@ async function measureHost(browser: Browser, bench: string, widget: boolean) {
     const beforeClick = lobbyRequests.filter((p) => p !== '/widget.js' && !p.startsWith('/api/widget/'));
     const clickedAt = lobbyRequests.length;
     if (widget) {
-      const callPage = page.waitForRequest((r) => r.url().startsWith(BASE_URL) && r.resourceType() === 'document');
+      const callPage = page.waitForRequest(
+        (r) => r.url().startsWith(BASE_URL) && r.resourceType() === 'document',
+      );
       await page.getByTestId('lobby-launcher').click();
       await callPage;
     }
@@ -167,7 +188,12 @@ async function main(): Promise<void> {
   });
   const failures: string[] = [];
   try {
-    const results: Record<string, ScreenRun[]> = { 'lobby selection': [], 'bare selection': [], 'lobby preview': [], 'bare preview': [] };
+    const results: Record<string, ScreenRun[]> = {
+      'lobby selection': [],
+      'bare selection': [],
+      'lobby preview': [],
+      'bare preview': [],
+    };
     for (const screen of ['selection', 'preview'] as const) {
       await arrangeCompanySettings({ previewScreen: screen === 'preview' });
       const measure = screen === 'selection' ? measureSelection : measurePreview;
@@ -175,10 +201,15 @@ async function main(): Promise<void> {
         for (const who of run % 2 ? (['bare', 'lobby'] as const) : (['lobby', 'bare'] as const)) {
           const { page, close } = await slowPhone(browser);
           try {
-            const url = who === 'lobby' ? '/' : `${bench.url}/bare.html${screen === 'preview' ? '?screen=preview' : ''}`;
+            const url =
+              who === 'lobby'
+                ? '/'
+                : `${bench.url}/bare.html${screen === 'preview' ? '?screen=preview' : ''}`;
             const result = await measure(page, url);
             results[`${who} ${screen}`]!.push(result);
-            console.log(`${screen.padEnd(9)} run ${run + 1} ${who.padEnd(5)} LCP ${ms(result.lcp).padStart(8)} (${result.lcpElement})  INP ${ms(result.inp).padStart(7)}`);
+            console.log(
+              `${screen.padEnd(9)} run ${run + 1} ${who.padEnd(5)} LCP ${ms(result.lcp).padStart(8)} (${result.lcpElement})  INP ${ms(result.inp).padStart(7)}`,
+            );
           } finally {
             await close();
           }
@@ -187,20 +218,27 @@ async function main(): Promise<void> {
       await restoreAll();
     }
 
-    console.log(`\nCPU ${CPU_SLOWDOWN}× slower, ${PHONE.width}×${PHONE.height}, cold cache, ${RUNS} runs each (medians):`);
+    console.log(
+      `\nCPU ${CPU_SLOWDOWN}× slower, ${PHONE.width}×${PHONE.height}, cold cache, ${RUNS} runs each (medians):`,
+    );
     for (const screen of ['selection', 'preview']) {
       const lobby = results[`lobby ${screen}`]!;
       const bare = results[`bare ${screen}`]!;
       const [lLcp, bLcp] = [median(lobby.map((r) => r.lcp)), median(bare.map((r) => r.lcp))];
       const [lInp, bInp] = [median(lobby.map((r) => r.inp)), median(bare.map((r) => r.inp))];
-      console.log(`  ${screen.padEnd(9)} LCP Lobby ${ms(lLcp)} / bare ${ms(bLcp)} = ${ratio(lLcp, bLcp)}  |  INP Lobby ${ms(lInp)} / bare ${ms(bInp)} = ${ratio(lInp, bInp)}`);
+      console.log(
+        `  ${screen.padEnd(9)} LCP Lobby ${ms(lLcp)} / bare ${ms(bLcp)} = ${ratio(lLcp, bLcp)}  |  INP Lobby ${ms(lInp)} / bare ${ms(bInp)} = ${ratio(lInp, bInp)}`,
+      );
       if (lLcp > BUDGET.lcpMs) failures.push(`${screen} LCP ${ms(lLcp)} > ${ms(BUDGET.lcpMs)}`);
       if (lInp > BUDGET.inpMs) failures.push(`${screen} INP ${ms(lInp)} > ${ms(BUDGET.inpMs)}`);
     }
 
     const load = firstLoad();
-    console.log(`  first-load JS ${kb(load.total)} gzip (budget ${kb(BUDGET.firstLoadBytes)})${load.heavyInFirst.length ? `; must be lazy: ${load.heavyInFirst.join(', ')}` : ''}`);
-    if (load.total > BUDGET.firstLoadBytes) failures.push(`first load ${kb(load.total)} > ${kb(BUDGET.firstLoadBytes)}`);
+    console.log(
+      `  first-load JS ${kb(load.total)} gzip (budget ${kb(BUDGET.firstLoadBytes)})${load.heavyInFirst.length ? `; must be lazy: ${load.heavyInFirst.join(', ')}` : ''}`,
+    );
+    if (load.total > BUDGET.firstLoadBytes)
+      failures.push(`first load ${kb(load.total)} > ${kb(BUDGET.firstLoadBytes)}`);
     if (load.heavyInFirst.length) failures.push(`in the first load: ${load.heavyInFirst.join(', ')}`);
 
     await arrangeCompanySettings({ widgetOrigins: [bench.url] });
@@ -210,11 +248,21 @@ async function main(): Promise<void> {
     const loaderFile = path.resolve(import.meta.dirname, '../apps/widget/dist/widget.js');
     const loaderGzip = fs.existsSync(loaderFile) ? gzipSize(fs.readFileSync(loaderFile)) : Number.NaN;
     const loaderWire = await gzipOnTheWire(`${BASE_URL}/widget.js`);
-    console.log(`  widget loader ${kb(loaderGzip)} gzip -9 (build), ${kb(loaderWire)} gzip on the wire (budget ${kb(BUDGET.widgetBytes)})`);
-    console.log(`  host page LCP with the widget ${ms(embedded.lcp)} / without ${ms(plain.lcp)} = ${ratio(embedded.lcp, plain.lcp)}`);
-    console.log(`  call page requests before the click (3 s idle): ${embedded.beforeClick.length ? embedded.beforeClick.join(', ') : 'none'}; on the click: ${embedded.afterClick.length} (${embedded.afterClick.slice(0, 3).join(', ')}…)`);
-    if (!(loaderGzip <= BUDGET.widgetBytes && loaderWire <= BUDGET.widgetBytes)) failures.push(`widget loader ${kb(Math.max(loaderGzip, loaderWire))} > ${kb(BUDGET.widgetBytes)} (or not gzip on the wire)`);
-    if (embedded.beforeClick.length) failures.push(`the widget loaded ${embedded.beforeClick.join(', ')} before any click`);
+    console.log(
+      `  widget loader ${kb(loaderGzip)} gzip -9 (build), ${kb(loaderWire)} gzip on the wire (budget ${kb(BUDGET.widgetBytes)})`,
+    );
+    console.log(
+      `  host page LCP with the widget ${ms(embedded.lcp)} / without ${ms(plain.lcp)} = ${ratio(embedded.lcp, plain.lcp)}`,
+    );
+    console.log(
+      `  call page requests before the click (3 s idle): ${embedded.beforeClick.length ? embedded.beforeClick.join(', ') : 'none'}; on the click: ${embedded.afterClick.length} (${embedded.afterClick.slice(0, 3).join(', ')}…)`,
+    );
+    if (!(loaderGzip <= BUDGET.widgetBytes && loaderWire <= BUDGET.widgetBytes))
+      failures.push(
+        `widget loader ${kb(Math.max(loaderGzip, loaderWire))} > ${kb(BUDGET.widgetBytes)} (or not gzip on the wire)`,
+      );
+    if (embedded.beforeClick.length)
+      failures.push(`the widget loaded ${embedded.beforeClick.join(', ')} before any click`);
     if (!embedded.afterClick.includes('/')) failures.push('the call page did not load on the click');
   } finally {
     await restoreAll().catch((e: unknown) => console.error(String(e)));

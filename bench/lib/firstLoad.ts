@@ -22,12 +22,17 @@ export const GUEST_DIST = path.resolve(import.meta.dirname, '../../apps/guest/di
 export const gzipSize = (bytes: Buffer | string): number => gzipSync(bytes, { level: 9 }).length;
 
 /** Libraries that must never be in the first load, each by its chunk's name and by a string it carries. */
-const HEAVY = { names: /stanza|janus|sentry/i, contents: /Janus WebRTC|urn:xmpp:jingle|sentry\.javascript\.browser|__SENTRY__/ };
+const HEAVY = {
+  names: /stanza|janus|sentry/i,
+  contents: /Janus WebRTC|urn:xmpp:jingle|sentry\.javascript\.browser|__SENTRY__/,
+};
 
 export function firstLoad(dist: string = GUEST_DIST): FirstLoad {
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
   const files = new Set<string>();
-  for (const match of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)) {
+  for (const match of html.matchAll(
+    /<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g,
+  )) {
     if (match[1]) files.add(match[1].replace(/^\//, ''));
   }
   const size = (file: string) => gzipSize(fs.readFileSync(path.join(dist, file)));
@@ -37,7 +42,9 @@ export function firstLoad(dist: string = GUEST_DIST): FirstLoad {
     .filter((f) => f.endsWith('.js') && !files.has(`assets/${f}`))
     .map((f) => ({ file: `assets/${f}`, size: size(`assets/${f}`) }))
     .sort((a, b) => b.size - a.size);
-  const heavyInFirst = [...files].filter((file) => HEAVY.names.test(file) || HEAVY.contents.test(fs.readFileSync(path.join(dist, file), 'utf8')));
+  const heavyInFirst = [...files].filter(
+    (file) => HEAVY.names.test(file) || HEAVY.contents.test(fs.readFileSync(path.join(dist, file), 'utf8')),
+  );
   return { total: first.reduce((sum, f) => sum + f.size, 0), first, lazy, heavyInFirst };
 }
 

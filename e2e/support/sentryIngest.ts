@@ -56,7 +56,9 @@ export function parseEnvelope(body: Buffer): EnvelopeItem[] {
  * The rrweb events of a replay_recording item: a `{"segment_id":N}` line, then the events as JSON, zlib
  * compressed when the SDK's compression worker ran.
  */
-export function recordingEvents(item: EnvelopeItem): Array<{ type: number; data?: { tag?: string; payload?: Record<string, unknown> } }> {
+export function recordingEvents(
+  item: EnvelopeItem,
+): Array<{ type: number; data?: { tag?: string; payload?: Record<string, unknown> } }> {
   const newline = item.payload.indexOf(0x0a);
   const body = item.payload.subarray(newline + 1);
   const text = body[0] === 0x5b ? body.toString('utf8') : zlib.inflateSync(body).toString('utf8');

@@ -10,7 +10,12 @@ import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { closeAll } from '../support/journey.ts';
 import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
 import { LAPTOP, expectScreen, record } from '../support/guest/screens.ts';
-import { recordingEvents, startSentryIngest, type EnvelopeItem, type SentryIngest } from '../support/sentryIngest.ts';
+import {
+  recordingEvents,
+  startSentryIngest,
+  type EnvelopeItem,
+  type SentryIngest,
+} from '../support/sentryIngest.ts';
 import { restartServer } from '../support/stack.ts';
 
 const THROWN = 'diagnostics e2e: thrown in the guest page';
@@ -32,7 +37,8 @@ async function throwInPage(page: Page, message: string): Promise<void> {
 }
 
 function exceptionText(item: EnvelopeItem): string {
-  const values = (item.json?.exception as { values?: Array<{ type?: string; value?: string }> } | undefined)?.values ?? [];
+  const values =
+    (item.json?.exception as { values?: Array<{ type?: string; value?: string }> } | undefined)?.values ?? [];
   return values.map((v) => `${v.type ?? ''}: ${v.value ?? ''}`).join('\n');
 }
 
@@ -60,7 +66,9 @@ test.describe('with a DSN', () => {
     await expect(guest.page.locator('html[data-error-reporting="on"]')).toBeAttached();
     const timing = await guest.page.evaluate(() => ({
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
-      sdk: performance.getEntriesByType('resource').find((e) => /\/assets\/sentry-[^/]+\.js$/.test(e.name))?.startTime ?? -1,
+      sdk:
+        performance.getEntriesByType('resource').find((e) => /\/assets\/sentry-[^/]+\.js$/.test(e.name))
+          ?.startTime ?? -1,
     }));
     expect(timing.paint, 'the page painted').toBeGreaterThan(0);
     expect(timing.sdk, 'the SDK chunk is requested only after the first paint').toBeGreaterThan(timing.paint);
@@ -70,13 +78,21 @@ test.describe('with a DSN', () => {
     await throwInPage(guest.page, THROWN);
 
     // assert: the fault arrives as an error event linked to a replay of the session
-    await expect.poll(() => ingest.items.filter((i) => i.type === 'event' && exceptionText(i).includes(THROWN)).length, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(
+        () => ingest.items.filter((i) => i.type === 'event' && exceptionText(i).includes(THROWN)).length,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     const event = ingest.items.find((i) => i.type === 'event' && exceptionText(i).includes(THROWN))!;
     expect((event.json?.sdk as { name?: string }).name).toBe('sentry.javascript.browser');
     expect(event.json?.user, 'nothing that identifies the guest (dataCollection)').toBeUndefined();
     const eventId = String(event.json?.event_id);
     // a replay of the session is sent with it, naming the error (100 % of sessions with an error)
-    const replayOf = () => ingest.items.find((i) => i.type === 'replay_event' && (i.json?.error_ids as string[] | undefined)?.includes(eventId));
+    const replayOf = () =>
+      ingest.items.find(
+        (i) => i.type === 'replay_event' && (i.json?.error_ids as string[] | undefined)?.includes(eventId),
+      );
     await expect.poll(() => Boolean(replayOf()), { timeout: 30_000 }).toBe(true);
     expect(['buffer', 'session']).toContain(replayOf()?.json?.replay_type);
 
@@ -84,7 +100,13 @@ test.describe('with a DSN', () => {
     const recording = ingest.items.find((i) => i.type === 'replay_recording');
     expect(recording, 'a replay recording arrived').toBeTruthy();
     const options = recordingEvents(recording!).find((e) => e.data?.tag === 'options')?.data?.payload;
-    expect(options).toMatchObject({ sessionSampleRate: 0.1, errorSampleRate: 1, maskAllText: true, maskAllInputs: true, blockAllMedia: true });
+    expect(options).toMatchObject({
+      sessionSampleRate: 0.1,
+      errorSampleRate: 1,
+      maskAllText: true,
+      maskAllInputs: true,
+      blockAllMedia: true,
+    });
 
     // assert: the noise never left; the page printed nothing (the SDK included)
     expect(ingest.items.some((i) => exceptionText(i).includes('ResizeObserver'))).toBe(false);
@@ -109,7 +131,9 @@ test('when the deployment has no DSN, then no request leaves the page origin, th
   await expectScreen(guest.page, 'selection');
   await throwInPage(guest.page, THROWN);
   await guest.page.evaluate(() => console.warn('e2e probe: kept, not printed'));
-  await guest.page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 2000), { timeout: 3000 })));
+  await guest.page.evaluate(
+    () => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 2000), { timeout: 3000 })),
+  );
 
   // assert: every request went to the page's own origin (or stayed in the browser), none for the SDK
   const origin = new URL(guest.page.url()).origin;
@@ -120,7 +144,11 @@ test('when the deployment has no DSN, then no request leaves the page origin, th
 
   // assert: nothing printed, the probe and the error's trail are in the buffer instead
   expect(printed.filter((line) => !line.includes(THROWN))).toEqual([]);
-  const kept = await guest.page.evaluate(() => (window as unknown as { __lobbyConsole: () => Array<{ text: string }> }).__lobbyConsole().map((e) => e.text));
+  const kept = await guest.page.evaluate(() =>
+    (window as unknown as { __lobbyConsole: () => Array<{ text: string }> })
+      .__lobbyConsole()
+      .map((e) => e.text),
+  );
   expect(kept).toContain('e2e probe: kept, not printed');
   await record(guest.page, testInfo, 'no-dsn-selection');
 });

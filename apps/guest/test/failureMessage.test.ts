@@ -28,8 +28,12 @@ function text(catalogue: typeof en, key: string): string {
 describe('what a guest reads when a call failed', () => {
   it("when the media server is down or the session was lost, then the guest reads that (not 'check your internet')", () => {
     expect(failureBodyKey('mediaServerDown')).toBe('abandoned.failedMediaServerBody');
-    expect(failureBodyKey('Error connecting to any of the provided Janus servers: Is the server down?')).toBe('abandoned.failedMediaServerBody');
-    expect(failureBodyKey('Lost connection to the server (is it down?)')).toBe('abandoned.failedMediaServerBody');
+    expect(failureBodyKey('Error connecting to any of the provided Janus servers: Is the server down?')).toBe(
+      'abandoned.failedMediaServerBody',
+    );
+    expect(failureBodyKey('Lost connection to the server (is it down?)')).toBe(
+      'abandoned.failedMediaServerBody',
+    );
     expect(failureBodyKey('mediaLost')).toBe('abandoned.failedMediaLostBody');
     expect(failureBodyKey('something else')).toBe('abandoned.failedBody');
   });
@@ -41,7 +45,9 @@ describe('what a guest reads when a call failed', () => {
   });
 
   it('when any of SPEC.md §8 gateway messages ends a call, then the guest reads its own text in English and Arabic, never the message', () => {
-    expect(GATEWAY_MESSAGES.map((m) => m.message.replace('{code} {reason}', ''))).toHaveLength(SPEC_GATEWAY_MESSAGES.length);
+    expect(GATEWAY_MESSAGES.map((m) => m.message.replace('{code} {reason}', ''))).toHaveLength(
+      SPEC_GATEWAY_MESSAGES.length,
+    );
     for (const message of SPEC_GATEWAY_MESSAGES) {
       const key = failureBodyKey(message);
       const mapped = GATEWAY_MESSAGES.find((m) => m.pattern.test(message));
@@ -52,15 +58,29 @@ describe('what a guest reads when a call failed', () => {
       expect(text(ar as typeof en, key), key).toMatch(/[\u0600-\u06FF]/);
     }
     // the same message with the engine's detail appended reads the same
-    expect(failureBodyKey('Error: Request timed out (ws://127.0.0.1/janus)')).toBe('abandoned.failedSlowBody');
-    expect(failureBodyKey('Error connecting to any of the provided Janus servers: Is the server down? (Request timed out (ws://x))')).toBe('abandoned.failedMediaServerBody');
+    expect(failureBodyKey('Error: Request timed out (ws://127.0.0.1/janus)')).toBe(
+      'abandoned.failedSlowBody',
+    );
+    expect(
+      failureBodyKey(
+        'Error connecting to any of the provided Janus servers: Is the server down? (Request timed out (ws://x))',
+      ),
+    ).toBe('abandoned.failedMediaServerBody');
     expect(failureBodyKey('WebRTC not supported by this browser')).toBe('abandoned.failedBrowserBody');
     expect(failureBodyKey('Library not initialized')).toBe('abandoned.failedReloadBody');
     expect(failureBodyKey('Ooops: 490 No such room')).toBe('abandoned.failedServiceBody');
   });
 
   it('when a message is shown, then it exists in English and Arabic', () => {
-    for (const key of ['failedMediaServerBody', 'failedMediaLostBody', 'failedMicrophoneBody', 'failedBrowserBody', 'failedReloadBody', 'failedServiceBody', 'failedSlowBody'] as const) {
+    for (const key of [
+      'failedMediaServerBody',
+      'failedMediaLostBody',
+      'failedMicrophoneBody',
+      'failedBrowserBody',
+      'failedReloadBody',
+      'failedServiceBody',
+      'failedSlowBody',
+    ] as const) {
       expect(en.abandoned[key]).toBeTruthy();
       expect(ar.abandoned[key]).toMatch(/[\u0600-\u06FF]/);
     }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type * as SentryBrowser from '@sentry/browser';
 import { describe, expect, it, vi } from 'vitest';
 import { collectErrors } from '../src/diagnostics/reporting.ts';
 import {
@@ -13,7 +14,7 @@ import {
 } from '../src/diagnostics/reportingOptions.ts';
 
 const sentry = vi.hoisted(() => ({ init: vi.fn(), captureException: vi.fn() }));
-vi.mock('@sentry/browser', async (original) => ({ ...(await original<typeof import('@sentry/browser')>()), ...sentry }));
+vi.mock('@sentry/browser', async (original) => ({ ...(await original<typeof SentryBrowser>()), ...sentry }));
 
 const DSN = 'https://public@errors.example.com/3';
 
@@ -38,8 +39,20 @@ describe('error reporting options (SPEC.md §7–§9)', () => {
 
   it('when the client options are built, then replays sample 10 % of sessions and 100 % on error, no personal data, the DSN given', () => {
     const options = clientOptions(DSN, []);
-    expect(options).toMatchObject({ dsn: DSN, replaysSessionSampleRate: 0.1, replaysOnErrorSampleRate: 1, sampleRate: 1, debug: false });
-    expect(options.dataCollection).toEqual({ userInfo: false, cookies: false, httpHeaders: false, urlQueryParams: false, httpBodies: [] });
+    expect(options).toMatchObject({
+      dsn: DSN,
+      replaysSessionSampleRate: 0.1,
+      replaysOnErrorSampleRate: 1,
+      sampleRate: 1,
+      debug: false,
+    });
+    expect(options.dataCollection).toEqual({
+      userInfo: false,
+      cookies: false,
+      httpHeaders: false,
+      urlQueryParams: false,
+      httpBodies: [],
+    });
     expect(REPLAY_SAMPLE_RATES).toEqual({ session: 0.1, onError: 1 });
   });
 
@@ -61,7 +74,11 @@ describe('error reporting options (SPEC.md §7–§9)', () => {
     }
     expect(matches(IGNORED_TRANSACTIONS, 'GET /nope 404')).toBe(true);
     expect(matches(IGNORED_TRANSACTIONS, 'route not found')).toBe(true);
-    for (const fault of ["TypeError: Cannot read properties of undefined (reading 'id')", 'Error: Lost connection to the server (is it down?)', 'Error: call stage failed: publish']) {
+    for (const fault of [
+      "TypeError: Cannot read properties of undefined (reading 'id')",
+      'Error: Lost connection to the server (is it down?)',
+      'Error: call stage failed: publish',
+    ]) {
       expect(matches(IGNORED_ERRORS, fault), fault).toBe(false);
     }
     expect(matches(IGNORED_TRANSACTIONS, '/call-report/add')).toBe(false);
@@ -70,7 +87,11 @@ describe('error reporting options (SPEC.md §7–§9)', () => {
   it("when the installed SDK's fixed replay constants are read, then they still equal SPEC.md §9 (idle pause 5 min, expiry 15 min, 20 MB buffer, 1 h)", () => {
     // the SDK has no options for these: they are constants of its replay build
     const require = createRequire(import.meta.url);
-    const dir = path.dirname(require.resolve('@sentry/replay/package.json', { paths: [path.dirname(require.resolve('@sentry/browser'))] }));
+    const dir = path.dirname(
+      require.resolve('@sentry/replay/package.json', {
+        paths: [path.dirname(require.resolve('@sentry/browser'))],
+      }),
+    );
     const source = fs.readFileSync(path.join(dir, 'build/npm/esm/index.js'), 'utf8');
     const constant = (name: string) => Number(new RegExp(`const ${name} = ([0-9e.]+);`).exec(source)?.[1]);
     expect(constant('SESSION_IDLE_PAUSE_DURATION')).toBe(REPLAY_SPEC.idlePauseMs);
@@ -84,9 +105,23 @@ describe('error reporting options (SPEC.md §7–§9)', () => {
     const early = new Error('before the SDK');
     startSentry(DSN, [early]);
     const options = sentry.init.mock.calls[0]?.[0] as ReturnType<typeof clientOptions>;
-    expect(options).toMatchObject({ dsn: DSN, replaysSessionSampleRate: 0.1, replaysOnErrorSampleRate: 1, ignoreErrors: IGNORED_ERRORS });
-    const replay = (options.integrations as Array<{ name: string; _initialOptions?: Record<string, unknown> }>).find((i) => i.name === 'Replay');
-    expect(replay?._initialOptions).toMatchObject({ flushMinDelay: 5000, flushMaxDelay: 5500, minReplayDuration: 5000, maxReplayDuration: 3_600_000, mutationLimit: 10_000, slowClickTimeout: 7000 });
+    expect(options).toMatchObject({
+      dsn: DSN,
+      replaysSessionSampleRate: 0.1,
+      replaysOnErrorSampleRate: 1,
+      ignoreErrors: IGNORED_ERRORS,
+    });
+    const replay = (
+      options.integrations as Array<{ name: string; _initialOptions?: Record<string, unknown> }>
+    ).find((i) => i.name === 'Replay');
+    expect(replay?._initialOptions).toMatchObject({
+      flushMinDelay: 5000,
+      flushMaxDelay: 5500,
+      minReplayDuration: 5000,
+      maxReplayDuration: 3_600_000,
+      mutationLimit: 10_000,
+      slowClickTimeout: 7000,
+    });
     expect(sentry.captureException).toHaveBeenCalledWith(early);
   });
 });
@@ -94,7 +129,8 @@ describe('error reporting options (SPEC.md §7–§9)', () => {
 describe('collectErrors: the first-load part', () => {
   function fakeWindow() {
     const target = new EventTarget();
-    const fire = (type: string, init: Record<string, unknown>) => target.dispatchEvent(Object.assign(new Event(type), init));
+    const fire = (type: string, init: Record<string, unknown>) =>
+      target.dispatchEvent(Object.assign(new Event(type), init));
     return { target, fire };
   }
 

@@ -4,13 +4,11 @@
  * development build prints it too), and uncaught errors are kept until the company's details say whether
  * errors are reported (LOBBY_SENTRY_DSN → `sentryDsn`); the SDK then loads when the browser is idle.
  */
-import { captureConsole, consoleBuffer } from '@lobby/call/console';
+import { keepConsoleOutput } from '@lobby/call/console';
 import { collectErrors } from '@lobby/call/reporting';
 import type { GuestStore } from '../state/store.ts';
 
-captureConsole({ silence: !import.meta.env.DEV });
-// a person (or a test) debugging this page reads the kept output with `__lobbyConsole()` in devtools
-(window as unknown as { __lobbyConsole: () => unknown }).__lobbyConsole = () => consoleBuffer.entries();
+keepConsoleOutput({ print: import.meta.env.DEV });
 
 const errorReporting = collectErrors();
 

@@ -65,7 +65,10 @@ export function replayOptions(): ReplayOptions {
 }
 
 /** The SDK's client options for `dsn`, with the integrations the caller built from the SDK. */
-export function clientOptions(dsn: string, integrations: NonNullable<BrowserOptions['integrations']>): BrowserOptions {
+export function clientOptions(
+  dsn: string,
+  integrations: NonNullable<BrowserOptions['integrations']>,
+): BrowserOptions {
   return {
     dsn,
     integrations,
@@ -77,7 +80,13 @@ export function clientOptions(dsn: string, integrations: NonNullable<BrowserOpti
     denyUrls: DENIED_URLS,
     // nothing that identifies the guest: no user, cookies, headers, query strings or bodies (the SDK's
     // defaults collect them all); the guest's words reach the replay masked (replayOptions)
-    dataCollection: { userInfo: false, cookies: false, httpHeaders: false, urlQueryParams: false, httpBodies: [] },
+    dataCollection: {
+      userInfo: false,
+      cookies: false,
+      httpHeaders: false,
+      urlQueryParams: false,
+      httpBodies: [],
+    },
     // the page prints nothing (SPEC.md §9)
     debug: false,
   };

@@ -19,25 +19,53 @@ export type FailureBodyKey =
  */
 export const GATEWAY_MESSAGES: ReadonlyArray<{ message: string; pattern: RegExp; key: FailureBodyKey }> = [
   // the media server is down or unreachable (first: janus.js wraps the last endpoint's error in these)
-  { message: 'Is the server down? (connected=false)', pattern: /Is the server down\?? \(connected=false\)/i, key: 'abandoned.failedMediaServerBody' },
-  { message: 'Lost connection to the server (is it down?)', pattern: /Lost connection to the server/i, key: 'abandoned.failedMediaServerBody' },
+  {
+    message: 'Is the server down? (connected=false)',
+    pattern: /Is the server down\?? \(connected=false\)/i,
+    key: 'abandoned.failedMediaServerBody',
+  },
+  {
+    message: 'Lost connection to the server (is it down?)',
+    pattern: /Lost connection to the server/i,
+    key: 'abandoned.failedMediaServerBody',
+  },
   {
     message: 'Error connecting to any of the provided Janus servers: Is the server down?',
     pattern: /Error connecting to any of the provided Janus servers/i,
     key: 'abandoned.failedMediaServerBody',
   },
-  { message: 'Failed to destroy the server: Is the server down?', pattern: /Failed to destroy the server/i, key: 'abandoned.failedMediaServerBody' },
+  {
+    message: 'Failed to destroy the server: Is the server down?',
+    pattern: /Failed to destroy the server/i,
+    key: 'abandoned.failedMediaServerBody',
+  },
   // the page's own script is broken or half-loaded: a reload fixes it
-  { message: 'Library not initialized', pattern: /Library not initialized/i, key: 'abandoned.failedReloadBody' },
-  { message: 'WebRTC not supported by this browser', pattern: /WebRTC not supported/i, key: 'abandoned.failedBrowserBody' },
+  {
+    message: 'Library not initialized',
+    pattern: /Library not initialized/i,
+    key: 'abandoned.failedReloadBody',
+  },
+  {
+    message: 'WebRTC not supported by this browser',
+    pattern: /WebRTC not supported/i,
+    key: 'abandoned.failedBrowserBody',
+  },
   // our side is misconfigured or answered nonsense: nothing the guest can fix but calling again later
   { message: 'Invalid server url', pattern: /Invalid server url/i, key: 'abandoned.failedServiceBody' },
   { message: 'Invalid plugin', pattern: /Invalid plugin/i, key: 'abandoned.failedServiceBody' },
   { message: 'Ooops: {code} {reason}', pattern: /^(Error: )?Ooops:/i, key: 'abandoned.failedServiceBody' },
-  { message: 'Failed to parse response body', pattern: /Failed to parse response body/i, key: 'abandoned.failedServiceBody' },
+  {
+    message: 'Failed to parse response body',
+    pattern: /Failed to parse response body/i,
+    key: 'abandoned.failedServiceBody',
+  },
   { message: 'API call failed', pattern: /API call failed/i, key: 'abandoned.failedServiceBody' },
   // the guest's own connection
-  { message: 'Probably a network error, is the server down?', pattern: /Probably a network error/i, key: 'abandoned.failedBody' },
+  {
+    message: 'Probably a network error, is the server down?',
+    pattern: /Probably a network error/i,
+    key: 'abandoned.failedBody',
+  },
   { message: 'Request timed out', pattern: /Request timed out/i, key: 'abandoned.failedSlowBody' },
 ];
 
