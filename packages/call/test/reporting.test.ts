@@ -22,15 +22,20 @@ function matches(patterns: Array<string | RegExp>, text: string): boolean {
   return patterns.some((p) => (typeof p === 'string' ? text.includes(p) : p.test(text)));
 }
 
+/** SPEC.md §9's replay settings, as the SDK's options name them. */
+const SPEC_REPLAY = {
+  flushMinDelay: 5000,
+  flushMaxDelay: 5500,
+  minReplayDuration: 5000,
+  maxReplayDuration: 3_600_000,
+  mutationLimit: 10_000,
+  slowClickTimeout: 7000,
+};
+
 describe('error reporting options (SPEC.md §7–§9)', () => {
   it('when the replay options are built, then they carry SPEC.md §9: flush 5–5.5 s, 5 s to 1 h, mutation limit 10,000, slow click 7 s, media masked', () => {
     expect(replayOptions()).toMatchObject({
-      flushMinDelay: 5000,
-      flushMaxDelay: 5500,
-      minReplayDuration: 5000,
-      maxReplayDuration: 3_600_000,
-      mutationLimit: 10_000,
-      slowClickTimeout: 7000,
+      ...SPEC_REPLAY,
       maskAllText: true,
       maskAllInputs: true,
       blockAllMedia: true,
@@ -114,14 +119,7 @@ describe('error reporting options (SPEC.md §7–§9)', () => {
     const replay = (
       options.integrations as Array<{ name: string; _initialOptions?: Record<string, unknown> }>
     ).find((i) => i.name === 'Replay');
-    expect(replay?._initialOptions).toMatchObject({
-      flushMinDelay: 5000,
-      flushMaxDelay: 5500,
-      minReplayDuration: 5000,
-      maxReplayDuration: 3_600_000,
-      mutationLimit: 10_000,
-      slowClickTimeout: 7000,
-    });
+    expect(replay?._initialOptions).toMatchObject(SPEC_REPLAY);
     expect(sentry.captureException).toHaveBeenCalledWith(early);
   });
 });
