@@ -156,7 +156,7 @@ async function arrive(): Promise<Guest> {
     to: `${room}/${username}`,
     status: `OpenCall||${callId}`,
     lobby: { userType: 'guest', appointmentID: '' },
-  } as XMPP.Stanzas.Presence);
+  });
   return { username, callId, room, token, client, sentAt };
 }
 
