@@ -470,7 +470,7 @@ load_module ${NGINX_BROTLI_MODULES[1]};"
     NGINX_BROTLI="  brotli on;
   brotli_static on;
   brotli_comp_level 5;
-  brotli_types text/css application/javascript application/json image/svg+xml text/plain text/csv;"
+  brotli_types text/css application/javascript text/javascript application/json image/svg+xml text/plain text/csv;"
   fi
   export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI
   lobby_render "$lobby_infra_dir/nginx/nginx.conf.tmpl" "$NGINX_DIR/nginx.conf"

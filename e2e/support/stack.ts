@@ -32,10 +32,11 @@ export function trustStackCertificateArg(): string {
 }
 
 /** Stops and starts one server of the stack with the scripts' own functions (stop_NAME, start_NAME). */
-export async function restartServer(name: 'server' | 'nginx' | 'ejabberd' | 'janus'): Promise<void> {
+export async function restartServer(name: 'server' | 'nginx' | 'ejabberd' | 'janus', extraEnv: Record<string, string> = {}): Promise<void> {
   await run('bash', ['-c', `. scripts/lib/stack.sh && stop_${name} && start_${name}`], {
     cwd: path.resolve(import.meta.dirname, '../..'),
-    env: process.env,
+    // a setting of the deployment for one test (e.g. LOBBY_SENTRY_DSN); a restart without it restores the stack
+    env: { ...process.env, ...extraEnv },
     timeout: 90_000,
   });
 }

@@ -77,6 +77,21 @@ test('when the guest page loads through nginx, then its hashed scripts come comp
   expect(page.headers.server).toBe('nginx');
 });
 
+test("when a company's website loads the widget loader through nginx, then it comes compressed like the app's own scripts", async () => {
+  // act: the loader as a gzip-only client and as a client that takes no compression
+  const gzip = await get(`${BASE_URL}/widget.js`, 'gzip');
+  const plain = await get(`${BASE_URL}/widget.js`, 'identity');
+
+  // assert: the server answers it as text/javascript, which nginx compressed only once listed (issue 16)
+  expect(gzip.status).toBe(200);
+  expect(gzip.headers['content-type']).toMatch(/javascript/);
+  expect(gzip.headers['content-encoding']).toBe('gzip');
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  expect(gzip.body.length).toBeLessThan(plain.body.length / 2);
+  // short cache: a new release of the loader reaches every website within minutes
+  expect(gzip.headers['cache-control']).toMatch(/max-age=\d+/);
+});
+
 test('when the stack is reached over https, then nginx presents a certificate the stack CA signed for the address', async () => {
   // act: a client that trusts only the stack's CA (no verification switched off)
   const page = await get(`${HTTPS_BASE_URL}/`, 'gzip', tlsFiles().ca);

@@ -1,3 +1,5 @@
+// first: from here on nothing prints (SPEC.md §9)
+import './app/keepConsole.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './theme/global.css';

@@ -1,5 +1,6 @@
+// first: from here on nothing prints, and uncaught errors are kept for error reporting
+import { reportErrorsOnceConfigured } from './app/diagnostics.ts';
 import { StrictMode } from 'react';
-import { captureConsole, consoleBuffer } from '@lobby/call/console';
 import { createRoot } from 'react-dom/client';
 import './theme/global.css';
 import './i18n/index.ts';
@@ -10,15 +11,14 @@ import type { AppServices } from './state/services.ts';
 import type { CallActions } from './state/callActions.ts';
 import { lazyCallActions } from './features/call/lazyCallActions.ts';
 import { mountWidgetFeatures } from './features/widget/index.ts';
-
-// SPEC.md §9: the console's output is kept (the last 110 entries go with a call-bug report), not
-// printed; a development build prints it too
-captureConsole({ silence: !import.meta.env.DEV });
-// a person (or a test) debugging this page reads the kept output with `__lobbyConsole()` in devtools
-(window as unknown as { __lobbyConsole: () => unknown }).__lobbyConsole = () => consoleBuffer.entries();
+import { ScreenRegistry } from './features/screens/registry.ts';
 
 async function start(): Promise<void> {
+  // the likely first screens' chunks load while React starts and the company details arrive (issue 16)
+  ScreenRegistry.preload('selection');
+  ScreenRegistry.preload('preview');
   const store = createGuestStore();
+  reportErrorsOnceConfigured(store); // SPEC.md §7: only with the deployment's DSN, after the first render
   mountWidgetFeatures(store); // website widget bridge (docs/widget.md) + notice when answered while hidden
   let services: Partial<AppServices> | undefined;
   let callActions: CallActions | undefined;

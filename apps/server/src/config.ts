@@ -55,6 +55,13 @@ export interface Config {
    * default (the guest app shows them its bot screen); the test stack turns it on for its journeys.
    */
   allowAutomation: boolean;
+  /**
+   * Where the browser apps report their errors and session replays (a Sentry DSN, sentry.io or any
+   * Sentry-compatible server: `LOBBY_SENTRY_DSN=https://<key>@<host>/<project>`). Null: off, and nothing
+   * leaves the browser. It is public by design (every browser reads it), so it reaches the guest app in
+   * `GET /api/company/details` and the pages' CSP lets the browser send to its origin.
+   */
+  sentryDsn: string | null;
   logLevel: string;
 }
 
@@ -80,6 +87,22 @@ function trustedProxies(env: NodeJS.ProcessEnv): false | string[] {
   const bad = entries.find((e) => !PROXY_ENTRY.test(e));
   if (bad !== undefined) throw new ConfigError(`TRUST_PROXY: "${bad}" is not an address, a CIDR or loopback/linklocal/uniquelocal`);
   return entries;
+}
+
+/** A Sentry DSN: `<scheme>://<public key>@<host>[:port][/path]/<project id>`. */
+function sentryDsn(env: NodeJS.ProcessEnv): string | null {
+  const raw = (env.LOBBY_SENTRY_DSN ?? '').trim();
+  if (raw === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || !url.username || !/\/\d+$/.test(url.pathname)) {
+    throw new ConfigError(`LOBBY_SENTRY_DSN must look like https://<key>@<host>/<project id>, got "${raw}"`);
+  }
+  return raw;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -141,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openCallHours: int(env, 'LOBBY_OPEN_CALL_HOURS', 4),
     companyCacheMs: int(env, 'LOBBY_COMPANY_CACHE_MS', 1000),
     allowAutomation: flag(env, 'LOBBY_ALLOW_AUTOMATION'),
+    sentryDsn: sentryDsn(env),
     logLevel: s('LOG_LEVEL', isTest ? 'silent' : 'info'),
   };
   if (config.seedDemo && !isTest && (!config.demoAgentPassword || !config.demoAdminPassword)) {

@@ -46,4 +46,14 @@ describe('config', () => {
     expect(loadConfig({ ...secrets, LOBBY_ALLOW_AUTOMATION: '1' }).allowAutomation).toBe(true);
     expect(loadConfig({ ...secrets, LOBBY_ALLOW_AUTOMATION: 'true' }).allowAutomation).toBe(true);
   });
+
+  it('when LOBBY_SENTRY_DSN is unset, then nothing is reported; when a DSN, it is kept; when not a DSN, start is refused naming it', () => {
+    expect(loadConfig({ ...secrets }).sentryDsn).toBeNull();
+    expect(loadConfig({ ...secrets, LOBBY_SENTRY_DSN: ' ' }).sentryDsn).toBeNull();
+    expect(loadConfig({ ...secrets, LOBBY_SENTRY_DSN: 'https://abc123@errors.example.com/7' }).sentryDsn).toBe('https://abc123@errors.example.com/7');
+    expect(loadConfig({ ...secrets, LOBBY_SENTRY_DSN: 'http://k@127.0.0.1:9000/sentry/1' }).sentryDsn).toBe('http://k@127.0.0.1:9000/sentry/1');
+    for (const bad of ['errors.example.com', 'https://errors.example.com/7', 'https://k@errors.example.com/', 'ftp://k@host/1']) {
+      expect(() => loadConfig({ ...secrets, LOBBY_SENTRY_DSN: bad })).toThrow(/LOBBY_SENTRY_DSN/);
+    }
+  });
 });

@@ -53,7 +53,11 @@ export const consoleBuffer = new ConsoleBuffer();
  * Routes `target`'s log, info, warn, error and debug into the buffer; with `silence` nothing is printed
  * any more (SPEC.md §9), otherwise the output is printed too (development). Returns the undo.
  */
-export function captureConsole(options: { silence: boolean; target?: Console; buffer?: ConsoleBuffer }): () => void {
+export function captureConsole(options: {
+  silence: boolean;
+  target?: Console;
+  buffer?: ConsoleBuffer;
+}): () => void {
   const target = options.target ?? console;
   const buffer = options.buffer ?? consoleBuffer;
   const originals = LEVELS.map((level) => [level, target[level].bind(target)] as const);
@@ -66,4 +70,25 @@ export function captureConsole(options: { silence: boolean; target?: Console; bu
   return () => {
     for (const [level, original] of originals) target[level] = original;
   };
+}
+
+/**
+ * A page's set-up (SPEC.md §9), first thing in both apps: the console's output is kept, not printed
+ * (`print` in a development build), and readable as `__lobbyConsole()` by a person in devtools and by the
+ * e2e tests' failure reports. Returns the undo.
+ */
+export function keepConsoleOutput(options: {
+  print: boolean;
+  target?: Console;
+  scope?: DebugScope;
+}): () => void {
+  const undo = captureConsole({ silence: !options.print, target: options.target ?? console });
+  const scope = options.scope ?? (globalThis as DebugScope);
+  scope.__lobbyConsole = () => consoleBuffer.entries();
+  return undo;
+}
+
+/** Where `__lobbyConsole` is installed (the page's window). */
+export interface DebugScope {
+  __lobbyConsole?: () => ConsoleEntry[];
 }

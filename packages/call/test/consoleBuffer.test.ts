@@ -1,10 +1,25 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CONSOLE_BUFFER_SIZE, ConsoleBuffer, captureConsole } from '../src/consoleBuffer.ts';
+import {
+  CONSOLE_BUFFER_SIZE,
+  ConsoleBuffer,
+  captureConsole,
+  keepConsoleOutput,
+  type DebugScope,
+} from '../src/consoleBuffer.ts';
 
 function fakeConsole() {
   const printed: string[] = [];
-  const make = (level: string) => (...args: unknown[]) => printed.push(`${level} ${args.join(' ')}`);
-  const target = { log: make('log'), info: make('info'), warn: make('warn'), error: make('error'), debug: make('debug') };
+  const make =
+    (level: string) =>
+    (...args: unknown[]) =>
+      printed.push(`${level} ${args.join(' ')}`);
+  const target = {
+    log: make('log'),
+    info: make('info'),
+    warn: make('warn'),
+    error: make('error'),
+    debug: make('debug'),
+  };
   return { target: target as unknown as Console, printed };
 }
 
@@ -26,7 +41,10 @@ describe('console buffer (SPEC.md §9)', () => {
     target.warn('janus', { code: 458 });
     target.error(new Error('Lost connection'));
     expect(printed).toEqual([]);
-    expect(buffer.entries().map((e) => `${e.level} ${e.text}`)).toEqual(['warn janus {"code":458}', 'error Error: Lost connection']);
+    expect(buffer.entries().map((e) => `${e.level} ${e.text}`)).toEqual([
+      'warn janus {"code":458}',
+      'error Error: Lost connection',
+    ]);
     undo();
     target.log('after');
     expect(printed).toEqual(['log after']);
@@ -41,5 +59,18 @@ describe('console buffer (SPEC.md §9)', () => {
     expect(printed).toEqual(['info hello']);
     expect(buffer.entries()).toHaveLength(1);
     vi.restoreAllMocks();
+  });
+
+  it('when a page keeps its console output (production), then nothing prints and __lobbyConsole() reads the kept entries', () => {
+    const { target, printed } = fakeConsole();
+    const scope: DebugScope = {};
+    const undo = keepConsoleOutput({ print: false, target, scope });
+    target.error('call stage failed: publish');
+    expect(printed).toEqual([]);
+    expect(scope.__lobbyConsole?.().at(-1)).toMatchObject({
+      level: 'error',
+      text: 'call stage failed: publish',
+    });
+    undo();
   });
 });

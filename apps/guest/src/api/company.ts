@@ -84,6 +84,8 @@ export interface Company extends CompanyMessages {
   schedule?: CompanySchedule | null;
   /** The deployment's switch for automated browsers (LOBBY_ALLOW_AUTOMATION; docs/guest-journey.md "Bots"). */
   allowAutomation?: boolean;
+  /** The deployment's error-reporting DSN (LOBBY_SENTRY_DSN); null or absent: nothing is reported. */
+  sentryDsn?: string | null;
 
   callMethod?: CallMethod;
   callType?: CompanyCallType;

@@ -60,10 +60,15 @@ export function lazyCallActions(store: GuestStore): CallActions {
     });
   };
 
+  const wants = (state: ReturnType<GuestStore['getState']>) =>
+    !holding && !handingOver && state.phase === 'ready' && (state.screen === 'selection' || state.screen === 'preview');
   const wantSession = (state: ReturnType<GuestStore['getState']>) => {
-    if (holding || handingOver || state.phase !== 'ready') return;
-    if (state.screen !== 'selection' && state.screen !== 'preview') return;
-    void claim().catch(() => undefined); // the Call button retries and shows what failed
+    if (!wants(state)) return;
+    // once the screen has painted: evaluating the engine's chunk first would hold the guest's first
+    // screen (its largest contentful paint) on a slow phone (issue 16); no click can come before a paint
+    afterPaint(() => {
+      if (wants(store.getState())) void claim().catch(() => undefined); // the Call button retries and shows what failed
+    });
   };
   store.subscribe(wantSession);
 
@@ -82,4 +87,9 @@ export function lazyCallActions(store: GuestStore): CallActions {
     submitWelcomeForm: async (formId, answers) => (await engine()).submitWelcomeForm(formId, answers),
     chooseDevices: (devices) => store.getState().setDevices(devices),
   };
+}
+
+/** Runs `run` in the task after the next frame's paint. */
+function afterPaint(run: () => void): void {
+  requestAnimationFrame(() => setTimeout(run, 0));
 }

@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { App } from '../../typebox.ts';
+import type { Config } from '../../config.ts';
+import type { AppPluginOptions } from '../app/options.ts';
 
 /**
  * Security headers on every answer. The CSP allows what a call page needs: same-origin websockets (XMPP,
@@ -11,7 +13,7 @@ import type { App } from '../../typebox.ts';
  * and validating every directive — on each request: ≈ 8 % of the CPU of POST /api/call-report/add in
  * bench/api.) Only the websocket source, which names the request's host, is computed per request.
  */
-function registerHelmet(app: App): void {
+function registerHelmet(app: App, config: Config): void {
   const applyHeaders = helmet({
     // set below: helmet's CSP middleware re-reads every directive on each request because one is dynamic
     contentSecurityPolicy: false,
@@ -21,7 +23,9 @@ function registerHelmet(app: App): void {
     strictTransportSecurity: false,
   });
   const before = "default-src 'self'; base-uri 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: mediastream:; font-src 'self' data:; connect-src 'self' ";
-  const after = "; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'self'; form-action 'self'";
+  // the error-reporting server (LOBBY_SENTRY_DSN), when one is configured, is the only other origin
+  const reporting = config.sentryDsn ? ` ${new URL(config.sentryDsn).origin}` : '';
+  const after = `${reporting}; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'self'; form-action 'self'`;
   app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader('content-security-policy', before + sameOriginWs(request.headers.host) + after);
     // request.protocol believes X-Forwarded-Proto only from TRUST_PROXY's addresses
@@ -36,8 +40,8 @@ function sameOriginWs(host: string | undefined): string {
 }
 
 export default fp(
-  (app: App, _opts: unknown, done: (err?: Error) => void) => {
-    registerHelmet(app);
+  (app: App, opts: AppPluginOptions, done: (err?: Error) => void) => {
+    registerHelmet(app, opts.config);
     done();
   },
   { name: 'helmet' },

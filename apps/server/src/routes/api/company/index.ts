@@ -8,7 +8,8 @@ import { routes } from '../../../http/routes.ts';
 import { isP2P } from '../../../services/callMethod.ts';
 
 /**
- * The details plus one deployment setting: whether automated browsers may call (LOBBY_ALLOW_AUTOMATION).
+ * The details plus two deployment settings: whether automated browsers may call (LOBBY_ALLOW_AUTOMATION)
+ * and where errors are reported (LOBBY_SENTRY_DSN).
  * No server path or version is public: recordings are named and started by the server (docs/security.md).
  */
 const CompanyDetailsAnswer = Type.Composite([
@@ -16,6 +17,9 @@ const CompanyDetailsAnswer = Type.Composite([
   Type.Object({
     allowAutomation: Type.Boolean({
       description: 'whether an automated browser (navigator.webdriver) may call; false: the guest app shows its bot screen',
+    }),
+    sentryDsn: Type.Union([Type.String(), Type.Null()], {
+      description: 'where the guest app reports errors and session replays (LOBBY_SENTRY_DSN); null: nothing is reported',
     }),
   }),
 ]);
@@ -37,7 +41,7 @@ function companyRoutes(app: App, services: Services): void {
       const details = await services.repos.companies.details(company);
       // nothing records a p2p call: the guest is never shown a recording notice for one (docs/protocol.md "p2p")
       const recording = isP2P(details) ? { recordCalls: false } : {};
-      return { data: { ...details, ...recording, allowAutomation: services.config.allowAutomation } };
+      return { data: { ...details, ...recording, allowAutomation: services.config.allowAutomation, sentryDsn: services.config.sentryDsn } };
     },
   );
 }

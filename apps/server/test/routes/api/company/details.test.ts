@@ -92,17 +92,31 @@ describe.each(dialects())('GET /api/company/details (%s)', (dialect) => {
     const sneaky = await t.app.inject({ method: 'GET', url: `/api/company/details?companyId=${id}` });
     expect(sneaky.json<{ data: { allowAutomation: unknown } }>().data.allowAutomation).toBe(false);
   });
+
+  it('when the deployment sets no LOBBY_SENTRY_DSN, then details say sentryDsn null and the CSP names no reporting origin', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=18' });
+    expect(res.json<{ data: { sentryDsn: unknown } }>().data.sentryDsn).toBeNull();
+    expect(String(res.headers['content-security-policy'])).toMatch(/connect-src 'self' [^;]*wss:\/\/localhost:80;/);
+  });
 });
 
-describe.each(dialects())('GET /api/company/details on a deployment allowing automation (%s)', (dialect) => {
+describe.each(dialects())('GET /api/company/details on a deployment allowing automation and reporting errors (%s)', (dialect) => {
   let t: TestContext;
+  const dsn = 'https://public-key@errors.example.com:9443/42';
   beforeAll(async () => {
-    t = await createTestContext(dialect, { config: { allowAutomation: true } });
+    t = await createTestContext(dialect, { config: { allowAutomation: true, sentryDsn: dsn } });
   });
   afterAll(async () => t.close());
 
   it('when LOBBY_ALLOW_AUTOMATION is on, then details say allowAutomation true', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=18' });
     expect(res.json<{ data: { allowAutomation: unknown } }>().data.allowAutomation).toBe(true);
+  });
+
+  it('when LOBBY_SENTRY_DSN is set, then details carry it and every page may send to its origin (CSP connect-src)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=18' });
+    expect(res.json<{ data: { sentryDsn: unknown } }>().data.sentryDsn).toBe(dsn);
+    const page = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(String(page.headers['content-security-policy'])).toMatch(/connect-src 'self' [^;]* https:\/\/errors\.example\.com:9443;/);
   });
 });
