@@ -32,39 +32,21 @@ function hasLiveVideo(stream: MediaStream | null): boolean {
 }
 
 /**
- * A stream holding only `stream`'s tracks of one kind, kept in step as tracks come and go (the same
- * object throughout, so an element's srcObject is set once). Remote media plays as Jitsi Meet plays it:
+ * A stream holding only `stream`'s tracks of one kind, made again when those tracks change. Remote media plays as Jitsi Meet plays it:
  * the picture in a muted, video-only <video>, the sound in its own <audio>. A <video> that also carries
  * the sound makes Chromium hold the first picture for the audio clock (bench/call-setup.ts measured the
  * first frame shown up to a second after it was decoded).
  */
 function useKindOf(stream: MediaStream | null, kind: 'audio' | 'video'): MediaStream | null {
-  const tracksOf = (from: MediaStream) => (kind === 'audio' ? from.getAudioTracks() : from.getVideoTracks());
-  // made during render (no effect round trip before the first frame can show), kept while `stream` is
-  const subset = useMemo(
-    () => (stream && typeof MediaStream !== 'undefined' ? new MediaStream(tracksOf(stream)) : null),
-    [stream, kind],
+  const tracks = stream ? (kind === 'audio' ? stream.getAudioTracks() : stream.getVideoTracks()) : [];
+  // A new stream whenever the kind's tracks change (the engine adds a feed's later tracks to the same
+  // stream by script, which fires no event, and hands the stream on again, which renders the tile): an
+  // element whose srcObject gains a track while it plays can take seconds to show it.
+  const ids = tracks.map((track) => track.id).join(',');
+  return useMemo(
+    () => (stream && typeof MediaStream !== 'undefined' ? new MediaStream(tracks) : null),
+    [stream, ids],
   );
-  // The engine adds a feed's later tracks to the same stream by script, which fires no 'addtrack' event
-  // (only the browser's own additions do) and then hands the stream on again, which renders the tile:
-  // so the subset is brought in step after every render, and on the browser's events.
-  const sync = () => {
-    if (!stream || !subset) return;
-    const wanted = tracksOf(stream);
-    for (const track of subset.getTracks()) if (!wanted.includes(track)) subset.removeTrack(track);
-    for (const track of wanted) if (!subset.getTracks().includes(track)) subset.addTrack(track);
-  };
-  useEffect(sync);
-  useEffect(() => {
-    if (!stream) return;
-    stream.addEventListener('addtrack', sync);
-    stream.addEventListener('removetrack', sync);
-    return () => {
-      stream.removeEventListener('addtrack', sync);
-      stream.removeEventListener('removetrack', sync);
-    };
-  }, [stream, subset]);
-  return subset;
 }
 
 /** Plays `stream` in the element (srcObject cannot be a React prop); a refused autoplay plays later. */
