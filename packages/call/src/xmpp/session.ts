@@ -201,8 +201,11 @@ export class XmppSession extends Emitter<XmppEvents> {
       (client.jingle as unknown as { iceServers?: RTCIceServer[] }).iceServers ?? [],
     );
     // Jingle sessions take the manager's list: only ours (coturn), never StanzaJS's public STUN default,
-    // and without the `?transport=` on STUN URIs that makes the browser refuse the peer connection
-    client.jingle.iceServers = this.#iceServers;
+    // and without the `?transport=` on STUN URIs that makes the browser refuse the peer connection.
+    // A copy: StanzaJS pushes what it discovers again after a reconnection into its own list
+    // (addICEServer), which must never reach the list the media server's peer connections use (the
+    // guest's subscription to the agent failed after an ejabberd restart: fault-xmpp).
+    client.jingle.iceServers = [...this.#iceServers];
     await client.enableCarbons().catch(() => undefined);
     this.connected = true;
   }
