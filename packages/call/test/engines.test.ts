@@ -89,6 +89,59 @@ describe('call engines on fakes', () => {
     expect(world.media.publishers(callId).sort()).toEqual([AGENT2, 'guest1'].sort());
   });
 
+  it('when a transfer\'s new agent reaches the guest only after the first agent left, then the call goes on and the guest names the new agent', async () => {
+    const world = new FakeWorld();
+    const { guest, api, agent1, callId } = await inCall(world);
+    const agent2 = await agentOnline(world, 'agent2');
+    // the guest's browser is slow to negotiate its subscription to the new agent
+    const guestMedia = world.media.members(callId).find((m) => m.display === 'guest1')!;
+    const subscribing = deferred<void>();
+    guestMedia.subscriptionGate = subscribing.promise;
+
+    await agent1.agent.transfer({ toUserId: 2 });
+    agent2.api.events.transfer({ id: 7, callId, room: ASSIGNMENT_ROOM, guestUsername: 'guest1', fromName: 'agent1', fromJid: AGENT1 });
+    await settle();
+    await agent2.agent.acceptTransfer(7);
+    agent1.api.events.transferAccepted({ id: 7, callId, toJid: AGENT2 });
+    await settle();
+    // the first agent has the new one's media and left; the guest has nobody's media, for longer than the grace
+    expect(agent1.agent.snapshot.activeCall).toBeNull();
+    expect(guest.snapshot.status.peers).toEqual([]);
+    world.clock.advance(5000);
+    await settle();
+    expect(guest.snapshot.phase).toBe('ongoing');
+
+    subscribing.resolve();
+    await settle();
+    expect(guest.snapshot.phase).toBe('ongoing');
+    expect(guest.snapshot.status.peers.map((p) => p.peerJID)).toEqual([AGENT2]);
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe(`InCall|${AGENT2}|${callId}`);
+    // the call was answered once: the new agent's arrival is not a second answer
+    expect(api.timestamps.filter((t) => t.callId === callId && t.flags.includes('call_answered_timestamp'))).toHaveLength(1);
+  });
+
+  it('when the only agent\'s media never reached the guest and it leaves, then the guest ends the call after the grace time', async () => {
+    const world = new FakeWorld();
+    const { guest, callId } = await inCall(world);
+    const agent2 = await agentOnline(world, 'agent2');
+    const guestMedia = world.media.members(callId).find((m) => m.display === 'guest1')!;
+    guestMedia.subscriptionGate = new Promise<void>(() => undefined);
+    // a supervisor joins (announced to the guest, its media held back) and the agent's tab closes
+    await agent2.agent.join(callId);
+    await settle();
+    world.media.drop(callId, AGENT1);
+    await settle();
+    world.clock.advance(5000);
+    await settle();
+    expect(guest.snapshot.phase).toBe('ongoing'); // the supervisor is still in the call
+    world.media.drop(callId, AGENT2);
+    await settle();
+    world.clock.advance(1500);
+    await settle();
+    expect(guest.snapshot.phase).toBe('ended');
+    expect(guest.snapshot.endReason).toBe('agentLeft');
+  });
+
   it('when the agent leaves the media room without ending, then the guest ends the call as agentLeft after the grace time', async () => {
     const world = new FakeWorld();
     const { guest, api, callId } = await inCall(world);

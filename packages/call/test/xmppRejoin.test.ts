@@ -167,4 +167,26 @@ describe('after an XMPP reconnection', () => {
     expect(agent.snapshot.live).toBe(true);
     expect(world.xmpp.statusOf(otherRoom, 'agent1')).toBe('');
   });
+
+  it('when the guest\'s XMPP session reconnects, then it authenticates with a credential from a new registration of the same guest (the first one expires after an hour)', async () => {
+    const world = new FakeWorld();
+    const { api } = await guestWaiting(world);
+    let registered = 0;
+    api.register = (guestId, companyId) => {
+      registered++;
+      expect([guestId, companyId]).toEqual(['guest-id-1', 1]);
+      return Promise.resolve({
+        jabberusername: 'guest1@lobby.test',
+        username: 'guest1',
+        guestRooms: [{ assignmentId: 1, name: 'Sales', room: ASSIGNMENT_ROOM }],
+        access_token: 'token-2',
+        credential: `fresh-${registered}`,
+        expires_in: 3600,
+      });
+    };
+    const refresh = sessionOf(world, 'guest1@lobby.test').options.refreshCredential;
+    expect(refresh).toBeTypeOf('function');
+    await expect(refresh!()).resolves.toBe('fresh-1');
+    expect(registered).toBe(1);
+  });
 });

@@ -16,7 +16,7 @@ import { ICE_FAILED, MEDIA_LOST, grantWithRetry, type MediaNotice } from '../med
 import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
 import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
-import { initialCallStatus, peerJoined, peerLeft, peerPaused, type CallStatus } from '../state/callStatus.ts';
+import { initialCallStatus, isScreenDisplay, peerJoined, peerLeft, peerPaused, type CallStatus } from '../state/callStatus.ts';
 import { ApiError } from '../api/http.ts';
 import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
@@ -219,6 +219,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         credential: registration.credential,
         resource: 'web',
         maxReconnectBackoff: 10,
+        // a reconnection after the first credential expired (an hour: a long call, then ejabberd
+        // restarted) needs a fresh one; registering again finds the same guest and renews its API token
+        refreshCredential: async () => (await this.#options.api.register(guestId, this.#options.companyId)).credential,
       });
       this.#xmpp = xmpp;
       xmpp.on('control', (control) => this.#onControl(control));
@@ -404,7 +407,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   /** An agent's camera feed: the agent joins the call (the first one answers it). */
   #onAgentFeed(feed: RemoteFeed, callId: string): void {
     if (this.#snapshot.callId !== callId) return;
-    const first = this.#snapshot.status.peers.length === 0;
+    const first = this.#answeredCallId !== callId;
+    const mainBefore = this.#snapshot.status.peers[0]?.peerJID;
     const peer = {
       peerJID: feed.display,
       janusId: feed.feedId,
@@ -419,12 +423,19 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       remoteFeeds: this.inCall.feedsWith(feed),
       ...(this.#snapshot.phase === 'waiting' ? { phase: 'ongoing' as const } : {}),
     });
-    if (first && this.#snapshot.phase === 'ongoing') {
-      this.#announce();
+    if (this.#snapshot.phase !== 'ongoing') return;
+    // our presence names the call's (first) agent: the one who answered, or a transfer's new agent
+    // whose media reached us after the first agent had left
+    if (this.#snapshot.status.peers[0]?.peerJID !== mainBefore) this.#announce();
+    if (first) {
+      this.#answeredCallId = callId;
       void this.#options.api.updateTimestamp(callId, ['call_answered_timestamp']).catch(() => undefined);
       void this.#options.api.updateReport({ call_id: callId, agent: peer.peerJID }).catch(() => undefined);
     }
   }
+
+  /** the call whose answer we recorded (a resumed call has a new id and is answered again) */
+  #answeredCallId: string | null = null;
 
   /** What only the guest follows of its media: stages (call-bug reports), agents leaving, Janus's end. */
   #wireMedia(media: MediaTransport, callId: string): void {
@@ -432,7 +443,15 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       this.#set({ stages: { ...this.#snapshot.stages, [stage]: ok } });
       if (!ok) this.#reportBug(callId, `${stage}: ${error ?? ''}`);
     });
+    // the agents in the media room, with or without their media yet (a transfer's new agent can be
+    // announced before the first agent leaves and reach us after): while one is there, the call goes on
+    const agentsInRoom = new Set<string>();
+    const agentsExpected = () => agentsInRoom.size > 0;
+    media.on('publisherJoined', ({ feedId, display }) => {
+      if (!isScreenDisplay(display)) agentsInRoom.add(feedId);
+    });
     media.on('publisherLeft', ({ feedId }) => {
+      agentsInRoom.delete(feedId);
       if (!this.inCall.isCurrent(media)) return;
       const firstBefore = this.#snapshot.status.peers[0]?.peerJID;
       this.#set({ status: peerLeft(this.#snapshot.status, feedId) });
@@ -442,7 +461,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         this.#lastPeer = firstNow;
         this.#announce();
       }
-      if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peers.length > 0) return;
+      if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peers.length > 0 || agentsExpected()) return;
       // the last agent left: the call is over, unless a hold control (sent before the agent left
       // the media room, but carried by another server) arrives in the meantime
       this.inCall.ports.clock.setTimeout(() => {
@@ -450,6 +469,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
           this.inCall.isCurrent(media) &&
           this.#snapshot.phase === 'ongoing' &&
           this.#snapshot.status.peers.length === 0 &&
+          !agentsExpected() &&
           this.#snapshot.status.peerCall !== 'Paused'
         )
           void this.#end('agentLeft');

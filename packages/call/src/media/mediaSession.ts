@@ -11,6 +11,7 @@ import { isTransientGatewayError, retry } from './retry.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked } from './watermark.ts';
 import { IceRestarter } from './iceRestart.ts';
+import { reusedTracks } from './reusedTracks.ts';
 
 type JanusClass = typeof JanusJS.Janus;
 type Handle = JanusJS.PluginHandle;
@@ -91,6 +92,12 @@ export type MediaEvents = {
   stage: { stage: CallStage; ok: boolean; error?: string };
   remoteFeed: RemoteFeed;
   remoteFeedRemoved: { feedId: string; display: string };
+  /**
+   * Someone else's publisher is in the room (announced; its `remoteFeed` follows once our subscription to
+   * it is negotiated, which can take seconds on a busy machine). With `publisherLeft` it tells who is in
+   * the call before their media arrives: a transfer's new agent, for instance.
+   */
+  publisherJoined: { feedId: string; display: string };
   publisherLeft: { feedId: string; display: string };
   screenEnded: void;
   /**
@@ -676,6 +683,9 @@ export class MediaSession extends Emitter<MediaEvents> {
     const fresh = publishers.filter((p) => !this.#isOwn(p) && !this.#feeds.has(String(p.id)));
     if (!fresh.length) return;
     for (const p of fresh) this.#feeds.set(String(p.id), { display: p.display, stream: null });
+    for (const p of fresh) this.emit('publisherJoined', { feedId: String(p.id), display: p.display });
+    // diagnostics (the guest's console buffer goes with its reports): the subscriptions' order of events
+    console.info(`media: subscribing to ${fresh.map((p) => String(p.id)).join(', ')}`);
     const streams = fresh.map((p) => ({ feed: p.id }));
     this.#subscribeQueue = this.#subscribeQueue
       .then(() => this.#negotiateSubscription(streams))
@@ -727,6 +737,10 @@ export class MediaSession extends Emitter<MediaEvents> {
         }
       }
     }
+    if (streams || jsep) {
+      const mids = (streams ?? []).map((st) => `${st.mid}=${st.feed_id ?? '-'}`).join(' ');
+      console.info(`media: subscriber ${String(msg.videoroom)} [${mids}]${jsep ? ` ${jsep.type}` : ''}`);
+    }
     const subscriber = this.#subscriber;
     if (!jsep || !subscriber) return;
     this.#answered('subscriber');
@@ -749,6 +763,8 @@ export class MediaSession extends Emitter<MediaEvents> {
     ).then(
       (answer) => {
         this.emit('stage', { stage: 'createAnswer', ok: true });
+        console.info('media: subscriber answer sent');
+        this.#adoptReusedTracks();
         subscriber.send({ message: { request: 'start', room: this.#room?.room }, jsep: answer, success: finished, error: finished });
       },
       (error: unknown) => {
@@ -758,8 +774,20 @@ export class MediaSession extends Emitter<MediaEvents> {
     );
   }
 
+  /** A departed feed's m-lines given to a new feed in one negotiation: its tracks fire no event (reusedTracks.ts). */
+  #adoptReusedTracks(): void {
+    const pc = this.#subscriber?.webrtcStuff?.pc;
+    if (!pc) return;
+    const feedHas = (mid: string, track: MediaStreamTrack) => {
+      const feed = this.#feeds.get(this.#midToFeed.get(mid) ?? '');
+      return feed ? !!feed.stream?.getTracks().includes(track) : null;
+    };
+    for (const { mid, track } of reusedTracks(pc.getTransceivers(), feedHas)) this.#onRemoteTrack(track, mid, true, 'reused');
+  }
+
   #onRemoteTrack(track: MediaStreamTrack, mid: string, on: boolean, reason?: string): void {
     const feedId = this.#midToFeed.get(String(mid));
+    console.info(`media: remote ${track.kind} mid ${mid} ${on ? 'on' : 'off'}${reason ? ` (${reason})` : ''} feed ${feedId ?? '-'}`);
     if (!feedId) return;
     const feed = this.#feeds.get(feedId);
     if (!feed) return;
@@ -786,6 +814,7 @@ export class MediaSession extends Emitter<MediaEvents> {
   #onFeedGone(feedId: string): void {
     const feed = this.#feeds.get(feedId);
     if (!feed) return;
+    console.info(`media: publisher ${feedId} left`);
     this.#feeds.delete(feedId);
     for (const [mid, id] of this.#midToFeed) if (id === feedId) this.#midToFeed.delete(mid);
     if (feed.stream) this.emit('remoteFeedRemoved', { feedId, display: feed.display });

@@ -157,6 +157,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
   #link(call: JingleCall, display: string): Link {
     const link: Link = { call, display, feed: null, screen: null };
     this.#links.set(call.peer, link);
+    this.emit('publisherJoined', { feedId: call.peer, display });
     call.pc.addEventListener('track', (event) => this.#onTrack(link, event.track, event.transceiver));
     call.pc.addEventListener('iceconnectionstatechange', () => {
       // diagnostics (the guest's console buffer goes with its reports)

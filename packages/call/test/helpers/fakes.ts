@@ -409,6 +409,11 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
     this.emit(event, payload);
   }
 
+  /**
+   * what this transport's subscriptions wait for, once their publisher is announced, before its media
+   * arrives (a test holds it: a busy browser negotiating a subscription to a new publisher for seconds)
+   */
+  subscriptionGate: Promise<void> | null = null;
   /** whether the others' audio reaches us (a test stops it: their network is cut) */
   receiving = true;
   #audioPackets = 0;
@@ -499,8 +504,16 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
   receive(feed: Feed): void {
     deliver(() => {
       if (this.closed) return;
-      this.emit('stage', { stage: 'remoteStream', ok: true });
-      this.emit('remoteFeed', { feedId: feed.feedId, display: feed.display, stream: feed.stream });
+      this.emit('publisherJoined', { feedId: feed.feedId, display: feed.display });
+      const media = () => {
+        // unpublished while our subscription was negotiated: nothing arrives
+        if (this.closed || !this.server.rooms.get(this.room ?? '')?.has(feed.feedId)) return;
+        this.emit('stage', { stage: 'remoteStream', ok: true });
+        this.emit('remoteFeed', { feedId: feed.feedId, display: feed.display, stream: feed.stream });
+      };
+      const gate = this.subscriptionGate;
+      if (gate) void gate.then(media);
+      else media();
     });
   }
   gone(feed: Feed): void {
