@@ -34,6 +34,15 @@ test('when the agent writes during a call, then the guest sees an unread count, 
     await expect(guestMessages.first()).toHaveAttribute('data-mine', 'false');
     await expect(guest.page.getByTestId('chat-messages').locator('b')).toHaveCount(0);
     await expect(guest.page.getByTestId('chat-unread')).toHaveCount(0);
+    // on a laptop (1024 px) the open chat docks beside the call: the hang-up button is not covered
+    const hangup = guest.page.getByTestId('hangup-button');
+    await expect(hangup).toBeInViewport();
+    const hangupOnTop = await hangup.evaluate((button) => {
+      const r = button.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return !!hit && button.contains(hit);
+    });
+    expect(hangupOnTop).toBe(true);
 
     // act: the agent closes its chat; the guest replies
     await agent.page.getByTestId('agent-chat-toggle-button').click();

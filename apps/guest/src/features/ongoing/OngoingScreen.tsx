@@ -73,7 +73,7 @@ export function OngoingScreen() {
   );
 
   return (
-    <section ref={setRoot} className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
+    <section ref={setRoot} className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} data-side-panel={chatOpen || deviceConfigOpen} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
       <MediaNotice />
       {video ? (
         <div className={styles.stage} data-zoomed={!!zoomedScreen}>
