@@ -18,6 +18,7 @@ import type { WatermarkOptions } from '../media/watermark.ts';
 import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus, isScreenDisplay, peerJoined, peerLeft, peerPaused, type CallStatus } from '../state/callStatus.ts';
 import { ApiError } from '../api/http.ts';
+import { retry } from '../media/retry.ts';
 import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import { answeringPeer, transportFor } from '../room/p2pCall.ts';
@@ -205,7 +206,14 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   async prepare(guestId: string, assignmentId?: number): Promise<void> {
     this.#set({ phase: 'connecting', error: null });
     try {
-      const registration = await this.#options.api.register(guestId, this.#options.companyId);
+      // a 503 is ejabberd not creating the guest's rooms in time (a busy hour): asked again, a few times
+      const registration = await retry(() => this.#options.api.register(guestId, this.#options.companyId), {
+        attempts: REGISTER_ATTEMPTS,
+        delayMs: REGISTER_RETRY_MS,
+        maxDelayMs: 4 * REGISTER_RETRY_MS,
+        transient: (error) => error instanceof ApiError && error.status === 503,
+        onRetry: (error, attempt) => console.warn(`register: attempt ${attempt} failed: ${String(error)}`),
+      });
       this.#registration = registration;
       await this.#resolveAppointment();
       this.#room =
@@ -811,3 +819,6 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
 
 /** How long the guest waits, after the last agent left the media room, before the call counts as over. */
 const AGENT_LEFT_GRACE_MS = 1500;
+/** registration refused with 503 (rooms not provisioned in time) is tried again after 1, 2 and 3 s */
+const REGISTER_ATTEMPTS = 4;
+const REGISTER_RETRY_MS = 1000;
