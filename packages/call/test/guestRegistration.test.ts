@@ -9,7 +9,7 @@ import { FakeWorld, createFakeGuestApi } from './helpers/fakes.ts';
 
 function guestWith(world: FakeWorld, failures: ApiError[]) {
   const api = createFakeGuestApi('guest1');
-  const register = api.register;
+  const register = api.register.bind(api);
   let calls = 0;
   api.register = (guestId, companyId) => {
     const failure = failures[calls++];
