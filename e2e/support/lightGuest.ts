@@ -19,9 +19,24 @@ export interface LightGuest {
   sentAt: number;
 }
 
+/** registrations answered 503 and asked again, as the guest app does (GuestCall.prepare: 1, 2, 3 s) */
+export const registerRetries = { count: 0 };
+
+async function registerAsTheAppDoes(companyId: number) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await registerGuest(companyId);
+    } catch (error) {
+      if (attempt >= 4 || !String(error).includes('register: 503')) throw error;
+      registerRetries.count++;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+    }
+  }
+}
+
 /** Registers a guest of `companyId` and leaves it waiting in the room of its first assignment. */
 export async function lightGuestWaits(companyId = 18): Promise<LightGuest> {
-  const reg = await registerGuest(companyId);
+  const reg = await registerAsTheAppDoes(companyId);
   const room = reg.guestRooms[0]?.room;
   if (!room) throw new Error(`guest ${reg.username}: no room`);
   const callId = `${reg.username}--${randomBytes(4).toString('hex')}`;
