@@ -45,8 +45,15 @@ test('when ejabberd is restarted while a guest waits, then within 12 s of its re
     const { room_jid: room } = await reportOf(callId);
     const guestJid = `${callId.split('--')[0]}@`;
 
-    // act: ejabberd restarts
-    const back = await restartEjabberd();
+    // act: ejabberd stops; the waiting guest is told it is reconnecting (it is in no queue meanwhile)
+    await stopServer('ejabberd');
+    const notice = guest.page.getByTestId('media-notice');
+    await expect(notice).toHaveAttribute('data-notice', 'signallingReconnecting');
+    await expect(notice).toHaveText(/Reconnecting/);
+    await screenshot(guest.page, testInfo, 'fault-xmpp-guest-reconnecting');
+    // ejabberd is back
+    await startServer('ejabberd');
+    const back = Date.now();
 
     // assert: within 12 s both are in the guest's room again (as ejabberd itself says), and the agent's
     // queue lists the guest from its new presence
@@ -56,6 +63,7 @@ test('when ejabberd is restarted while a guest waits, then within 12 s of its re
     await expect(item).toHaveCount(1, { timeout: Math.max(1, 12_000 - (Date.now() - back)) });
     await expect(item).toHaveAttribute('data-call-id', callId);
     expect(Date.now() - back, 'ms from ejabberd back to the guest in the queue').toBeLessThan(12_000);
+    await expect(notice).toHaveCount(0);
     await screenshot(agent.page, testInfo, 'fault-xmpp-restart-waiting-agent-queue');
 
     // act: the agent answers

@@ -1,13 +1,17 @@
 import { useTranslation } from 'react-i18next';
-import { useGuestStore } from '../../state/store.ts';
+import { useGuestStore, useInCall } from '../../state/store.ts';
 
 /**
  * Told while the call's media server is waited for (Janus down when the guest called: the call goes
  * through once it is back) or reconnected to (the media goes on meanwhile): issue 12, never a silent wait.
+ * Below those, the XMPP session reconnecting (ejabberd restarted): while it is down, a waiting guest is in
+ * no agent's queue and the chat is cut, so that is said too.
  */
 export function MediaNotice() {
   const { t } = useTranslation();
-  const notice = useGuestStore((s) => s.mediaNotice);
+  const media = useGuestStore((s) => s.mediaNotice);
+  const signallingDown = useInCall((s) => s.status?.connection.xmpp === false);
+  const notice = media ?? (signallingDown ? 'signallingReconnecting' : null);
   if (!notice) return null;
   return (
     <p role="status" data-testid="media-notice" data-notice={notice} style={{ margin: '0 0 12px', padding: '8px 12px', borderRadius: 8, background: '#fff4d6', color: '#5c4200', fontWeight: 600 }}>
