@@ -9,6 +9,7 @@ import { callDetails } from './migrations/0005_call_details.ts';
 import { mediaRooms } from './migrations/0006_media_rooms.ts';
 import { recordingPrivacy } from './migrations/0007_recording_privacy.ts';
 import { openCallIndexes } from './migrations/0008_open_call_indexes.ts';
+import { guestRoomIndex } from './migrations/0009_guest_room_index.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0006_media_rooms': mediaRooms,
   '0007_recording_privacy': recordingPrivacy,
   '0008_open_call_indexes': openCallIndexes,
+  '0009_guest_room_index': guestRoomIndex,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

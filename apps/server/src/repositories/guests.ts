@@ -13,6 +13,16 @@ export interface GuestRoomRow {
   room: string;
 }
 
+/** The janitor's query, planned on the index of migration 0009 (test/db/indexes.test.ts). */
+export function roomsProvisionedBeforeQuery(db: Kysely<Database>, before: number, limit: number) {
+  return db
+    .selectFrom('guest_rooms')
+    .select(['guest_username', 'assignment_id', 'room_jid'])
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit);
+}
+
 export function createGuestsRepository(db: Kysely<Database>) {
   return {
     async byIdHash(companyId: number, guestIdHash: string): Promise<GuestRow | null> {
@@ -54,13 +64,7 @@ export function createGuestsRepository(db: Kysely<Database>) {
 
     /** Guest rooms last provisioned before `before`, oldest first (services/guestRoomJanitor.ts). */
     async roomsProvisionedBefore(before: number, limit: number): Promise<Array<{ username: string; assignmentId: number; room: string }>> {
-      const rows = await db
-        .selectFrom('guest_rooms')
-        .select(['guest_username', 'assignment_id', 'room_jid'])
-        .where('created_at', '<', before)
-        .orderBy('created_at')
-        .limit(limit)
-        .execute();
+      const rows = await roomsProvisionedBeforeQuery(db, before, limit).execute();
       return rows.map((r) => ({ username: r.guest_username, assignmentId: r.assignment_id, room: r.room_jid }));
     },
 
