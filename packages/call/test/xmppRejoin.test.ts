@@ -6,7 +6,7 @@
  * `back()` the new streams.
  */
 import { describe, expect, it } from 'vitest';
-import { ASSIGNMENT_ROOM, FakeWorld, settle, type FakeSignalling } from './helpers/fakes.ts';
+import { ASSIGNMENT_ROOM, FakeWorld, deferred, settle, type FakeSignalling } from './helpers/fakes.ts';
 import { agentOnline, guestWaiting, inCall } from './helpers/participants.ts';
 
 const AGENT1 = 'agent1@lobby.test';
@@ -62,6 +62,24 @@ describe('after an XMPP reconnection', () => {
     world.xmpp.back();
     await settle();
     expect(agent.snapshot.queue.map((e) => e.callId)).toEqual([callId]);
+  });
+
+  it('when the agent reconnects while a hundred calls are open, then it rejoins their rooms many at a time, not one after another', async () => {
+    const world = new FakeWorld();
+    const { agent, api } = await agentOnline(world, 'agent1');
+    api.openRooms = Array.from({ length: 100 }, (_, i) => ({ room: `guest-${i}@conference.lobby.test`, assignmentId: 1, assignmentName: 'Sales', guestUsername: `g${i}`, callId: `g${i}--c` }));
+    await world.xmpp.restart();
+    const session = sessionOf(world, AGENT1);
+    const ejabberdSlow = deferred<void>();
+    session.joinGate = ejabberdSlow.promise;
+
+    world.xmpp.back();
+    await settle();
+    expect(session.joinsInFlight.now).toBeGreaterThanOrEqual(10);
+    ejabberdSlow.resolve();
+    await settle();
+    expect(session.joined.size).toBe(100);
+    expect(agent.snapshot.phase).toBe('idle');
   });
 
   it('when the server lists no open call any more as the agent reconnects, then the rooms of ended calls are left and their guests are not queued', async () => {

@@ -592,10 +592,11 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const active = this.#snapshot.activeCall;
     if (active && !wanted.has(active.room)) wanted.set(active.room, this.#rooms.get(active.room) ?? { room: active.room, assignmentId: 0, guestUsername: active.guestNick, callId: active.callId });
     for (const t of this.#snapshot.transfers) if (!wanted.has(t.room)) wanted.set(t.room, { room: t.room, assignmentId: 0, guestUsername: t.guestUsername, callId: t.callId });
-    for (const room of wanted.values()) {
+    // as many at once as the first join (a console following a thousand waiting guests rejoins in seconds)
+    await eachLimited([...wanted.values()], ROOM_JOINS_IN_FLIGHT, async (room) => {
       if (after === 'signalling') this.#forgetPresence((r) => r === room.room);
       await this.#joinRoom(room, after === 'signalling');
-    }
+    });
     if (after === 'signalling') {
       // rooms of calls that ended meanwhile are not joined again: their occupants are gone from the queue
       for (const room of [...this.#rooms.keys()]) if (!wanted.has(room)) this.#rooms.delete(room);

@@ -244,11 +244,22 @@ export class FakeSignalling extends Emitter<XmppEvents> implements SignallingPor
     this.connected = true;
     return Promise.resolve();
   }
-  joinRoom(room: string, nick: string, status: string, lobby: LobbyPresenceElement): Promise<void> {
-    if (!this.connected) return Promise.reject(new Error('not connected'));
+  /** what each room join waits for before ejabberd answers it (a test holds joins to count them in flight) */
+  joinGate: Promise<void> | null = null;
+  /** joins sent and not yet answered, now and at most */
+  joinsInFlight = { now: 0, max: 0 };
+
+  async joinRoom(room: string, nick: string, status: string, lobby: LobbyPresenceElement): Promise<void> {
+    if (!this.connected) throw new Error('not connected');
+    this.joinsInFlight.now++;
+    this.joinsInFlight.max = Math.max(this.joinsInFlight.max, this.joinsInFlight.now);
+    try {
+      await this.joinGate;
+    } finally {
+      this.joinsInFlight.now--;
+    }
     this.joined.set(room, nick);
     this.server.join(this, room, nick, status, lobby);
-    return Promise.resolve();
   }
   setRoomPresence(room: string, nick: string, status: string, lobby: LobbyPresenceElement): void {
     // a stream that dropped carries nothing (and a new one is in no room until it joins)
