@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api/http.ts';
 import { GuestCall } from '../src/guest/guestCall.ts';
-import { FakeWorld, createFakeGuestApi } from './helpers/fakes.ts';
+import { FakeWorld, createFakeGuestApi, settle } from './helpers/fakes.ts';
 
 function guestWith(world: FakeWorld, failures: ApiError[]) {
   const api = createFakeGuestApi('guest1');
@@ -34,5 +34,27 @@ describe('guest registration', () => {
     await expect(guest.prepare('guest-id-1')).rejects.toThrow();
     expect(calls()).toBe(1);
     expect(guest.snapshot.phase).toBe('failed');
+  });
+
+  it('when the guest\'s API token nears its expiry, then it registers again for a new one, and again before that one expires', async () => {
+    const world = new FakeWorld();
+    const { guest, calls } = guestWith(world, []);
+    await guest.prepare('guest-id-1');
+    expect(calls()).toBe(1);
+    // the fake registration's token lasts 3600 s: renewed at 80 %
+    world.clock.advance(2_800_000);
+    await Promise.resolve();
+    expect(calls()).toBe(1);
+    world.clock.advance(100_000);
+    await settle();
+    expect(calls()).toBe(2);
+    world.clock.advance(2_880_000);
+    await settle();
+    expect(calls()).toBe(3);
+    // closed: no more renewals
+    await guest.close();
+    world.clock.advance(10_000_000);
+    await settle();
+    expect(calls()).toBe(3);
   });
 });

@@ -215,6 +215,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         onRetry: (error, attempt) => console.warn(`register: attempt ${attempt} failed: ${String(error)}`),
       });
       this.#registration = registration;
+      this.#renewBeforeExpiry(guestId, registration.expires_in);
       await this.#resolveAppointment();
       this.#room =
         registration.guestRooms.find((r) => r.assignmentId === assignmentId) ??
@@ -802,8 +803,27 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     }
   }
 
+  /**
+   * The guest's API token expires (2 h); a call, its hold and its rating can outlast it. Registering again
+   * (the same guest, found by its browser id) renews it before then, and again before the next expiry;
+   * a failed renewal is tried again a minute later.
+   */
+  #renewBeforeExpiry(guestId: string, expiresInSeconds: number): void {
+    this.#cancelRenewal();
+    const delay = Math.max(60, expiresInSeconds * 0.8) * 1000;
+    this.#cancelRenewal = this.inCall.ports.clock.setTimeout(() => {
+      this.#options.api.register(guestId, this.#options.companyId).then(
+        (renewed) => this.#renewBeforeExpiry(guestId, renewed.expires_in),
+        () => this.#renewBeforeExpiry(guestId, 75), // 80 % of 75 s: a minute
+      );
+    }, delay);
+  }
+
+  #cancelRenewal: () => void = () => undefined;
+
   /** Ends everything: call, room presence and the XMPP session. */
   async close(): Promise<void> {
+    this.#cancelRenewal();
     if (
       this.#snapshot.phase === 'waiting' ||
       this.#snapshot.phase === 'ongoing' ||
