@@ -4,7 +4,7 @@
  * e2e/incall-recording.
  */
 import { describe, expect, it } from 'vitest';
-import { CANVAS, layout, mixArgs, type MixTrack } from '../../src/services/recordings/mixCommand.ts';
+import { CANVAS, callTimeline, layout, mixArgs, type MixTrack } from '../../src/services/recordings/mixCommand.ts';
 import { publisherOf } from '../../src/services/recordings/postprocess.ts';
 
 const track = (file: string, kind: 'audio' | 'video', offset: number, publisher: string, extra: Partial<MixTrack> = {}): MixTrack => ({
@@ -120,5 +120,41 @@ describe('the mixed recording command', () => {
   it('when a raw file is named by the server, then its publisher, role and screen are read from the name', () => {
     expect(publisherOf('abc--1_agent-18_agent_1700000000000-video-0.mjr')).toEqual({ publisher: 'agent-18_agent', role: 'agent', screen: false });
     expect(publisherOf('abc--2_g6809c_guest-screen_1700000000000-video-1.mjr')).toEqual({ publisher: 'g6809c_guest', role: 'guest', screen: true });
+  });
+
+  describe('the file lasts the call', () => {
+    // epoch ms of the answer; the tracks' starts in epoch µs
+    const answeredAt = 1_800_000_000_000;
+    const at = (secondsAfterAnswer: number) => (answeredAt + secondsAfterAnswer * 1000) * 1000;
+
+    it('when Janus wrote a guest for a while after the end was reported, then the file stops at the reported end', () => {
+      // the guest's tracks from 0.4 s to 33.1 s; the call answered at 0 and ended at 30 s
+      const timeline = callTimeline([{ startUs: at(0.4), seconds: 32.7 }, { startUs: at(0.6), seconds: 29 }], { answeredAt, endedAt: answeredAt + 30_000 });
+
+      expect(timeline).toEqual({ zeroUs: at(0), from: 0, to: 30 });
+      const args = mixArgs([track('g.webm', 'video', 0.4, 'guest')], timeline.to, 'out.mp4', timeline.from);
+      expect(args[args.indexOf('-t') + 1]).toBe('30.000');
+    });
+
+    it('when the media began before the recorded answer, then the file starts at the answer and the earlier seconds are cut', () => {
+      const timeline = callTimeline([{ startUs: at(-2.5), seconds: 20 }], { answeredAt, endedAt: answeredAt + 15_000 });
+
+      expect(timeline).toEqual({ zeroUs: at(-2.5), from: 2.5, to: 17.5 });
+      const args = mixArgs([track('g.webm', 'video', 0, 'guest'), track('g.opus', 'audio', 0, 'guest')], timeline.to, 'out.mp4', timeline.from);
+      const graph = graphOf(args);
+      expect(graph.find((f) => f.endsWith('[vout]'))).toContain('trim=start=2.500,setpts=PTS-STARTPTS');
+      expect(graph.find((f) => f.endsWith('[aout]'))).toContain('atrim=start=2.500,asetpts=PTS-STARTPTS');
+      expect(args[args.indexOf('-t') + 1]).toBe('15.000');
+    });
+
+    it('when the call never reported its end, then the file is the media as written', () => {
+      expect(callTimeline([{ startUs: at(1), seconds: 10 }], { answeredAt, endedAt: null })).toEqual({ zeroUs: at(0), from: 0, to: 11 });
+      expect(callTimeline([{ startUs: at(1), seconds: 10 }])).toEqual({ zeroUs: at(1), from: 0, to: 10 });
+    });
+
+    it('when the reported times cannot hold the media (an end before the answer), then the file is the media as written', () => {
+      expect(callTimeline([{ startUs: at(0), seconds: 10 }], { answeredAt, endedAt: answeredAt - 1000 })).toEqual({ zeroUs: at(0), from: 0, to: 10 });
+      expect(callTimeline([{ startUs: at(0), seconds: 10 }], { answeredAt: answeredAt + 60_000, endedAt: null })).toEqual({ zeroUs: at(0), from: 0, to: 10 });
+    });
   });
 });

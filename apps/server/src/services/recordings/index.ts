@@ -144,7 +144,8 @@ export function createRecordingsService(
     // the report never ended (the guest's browser died): Janus stopped writing long ago
     if (!ended && quietFor < idleMs) return;
     try {
-      const file = await processCallFolders(dirs, outDir, originCallId, bins);
+      const call = { answeredAt: reports.find((r) => r.call_answered_at !== null)?.call_answered_at ?? null, endedAt: last?.call_ended_at ?? null };
+      const file = await processCallFolders(dirs, outDir, originCallId, bins, call);
       log(`recording of ${originCallId} (${reports.length} call id${reports.length > 1 ? 's' : ''}): ${file ?? 'nothing playable'}`);
       if (!file) failed.set(key, newest);
       else failed.delete(key);

@@ -68,10 +68,45 @@ function orderPeople(tracks: MixTrack[]): string[] {
 const secs = (n: number) => n.toFixed(3);
 
 /**
- * The arguments of one ffmpeg run: inputs in `tracks` order, then the filter graph and the output.
- * `duration`: seconds from the conversation's start to the end of its last track.
+ * Where the file's timeline lies. The tracks are placed from `zero` (the earlier of the first packet and
+ * the answer); the file keeps `from`..`to` (seconds from zero): the call as its report tells it, from the
+ * answer to the end, so that the file lasts what the call lasted. Media Janus wrote outside it (a guest
+ * still in the room for a moment after the agent hung up, on a busy machine) is not the conversation and
+ * is left out; a part of the call with no media yet is black and silent. Without a report's times (a
+ * call that never ended), the file is the media as it was written.
  */
-export function mixArgs(tracks: MixTrack[], duration: number, output: string): string[] {
+export interface Timeline {
+  /** epoch µs of the timeline's zero */
+  zeroUs: number;
+  /** seconds from zero: where the file starts and ends */
+  from: number;
+  to: number;
+}
+
+export function callTimeline(
+  tracks: readonly { startUs: number; seconds: number }[],
+  call: { answeredAt: number | null; endedAt: number | null } = { answeredAt: null, endedAt: null },
+): Timeline {
+  const firstUs = Math.min(...tracks.map((t) => t.startUs));
+  const lastUs = Math.max(...tracks.map((t) => t.startUs + t.seconds * 1e6));
+  const answeredUs = call.answeredAt === null ? null : call.answeredAt * 1000;
+  const endedUs = call.endedAt === null ? null : call.endedAt * 1000;
+  // a window the media cannot lie in (times from another clock, an end before the answer): the media alone
+  const usable = answeredUs !== null && answeredUs < lastUs && (endedUs === null || endedUs > Math.max(answeredUs, firstUs));
+  if (!usable) {
+    const zeroUs = firstUs;
+    return { zeroUs, from: 0, to: (lastUs - zeroUs) / 1e6 };
+  }
+  const zeroUs = Math.min(firstUs, answeredUs);
+  return { zeroUs, from: (answeredUs - zeroUs) / 1e6, to: ((endedUs ?? lastUs) - zeroUs) / 1e6 };
+}
+
+/**
+ * The arguments of one ffmpeg run: inputs in `tracks` order, then the filter graph and the output.
+ * `duration`: seconds from the timeline's zero to the end of the file; `from`: seconds cut at its start
+ * (callTimeline).
+ */
+export function mixArgs(tracks: MixTrack[], duration: number, output: string, from = 0): string[] {
   const args = ['-hide_banner', '-loglevel', 'error', '-y'];
   // a camera changes resolution mid-call (WebRTC adapts it): keep one graph, scale copes per frame
   for (const t of tracks) args.push(...(t.kind === 'video' ? ['-reinit_filter', '0'] : []), '-i', t.file);
@@ -105,17 +140,19 @@ export function mixArgs(tracks: MixTrack[], duration: number, output: string): s
       audio = [...audio, `[a${i}]`];
     }
   });
-  graph.push(`[${below}]format=yuv420p[vout]`);
+  const cutV = from > 0 ? `,trim=start=${secs(from)},setpts=PTS-STARTPTS` : '';
+  const cutA = from > 0 ? `,atrim=start=${secs(from)},asetpts=PTS-STARTPTS` : '';
+  graph.push(`[${below}]format=yuv420p${cutV}[vout]`);
   if (audio.length) {
     // normalize=0: a participant speaking alone is not made quieter by the silence of the others
-    graph.push(`${audio.join('')}amix=inputs=${audio.length}:duration=longest:dropout_transition=0:normalize=0,apad[aout]`);
+    graph.push(`${audio.join('')}amix=inputs=${audio.length}:duration=longest:dropout_transition=0:normalize=0,apad${cutA}[aout]`);
   } else {
     graph.push('anullsrc=r=48000:cl=mono[aout]');
   }
   args.push(
     '-filter_complex', graph.join(';'),
     '-map', '[vout]', '-map', '[aout]',
-    '-t', secs(duration),
+    '-t', secs(Math.max(0, duration - from)),
     '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26', '-pix_fmt', 'yuv420p',
     '-c:a', 'aac', '-b:a', '96k',
     '-movflags', '+faststart',

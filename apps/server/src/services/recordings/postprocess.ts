@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { mixArgs, type MixTrack } from './mixCommand.ts';
+import { callTimeline, mixArgs, type MixTrack } from './mixCommand.ts';
 
 const run = promisify(execFile);
 
@@ -103,7 +103,14 @@ export async function processCallFolder(dir: string, callId: string, bins: Bins 
  * Converts every .mjr of several call folders (the parts of a call resumed after hold: one Janus room,
  * hence one folder, per call id) and muxes them on one timeline into {outDir}/{callId}.mkv.
  */
-export async function processCallFolders(dirs: string[], outDir: string, callId: string, bins: Bins = DEFAULT_BINS): Promise<string | null> {
+export async function processCallFolders(
+  dirs: string[],
+  outDir: string,
+  callId: string,
+  bins: Bins = DEFAULT_BINS,
+  /** the chain's answer and end (epoch ms) as its reports tell them: the file lasts the call (callTimeline) */
+  call?: { answeredAt: number | null; endedAt: number | null },
+): Promise<string | null> {
   await fs.mkdir(outDir, { recursive: true });
   const work = await fs.mkdtemp(path.join(outDir, '.work-'));
   const mjrs = (await Promise.all(dirs.map((d) => mjrFiles(d)))).flat();
@@ -137,9 +144,10 @@ export async function processCallFolders(dirs: string[], outDir: string, callId:
     }
     if (!tracks.length) return null;
     const start = Math.min(...tracks.map((t) => t.startUs));
-    const placed: (MixTrack & { seconds: number })[] = tracks.map((t) => ({ ...t, offset: Math.max(0, (t.startUs - start) / 1e6) }));
-    const duration = Math.max(...placed.map((t) => t.offset + t.seconds));
-    if (duration < MIN_SECONDS) return null;
+    const mediaSeconds = Math.max(...tracks.map((t) => (t.startUs - start) / 1e6 + t.seconds));
+    if (mediaSeconds < MIN_SECONDS) return null;
+    const timeline = callTimeline(tracks, call);
+    const placed: (MixTrack & { seconds: number })[] = tracks.map((t) => ({ ...t, offset: Math.max(0, (t.startUs - timeline.zeroUs) / 1e6) }));
 
     // the raw tracks first: a failure of the (slower) mix still leaves them
     const tracksFile = callTracksFile(outDir, callId);
@@ -154,7 +162,7 @@ export async function processCallFolders(dirs: string[], outDir: string, callId:
     await fs.rename(`${tracksFile}.partial`, tracksFile);
 
     const output = callOutputFile(outDir, callId);
-    await run(bins.ffmpeg, mixArgs(placed, duration, `${output}.partial`), { timeout: 1_800_000 });
+    await run(bins.ffmpeg, mixArgs(placed, timeline.to, `${output}.partial`, timeline.from), { timeout: 1_800_000 });
     await fs.rename(`${output}.partial`, output);
     return output;
   } finally {
