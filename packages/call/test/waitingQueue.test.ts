@@ -75,14 +75,18 @@ describe('waiting queue, one presence at a time', () => {
     expect(running.length).toBeGreaterThan(1);
   });
 
-  it('when a thousand guests arrive one by one, then listing them stays far from quadratic', () => {
+  it('when a thousand guests arrive one by one, then each arrival adds one entry and keeps every listed entry as it was', () => {
     let queue: QueueEntry[] = [];
-    const started = performance.now();
-    for (let g = 0; g < 1000; g++) queue = withPresence(queue, presence(`r${g}`, `g${g}`, `OpenCall||c${g}`), 'OpenCall', ctx(g));
+    let rebuilt = 0;
+    for (let g = 0; g < 1000; g++) {
+      const before = queue;
+      queue = withPresence(queue, presence(`r${g}`, `g${g}`, `OpenCall||c${g}`), 'OpenCall', ctx(g));
+      // a rebuild per presence (what made the console stall with hundreds waiting) makes new entries
+      rebuilt += before.filter((entry, i) => queue[i] !== entry).length;
+    }
     expect(queue).toHaveLength(1000);
     expect(queue[999]?.callId).toBe('c999');
-    // a rebuild per presence took ~1 s here; the incremental update is a few ms (bound generous for a loaded CI)
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(rebuilt).toBe(0);
   });
 });
 
