@@ -3,35 +3,12 @@
  * without dropping the call (the tracks are replaced on the same connection); the agent keeps decoding
  * frames and receiving audio throughout.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { launchParticipant } from '../support/browser.ts';
+import { cameraId, chooseOther, sending, sendingCameraId } from '../support/devices.ts';
 import { closeAll, screenshot } from '../support/journey.ts';
 import { expectMediaFlowing, mediaCounters } from '../support/media.ts';
 import { guestCallsAndAgentAnswers } from './incall-support.ts';
-
-/** The label of the camera or microphone the guest is sending. */
-async function sending(page: Page, kind: 'audio' | 'video'): Promise<string> {
-  return page.evaluate((k) => {
-    const pcs = (window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? [];
-    for (const pc of pcs) {
-      if (pc.connectionState === 'closed') continue;
-      const sender = pc.getSenders().find((s) => s.track?.kind === k);
-      if (sender?.track) return `${sender.track.label}#${sender.track.id}`;
-    }
-    return '';
-  }, kind);
-}
-
-/** Picks, in a device select, an option other than the one selected now. */
-async function chooseOther(page: Page, testId: string): Promise<string> {
-  const select = page.getByTestId(testId);
-  const value = await select.inputValue();
-  const options = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
-  const other = options.find((o) => o && o !== value) ?? '';
-  expect(other, `${testId}: a second device`).not.toBe('');
-  await select.selectOption(other);
-  return other;
-}
 
 test('when the guest changes microphone and flips the camera during the call, then the agent keeps receiving both', async ({}, testInfo) => {
   const agent = await launchParticipant('agent');
@@ -70,24 +47,6 @@ test('when the guest changes microphone and flips the camera during the call, th
     await closeAll(testInfo, agent, guest);
   }
 });
-
-/** The device id of the camera whose label is `label`, from the guest's camera select. */
-async function cameraId(page: Page, label: string): Promise<string> {
-  return page.getByTestId('camera-select').locator('option', { hasText: label }).getAttribute('value').then((v) => v ?? '');
-}
-
-/** The id of the camera the guest is sending (what Chromium's track says), '' when none. */
-async function sendingCameraId(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const pcs = (window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? [];
-    for (const pc of pcs) {
-      if (pc.connectionState === 'closed') continue;
-      const track = pc.getSenders().find((s) => s.track?.kind === 'video')?.track;
-      if (track) return track.getSettings().deviceId ?? '';
-    }
-    return '';
-  });
-}
 
 // Chromium's fake cameras: fake_device_0 is I420, fake_device_1 a depth camera (16-bit grey Y16: it renders
 // but the encoder takes none of its frames), fake_device_2 MJPEG. Switching to device 1 used to freeze

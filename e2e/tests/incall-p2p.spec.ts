@@ -5,23 +5,61 @@
  * and the in-call features work as with the media server. A stranger's Jingle session is refused.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, test, type TestInfo } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { addReport, registerGuest, XMPP_WS_URL } from '../support/api.ts';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
-import { closeAll, screenshot } from '../support/journey.ts';
+import { cameraId, chooseOther, sending, sendingCameraId } from '../support/devices.ts';
+import { queryRows } from '../support/db.ts';
+import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
+import { agentSignsIn, closeAll, consoleUserJid, screenshot } from '../support/journey.ts';
 import { expectMediaFlowing, mediaCounters } from '../support/media.ts';
 import { janusSessions, RELAY_ONLY_INIT_SCRIPT, selectedPairs, setCompany, useP2P } from '../support/p2p.ts';
 import { RawXmpp } from '../support/rawXmpp.ts';
 import { janusRoomExists } from '../support/stack.ts';
-import { expectTileDecoding } from '../support/tiles.ts';
+import { expectTileDecoding, framesOfTile, trackOfTile } from '../support/tiles.ts';
 import { guestCallsAndAgentAnswers, launchPair, sendChat, supervisorSignsIn, type AnsweredCall } from './incall-support.ts';
+import { makeAgent } from './routing-support.ts';
 
 test.beforeAll(() => useP2P(true));
 test.afterAll(() => useP2P(false));
+test.afterEach(() => restoreAll());
+
+interface ReportRow {
+  agent: string | null;
+  status: string;
+  call_answered_at: number | null;
+  call_ended_at: number | null;
+}
+
+/** The agent on `agentPage` hangs up: the guest gets the rating screen, the report names `agentJid` and is closed. */
+async function hangUpToRating(agentPage: Page, guestPage: Page, callId: string, agentJid: string): Promise<void> {
+  await agentPage.getByTestId('agent-hangup-button').click();
+  await expect(agentPage.getByTestId('call-idle')).toBeVisible();
+  await expect(guestPage.locator('[data-screen="rating"]')).toBeVisible();
+  await expect(guestPage.getByTestId('rating-option').first()).toBeVisible();
+  await expect
+    .poll(async () => (await queryRows<ReportRow>('select * from call_reports where call_id = ?', [callId]))[0]?.call_ended_at ?? 0, {
+      message: 'the report is closed',
+    })
+    .toBeGreaterThan(0);
+  const [report] = await queryRows<ReportRow>('select * from call_reports where call_id = ?', [callId]);
+  expect(report).toMatchObject({ agent: agentJid, status: 'ok' });
+  expect(report?.call_answered_at).toBeGreaterThan(0);
+  expect(report?.call_ended_at).toBeGreaterThanOrEqual(report?.call_answered_at ?? Infinity);
+}
 
 /** A call the agent answered (media proven both ways); `body` runs in it, both browsers closed after. */
-async function inAnsweredCall(testInfo: TestInfo, body: (call: AnsweredCall) => Promise<void>): Promise<void> {
-  const { agent, guest } = await launchPair();
+async function inAnsweredCall(
+  testInfo: TestInfo,
+  body: (call: AnsweredCall) => Promise<void>,
+  guestArgs: string[] = [],
+): Promise<void> {
+  const { agent, guest } = guestArgs.length
+    ? {
+        agent: await launchParticipant('agent'),
+        guest: await launchParticipant('guest', { viewport: { width: 1024, height: 768 }, extraArgs: guestArgs }),
+      }
+    : await launchPair();
   try {
     await body(await guestCallsAndAgentAnswers(agent, guest));
   } finally {
@@ -29,9 +67,10 @@ async function inAnsweredCall(testInfo: TestInfo, body: (call: AnsweredCall) => 
   }
 }
 
-test('when the company uses p2p, then guest and agent exchange media directly while Janus holds no session for the call', async ({}, testInfo) => {
+test('when the company uses p2p, then guest and agent exchange media directly while Janus holds no session for the call, and the guest rates it once the agent hangs up', async ({}, testInfo) => {
+  await arrangeCompanySettings({ showRatingPage: true });
   // act: the usual call (guestCallsAndAgentAnswers proves decoded video and audio on both sides)
-  await inAnsweredCall(testInfo, async ({ agent, guest, callId }) => {
+  await inAnsweredCall(testInfo, async ({ agent, guest, callId, agentJid }) => {
     await expectMediaFlowing(guest.page, 'guest');
     await expectMediaFlowing(agent.page, 'agent');
 
@@ -48,6 +87,10 @@ test('when the company uses p2p, then guest and agent exchange media directly wh
       expect(pairs[0]!.iceServers).not.toMatch(/google/);
     }
     await screenshot(guest.page, testInfo, 'incall-p2p-guest');
+
+    // act: the agent hangs up; assert: the guest's rating screen, the report with its agent and times
+    await hangUpToRating(agent.page, guest.page, callId, agentJid);
+    await screenshot(guest.page, testInfo, 'incall-p2p-guest-rating');
   });
 });
 
@@ -68,7 +111,8 @@ test('when a p2p call is forced through the TURN relay, then media flows both wa
   }
 });
 
-test('when in a p2p call, then chat and mute work as with the media server', async ({}, testInfo) => {
+test('when in a p2p call, then chat, mute and the guest\'s device change work as with the media server', async ({}, testInfo) => {
+  test.slow(); // chat, mute and two device changes, each followed by a media check, on a shared machine
   await inAnsweredCall(testInfo, async ({ agent, guest }) => {
     const call = agent.page.getByTestId('active-call');
 
@@ -87,7 +131,31 @@ test('when in a p2p call, then chat and mute work as with the media server', asy
     await guest.page.getByTestId('mute-audio-button').click();
     await expect(call).toHaveAttribute('data-guest-audio-muted', 'false');
     await expectMediaFlowing(agent.page, 'agent after the guest unmuted');
-  });
+
+    // device change: the guest picks another microphone, then another camera, from its device panel;
+    // the new tracks go on the same Jingle session's senders (no new peer connection)
+    const connections = (await mediaCounters(guest.page)).connections;
+    const microphone = await sending(guest.page, 'audio');
+    await guest.page.getByTestId('devices-button').click();
+    await expect(guest.page.getByTestId('device-panel')).toBeVisible();
+    await chooseOther(guest.page, 'microphone-select');
+    await expect.poll(() => sending(guest.page, 'audio')).not.toBe(microphone);
+    await expectMediaFlowing(agent.page, 'agent after the microphone change');
+
+    // (fake_device_2, MJPEG: fake_device_1 is a depth camera whose frames the encoder never sends)
+    const first = await cameraId(guest.page, 'fake_device_0');
+    const other = await cameraId(guest.page, 'fake_device_2');
+    expect(await sendingCameraId(guest.page)).toBe(first);
+    await guest.page.getByTestId('camera-select').selectOption(other);
+    await expect.poll(() => sendingCameraId(guest.page)).toBe(other);
+    const encoded = (await mediaCounters(guest.page)).videoFramesEncoded;
+    await expectMediaFlowing(agent.page, 'agent after the camera change');
+    expect((await mediaCounters(guest.page)).videoFramesEncoded, 'guest: frames of the new camera encoded').toBeGreaterThan(encoded);
+    expect((await mediaCounters(guest.page)).connections).toBe(connections);
+    await expect(guest.page.getByTestId('device-panel').getByRole('alert')).toHaveCount(0);
+    await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
+    await screenshot(guest.page, testInfo, 'incall-p2p-device-change-guest');
+  }, ['--use-fake-device-for-media-stream=device-count=3']);
 });
 
 test('when in a p2p call, then screen share works both ways', async ({}, testInfo) => {
@@ -110,7 +178,8 @@ test('when in a p2p call, then screen share works both ways', async ({}, testInf
   });
 });
 
-test('when the agent holds and resumes a p2p call, then the guest shows the hold page and media flows again under a new call id', async ({}, testInfo) => {
+test('when the agent holds and resumes a p2p call, then the guest shows the hold page, media flows again under a new call id, and that call ends on the rating screen', async ({}, testInfo) => {
+  await arrangeCompanySettings({ showRatingPage: true });
   await inAnsweredCall(testInfo, async ({ agent, guest, callId, agentJid }) => {
     const call = agent.page.getByTestId('active-call');
 
@@ -128,7 +197,62 @@ test('when the agent holds and resumes a p2p call, then the guest shows the hold
     await expectMediaFlowing(agent.page, 'agent after resume');
     await expect(call).toHaveAttribute('data-guest-presence', `InCall|${agentJid}|${newCallId}`);
     expect(await janusRoomExists(newCallId)).toBe(false);
+
+    // the resumed call is reported and rated like any other
+    await hangUpToRating(agent.page, guest.page, newCallId, agentJid);
   });
+});
+
+test('when an agent transfers a p2p call to another agent, then the guest stays in the call with the new agent\'s media, still without Janus', async ({}, testInfo) => {
+  // three browsers with live media, the guest holding two sessions during the hand-over
+  test.setTimeout(300_000);
+  await arrangeCompanySettings({ showRatingPage: true });
+  const second = await makeAgent('P2PTransfer', ['Sales']);
+  const first = await launchParticipant('agent');
+  const guest = await launchParticipant('guest', { viewport: { width: 1024, height: 768 } });
+  const taker = await launchParticipant('taker');
+  try {
+    const { callId, agentJid } = await guestCallsAndAgentAnswers(first, guest);
+    const firstTrack = await trackOfTile(guest.page, 'remote-video');
+    expect(firstTrack).not.toBeNull();
+    await agentSignsIn(taker.page, second);
+    await expect(taker.page.getByTestId('queue-panel')).toHaveAttribute('data-live', 'true');
+    const takerJid = await consoleUserJid(taker.page);
+    expect(takerJid).not.toBe(agentJid);
+
+    // act: the first agent transfers to the second, who takes it
+    await first.page.getByTestId('agent-transfer-button').click();
+    await first.page.getByTestId('transfer-dialog').locator(`[data-testid="transfer-target-agent"][data-jid="${takerJid}"]`).click();
+    await first.page.keyboard.press('Escape');
+    const incoming = taker.page.getByTestId('incoming-transfer');
+    await expect(incoming).toHaveAttribute('data-call-id', callId);
+    await incoming.getByTestId('accept-transfer-button').click();
+
+    // assert: the first agent leaves; the guest, in the same call, announces the new agent
+    await expect(first.page.getByTestId('active-call')).toHaveCount(0);
+    await expect(taker.page.getByTestId('active-call')).toHaveAttribute('data-guest-presence', `InCall|${takerJid}|${callId}`);
+    await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expect(guest.page.getByTestId('remote-video')).toHaveAttribute('aria-label', second.name);
+    await expect(guest.page.getByTestId('remote-video-other')).toHaveCount(0);
+
+    // assert: the guest's main tile shows another track, the taker's, whose frames it decodes; the
+    // guest keeps one peer connection (to the taker), the first agent none, and Janus holds nothing
+    await expect.poll(() => trackOfTile(guest.page, 'remote-video')).not.toBe(firstTrack);
+    await expectTileDecoding(guest.page, 'remote-video', 'guest (the taker\'s video)');
+    await expect.poll(async () => (await selectedPairs(guest.page)).length, { message: 'the guest\'s open peer connections' }).toBe(1);
+    await expect.poll(async () => (await mediaCounters(first.page)).connections, { message: 'the first agent\'s peer connections' }).toBe(0);
+    await expectMediaFlowing(guest.page, 'guest after the transfer');
+    await expectMediaFlowing(taker.page, 'taker');
+    expect(await framesOfTile(guest.page, 'remote-video')).toBeGreaterThan(0);
+    expect(await janusRoomExists(callId)).toBe(false);
+    expect(await janusSessions()).toEqual([]);
+    await screenshot(guest.page, testInfo, 'incall-p2p-transfer-guest');
+
+    // act: the taker hangs up; assert: rating screen, the report names the taker
+    await hangUpToRating(taker.page, guest.page, callId, takerJid);
+  } finally {
+    await closeAll(testInfo, first, guest, taker);
+  }
 });
 
 test("when a stranger sends the agent a Jingle session-initiate during a p2p call, then it is declined and the call goes on", async ({}, testInfo) => {

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { consoleLogin, consoleXmppToken, DEMO_AGENT, registerGuest, XMPP_WS_URL } from '../support/api.ts';
-import { ensureOtherCompany } from '../support/otherCompany.ts';
+import { ensureOtherCompany, ensureOtherCompanyAgent } from '../support/otherCompany.ts';
 import { RawXmpp } from '../support/rawXmpp.ts';
 
 const EJABBERD_API_URL = process.env.EJABBERD_API_URL ?? 'http://127.0.0.1:5281/api';
@@ -89,5 +89,67 @@ test("when a guest joins another guest's room, then it is refused while its own 
     expect(victimJoin).toContain('type="error"');
   } finally {
     attacker.close();
+  }
+});
+
+/** A Jingle RTP session-initiate (XEP-0166/0167/0176) as a p2p guest sends it, from `from` to `to`. */
+function jingleInitiate(from: string, to: string, id: string): string {
+  return (
+    `<iq type="set" to="${to}" id="${id}"><jingle xmlns="urn:xmpp:jingle:1" action="session-initiate" sid="${id}" initiator="${from}">` +
+    `<content creator="initiator" name="0" senders="both"><description xmlns="urn:xmpp:jingle:apps:rtp:1" media="audio"><payload-type id="111" name="opus" clockrate="48000" channels="2"/></description>` +
+    `<transport xmlns="urn:xmpp:jingle:transports:ice-udp:1" ufrag="abcd" pwd="abcdefghijklmnopqrstuvwx"><fingerprint xmlns="urn:xmpp:jingle:apps:dtls:0" hash="sha-256" setup="actpass">AA:BB</fingerprint></transport></content></jingle></iq>`
+  );
+}
+
+test("when a guest in its room sends a Jingle session-initiate to another guest or to another company's agent, then only its own room's agent receives it", async () => {
+  // arrange: the attacker guest joins its own room (the filter's Jingle exception looks at the guest's
+  // rooms); the receivers: another guest of its company (in its own room too), an agent of another
+  // company, and — the control — an agent of the attacker's room (admin of it: it serves Sales)
+  const attackerReg = await registerGuest();
+  const otherGuestReg = await registerGuest();
+  const otherAgentToken = await consoleXmppToken(await consoleLogin(await ensureOtherCompanyAgent()));
+  const ownAgentToken = await consoleXmppToken(await consoleLogin(DEMO_AGENT));
+  const attacker = new RawXmpp(attackerReg.jabberusername);
+  const otherGuest = new RawXmpp(otherGuestReg.jabberusername);
+  const receivers = {
+    'another guest of the company': otherGuest,
+    "another company's agent": new RawXmpp(otherAgentToken.jid),
+  };
+  const ownAgent = new RawXmpp(ownAgentToken.jid);
+  try {
+    await attacker.connect(XMPP_WS_URL, attackerReg.credential, 'attacker');
+    await otherGuest.connect(XMPP_WS_URL, otherGuestReg.credential, `victim-${randomUUID().slice(0, 8)}`);
+    await receivers["another company's agent"].connect(XMPP_WS_URL, otherAgentToken.credential, `console-${randomUUID().slice(0, 8)}`);
+    await ownAgent.connect(XMPP_WS_URL, ownAgentToken.credential, `console-${randomUUID().slice(0, 8)}`);
+    for (const [client, reg] of [[attacker, attackerReg], [otherGuest, otherGuestReg]] as const) {
+      const room = reg.guestRooms[0]!.room;
+      client.send(`<presence to="${room}/${reg.username}"><x xmlns="http://jabber.org/protocol/muc"/></presence>`);
+      const joined = await client.waitFor((x) => x.startsWith('<presence') && x.includes(`from="${room}/${reg.username}"`), 'its room join');
+      expect(joined).not.toContain('type="error"');
+    }
+    const marker = `jingle-${randomUUID().slice(0, 8)}`;
+
+    // act: the attacker offers a Jingle session to each receiver's full JID, and (control) to its agent's
+    for (const [i, receiver] of Object.values(receivers).entries()) attacker.send(jingleInitiate(attacker.fullJid, receiver.fullJid, `${marker}-${i}`));
+    attacker.send(jingleInitiate(attacker.fullJid, ownAgent.fullJid, `${marker}-own`));
+    attacker.send(`<iq type="get" id="${marker}-ping"><ping xmlns="urn:xmpp:ping"/></iq>`);
+    await attacker.waitFor((x) => x.includes(`id="${marker}-ping"`), 'ping answer');
+
+    // assert: the agent of the attacker's room gets the offer (the stanza is one ejabberd delivers) …
+    await ownAgent.waitFor((x) => x.includes(`sid="${marker}-own"`), "the attacker's own agent: the session-initiate");
+    // … each receiver gets the server's message sent after it, and no Jingle at all
+    for (const [who, receiver] of Object.entries(receivers)) {
+      const legit = `legit-${randomUUID()}`;
+      await serverSays(receiver.fullJid, legit);
+      await receiver.waitFor((x) => x.includes(legit), `${who}: the server's message`);
+      expect(receiver.received.filter((x) => x.includes(marker) || x.includes('urn:xmpp:jingle:1')), `${who} received the Jingle offer`).toEqual([]);
+    }
+    // the attacker is never told the offers arrived (nothing, or an error)
+    const results = attacker.received.filter((x) => x.startsWith('<iq') && x.includes('type="result"') && (x.includes(`id="${marker}-0"`) || x.includes(`id="${marker}-1"`)));
+    expect(results).toEqual([]);
+  } finally {
+    attacker.close();
+    ownAgent.close();
+    for (const r of Object.values(receivers)) r.close();
   }
 });

@@ -21,7 +21,7 @@ import { ApiError } from '../api/http.ts';
 import { retry } from '../media/retry.ts';
 import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
-import { answeringPeer, transportFor } from '../room/p2pCall.ts';
+import { answeringPeer, isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, MediaTransport, SignallingPort } from '../room/ports.ts';
 
 export type GuestCallPhase =
@@ -394,6 +394,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       notice: (mediaNotice) => this.#set({ mediaNotice }),
     });
     // a p2p company's call: a Jingle session toward the agent who answers (docs/protocol.md "p2p")
+    this.#methodOf.set(callId, isP2PGrant(grant) ? 'p2p' : 'mediaServer');
     const transport = transportFor(grant, callId, { servers: this.#options.janusServers, xmpp }, { role: 'initiator' });
     const media = this.inCall.open(transport.options, {
       peerFeed: (feed) => this.#onAgentFeed(feed, callId),
@@ -716,8 +717,15 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     }
   }
 
+  /**
+   * Each call's method, as its media grant said: the grant, not the company details the page loaded,
+   * decides (an admin may switch the method while a guest's page is open).
+   */
+  readonly #methodOf = new Map<string, 'p2p' | 'mediaServer'>();
+
   #reportBug(callId: string, message: string): void {
-    if (this.#options.callMethod === 'p2p') return;
+    // SPEC.md §7: no call-bug report for a p2p call (before its grant: the company's method)
+    if ((this.#methodOf.get(callId) ?? this.#options.callMethod) === 'p2p') return;
     // SPEC.md §7: the log is the app's last 110 console entries (consoleBuffer.ts), this failure last
     console.error(`call stage failed: ${message}`);
     void this.#options.api.callBug({

@@ -106,9 +106,19 @@ export class P2PTransport extends Emitter<MediaEvents> {
     this.#addLocalTracks(call.pc);
     // the screen's content, always last (see the file's comment); sent only while sharing
     call.pc.addTransceiver('video', { direction: 'sendrecv' });
+    // the session-initiate is the p2p side's offer: its stage, as Janus's publisher offer (SPEC.md §4)
     call
       .start()
-      .then(() => this.#screenShown(link))
+      .then(
+        () => {
+          this.emit('stage', { stage: 'createOffer', ok: true });
+          return this.#screenShown(link);
+        },
+        (error: unknown) => {
+          this.emit('stage', { stage: 'createOffer', ok: false, error: String(error) });
+          throw error;
+        },
+      )
       .catch((error: unknown) => this.emit('error', error instanceof Error ? error : new Error(String(error))));
   }
 

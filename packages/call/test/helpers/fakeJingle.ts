@@ -95,6 +95,7 @@ class FakeCall implements JingleCall {
     this.peer = peer;
   }
   start(): Promise<void> {
+    if (this.#network.startError) return Promise.reject(this.#network.startError);
     this.#network.initiate(this, this.#self);
     return Promise.resolve();
   }
@@ -142,6 +143,8 @@ export class FakeJingleNetwork {
   readonly #ports = new Map<string, { accepts: ((peer: string) => boolean) | null; listener: ((call: JingleCall) => void) | null }>();
   readonly declined: string[] = [];
   readonly calls: FakeCall[] = [];
+  /** what every session-initiate fails with (a test sets it: the IQ answered with an error) */
+  startError: Error | null = null;
 
   /** The Jingle port of the session whose full JID is `self`. */
   port(self: string): JinglePort {

@@ -412,8 +412,8 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
     this.options = options;
   }
 
-  /** The media server's health as the real transport tells it (FakeMediaServer.transportDropped …). */
-  tell<K extends 'reconnecting' | 'reconnected' | 'lost' | 'iceRestarting' | 'iceRestarted' | 'iceFailed'>(
+  /** The media server's health as the real transport tells it (FakeMediaServer.transportDropped …), or a stage. */
+  tell<K extends 'reconnecting' | 'reconnected' | 'lost' | 'iceRestarting' | 'iceRestarted' | 'iceFailed' | 'stage'>(
     event: K,
     payload: MediaEvents[K],
   ): void {
@@ -649,6 +649,8 @@ export interface FakeGuestApi extends GuestApi {
   reports: Array<Parameters<GuestApi['updateReport']>[0]>;
   reportStatus: ReportStatus;
   grants: string[];
+  /** the call-bug reports sent (POST /call-bug/by-guest) */
+  bugs: Array<Record<string, unknown>>;
 }
 
 export function createFakeGuestApi(username = 'guest1'): FakeGuestApi {
@@ -666,6 +668,7 @@ export function createFakeGuestApi(username = 'guest1'): FakeGuestApi {
     reports: [],
     reportStatus: 'ok',
     grants: [],
+    bugs: [],
     register: () => Promise.resolve(registration),
     mediaGrant: (callId) => {
       api.grants.push(callId);
@@ -680,7 +683,10 @@ export function createFakeGuestApi(username = 'guest1'): FakeGuestApi {
       api.timestamps.push({ callId, flags });
       return Promise.resolve();
     },
-    callBug: () => Promise.resolve(),
+    callBug: (body) => {
+      api.bugs.push(body);
+      return Promise.resolve();
+    },
     holdCall: (body) => {
       api.holdCalls.push(body);
       return Promise.resolve({ id: 2 });
