@@ -8,7 +8,7 @@
  */
 import { guestUsernameOf } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
-import { presenceName, type LobbyPresenceElement } from '../presence.ts';
+import { presenceImageUrl, presenceName, type LobbyPresenceElement } from '../presence.ts';
 import { buildList, withPresence, type ListedStatus, type QueueContext, type QueueEntry } from './waitingQueue.ts';
 
 import { eachLimited } from './eachLimited.ts';
@@ -80,6 +80,8 @@ export interface AgentDeskOptions {
   api: ConsoleApi;
   /** the agent's name from its console account, announced to guests in room presence */
   displayName?: string;
+  /** the agent's picture (SPEC.md §3 peers profileImageUrl), announced to guests in room presence */
+  profileImageUrl?: string;
   xmppWsUrl: string;
   janusServers: string[];
   videoConstraints?: MediaTrackConstraints;
@@ -701,7 +703,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   /** The agent's presence element in a guest's room: its name goes with it (docs/protocol.md). */
   #lobbyElement(): LobbyPresenceElement {
     const name = presenceName(this.#options.displayName);
-    return { userType: 'agent', appointmentID: '', ...(name ? { name } : {}) };
+    const profileImageUrl = presenceImageUrl(this.#options.profileImageUrl);
+    return { userType: 'agent', appointmentID: '', ...(name ? { name } : {}), ...(profileImageUrl ? { profileImageUrl } : {}) };
   }
 
   async stop(): Promise<void> {
