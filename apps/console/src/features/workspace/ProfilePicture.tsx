@@ -2,18 +2,19 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '@lobby/ui';
 import { setProfilePicture } from '../../api/console.ts';
-import { useConsoleStore } from '../../state/store.ts';
+import { useConsoleStore, useConsoleStoreApi } from '../../state/store.ts';
 import styles from './Workspace.module.css';
 
 /**
  * The user's avatar in the header, which is also where it chooses its picture (the one guests see,
  * SPEC.md §3 peers profileImageUrl): a click opens the file picker; the server checks the image.
- * Guests see a new picture from the console's next start (the desk announces it when it joins rooms).
+ * The desk announces a new picture at once in every guest room it is in.
  */
 export function ProfilePicture() {
   const { t } = useTranslation();
   const user = useConsoleStore((s) => s.user);
   const setSession = useConsoleStore((s) => s.setSession);
+  const store = useConsoleStoreApi();
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -25,6 +26,8 @@ export function ProfilePicture() {
       const url = await setProfilePicture(file, user.companyId);
       const { profileImageUrl: _old, ...rest } = user;
       setSession(url ? { ...rest, profileImageUrl: url } : rest);
+      // guests (waiting or in a call) see it at once: the desk announces it in their rooms
+      store.getState().inCall.engine?.setProfileImageUrl(url);
     } catch {
       setFailed(true);
     } finally {
