@@ -51,6 +51,16 @@ test('when the page is in Arabic on a phone, then English company texts keep the
     await expect(item).toHaveCount(1);
     await item.getByTestId('answer-button').click();
     await expect(page.locator('[data-screen="ongoing"]')).toBeVisible();
+    // the ongoing screen shows no cut company name: on a phone the call takes the whole screen (no
+    // header), and any name still shown is whole
+    await expect(page.locator('[data-layout="immersive"]')).toBeVisible();
+    for (const shown of await page.getByText('Lobby Demo').all()) {
+      if (!(await shown.isVisible())) continue;
+      expect(
+        await shown.evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1),
+        'the company name is cut on the ongoing screen',
+      ).toBe(false);
+    }
     await page.getByTestId('devices-button').click();
     await expect(page.getByTestId('device-panel')).toBeVisible();
     await page.getByTestId('device-panel').locator('button').first().focus();
@@ -73,6 +83,14 @@ test('when the page is in Arabic on a phone, then English company texts keep the
     // and Escape closes the chat too
     await chatButton.click();
     await expect(page.getByTestId('chat-panel')).toBeVisible();
+    // the messages' times read in Arabic: no AM/PM, the Arabic morning/evening mark or digits
+    const times = page.getByTestId('chat-panel').getByTestId('chat-time');
+    await expect(times).toHaveCount(2);
+    for (const time of await times.allInnerTexts()) {
+      expect(time, 'a chat time in Latin AM/PM').not.toMatch(/AM|PM/i);
+      expect(time, 'a chat time not in Arabic').toMatch(/[صم]|[\u0660-\u0669]/);
+    }
+    await record(page, testInfo, 'guest-ar-phone-chat-times');
     await page.getByTestId('chat-input').focus();
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('chat-panel')).toHaveCount(0);

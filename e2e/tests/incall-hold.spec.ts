@@ -6,7 +6,8 @@
  */
 import { expect, test, type Locator } from '@playwright/test';
 import { queryRows } from '../support/db.ts';
-import { closeAll, screenshot } from '../support/journey.ts';
+import { DEMO_ADMIN } from '../support/api.ts';
+import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
 import { expectMediaFlowing, mediaCounters } from '../support/media.ts';
 import { guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
 
@@ -75,10 +76,10 @@ async function timerSeconds(timer: Locator): Promise<number> {
   return text.split(':').reduce((total, part) => total * 60 + Number(part), 0);
 }
 
-test('when the agent holds and resumes, then both timers say on hold and run on as one duration', async ({}, testInfo) => {
+test('when the agent holds and resumes, then both timers say on hold and run on as one duration, and Reports list the call once', async ({}, testInfo) => {
   const { agent, guest } = await launchPair();
   try {
-    await guestCallsAndAgentAnswers(agent, guest);
+    const { callId } = await guestCallsAndAgentAnswers(agent, guest);
     const agentTimer = agent.page.getByTestId('agent-call-timer');
     const guestTimer = guest.page.getByTestId('call-timer');
     await expect.poll(() => timerSeconds(agentTimer)).toBeGreaterThanOrEqual(2);
@@ -117,6 +118,22 @@ test('when the agent holds and resumes, then both timers say on hold and run on 
     expect(guestAfter).toBeGreaterThanOrEqual(beforeHold + 6);
     expect(Math.abs(agentAfter - guestAfter)).toBeLessThanOrEqual(3);
     await screenshot(agent.page, testInfo, 'incall-hold-timer-resumed-agent');
+    const resumedCallId = (await agent.page.getByTestId('active-call').getAttribute('data-call-id')) ?? '';
+    expect(resumedCallId).not.toBe(callId);
+
+    // act: the agent hangs up; an admin opens Reports
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+    await agent.page.getByTestId('logout-button').click();
+    await agentSignsIn(agent.page, DEMO_ADMIN);
+    await agent.page.getByTestId('nav-reports').click();
+
+    // assert: "Latest calls" lists the held and resumed conversation once (issue 15 defect 9)
+    const rows = agent.page.getByTestId('recent-call');
+    await expect(rows.first()).toBeVisible();
+    const ours = agent.page.locator(`[data-testid="recent-call"][data-call-id="${callId}"], [data-testid="recent-call"][data-call-id="${resumedCallId}"]`);
+    await expect(ours).toHaveCount(1);
+    await screenshot(agent.page, testInfo, 'incall-hold-reports-once');
   } finally {
     await closeAll(testInfo, agent, guest);
   }

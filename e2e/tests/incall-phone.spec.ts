@@ -37,6 +37,7 @@ test('when a guest on a phone mutes and is put on hold, then no call button is c
       'mute-audio-button',
       'mute-video-button',
       'devices-button',
+      'screen-share-button',
       'chat-toggle-button',
       'hangup-button',
     ];

@@ -15,6 +15,7 @@ import { expect, test } from '@playwright/test';
 import { launchParticipant } from '../support/browser.ts';
 import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
 import { BASE_URL, DEMO_ADMIN, consoleLogin } from '../support/api.ts';
+import { queryRows } from '../support/db.ts';
 import { guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
 
 interface Listing {
@@ -226,6 +227,13 @@ test('when a guest waits and cancels before anyone answers, then nothing is reco
       expect(created(name), `${name} created after the answer`).toBeGreaterThanOrEqual(answeredAfter);
       expect(created(name), `${name} not before the agent publishes (µs)`).toBeGreaterThanOrEqual(agentStart - 500_000);
     }
+    // assert: the guest's acknowledgement of the recording notice was stored with the call before any
+    // media was recorded (issue 15 "Also build": consent first)
+    const [consent] = await queryRows<{ recording_consent_at: number | null }>('select recording_consent_at from call_reports where call_id = ?', [callId]);
+    const consentAt = Number(consent?.recording_consent_at ?? 0);
+    expect(consentAt, 'the consent is stored').toBeGreaterThan(0);
+    const firstFile = Math.min(...rawFiles(answered).map(created)); // µs
+    expect(consentAt * 1000, 'the consent is older than the first recorded file').toBeLessThan(firstFile);
     await agent.page.getByTestId('agent-hangup-button').click();
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
   } finally {

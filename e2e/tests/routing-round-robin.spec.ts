@@ -113,6 +113,17 @@ test("when the agent's clock is half a minute behind the server's, then the offe
     expect(first).toBeLessThanOrEqual(OFFER_SECONDS);
     await expect.poll(async () => Number(await countdown.getAttribute('data-seconds'))).toBeLessThan(first);
     await screenshot(agent.page, testInfo, 'routing-round-robin-late-clock');
+
+    // act: the agent switches its console to Arabic (issue 15 defect 12)
+    await agent.page.locator('[data-language="ar"]').click();
+    await expect(agent.page.locator('html')).toHaveAttribute('dir', 'rtl');
+
+    // assert: the badge counts in Arabic seconds (ث), never " s"
+    const badge = countdown.locator('[aria-hidden="true"]').last();
+    await expect(badge).toContainText('ث');
+    await expect(badge).not.toContainText(' s');
+    await expect(countdown).not.toContainText(/\d\s*s\b/);
+    await screenshot(agent.page, testInfo, 'routing-round-robin-late-clock-ar');
   } finally {
     await closeAll(testInfo, agent, guest);
   }

@@ -39,12 +39,29 @@ export interface LobbyPresenceElement {
    * its welcome form or the website's pre-fill. The JID stays the identity (presence target, peers).
    */
   name?: string;
+  /**
+   * SPEC.md §3 peers `profileImageUrl`: the agent's picture (its console account's), a path of our origin
+   * (`/api/profile-images/{id}`) or an https URL; the guest shows it as the agent's avatar.
+   */
+  profileImageUrl?: string;
 }
 
 /** A name as it may travel in presence: trimmed, at most 80 characters, or nothing. */
 export function presenceName(name: string | null | undefined): string | undefined {
   const trimmed = (name ?? '').trim().slice(0, 80);
   return trimmed || undefined;
+}
+
+/**
+ * A picture address as it may travel in presence and be shown in an <img>: a path of our origin
+ * (`/…`, not `//…`) or an https URL, at most 300 characters, without quotes, spaces or angle brackets;
+ * anything else (javascript:, data:, http:) is nothing.
+ */
+export function presenceImageUrl(url: string | null | undefined): string | undefined {
+  const value = (url ?? '').trim();
+  if (!value || value.length > 300 || /[\s"'<>\\]/.test(value)) return undefined;
+  if (/^\/(?!\/)/.test(value) || /^https:\/\/[^/]/i.test(value)) return value;
+  return undefined;
 }
 
 export const NS_LOBBY_PRESENCE = 'urn:lobby:presence:0';

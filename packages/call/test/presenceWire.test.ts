@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as XMPP from 'stanza';
+import { parse } from 'stanza/jxt';
 import { lobbyStanzas } from '../src/xmpp/stanzas.ts';
+import { presenceImageUrl } from '../src/presence.ts';
 
 function wire(lobby: Record<string, unknown>): string {
   const client = XMPP.createClient({});
@@ -26,5 +28,23 @@ describe('the lobby presence element on the wire', () => {
 
   it('when a name is announced, then it travels as the name attribute', () => {
     expect(wire({ userType: 'agent', appointmentID: '', name: 'Demo Agent' })).toContain('name="Demo Agent"');
+  });
+
+  it('when an agent has a picture, then it travels as the profileImageUrl attribute and reads back the same', () => {
+    const xml = wire({ userType: 'agent', appointmentID: '', name: 'Demo Agent', profileImageUrl: '/api/profile-images/AbCdEf0123456789xyz_-' });
+    expect(xml).toContain('profileImageUrl="/api/profile-images/AbCdEf0123456789xyz_-"');
+    const client = XMPP.createClient({});
+    lobbyStanzas(client, client.stanzas);
+    const parsed = client.stanzas.import(parse(xml)) as { lobby?: { profileImageUrl?: string; name?: string } };
+    expect(parsed.lobby).toMatchObject({ name: 'Demo Agent', profileImageUrl: '/api/profile-images/AbCdEf0123456789xyz_-' });
+    expect(wire({ userType: 'agent', appointmentID: '' })).not.toContain('profileImageUrl');
+  });
+
+  it('when a picture address is not a path of ours or https, then the guest takes none', () => {
+    expect(presenceImageUrl('/api/profile-images/abc')).toBe('/api/profile-images/abc');
+    expect(presenceImageUrl('https://cdn.example.com/a.png')).toBe('https://cdn.example.com/a.png');
+    for (const bad of ['javascript:alert(1)', 'data:image/png;base64,AA', 'http://x.test/a.png', '//evil.test/a.png', '/a b.png', '/a".png', '', undefined, `/${'a'.repeat(300)}`]) {
+      expect(presenceImageUrl(bad), String(bad)).toBeUndefined();
+    }
   });
 });

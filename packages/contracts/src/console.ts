@@ -23,8 +23,22 @@ export const ConsoleUser = Type.Object({
   companyId: CompanyId,
   jid: Type.String({ description: 'the user\'s bare XMPP JID, <xmpp username>@<XMPP_DOMAIN>' }),
   assignmentIds: Type.Array(Type.Integer()),
+  profileImageUrl: Type.Optional(Type.String({ description: 'the user\'s picture (GET /api/profile-images/{id}); absent: none' })),
 });
 export type ConsoleUser = Static<typeof ConsoleUser>;
+
+/** A console user's picture (PUT /api/console/profile-image, PUT /api/admin/users/{id}/profile-image). */
+export const PROFILE_IMAGE_MAX_BYTES = 1024 * 1024;
+export const ProfileImageBody = Type.Object(
+  {
+    uploadId: Type.Union([Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'an image of the company, uploaded with POST /api/upload/image' }), Type.Null()], {
+      description: 'null: no picture (the initial shows)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ProfileImageBody = Static<typeof ProfileImageBody>;
+export const ProfileImageAnswer = Type.Object({ profileImageUrl: Type.Union([Type.String(), Type.Null()]) });
 
 export const ConsoleSession = Type.Object({ user: ConsoleUser });
 export type ConsoleSession = Static<typeof ConsoleSession>;

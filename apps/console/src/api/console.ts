@@ -1,6 +1,6 @@
 // The console's calls to the Lobby server (cookie session; see apps/server/src/routes/api/console).
 // Local types for now; they will come from @lobby/contracts.
-import { apiRequest } from '@lobby/call/http';
+import { apiRequest, uploadFile } from '@lobby/call/http';
 
 export type Role = 'agent' | 'supervisor' | 'admin';
 
@@ -12,6 +12,19 @@ export interface ConsoleUser {
   companyId: number;
   jid: string;
   assignmentIds?: number[];
+  /** the user's picture, which guests see (GET /api/profile-images/{id}); absent: its initial */
+  profileImageUrl?: string;
+}
+
+/**
+ * The user's own picture: uploads the image (POST /api/upload/image checks its type) and makes it the
+ * picture (`PUT /api/console/profile-image`, at most 1 MB). Resolves with its address.
+ */
+export async function setProfilePicture(file: File, companyId: number): Promise<string | null> {
+  const fileUrl = await uploadFile({}, 'image', file, companyId);
+  const uploadId = fileUrl.split('/').pop() ?? '';
+  const data = await apiRequest<{ profileImageUrl: string | null }>('/console/profile-image', { method: 'PUT', body: { uploadId } });
+  return data.profileImageUrl;
 }
 
 /** `POST /api/console/login` → sets the session cookie. 401 when the email or password is wrong. */

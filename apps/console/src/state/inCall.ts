@@ -8,6 +8,8 @@ import type { CallStatus, IncomingTransfer } from '@lobby/call';
 export const NONE: readonly never[] = Object.freeze([]);
 
 export interface AgentInCallEngine {
+  /** a new picture of the console user, announced at once in the guests' rooms */
+  setProfileImageUrl(url: string | null): void;
   sendChat(body: string): void;
   sendFile(file: File): Promise<void>;
   setChatOpen(open: boolean): void;

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The database tables (Kysely types). Portable conventions, the same on SQLite and PostgreSQL:
@@ -46,6 +46,8 @@ export interface UsersTable {
   password_hash: string;
   xmpp_username: string;
   created_at: number;
+  /** the user's picture: an uploads.id of its company (migration 0010), or null */
+  profile_image_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UserAssignmentsTable {

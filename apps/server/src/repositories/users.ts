@@ -9,12 +9,14 @@ export interface UserRow {
   role: UsersTable['role'];
   passwordHash: string;
   xmppUsername: string;
+  /** the user's picture (uploads.id), or null */
+  profileImageId: string | null;
 }
 
-const COLUMNS = ['id', 'company_id', 'email', 'name', 'role', 'password_hash', 'xmpp_username'] as const;
+const COLUMNS = ['id', 'company_id', 'email', 'name', 'role', 'password_hash', 'xmpp_username', 'profile_image_id'] as const;
 
 export function createUsersRepository(db: Kysely<Database>) {
-  const toRow = (r: Pick<UsersTable, 'company_id' | 'email' | 'name' | 'role' | 'password_hash' | 'xmpp_username'> & { id: number }): UserRow => ({
+  const toRow = (r: Pick<UsersTable, 'company_id' | 'email' | 'name' | 'role' | 'password_hash' | 'xmpp_username'> & { id: number; profile_image_id: string | null }): UserRow => ({
     id: r.id,
     companyId: r.company_id,
     email: r.email,
@@ -22,6 +24,7 @@ export function createUsersRepository(db: Kysely<Database>) {
     role: r.role,
     passwordHash: r.password_hash,
     xmppUsername: r.xmpp_username,
+    profileImageId: r.profile_image_id,
   });
   return {
     async byEmail(email: string): Promise<UserRow | null> {
@@ -31,6 +34,13 @@ export function createUsersRepository(db: Kysely<Database>) {
     async byId(id: number): Promise<UserRow | null> {
       const r = await db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst();
       return r ? toRow(r) : null;
+    },
+    async setProfileImage(id: number, imageId: string | null): Promise<void> {
+      await db.updateTable('users').set({ profile_image_id: imageId }).where('id', '=', id).execute();
+    },
+    /** Whether an upload is some console user's picture (so anyone may see it: GET /api/profile-images/{id}). */
+    async isProfileImage(imageId: string): Promise<boolean> {
+      return (await db.selectFrom('users').select('id').where('profile_image_id', '=', imageId).executeTakeFirst()) !== undefined;
     },
     async assignmentIds(userId: number): Promise<number[]> {
       const rows = await db.selectFrom('user_assignments').select('assignment_id').where('user_id', '=', userId).orderBy('assignment_id').execute();

@@ -8,6 +8,11 @@ export function consoleJid(services: Pick<Services, 'config'>, user: UserRow): s
   return `${user.xmppUsername}@${services.config.xmppDomain}`;
 }
 
+/** Where anyone (the guest) reads a user's picture: public, by the upload's unguessable id. */
+export function profileImageUrl(imageId: string): string {
+  return `/api/profile-images/${imageId}`;
+}
+
 /** The console's view of its user: who it is and the assignments whose calls it sees. */
 export async function publicUser(services: Pick<Services, 'config' | 'repos'>, user: UserRow): Promise<ConsoleUser> {
   return {
@@ -18,5 +23,6 @@ export async function publicUser(services: Pick<Services, 'config' | 'repos'>, u
     companyId: user.companyId,
     jid: consoleJid(services, user),
     assignmentIds: await visibleAssignments(services.repos, user),
+    ...(user.profileImageId ? { profileImageUrl: profileImageUrl(user.profileImageId) } : {}),
   };
 }

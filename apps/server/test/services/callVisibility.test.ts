@@ -5,7 +5,7 @@ import type { Viewer } from '../../src/services/callVisibility.ts';
 import type { CallOpenedEvent, CallTransferEvent } from '../../src/services/events.ts';
 
 /** Who sees which call: the rule the console's room list and event stream share (services/callVisibility.ts). */
-const agent: UserRow = { id: 7, companyId: 1, email: 'a@x', name: 'A', role: 'agent', passwordHash: '', xmppUsername: 'agent7' };
+const agent: UserRow = { id: 7, companyId: 1, email: 'a@x', name: 'A', role: 'agent', passwordHash: '', xmppUsername: 'agent7', profileImageId: null };
 const viewer: Viewer = { user: agent, jid: 'agent7@lobby', visible: new Set([10]), served: new Set([10]) };
 const opened = (e: Partial<CallOpenedEvent>): CallOpenedEvent => ({
   companyId: 1, assignmentId: 10, assignmentName: 'Sales', room: 'r@muc', guestUsername: 'g', callId: 'g--1', reportId: 1, openedAt: 0, ...e,

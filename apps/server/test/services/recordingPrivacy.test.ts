@@ -134,6 +134,49 @@ describe.each(dialects())('recording consent, retention and the deletion log (%s
     expect(fs.existsSync(path.join(root, String(DEMO.companyId), young))).toBe(true);
   });
 
+  it('when a conversation past its retention was never mixed, then its raw files of every call id go and are logged; a call in progress stays', async () => {
+    const recordings = createRecordingsService(t.app.services, { root });
+    const job = createRetentionJob(t.app.services, recordings, { now: () => t.clock.now });
+    expect((await setRetention(30)).statusCode).toBe(200);
+    /** Janus's raw files only (no mix: under a second of media, a failed mix, or never ended) */
+    const raw = (callId: string, names: string[]) => {
+      const dir = path.join(root, String(DEMO.companyId), callId);
+      fs.mkdirSync(dir, { recursive: true });
+      for (const name of names) fs.writeFileSync(path.join(dir, name), Buffer.alloc(512, 1));
+      return dir;
+    };
+    const guest = await registerGuest(t.app);
+    const { callId: held } = await openCall(t.app, guest, { recording_acknowledged: true });
+    const heldDir = raw(held, [`${held}-guest-audio.mjr`, `${held}-agent-video.mjr`, `${held}.tracks.mkv`]);
+    const resumed = await resumeAfterHold(t.app, guest, held);
+    const resumedDir = raw(resumed, [`${resumed}-guest-audio.mjr`]);
+
+    t.clock.now += 29 * DAY;
+    await relogin();
+    // a call still in progress: opened a day before the sweep, never ended, Janus still writing
+    const { callId: live } = await openCall(t.app, await registerGuest(t.app), { recording_acknowledged: true });
+    const liveDir = raw(live, [`${live}-guest-audio.mjr`]);
+    expect(await recordings.list(DEMO.companyId).then((l) => l.map((r) => r.callId))).not.toContain(held);
+
+    t.clock.now += 1 * DAY + 1; // held: just past 30 days; live: a day
+    // (the earlier test's recording, kept while retention was 0, is long past 30 days and goes too)
+    const swept = await job.runOnce();
+    expect(swept).toContain(held);
+    expect(swept).not.toContain(live);
+    expect(swept).not.toContain(resumed); // the conversation is deleted and logged once, as its first call
+    expect(fs.existsSync(heldDir)).toBe(false);
+    expect(fs.existsSync(resumedDir)).toBe(false);
+    expect(fs.readdirSync(liveDir)).toEqual([`${live}-guest-audio.mjr`]);
+    await relogin();
+    const logged = (await deletions()).list.filter((d) => d.callId === held);
+    expect(logged).toEqual([{ callId: held, deletedAt: t.clock.now, deletedBy: null, reason: 'retention' }]);
+
+    // the next sweep has nothing more to delete: the live call is kept until its own retention
+    expect(await job.runOnce()).toEqual([]);
+    expect(fs.existsSync(liveDir)).toBe(true);
+    expect((await setRetention(0)).statusCode).toBe(200);
+  });
+
   it('when an admin deletes a recording by hand, then the log names the admin and the time; agents may not read the log', async () => {
     const callId = await recordedCall();
     t.clock.now += 1000;

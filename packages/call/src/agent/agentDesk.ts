@@ -8,7 +8,7 @@
  */
 import { guestUsernameOf } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
-import { presenceName, type LobbyPresenceElement } from '../presence.ts';
+import { presenceImageUrl, presenceName, type LobbyPresenceElement } from '../presence.ts';
 import { buildList, withPresence, type ListedStatus, type QueueContext, type QueueEntry } from './waitingQueue.ts';
 
 import { eachLimited } from './eachLimited.ts';
@@ -80,6 +80,8 @@ export interface AgentDeskOptions {
   api: ConsoleApi;
   /** the agent's name from its console account, announced to guests in room presence */
   displayName?: string;
+  /** the agent's picture (SPEC.md §3 peers profileImageUrl), announced to guests in room presence */
+  profileImageUrl?: string;
   xmppWsUrl: string;
   janusServers: string[];
   videoConstraints?: MediaTrackConstraints;
@@ -94,6 +96,8 @@ export interface AgentDeskOptions {
 export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   readonly #options: AgentDeskOptions;
   #xmpp: SignallingPort | null = null;
+  /** the picture chosen since the start (setProfileImageUrl; null: none); undefined: the options' */
+  #profileImageUrl: string | null | undefined = undefined;
   /** the in-call core (media, feeds, mute, devices, screen, chat, hold and end teardown) */
   protected readonly inCall: CallRoom;
   #nick = '';
@@ -698,10 +702,25 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     });
   }
 
-  /** The agent's presence element in a guest's room: its name goes with it (docs/protocol.md). */
+  /**
+   * The console user chose a new picture (or none: null): announced at once in every guest room we are
+   * in, so that a guest in a call or waiting sees it without the console starting again.
+   */
+  setProfileImageUrl(url: string | null): void {
+    this.#profileImageUrl = url;
+    if (!this.#xmpp?.connected) return;
+    const active = this.#snapshot.activeCall?.room;
+    for (const room of new Set([...this.#rooms.keys(), ...(active ? [active] : [])])) {
+      if (room === active) this.#sendMuteState(room);
+      else this.#xmpp.setRoomPresence(room, this.#nick, '', this.#lobbyElement());
+    }
+  }
+
+  /** The agent's presence element in a guest's room: its name and picture go with it (docs/protocol.md). */
   #lobbyElement(): LobbyPresenceElement {
     const name = presenceName(this.#options.displayName);
-    return { userType: 'agent', appointmentID: '', ...(name ? { name } : {}) };
+    const profileImageUrl = presenceImageUrl(this.#profileImageUrl === undefined ? this.#options.profileImageUrl : this.#profileImageUrl);
+    return { userType: 'agent', appointmentID: '', ...(name ? { name } : {}), ...(profileImageUrl ? { profileImageUrl } : {}) };
   }
 
   async stop(): Promise<void> {

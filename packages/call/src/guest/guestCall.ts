@@ -8,7 +8,7 @@
  */
 import { newCallId } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
-import { encodePresenceStatus, joinStatus, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
+import { encodePresenceStatus, joinStatus, presenceImageUrl, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
 import type { CallStage, RemoteFeed } from '../media/mediaSession.ts';
 import { consoleBuffer } from '../consoleBuffer.ts';
@@ -116,6 +116,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   #occupants = new Map<string, string>();
   /** agents' names from their room presence (bare JID → name) */
   #names = new Map<string, string>();
+  /** agents' pictures by bare JID, from their room presence */
+  #images = new Map<string, string>();
   /** the last agent whose stream we received */
   #lastPeer: string | null = null;
   /** SPEC.md §4: while waiting, the status follows the page's visibility (Away on hidden Android pages) */
@@ -424,6 +426,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       janusId: feed.feedId,
       username: feed.display.split('@')[0] ?? feed.display,
       ...(this.#names.has(feed.display) ? { name: this.#names.get(feed.display)! } : {}),
+      ...(this.#images.has(feed.display) ? { profileImageUrl: this.#images.get(feed.display)! } : {}),
     };
     const hasVideo = feed.stream.getVideoTracks().length > 0;
     this.#lastPeer = peer.peerJID;
@@ -605,6 +608,20 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (presence.available && name && this.#names.get(jid) !== name) {
       this.#names.set(jid, name);
       this.#setStatus((s) => ({ ...s, peers: s.peers.map((p) => (p.peerJID === jid ? { ...p, name } : p)) }));
+    }
+    // the agent's picture (SPEC.md §3 peers profileImageUrl): kept, like the name, for its feed to come
+    const image = presenceImageUrl(presence.lobby?.profileImageUrl);
+    if (presence.available && this.#images.get(jid) !== image) {
+      if (image) this.#images.set(jid, image);
+      else this.#images.delete(jid);
+      this.#setStatus((s) => ({
+        ...s,
+        peers: s.peers.map((p) => {
+          if (p.peerJID !== jid) return p;
+          const { profileImageUrl: _old, ...rest } = p;
+          return image ? { ...rest, profileImageUrl: image } : rest;
+        }),
+      }));
     }
     this.inCall.presenceMuted(presence);
   }

@@ -45,6 +45,7 @@ export function lobbyStanzas(_client: XMPP.Agent, stanzas: XMPP.JXT.Registry): v
         audioMuted: booleanAttribute('audioMuted'),
         videoMuted: booleanAttribute('videoMuted'),
         name: attribute('name'),
+        profileImageUrl: attribute('profileImageUrl'),
       },
     },
     {

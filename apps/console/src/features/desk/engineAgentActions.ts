@@ -33,6 +33,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       const created = new engine.AgentDesk({
         api: engine.createConsoleApi(),
         ...(user?.name ? { displayName: user.name } : {}),
+        ...(user?.profileImageUrl ? { profileImageUrl: user.profileImageUrl } : {}),
         ...endpoints(),
         ...(user ? { companyId: user.companyId } : {}),
       });

@@ -12,7 +12,8 @@ import { useAgentActions } from '../../state/agentActions.ts';
 import { useLanguageChange } from '../base/useLanguageChange.ts';
 import { AvailabilitySwitch } from './AvailabilitySwitch.tsx';
 import styles from './Workspace.module.css';
-import { Avatar, LanguageSwitch } from '@lobby/ui';
+import { LanguageSwitch } from '@lobby/ui';
+import { ProfilePicture } from './ProfilePicture.tsx';
 
 /** Company, navigation, availability, the agent, language and sign-out. */
 export function Header() {
@@ -59,7 +60,7 @@ export function Header() {
         <AvailabilitySwitch />
         <LanguageSwitch value={language} onChange={changeLanguage} tone="onSurface" />
         <div className={styles.user}>
-          <Avatar name={user?.name} size={34} />
+          <ProfilePicture />
           <span className={styles.userText}>
             <span className={styles.userName} data-testid="agent-name">
               {user?.name}

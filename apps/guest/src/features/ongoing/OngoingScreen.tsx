@@ -48,6 +48,8 @@ export function OngoingScreen() {
   const screen = screens[0] ?? null;
   const zoomedScreen = screen && isZoomed ? screen : null;
   const agentName = remote ? nameOf(remote.display) : t('call.agent');
+  // the agent's picture from its console account (SPEC.md §3 peers profileImageUrl); else its initial
+  const agentImage = remote ? peers.find((p) => p.peerJID === remote.display)?.profileImageUrl : undefined;
   const remoteAudioMuted = !!remote && mutedAudio.includes(remote.display);
   const remoteVideoMuted = !!remote && mutedVideo.includes(remote.display);
   const video = callType !== 'voice';
@@ -88,7 +90,7 @@ export function OngoingScreen() {
             placeholder={
               remote ? (
                 <span className={styles.remoteOff}>
-                  <Avatar name={agentName} size={96} fallbackIcon={<Headset size={40} />} />
+                  <Avatar name={agentName} imageUrl={agentImage} imageAlt={agentName} size={96} fallbackIcon={<Headset size={40} />} />
                   <span>{t('call.cameraIsOff')}</span>
                 </span>
               ) : (
@@ -124,7 +126,7 @@ export function OngoingScreen() {
           {status}
           <div className={styles.voiceCenter}>
             <span className={`${styles.avatarRings} ${remote ? styles.live : ''}`}>
-              <Avatar name={remote ? agentName : null} size={128} fallbackIcon={<Headset size={52} />} />
+              <Avatar name={remote ? agentName : null} imageUrl={agentImage} imageAlt={agentName} size={128} fallbackIcon={<Headset size={52} />} />
             </span>
             <p className={styles.voiceName}>{remote ? agentName : t('call.connecting')}</p>
             <p className={stage.voiceKind}>{t('call.voiceCall')}</p>

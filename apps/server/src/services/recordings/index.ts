@@ -63,6 +63,13 @@ export interface RecordingsService {
    * company has no recording of that call.
    */
   remove(companyId: number, callId: string, why: Deletion): Promise<boolean>;
+  /** The call ids of every call folder of the company, processed or not (raw `.mjr` files only, say). */
+  folders(companyId: number): Promise<string[]>;
+  /**
+   * Removes every folder of the conversation of `callId` (each call id of its chain), whatever is in it —
+   * raw files of a call never mixed included — and logs it like remove(). False when there was no folder.
+   */
+  purge(companyId: number, callId: string, why: Deletion): Promise<boolean>;
   start(intervalMs?: number): void;
   stop(): void;
 }
@@ -181,6 +188,24 @@ export function createRecordingsService(
     return stat?.isFile() ? file : null;
   }
 
+  /** Removes the folders of every call id of the chain of `callId`; false when none existed. */
+  async function removeChain(companyId: number, callId: string, why: Deletion): Promise<boolean> {
+    // wait for a sweep in progress, so that it cannot write the file again behind our back
+    await running?.catch(() => undefined);
+    const calls = new Set([callId]);
+    for (const r of await services.repos.callReports.chain(companyId, callId)) calls.add(r.call_id);
+    let removed = false;
+    for (const id of calls) {
+      if (!isCallId(id)) continue;
+      const dir = path.join(companyDir(companyId), id);
+      if (!(await fs.stat(dir).catch(() => null))) continue;
+      await fs.rm(dir, { recursive: true, force: true });
+      removed = true;
+    }
+    if (removed) await services.repos.recordingPrivacy.logDeletion({ companyId, callId, at: services.now(), by: why.by, reason: why.reason });
+    return removed;
+  }
+
   const service: RecordingsService = {
     root,
     sweep() {
@@ -211,15 +236,15 @@ export function createRecordingsService(
     },
     async remove(companyId, callId, why) {
       if (!(await service.fileOf(companyId, callId))) return false;
-      // wait for a sweep in progress, so that it cannot write the file again behind our back
-      await running?.catch(() => undefined);
-      const calls = new Set([callId]);
-      for (const r of await services.repos.callReports.chain(companyId, callId)) calls.add(r.call_id);
-      for (const id of calls) {
-        if (isCallId(id)) await fs.rm(path.join(companyDir(companyId), id), { recursive: true, force: true });
-      }
-      await services.repos.recordingPrivacy.logDeletion({ companyId, callId, at: services.now(), by: why.by, reason: why.reason });
-      return true;
+      return removeChain(companyId, callId, why);
+    },
+    async folders(companyId) {
+      const names = await fs.readdir(companyDir(companyId), { withFileTypes: true }).catch(() => []);
+      return names.filter((d) => d.isDirectory() && isCallId(d.name)).map((d) => d.name);
+    },
+    async purge(companyId, callId, why) {
+      if (!isCallId(callId)) return false;
+      return removeChain(companyId, callId, why);
     },
     start(intervalMs = 5000) {
       if (timer) return;

@@ -1,11 +1,15 @@
 /**
  * Recording retention (docs/operations.md "Recording retention"): a company's `recordingRetentionDays`
  * (0: keep until deleted by hand) makes the server delete each of its recordings that many days after
- * the conversation began (its first call's report; the file's time when the report is gone). Every
+ * the conversation began (its first call's report; the newest file's time when the report is gone):
+ * every call folder of the conversation, the mixed MP4, the raw tracks and the `.mjr` files, whether or
+ * not the call was ever mixed (under a second of media, a failed mix, a call that never ended). Every
  * deletion is logged (recording_deletions, reason `retention`, by nobody) like one by hand.
  *
  * The clock is injected, so that tests move time instead of waiting days.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Services } from '../index.ts';
 import { createPeriodicJob, type PeriodicJob } from '../periodicJob.ts';
 import type { RecordingsService } from './index.ts';
@@ -17,10 +21,18 @@ export type RetentionJob = PeriodicJob<string[]>;
 
 export function createRetentionJob(
   services: Pick<Services, 'repos'>,
-  recordings: Pick<RecordingsService, 'companies' | 'list' | 'remove'>,
+  recordings: Pick<RecordingsService, 'root' | 'companies' | 'folders' | 'purge'>,
   options: { now: () => number; log?: (message: string, error?: unknown) => void },
 ): RetentionJob {
   const log = options.log ?? (() => undefined);
+
+  /** Newest modification (ms) of the files in a call folder; null when empty or gone. */
+  async function newestFile(dir: string): Promise<number | null> {
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    const stats = await Promise.all(names.map((n) => fs.stat(path.join(dir, n)).catch(() => null)));
+    const times = stats.filter((s) => s !== null).map((s) => s.mtimeMs);
+    return times.length ? Math.max(...times) : null;
+  }
 
   async function sweep(): Promise<string[]> {
     const deleted: string[] = [];
@@ -30,14 +42,30 @@ export function createRetentionJob(
       const days = company?.settings.recordingRetentionDays ?? 0;
       if (!company || !(days > 0)) continue;
       const cutoff = now - days * DAY_MS;
-      for (const entry of await recordings.list(companyId)) {
-        const report = await services.repos.callReports.byCallId(entry.callId);
-        const began = report && Number(report.company_id) === companyId ? Number(report.created_at) : entry.createdAt;
-        if (began >= cutoff) continue;
+      const seen = new Set<string>();
+      // every call folder, not only the finished recordings: the raw .mjr files of a call never mixed
+      // (under a second of media, a failed mix, a call that never ended) are the guest's media too
+      for (const callId of await recordings.folders(companyId)) {
         try {
-          if (await recordings.remove(companyId, entry.callId, { by: null, reason: 'retention' })) deleted.push(entry.callId);
+          const report = await services.repos.callReports.byCallId(callId);
+          const ours = report && Number(report.company_id) === companyId ? report : null;
+          // a conversation is one chain of calls (hold and resume): it is deleted whole, once
+          const origin = ours ? (ours.origin_call_id ?? ours.call_id) : callId;
+          if (seen.has(origin)) continue;
+          seen.add(origin);
+          let began: number | null;
+          if (ours) {
+            // its first call's report: a call in progress is younger than the cutoff, and stays
+            const [first] = await services.repos.callReports.chain(companyId, origin);
+            began = Number((first ?? ours).created_at);
+          } else {
+            // no report (gone, or never made): the folder's newest file, so that one still written stays
+            began = await newestFile(path.join(recordings.root, String(companyId), callId));
+          }
+          if (began === null || began >= cutoff) continue;
+          if (await recordings.purge(companyId, origin, { by: null, reason: 'retention' })) deleted.push(origin);
         } catch (error) {
-          log(`retention: deleting the recording of ${entry.callId} failed`, error);
+          log(`retention: deleting the recording of ${callId} failed`, error);
         }
       }
     }

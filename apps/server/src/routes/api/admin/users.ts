@@ -1,9 +1,10 @@
-import { AdminUser, AdminUserCreate, AdminUserUpdate, DataEnvelope, IdParams } from '@lobby/contracts';
+import { AdminUser, AdminUserCreate, AdminUserUpdate, DataEnvelope, IdParams, ProfileImageAnswer, ProfileImageBody } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createAdminUsersRepository } from '../../../repositories/adminUsers.ts';
 import type { Services } from '../../../services/index.ts';
 import { hashPassword } from '../../../services/passwords.ts';
+import { setProfileImage } from '../../../services/profileImages.ts';
 import { applyMembership, userChanges } from '../../../services/roomMembership.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
@@ -103,6 +104,28 @@ function adminUserRoutes(app: App, services: Services): void {
         await applyMembership(services, changes).catch((err: unknown) => request.log.error({ err }, 'guest room membership not updated'));
       }
       return { data: { id } };
+    },
+  );
+
+  app.put(
+    '/users/:id/profile-image',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Set or clear a console user's picture (an image of the company, at most 1 MB): guests see it as the agent's avatar",
+        security,
+        params: IdParams,
+        body: ProfileImageBody,
+        response: { 200: DataEnvelope(ProfileImageAnswer), ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const me = consoleUserOf(request);
+      const { id } = request.params;
+      if (!(await repo.roleOf(me.companyId, id))) return fail(reply, 404, 'id: no such user');
+      const r = await setProfileImage(services, me.companyId, id, request.body.uploadId);
+      if (!r.ok) return fail(reply, r.status, r.message);
+      return { data: { profileImageUrl: r.profileImageUrl } };
     },
   );
 

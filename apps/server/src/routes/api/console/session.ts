@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
-import { ConsoleSession, DataEnvelope, LoginBody, XmppToken } from '@lobby/contracts';
+import { ConsoleSession, DataEnvelope, LoginBody, ProfileImageAnswer, ProfileImageBody, XmppToken } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { SESSION_COOKIE, SESSION_TTL_MS, consoleUserOf, hashSessionId } from '../../../plugins/app/auth.ts';
 import { consoleJid, publicUser } from '../../../services/consoleUsers.ts';
 import { DUMMY_HASH, verifyPassword } from '../../../services/passwords.ts';
+import { setProfileImage } from '../../../services/profileImages.ts';
 
 /** The console session: log in (the one public route), log out, who am I, and the XMPP credential. */
 export default routes({ access: 'console' }, (app, services) => {
@@ -84,6 +85,25 @@ export default routes({ access: 'console' }, (app, services) => {
       },
     },
     async (request) => ({ data: { user: await publicUser(services, consoleUserOf(request)) } }),
+  );
+
+  app.put(
+    '/profile-image',
+    {
+      schema: {
+        tags: ['console'],
+        summary: "Set or clear the logged-in user's picture (an image of the company uploaded with POST /api/upload/image, at most 1 MB): guests see it as the agent's avatar",
+        security: [{ consoleSession: [] }],
+        body: ProfileImageBody,
+        response: { 200: DataEnvelope(ProfileImageAnswer), ...errors(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const me = consoleUserOf(request);
+      const r = await setProfileImage(services, me.companyId, me.id, request.body.uploadId);
+      if (!r.ok) return fail(reply, r.status, r.message);
+      return { data: { profileImageUrl: r.profileImageUrl } };
+    },
   );
 
   app.post(
