@@ -12,6 +12,7 @@ lobby_is_root() { [ "$(id -u)" = 0 ]; }
 # checkout lies under a folder USER cannot enter (root's home, a `mktemp -d` folder), the same name
 # under /var/tmp/lobby-<hash of DIR's parent>, which is reachable whatever the checkout's path.
 # Derived from the path alone, so every script that sources this file finds the same place.
+# scripts/test removes them with the run dir (scripts/lib/homes.sh lobby_release_homes).
 lobby_home_for() {
   local dir=$2
   if ! lobby_is_root || lobby_others_can_enter "$(dirname "$dir")"; then

@@ -6,8 +6,8 @@
  *
  *   node bench/api/run.ts [seconds=10] [connections=50] [--add-only]   (DATABASE_URL=postgres://… for PostgreSQL)
  *
- * Then, unless --add-only, a guest's whole visit (register, add, update-timestamp, rating) at 50 and 200
- * connections against bare routes of the same shapes.
+ * Then, unless --add-only, a guest's whole visit (register, add, update-timestamp, the agent's media grant,
+ * rating) at 50 and 200 connections against bare routes of the same shapes.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -47,7 +47,7 @@ const cpuMicros = async () => {
   child.stdin.write('cpu\n');
   return (JSON.parse(await answer) as { cpuMicros: number }).cpuMicros;
 };
-const info = JSON.parse(first) as { lobby: string; bare: string; guests: Array<{ username: string; token: string }>; dialect: string };
+const info = JSON.parse(first) as { lobby: string; bare: string; guests: Array<{ username: string; token: string }>; agentCookie: string; dialect: string };
 
 let seq = 0;
 const json = { 'content-type': 'application/json' };
@@ -72,7 +72,8 @@ const addOnly: LoadRequest[] = [
 
 /**
  * mixed: what a guest's visit does, in order, on each connection: register, open a call, mark it
- * answered (update-timestamp, as the guest's engine does), rate it. Each response feeds the next request.
+ * answered (update-timestamp, as the guest's engine does), the agent's media grant (the server's record
+ * that it was answered), rate it. Each response feeds the next request.
  */
 const visit: LoadRequest[] = [
   {
@@ -104,6 +105,11 @@ const visit: LoadRequest[] = [
       headers: auth(context.token),
       body: JSON.stringify({ call_id: context.callId, call_initiated_timestamp: true, call_answered_timestamp: true }),
     }),
+  },
+  {
+    // the agent answers: its media grant is the server's record that the call was answered (the rating needs it)
+    method: 'POST',
+    setupRequest: (req, context) => ({ ...req, path: `/api/console/calls/${String(context.callId)}/media`, headers: { cookie: info.agentCookie } }),
   },
   {
     method: 'POST',
@@ -150,7 +156,7 @@ try {
   let ok = await compare('POST /api/call-report/add', addOnly, connections, 'goal ≥ 40 %, p99 ≤ 20 ms');
   if (!process.argv.includes('--add-only')) {
     for (const conns of [50, 200]) {
-      ok = (await compare('mixed visit: register, add, update-timestamp, rating', visit, conns, 'no goal set: recorded')) && ok;
+      ok = (await compare('mixed visit: register, add, update-timestamp, agent media grant, rating', visit, conns, 'no goal set: recorded')) && ok;
     }
   }
   process.exitCode = ok ? 0 : 1;

@@ -15,6 +15,7 @@ import { openDb } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { seedDemo } from '../../apps/server/src/db/seed.ts';
 import type { EjabberdClient } from '../../apps/server/src/services/ejabberd.ts';
+import type { MediaRooms } from '../../apps/server/src/services/media/mediaRooms.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lobby-bench-'));
 const secret = () => crypto.randomBytes(24).toString('hex');
@@ -31,12 +32,23 @@ const config = loadConfig({
 });
 const db = openDb(config.databaseUrl, { backgroundCheckpoint: true }); // as apps/server/src/main.ts
 await migrateToLatest(db);
-await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword: secret(), adminPassword: secret() });
+const agentPassword = secret();
+await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword, adminPassword: secret() });
 
 // Room provisioning is ejabberd's job and not what is measured: a no-op stands in for it.
 const ejabberd: EjabberdClient = { ensureRoom: () => Promise.resolve(), setAffiliation: () => Promise.resolve(), status: () => Promise.resolve(true), roomOccupants: () => Promise.resolve(null), destroyRoom: () => Promise.resolve() };
 // Both servers without request logging, so the ratio compares the routes, not pino.
-const lobby = await buildApp(config, { db, ejabberd, logger: false, web: false });
+// Nor is Janus's: an agent's media grant (what makes a call answered for its rating) without a Janus room.
+const grant = { room: 'bench', pin: 'bench', token: 'bench', expires_in: 3600 };
+const mediaRooms: MediaRooms = {
+  grantGuest: () => Promise.resolve(grant),
+  grantAgent: () => Promise.resolve(grant),
+  agentPublishing: () => Promise.resolve(),
+  secretOf: () => Promise.resolve(null),
+  end: () => Promise.resolve(),
+  sweepStale: () => Promise.resolve(),
+};
+const lobby = await buildApp(config, { db, ejabberd, mediaRooms, logger: false, web: false });
 const lobbyAddress = await lobby.listen({ port: 0, host: '127.0.0.1' });
 
 const bare = Fastify({ logger: false });
@@ -47,6 +59,7 @@ bare.post('/api/guest/register', async (_req, reply) =>
   reply.code(201).send({ data: { username: `g${++n}`, access_token: 'bare', expires_in: 7200, companyId: 18, xmpp: null } }),
 );
 bare.put('/api/call-report/update-timestamp', (_req, reply) => reply.send({ data: { id: n, updated: ['call_answered_timestamp'] } }));
+bare.post('/api/console/calls/:callId/media', async (_req, reply) => reply.send({ data: grant }));
 bare.post('/api/rating-form/submissions', async (_req, reply) => reply.code(201).send({ data: { id: ++n } }));
 const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
 
@@ -57,7 +70,12 @@ for (let i = 0; i < 50; i++) {
   const { data } = res.json<{ data: { username: string; access_token: string } }>();
   guests.push({ username: data.username, token: data.access_token });
 }
-console.log(JSON.stringify({ lobby: lobbyAddress, bare: bareAddress, guests, dialect: db.dialect }));
+// The demo agent's console session: it answers each visit's call (its media grant) before the guest rates it.
+const login = await lobby.inject({ method: 'POST', url: '/api/console/login', payload: { email: 'agent@demo.lobby', password: agentPassword } });
+const session = login.cookies.find((c) => c.name === 'lobby_session');
+if (!session) throw new Error(`bench: the demo agent's login failed (${login.statusCode})`);
+const agentCookie = `lobby_session=${session.value}`;
+console.log(JSON.stringify({ lobby: lobbyAddress, bare: bareAddress, guests, agentCookie, dialect: db.dialect }));
 
 // Each line on stdin asks for this process's CPU time so far (µs, user + system): the parent takes it before
 // and after each run, so a run's CPU per request does not depend on what else the machine is doing.

@@ -43,7 +43,6 @@ export { consoleBuffer, captureConsole, CONSOLE_BUFFER_SIZE, type ConsoleEntry }
 export * from './media/mediaHealth.ts';
 export * from './media/networkQuality.ts';
 export * from './guest/guestCall.ts';
-export * from './room/recording.ts';
 export * from './room/ports.ts';
 export { CallRoom, type RoomView, type CallRoomOptions, type PublishPlan } from './room/callRoom.ts';
 export { InCallEngine } from './room/inCallEngine.ts';

@@ -11,6 +11,7 @@ import { recordingPrivacy } from './migrations/0007_recording_privacy.ts';
 import { openCallIndexes } from './migrations/0008_open_call_indexes.ts';
 import { guestRoomIndex } from './migrations/0009_guest_room_index.ts';
 import { profileImages } from './migrations/0010_profile_images.ts';
+import { agentAnswered } from './migrations/0011_agent_answered.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0008_open_call_indexes': openCallIndexes,
   '0009_guest_room_index': guestRoomIndex,
   '0010_profile_images': profileImages,
+  '0011_agent_answered': agentAnswered,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -109,6 +109,11 @@ export interface CallReportsTable {
   agent_note: Generated<string | null>;
   agent_note_by: Generated<number | null>;
   agent_note_at: Generated<number | null>;
+  /**
+   * epoch ms: an agent of the company first took the call's media (its console media grant), as the server
+   * saw it; "answered" for the rules (call_answered_at is the guest's report, for talk times only)
+   */
+  agent_answered_at: Generated<number | null>;
 }
 
 export interface FormsTable {

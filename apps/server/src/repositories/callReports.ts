@@ -47,16 +47,24 @@ export class DuplicateCallId extends Error {}
 
 export function createCallReportsRepository(db: Kysely<Database>) {
   return {
-    /** Whether a call of this chain (the first call and its hold/resume continuations) was answered. */
+    /**
+     * Whether an agent took a call of this chain (the first call and its hold/resume continuations), as the
+     * server saw it (agent_answered_at: the agent's media grant), never as the guest reported it
+     * (call_answered_at, set by the guest's own update-timestamp).
+     */
     async chainAnswered(companyId: number, rootCallId: string): Promise<boolean> {
       const row = await db
         .selectFrom('call_reports')
         .select('id')
         .where('company_id', '=', companyId)
         .where((eb) => eb.or([eb('call_id', '=', rootCallId), eb('origin_call_id', '=', rootCallId)]))
-        .where('call_answered_at', 'is not', null)
+        .where('agent_answered_at', 'is not', null)
         .executeTakeFirst();
       return row !== undefined;
+    },
+    /** An agent of the company took the call's media (console media grant): kept once, the first time. */
+    async markAgentAnswered(id: number, now: number): Promise<void> {
+      await db.updateTable('call_reports').set({ agent_answered_at: now }).where('id', '=', id).where('agent_answered_at', 'is', null).execute();
     },
     /** Throws DuplicateCallId when call_id exists (one statement: the unique index decides, races included). */
     async add(r: NewCallReport): Promise<number> {

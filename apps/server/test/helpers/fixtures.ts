@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../../src/db/database.ts';
 import { hashPassword } from '../../src/services/passwords.ts';
 import type { App } from '../../src/typebox.ts';
+import { DEMO } from './context.ts';
 
 export const randomGuestId = () => crypto.randomBytes(16).toString('hex');
 
@@ -90,9 +91,26 @@ export async function openCall(app: App, guest: RegisteredGuest, extra: Record<s
   return { callId, reportId: res.json<{ data: { id: number } }>().data.id };
 }
 
-/** A call the guest opened and an agent answered (the answered timestamp set as the guest's engine does). */
-export async function answeredCall(app: App, guest: RegisteredGuest) {
+/** The demo agent's session per app (answeredCall's default agent): one login per test context. */
+const demoAgentSessions = new WeakMap<App, Promise<string>>();
+
+/**
+ * A call the guest opened and an agent answered, as the server sees it (give the context a Janus stand-in,
+ * deps.mediaRooms: createFakeMediaRooms()): the guest takes its media grant (the room is made), an agent of the company takes its own (`agent`: a console cookie; by default the
+ * demo agent), and the guest's engine reports the answered moment (call_answered_timestamp, for reports).
+ */
+export async function answeredCall(app: App, guest: RegisteredGuest, agent?: string) {
   const call = await openCall(app, guest);
+  const guestGrant = await app.inject({ method: 'POST', url: '/api/call-report/media', headers: bearer(guest.access_token), payload: { call_id: call.callId } });
+  if (guestGrant.statusCode !== 200) throw new Error(`guest media grant failed: ${guestGrant.statusCode} ${guestGrant.body}`);
+  let cookie = agent;
+  if (cookie === undefined) {
+    let session = demoAgentSessions.get(app);
+    if (!session) demoAgentSessions.set(app, (session = login(app, DEMO.agentEmail, DEMO.agentPassword)));
+    cookie = await session;
+  }
+  const agentGrant = await app.inject({ method: 'POST', url: `/api/console/calls/${call.callId}/media`, headers: { cookie } });
+  if (agentGrant.statusCode !== 200) throw new Error(`agent media grant failed: ${agentGrant.statusCode} ${agentGrant.body}`);
   const res = await app.inject({
     method: 'PUT',
     url: '/api/call-report/update-timestamp',

@@ -21,7 +21,6 @@ import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom } from '..
 import type { RemoteFeed } from '../media/mediaSession.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
-import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, SignallingPort } from '../room/ports.ts';
@@ -85,10 +84,8 @@ export interface AgentDeskOptions {
   xmppWsUrl: string;
   janusServers: string[];
   videoConstraints?: MediaTrackConstraints;
-  /** the console user's company (uploads, recording paths) */
+  /** the console user's company (uploads) */
   companyId?: number;
-  /** recordings root on the Janus host when the company records calls (SPEC.md §7 shape below it) */
-  recordingRoot?: () => string | null;
   /** signalling, media transport, devices, clock and page (src/room/ports.ts); the real ones by default */
   ports?: Partial<CallPorts>;
 }
@@ -441,7 +438,6 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       display: this.#snapshot.jid ?? this.#nick,
       stream: gum,
       video,
-      recordFilename: this.#recordFilename(callId),
     });
     if (published && this.#activeCallId() === callId) {
       if (!early) answer();
@@ -503,19 +499,6 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     this.#set({ status: update(this.#snapshot.status) });
   }
 
-  #recordFilename(callId: string, screen = false): string | undefined {
-    const root = this.#options.recordingRoot?.();
-    if (!root || this.#options.companyId === undefined) return undefined;
-    return recordingFilename({
-      root,
-      companyId: this.#options.companyId,
-      callId,
-      username: this.#nick,
-      role: 'agent',
-      screen,
-    });
-  }
-
   /** Chat in the active call's room (newest first; unread while the chat is closed). */
   #onChat(message: ChatMessage): void {
     const active = this.#snapshot.activeCall;
@@ -536,9 +519,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
 
   /** Shares the agent's screen as `{jid}-screen` in the call's room. */
   async startScreenShare(): Promise<void> {
-    const callId = this.#activeCallId();
-    if (!callId) return;
-    await this.inCall.startScreenShare(this.#recordFilename(callId, true));
+    if (!this.#activeCallId()) return;
+    await this.inCall.startScreenShare();
   }
 
   /**

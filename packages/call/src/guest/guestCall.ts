@@ -19,7 +19,6 @@ import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.
 import { initialCallStatus, isScreenDisplay, peerJoined, peerLeft, peerPaused, type CallStatus } from '../state/callStatus.ts';
 import { ApiError } from '../api/http.ts';
 import { retry } from '../media/retry.ts';
-import { recordingFilename } from '../room/recording.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import { answeringPeer, isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, MediaTransport, SignallingPort } from '../room/ports.ts';
@@ -77,8 +76,6 @@ export interface GuestCallOptions {
   callMethod?: string;
   roundRobin?: boolean;
   recordCalls?: boolean;
-  /** recordings root on the Janus host; SPEC.md §7 shape below it */
-  recordingRoot?: string;
   webview?: boolean;
   /**
    * An appointment call (/appointment/{reference}): give the reference; prepare() looks the appointment up
@@ -409,7 +406,6 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       display: username,
       stream: Promise.resolve(localStream),
       video: kind === 'video',
-      recordFilename: this.#recordFilename(callId, username),
       watermark: this.#options.watermark ?? null,
       connected: () => this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } })),
       waitVisible: true,
@@ -639,24 +635,13 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     return this.#options.api.fetchFile(url);
   }
 
-  /** Starts sharing the screen as the `{username}-screen` publisher (recorded like the camera). */
+  /**
+   * Starts sharing the screen as the `{username}-screen` publisher (recorded like the camera when the call
+   * is: the server names and starts recordings, docs/protocol.md "Recording").
+   */
   async startScreenShare(): Promise<void> {
-    const callId = this.#snapshot.callId;
-    const username = this.#registration?.username;
-    if (!callId || !username) return;
-    await this.inCall.startScreenShare(this.#recordFilename(callId, username, true));
-  }
-
-  #recordFilename(callId: string, username: string, screen = false): string | undefined {
-    if (this.#options.recordCalls === false || !this.#options.recordingRoot) return undefined;
-    return recordingFilename({
-      root: this.#options.recordingRoot,
-      companyId: this.#options.companyId,
-      callId,
-      username,
-      role: 'guest',
-      screen,
-    });
+    if (!this.#snapshot.callId || !this.#registration?.username) return;
+    await this.inCall.startScreenShare();
   }
 
   #onControl(control: ControlMessage): void {

@@ -59,8 +59,6 @@ export interface PublishOptions {
   stream: MediaStream;
   audio: boolean;
   video: boolean;
-  /** ignored: the server decides and starts recording (lock_record); kept until the engines drop it */
-  recordFilename?: string;
   /** the company's stream watermark, drawn into the sent camera video (also after a device change) */
   watermark?: WatermarkOptions | null;
 }
@@ -573,7 +571,7 @@ export class MediaSession extends Emitter<MediaEvents> {
   }
 
   /** Shares the screen as a second publisher named `{display}-screen`. */
-  async startScreenShare(track: MediaStreamTrack, _recordFilename?: string): Promise<void> {
+  async startScreenShare(track: MediaStreamTrack): Promise<void> {
     if (!this.#room) throw new Error('not in a room');
     const room = this.#room;
     let joinedId: (id: string) => void = () => undefined;

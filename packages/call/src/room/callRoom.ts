@@ -82,7 +82,6 @@ export interface PublishPlan {
   /** our camera and microphone; may still be opening (it is awaited after the join) */
   stream: Promise<MediaStream>;
   video: boolean;
-  recordFilename?: string | undefined;
   watermark?: WatermarkOptions | null;
   /** after the transport connected (e.g. the guest's connection.janus flag) */
   connected?: () => void;
@@ -210,7 +209,6 @@ export class CallRoom {
       stream,
       audio: true,
       video: plan.video,
-      ...(plan.recordFilename ? { recordFilename: plan.recordFilename } : {}),
       ...(plan.watermark !== undefined ? { watermark: plan.watermark } : {}),
     };
     await media.publish(publish);
@@ -284,8 +282,8 @@ export class CallRoom {
     this.#setStatus((s) => ({ ...s, isZoomed: zoomed }));
   }
 
-  /** Shares the screen as our `-screen` publisher; `recordFilename` records it like the camera. */
-  async startScreenShare(recordFilename: string | undefined): Promise<void> {
+  /** Shares the screen as our `-screen` publisher (the server records it like the camera when it records the call). */
+  async startScreenShare(): Promise<void> {
     const media = this.#media;
     if (!media || media.sharingScreen) return;
     const display = await this.ports.devices.getDisplayMedia();
@@ -293,7 +291,7 @@ export class CallRoom {
     if (!track) throw new Error('no screen track');
     this.#screenShared(display);
     try {
-      await media.startScreenShare(track, recordFilename);
+      await media.startScreenShare(track);
     } catch (error) {
       for (const t of display.getTracks()) t.stop();
       await media.stopScreenShare().catch(() => undefined);

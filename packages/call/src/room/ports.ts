@@ -59,7 +59,7 @@ export interface MediaTransport {
   useRoom(): void;
   join(room: RoomOptions, display: string): Promise<unknown>;
   publish(options: PublishOptions): Promise<void>;
-  startScreenShare(track: MediaStreamTrack, recordFilename?: string): Promise<void>;
+  startScreenShare(track: MediaStreamTrack): Promise<void>;
   stopScreenShare(): Promise<void>;
   readonly sharingScreen: boolean;
   setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void>;

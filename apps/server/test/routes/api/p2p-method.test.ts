@@ -60,6 +60,22 @@ describe.each(dialects())('callMethod p2p (%s)', (dialect) => {
     expect((await consoleGrant(agent.cookie, call.callId)).statusCode).toBe(200);
   });
 
+  it("when a p2p call's guest forged its answered flag, then its rating is 403 until the agent's console answers (its media request), then accepted", async () => {
+    const guest = await registerGuest(t.app, { companyId });
+    const call = await openCall(t.app, guest);
+    expect((await guestGrant(guest.access_token, call.callId)).statusCode).toBe(200);
+    const stamp = await t.app.inject({ method: 'PUT', url: '/api/call-report/update-timestamp', headers: bearer(guest.access_token), payload: { call_id: call.callId, call_answered_timestamp: true } });
+    expect(stamp.statusCode).toBe(200);
+    const rate = () =>
+      t.app.inject({ method: 'POST', url: '/api/rating-form/submissions', headers: bearer(guest.access_token), payload: { guestUsername: guest.username, report: call.reportId, form: null, answers: { score: 4 } } });
+    const refused = await rate();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<{ message: string }>().message).toBe('report: the call was not answered');
+    expect((await consoleGrant(agent.cookie, call.callId)).json()).toEqual({ data: { method: 'p2p' } });
+    const accepted = await rate();
+    expect(accepted.statusCode, accepted.body).toBe(201);
+  });
+
   it('when a media server company asks, then it still gets its Janus grant', async () => {
     const guest = await registerGuest(t.app);
     const call = await openCall(t.app, guest);

@@ -6,7 +6,9 @@ import { P2P_GRANT, isP2P, p2pJoinRefusal } from '../../../services/callMethod.t
 
 /**
  * A console user's media grant (docs/protocol.md "Media room"): the calls of its company, with the room's
- * pin and a Janus token for that room alone (the guest's: call-report/media.ts).
+ * pin and a Janus token for that room alone (the guest's: call-report/media.ts). A grant given is the
+ * server's own proof that an agent took the call (call_reports.agent_answered_at, which the rating rule
+ * reads; docs/security.md "The rules of a call"), for p2p calls too: the console asks before it answers.
  */
 export default routes({ access: 'console' }, (app, services) => {
   const { repos } = services;
@@ -29,7 +31,10 @@ export default routes({ access: 'console' }, (app, services) => {
       const company = await repos.companies.byId(report.company_id);
       if (isP2P(company?.settings)) {
         const refusal = p2pJoinRefusal(report.agent, user.xmppUsername);
-        return refusal ? fail(reply, 409, refusal) : { data: P2P_GRANT };
+        if (refusal) return fail(reply, 409, refusal);
+        // the console asks this when it answers, before it opens the Jingle session: the server's sign of an agent
+        await repos.callReports.markAgentAnswered(report.id, services.now());
+        return { data: P2P_GRANT };
       }
       const wanted = company?.settings.recordCalls !== false;
       // no recording without the guest's acknowledgement of the notice (docs/security.md "Recording consent")
@@ -42,6 +47,7 @@ export default routes({ access: 'console' }, (app, services) => {
         record: consented,
       });
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
+      await repos.callReports.markAgentAnswered(report.id, services.now());
       return { data: grant };
     },
   );

@@ -8,7 +8,7 @@ import type { RegisteredGuest } from '../../../helpers/fixtures.ts';
 /**
  * Issue 11, finding 3: the company's rules for a call are the server's, not only the browser's. A guest that
  * skips a step of the guest app (a modified browser, curl) gets no accepted call: activated, opening hours,
- * geofence, welcome form on call-report/add; blocked and acceptance on hold-call; agents are offered only
+ * geofence, welcome form on call-report/add; activated, blocked and acceptance on hold-call; agents are offered only
  * accepted calls.
  */
 describe.each(dialects())('the rules of a call, on the server (%s)', (dialect) => {
@@ -122,6 +122,29 @@ describe.each(dialects())('the rules of a call, on the server (%s)', (dialect) =
     expect(res2.statusCode).toBe(403);
     expect(res2.json<{ message: string }>().message).toMatch(/^current_call_id: the call was not accepted/);
     expect((await reportsOf(g)).map((r) => r.status).sort()).toEqual(['blocked', 'ok']);
+  });
+
+  it('when the company was deactivated during a call, then its hold-call is 403 naming company and creates no report; once reactivated the call resumes', async () => {
+    const g = await registerGuest(t.app);
+    const accepted = await openCall(t.app, g);
+    const newCallId = `${g.username}--${crypto.randomBytes(4).toString('hex')}`;
+    const hold = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/call-report/hold-call',
+        headers: bearer(g.access_token),
+        payload: { origin_call_id: accepted.callId, current_call_id: accepted.callId, new_call_id: newCallId },
+      });
+    await t.db.kysely.updateTable('companies').set({ activated: 0 }).where('id', '=', DEMO.companyId).execute();
+    const res = await hold();
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ message: string }>().message).toBe('company: not activated');
+    expect((await reportsOf(g)).map((r) => r.call_id)).toEqual([accepted.callId]);
+
+    await t.db.kysely.updateTable('companies').set({ activated: 1 }).where('id', '=', DEMO.companyId).execute();
+    const resumed = await hold();
+    expect(resumed.statusCode, resumed.body).toBe(201);
+    expect((await reportsOf(g)).map((r) => r.call_id).sort()).toEqual([accepted.callId, newCallId].sort());
   });
 
   it('when calls were blocked or out of quota, then GET /api/console/rooms does not offer them to agents', async () => {

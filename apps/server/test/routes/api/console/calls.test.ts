@@ -2,6 +2,7 @@ import type { CallSummary } from '@lobby/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
+import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
 import { WELCOME_FORM, addUser, answeredCall, bearer, createForm, login, openCall, otherCompanyGuest, registerGuest, resumeAfterHold } from '../../../helpers/fixtures.ts';
 
 describe.each(dialects())('console calls: details and the note after the call (%s)', (dialect) => {
@@ -10,7 +11,8 @@ describe.each(dialects())('console calls: details and the note after the call (%
   let admin: string;
   let formId: number;
   beforeAll(async () => {
-    t = await createTestContext(dialect);
+    // a Janus stand-in: answeredCall takes the guest's and the agent's media grants
+    t = await createTestContext(dialect, { deps: { mediaRooms: createFakeMediaRooms() } });
     agent = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
     admin = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
     formId = await createForm(t.app, admin, WELCOME_FORM);

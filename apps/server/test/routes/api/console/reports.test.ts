@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
+import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
 import { addUser, bearer, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
 
 interface Reports {
@@ -18,7 +19,8 @@ describe.each(dialects())('GET /api/console/reports (+ .csv) (%s)', (dialect) =>
   let today: string;
 
   beforeAll(async () => {
-    t = await createTestContext(dialect);
+    // a Janus stand-in: the agent's media grant is what makes a call answered for its rating
+    t = await createTestContext(dialect, { deps: { mediaRooms: createFakeMediaRooms() } });
     t.clock.now = Date.parse('2026-03-10T10:00:00Z');
     today = '2026-03-10';
     admin = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
@@ -48,6 +50,9 @@ describe.each(dialects())('GET /api/console/reports (+ .csv) (%s)', (dialect) =>
       const c = await openCall(t.app, g);
       await stamp(g.access_token, c.callId, 'call_initiated_timestamp');
       t.clock.now += wait * 1000;
+      // the agent answers (its media grant, which the rating needs), and the guest reports the moment
+      const answered = await t.app.inject({ method: 'POST', url: `/api/console/calls/${c.callId}/media`, headers: { cookie: agent } });
+      if (answered.statusCode !== 200) throw new Error(`answer failed ${answered.statusCode} ${answered.body}`);
       await stamp(g.access_token, c.callId, 'call_answered_timestamp');
       t.clock.now += talk * 1000;
       await stamp(g.access_token, c.callId, 'call_ended_timestamp');

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
-import { RATING_FORM, WELCOME_FORM, answeredCall, bearer, createForm, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
+import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
+import { RATING_FORM, WELCOME_FORM, addCompany, addUser, answeredCall, bearer, createForm, login, openCall, registerGuest, resumeAfterHold } from '../../../helpers/fixtures.ts';
 
 describe.each(dialects())('POST /api/rating-form/submissions (%s)', (dialect) => {
   let t: TestContext;
@@ -9,7 +10,8 @@ describe.each(dialects())('POST /api/rating-form/submissions (%s)', (dialect) =>
   let ratingFormId: number;
   let welcomeFormId: number;
   beforeAll(async () => {
-    t = await createTestContext(dialect);
+    // a Janus stand-in: answeredCall takes the guest's and the agent's media grants
+    t = await createTestContext(dialect, { deps: { mediaRooms: createFakeMediaRooms() } });
     admin = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
     ratingFormId = await createForm(t.app, admin, RATING_FORM);
     welcomeFormId = await createForm(t.app, admin, WELCOME_FORM);
@@ -100,6 +102,44 @@ describe.each(dialects())('POST /api/rating-form/submissions (%s)', (dialect) =>
     const res = await rate(g.access_token, { guestUsername: g.username, report: reportId, form: null, answers: { score: 1 } });
     expect(res.statusCode).toBe(403);
     expect(res.json<{ message: string }>().message).toBe('report: the call was not answered');
+  });
+
+  it("when the guest forged its call's answered flag and no agent took the call, then the rating is 403 naming report; once an agent of the company takes its media, the rating is accepted", async () => {
+    const g = await registerGuest(t.app);
+    const { reportId, callId } = await openCall(t.app, g);
+    // what a modified guest browser can do alone: its own media grant and the answered flag of its own report
+    expect((await t.app.inject({ method: 'POST', url: '/api/call-report/media', headers: bearer(g.access_token), payload: { call_id: callId } })).statusCode).toBe(200);
+    const forged = await t.app.inject({ method: 'PUT', url: '/api/call-report/update-timestamp', headers: bearer(g.access_token), payload: { call_id: callId, call_answered_timestamp: true } });
+    expect(forged.statusCode).toBe(200);
+    const refused = await rate(g.access_token, { guestUsername: g.username, report: reportId, form: null, answers: { score: 5 } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<{ message: string }>().message).toBe('report: the call was not answered');
+    expect(await t.db.kysely.selectFrom('rating_submissions').selectAll().where('call_report_id', '=', reportId).execute()).toEqual([]);
+
+    // an agent of another company is not this company's agent: 404, and the call is still not answered
+    const other = await addCompany(t.db, { name: 'Other rating company' });
+    const stranger = await addUser(t.db, { companyId: other, password: 'other-rating-agent-pw' });
+    const strangerGrant = await t.app.inject({ method: 'POST', url: `/api/console/calls/${callId}/media`, headers: { cookie: await login(t.app, stranger.email, stranger.password) } });
+    expect(strangerGrant.statusCode).toBe(404);
+    expect((await rate(g.access_token, { guestUsername: g.username, report: reportId, form: null, answers: { score: 5 } })).statusCode).toBe(403);
+
+    const agent = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
+    expect((await t.app.inject({ method: 'POST', url: `/api/console/calls/${callId}/media`, headers: { cookie: agent } })).statusCode).toBe(200);
+    const accepted = await rate(g.access_token, { guestUsername: g.username, report: reportId, form: null, answers: { score: 5 } });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+  });
+
+  it('when an agent took the first call of a hold chain, then the resumed call is rated; the answered time the guest reported is kept for reports only', async () => {
+    const g = await registerGuest(t.app);
+    const first = await answeredCall(t.app, g);
+    const resumed = await resumeAfterHold(t.app, g, first.callId);
+    const report = await t.db.kysely.selectFrom('call_reports').select(['id', 'call_answered_at', 'agent_answered_at']).where('call_id', '=', resumed).executeTakeFirstOrThrow();
+    expect(report.agent_answered_at).toBeNull();
+    const res = await rate(g.access_token, { guestUsername: g.username, report: report.id, form: null, answers: { score: 3 } });
+    expect(res.statusCode, res.body).toBe(201);
+    const firstRow = await t.db.kysely.selectFrom('call_reports').select(['call_answered_at', 'agent_answered_at']).where('call_id', '=', first.callId).executeTakeFirstOrThrow();
+    expect(firstRow.agent_answered_at).not.toBeNull();
+    expect(firstRow.call_answered_at).not.toBeNull();
   });
 
   it('when the call was blocked, then the rating is 403 naming report and nothing is stored', async () => {

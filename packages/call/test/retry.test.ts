@@ -1,48 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordingFilename } from '../src/room/recording.ts';
 import { isTransientGatewayError, retry } from '../src/media/retry.ts';
-
-describe('recording file names', () => {
-  it('when a guest records, then the name has the SPEC shape', () => {
-    expect(
-      recordingFilename({
-        root: '/data/recordings/',
-        companyId: 18,
-        callId: 'g1--a',
-        username: 'g1',
-        role: 'guest',
-        timestamp: 5,
-      }),
-    ).toBe('/data/recordings/18/g1--a/g1--a_g1_guest_5');
-  });
-
-  it('when a screen is recorded, then the role has the -screen suffix', () => {
-    expect(
-      recordingFilename({
-        root: '/r',
-        companyId: 1,
-        callId: 'c--1',
-        username: 'agent@lobby.local',
-        role: 'agent',
-        screen: true,
-        timestamp: 7,
-      }),
-    ).toBe('/r/1/c--1/c--1_agent@lobby.local_agent-screen_7');
-  });
-
-  it('when a name holds path characters, then they cannot escape the call folder', () => {
-    const name = recordingFilename({
-      root: '/r',
-      companyId: 1,
-      callId: '../../x',
-      username: 'a/b',
-      role: 'guest',
-      timestamp: 1,
-    });
-    expect(name.startsWith('/r/1/')).toBe(true);
-    expect(name.split('/')).toHaveLength(5);
-  });
-});
 
 describe('retry', () => {
   it('when a call fails twice then succeeds, then it resolves on the third attempt', async () => {
