@@ -153,7 +153,10 @@ export function createRecordingsService(
     // the report never ended (the guest's browser died): Janus stopped writing long ago
     if (!ended && quietFor < idleMs) return;
     try {
-      const call = { answeredAt: reports.find((r) => r.call_answered_at !== null)?.call_answered_at ?? null, endedAt: last?.call_ended_at ?? null };
+      // the answer as the call's report counts it (the guest saw the agent), else as the server saw it
+      // (an agent took the media grant): a guest that died before saying so still has a call window
+      const first = reports.find((r) => r.call_answered_at !== null || r.agent_answered_at !== null);
+      const call = { answeredAt: first ? (first.call_answered_at ?? first.agent_answered_at) : null, endedAt: last?.call_ended_at ?? null };
       const file = await processCallFolders(dirs, outDir, originCallId, bins, call);
       log(`recording of ${originCallId} (${reports.length} call id${reports.length > 1 ? 's' : ''}): ${file ?? 'nothing playable'}`);
       if (!file) failed.set(key, newest);
