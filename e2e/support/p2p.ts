@@ -27,6 +27,11 @@ export async function janusSessions(): Promise<number[]> {
   return (await janusAdmin<{ sessions?: number[] }>({ janus: 'list_sessions' })).sessions ?? [];
 }
 
+/** The Janus sessions open now that were not in `earlier` (an earlier journey's wait out their reclaim time). */
+export async function newJanusSessions(earlier: readonly number[]): Promise<number[]> {
+  return (await janusSessions()).filter((id) => !earlier.includes(id));
+}
+
 /** The loopback script, plus every peer connection forced through the TURN relay (iceTransportPolicy). */
 export const RELAY_ONLY_INIT_SCRIPT = `${LOOPBACK_ICE_INIT_SCRIPT}
 (() => {
