@@ -110,6 +110,8 @@ export type MediaEvents = {
   iceFailed: { handle: HandleKind };
   destroyed: void;
   error: Error;
+  /** p2p: the peer (full JID) took none of our session-initiates, through every attempt (p2pTransport.ts) */
+  peerUnreachable: { peer: string; error: string };
   /** connecting failed and is tried again (Janus down or unreachable): the engines tell the user */
   connectRetry: { attempt: number; error: string };
   /**

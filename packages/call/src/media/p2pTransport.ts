@@ -19,6 +19,7 @@ import { Emitter } from '../emitter.ts';
 import type { JingleCall, JinglePort } from '../xmpp/jingle.ts';
 import type { ChangeDevicesOptions, DeviceChoice, MediaEvents, PublishOptions, RoomOptions } from './mediaSession.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
+import { retry } from './retry.ts';
 
 export interface P2POptions {
   jingle: JinglePort;
@@ -27,6 +28,8 @@ export interface P2POptions {
   expect?: string;
   /** responder: the guest's display (its username), the name its feed and its leaving carry */
   expectDisplay?: string;
+  /** the first wait before a failed session-initiate is sent again (growing, at most 2 s); 500 ms by default */
+  retryDelayMs?: number;
   /** the browser's getUserMedia (device changes); navigator's by default */
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
 }
@@ -38,6 +41,13 @@ interface Link {
   screen: MediaStream | null;
 }
 
+/**
+ * How many times the guest sends its session-initiate to the agent who answered before the call fails
+ * (SPEC.md §8 retries a gateway step 20 times; a Jingle attempt can wait the whole accept timeout of
+ * xmpp/jingle.ts, so fewer: the guest is not kept waiting minutes for a console that is gone).
+ */
+export const P2P_INITIATE_ATTEMPTS = 5;
+
 const bare = (jid: string) => jid.split('/')[0]!.toLowerCase();
 
 export class P2PTransport extends Emitter<MediaEvents> {
@@ -45,6 +55,8 @@ export class P2PTransport extends Emitter<MediaEvents> {
   readonly #links = new Map<string, Link>();
   /** initiator: peers that answered before our stream was there */
   readonly #pending = new Map<string, string>();
+  /** initiator: peers whose session-initiate is being sent (or sent again) */
+  readonly #initiating = new Set<string>();
   /** responder: a session that came before our stream was there */
   #waiting: JingleCall | null = null;
   #stopIncoming: (() => void) | null = null;
@@ -69,6 +81,10 @@ export class P2PTransport extends Emitter<MediaEvents> {
         (peer) => !this.#closed && bare(peer) === bare(expect) && this.#links.size === 0 && !this.#waiting,
         (call) => {
           this.#waiting = call;
+          // the guest gave up on it (its accept timeout) before we published: its next one is taken
+          call.on('ended', () => {
+            if (this.#waiting === call) this.#waiting = null;
+          });
           if (this.#published) void this.#accept(call);
         },
       );
@@ -95,11 +111,34 @@ export class P2PTransport extends Emitter<MediaEvents> {
 
   /** The guest's side: a session toward the agent who answered (each agent of a transfer gets its own). */
   connectPeer(peer: string, display: string): void {
-    if (this.#closed || this.#options.role !== 'initiator' || this.#links.has(peer)) return;
+    if (this.#closed || this.#options.role !== 'initiator' || this.#links.has(peer) || this.#initiating.has(peer)) return;
     if (!this.#published) {
       this.#pending.set(peer, display);
       return;
     }
+    // a session-initiate that fails (declined, timed out, the console gone) is sent again a few times;
+    // then the peer is unreachable: the guest's engine ends the call (docs/protocol.md "p2p")
+    this.#initiating.add(peer);
+    retry(() => this.#initiate(peer, display), {
+      attempts: P2P_INITIATE_ATTEMPTS,
+      delayMs: this.#options.retryDelayMs ?? 500,
+      maxDelayMs: 2000,
+      stopIf: () => this.#closed,
+      onRetry: (error, attempt) => console.warn(`p2p: session-initiate to ${peer} failed (attempt ${attempt}): ${String(error)}`),
+    })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (this.#closed) return;
+          console.error(`p2p: ${peer} unreachable after ${P2P_INITIATE_ATTEMPTS} session-initiates: ${String(error)}`);
+          this.emit('peerUnreachable', { peer, error: String(error) });
+        },
+      )
+      .finally(() => this.#initiating.delete(peer));
+  }
+
+  /** One session-initiate: resolves once the peer accepted it; a failed one is dropped and rejects. */
+  async #initiate(peer: string, display: string): Promise<void> {
     const call = this.#options.jingle.call(peer);
     console.info(`p2p: session-initiate to ${peer}`);
     const link = this.#link(call, display);
@@ -107,19 +146,16 @@ export class P2PTransport extends Emitter<MediaEvents> {
     // the screen's content, always last (see the file's comment); sent only while sharing
     call.pc.addTransceiver('video', { direction: 'sendrecv' });
     // the session-initiate is the p2p side's offer: its stage, as Janus's publisher offer (SPEC.md §4)
-    call
-      .start()
-      .then(
-        () => {
-          this.emit('stage', { stage: 'createOffer', ok: true });
-          return this.#screenShown(link);
-        },
-        (error: unknown) => {
-          this.emit('stage', { stage: 'createOffer', ok: false, error: String(error) });
-          throw error;
-        },
-      )
-      .catch((error: unknown) => this.emit('error', error instanceof Error ? error : new Error(String(error))));
+    try {
+      await call.start();
+    } catch (error) {
+      this.emit('stage', { stage: 'createOffer', ok: false, error: String(error) });
+      call.end();
+      this.#gone(link);
+      throw error;
+    }
+    this.emit('stage', { stage: 'createOffer', ok: true });
+    await this.#screenShown(link);
   }
 
   async #accept(call: JingleCall): Promise<void> {

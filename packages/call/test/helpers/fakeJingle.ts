@@ -94,14 +94,26 @@ class FakeCall implements JingleCall {
     this.#self = self;
     this.peer = peer;
   }
+  /** the initiator's start(), settled by the responder's accept or its decline (as xmpp/jingle.ts does) */
+  #answered: { resolve: () => void; reject: (error: Error) => void } | null = null;
   start(): Promise<void> {
     if (this.#network.startError) return Promise.reject(this.#network.startError);
-    this.#network.initiate(this, this.#self);
-    return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.#answered = { resolve, reject };
+      this.#network.initiate(this, this.#self);
+    });
+  }
+  /** the responder accepted (resolve) or the session ended before that (reject) */
+  answered(error?: Error): void {
+    const answered = this.#answered;
+    this.#answered = null;
+    if (error) answered?.reject(error);
+    else answered?.resolve();
   }
   accept(): Promise<void> {
     const other = this.other;
     if (!other) return Promise.reject(new Error('no session to accept'));
+    other.answered();
     queueMicrotask(() => {
       this.pc.negotiated(other.pc);
       other.pc.negotiated(this.pc);
@@ -126,6 +138,7 @@ class FakeCall implements JingleCall {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    this.answered(new Error('session-initiate: terminated before it was accepted'));
     const other = this.other;
     this.fire('ended');
     if (other && !other.ended) queueMicrotask(() => other.end());
@@ -145,6 +158,8 @@ export class FakeJingleNetwork {
   readonly calls: FakeCall[] = [];
   /** what every session-initiate fails with (a test sets it: the IQ answered with an error) */
   startError: Error | null = null;
+  /** how many of the next session-initiates the responder's console declines (a test sets it) */
+  declineNext = 0;
 
   /** The Jingle port of the session whose full JID is `self`. */
   port(self: string): JinglePort {
@@ -172,7 +187,9 @@ export class FakeJingleNetwork {
   initiate(from: FakeCall, fromJid: string): void {
     queueMicrotask(() => {
       const to = this.#ports.get(from.peer);
-      if (!to?.accepts?.(fromJid) || !to.listener) {
+      const refused = this.declineNext > 0;
+      if (refused) this.declineNext--;
+      if (refused || !to?.accepts?.(fromJid) || !to.listener) {
         this.declined.push(fromJid);
         from.end();
         return;

@@ -626,7 +626,7 @@ export class FakeWorld {
       media: (options) => {
         if (!options.p2p) return this.media.factory(options);
         const getUserMedia = (c: MediaStreamConstraints) => Promise.resolve(fakeStream(!!c.video));
-        const transport = new P2PTransport({ ...options.p2p, getUserMedia });
+        const transport = new P2PTransport({ ...options.p2p, getUserMedia, retryDelayMs: 1 });
         this.p2pTransports.push(transport);
         return transport;
       },
