@@ -9,6 +9,7 @@ import { FakeJingleNetwork, FakeMediaStream, type FakeTransceiver } from './help
 import { agentOnline, guestWaiting } from './helpers/participants.ts';
 import { P2P_INITIATE_ATTEMPTS } from '../src/media/p2pTransport.ts';
 import { P2P_UNREACHABLE } from '../src/room/p2pCall.ts';
+import { UnsendableCameraError } from '../src/media/cameraGuard.ts';
 
 const AGENT1 = 'agent1@lobby.test';
 
@@ -148,6 +149,24 @@ describe('p2p transport in the engines, on fakes', () => {
     guest.setMuted('audio', false);
     await settle();
     expect(audio!.track).toBe(sent);
+  });
+
+  it('when the guest switches to a camera whose frames the encoder never sends, then the previous camera is sent again and the change is refused', async () => {
+    const { world, guest, guestSide } = await p2pCall();
+    world.unsendableCameras.add('depth-camera');
+    const [camera] = senders(guestSide.pc.getTransceivers(), 'video'); // the camera's content (the screen's is last)
+    expect(camera!.track?.deviceId).toBe('camera-0');
+
+    // a camera that can be sent: it stays
+    await guest.changeDevices({ videoDeviceId: 'camera-2' });
+    expect(camera!.track?.deviceId).toBe('camera-2');
+
+    // the depth camera: tried, then the previous camera is back and the guest is told
+    await expect(guest.changeDevices({ videoDeviceId: 'depth-camera' })).rejects.toBeInstanceOf(UnsendableCameraError);
+    expect(camera!.history.map((t) => t?.deviceId)).toEqual(['camera-0', 'camera-2', 'depth-camera', 'camera-2']);
+    expect(camera!.track?.readyState).toBe('live');
+    expect(guest.snapshot.localStream?.getVideoTracks()[0]?.getSettings().deviceId).toBe('camera-2');
+    expect(guest.snapshot.phase).toBe('ongoing');
   });
 
   it('when the agent holds a p2p call, then it sends a Jingle hold before ending the session, the guest holds, and a resume opens a new session', async () => {

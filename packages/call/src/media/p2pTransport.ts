@@ -13,13 +13,15 @@
  * - Screen share: the initiator's offer always carries one more video content, last, for the screen; a
  *   share puts the screen track on its sender (replaceTrack, no renegotiation: StanzaJS has no
  *   content-add) and tells the peer with a Jingle `unmute` of that content, the end with `mute`.
- * - Mute takes the track off its sender (nothing is sent), as with Janus; devices are swapped the same way.
+ * - Mute takes the track off its sender (nothing is sent), as with Janus; devices are swapped the same way,
+ *   and a camera whose frames are never encoded is refused by the same guard (cameraGuard.ts).
  */
 import { Emitter } from '../emitter.ts';
 import type { JingleCall, JinglePort } from '../xmpp/jingle.ts';
 import type { ChangeDevicesOptions, DeviceChoice, MediaEvents, PublishOptions, RoomOptions } from './mediaSession.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 import { retry } from './retry.ts';
+import { keepSendableCamera } from './cameraGuard.ts';
 
 export interface P2POptions {
   jingle: JinglePort;
@@ -30,6 +32,8 @@ export interface P2POptions {
   expectDisplay?: string;
   /** the first wait before a failed session-initiate is sent again (growing, at most 2 s); 500 ms by default */
   retryDelayMs?: number;
+  /** how long a new camera's first frames may take to be encoded (cameraGuard.ts); 4 s by default */
+  probeMs?: number;
   /** the browser's getUserMedia (device changes); navigator's by default */
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
 }
@@ -303,13 +307,17 @@ export class P2PTransport extends Emitter<MediaEvents> {
     await Promise.all(this.#senders(kind).map((sender) => sender.replaceTrack(muted ? null : track)));
   }
 
-  /** Another microphone or camera (or the other facing camera): replaceTrack on each session. */
+  /**
+   * Another microphone or camera (or the other facing camera): replaceTrack on each session. A camera
+   * whose frames the encoder never sends is replaced by the previous one (cameraGuard.ts, as with Janus).
+   */
   async changeDevices(choice: DeviceChoice, options: ChangeDevicesOptions): Promise<boolean> {
     const facing = choice.backCam === undefined ? undefined : choice.backCam ? 'environment' : 'user';
+    const constraints = options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS;
     const video =
       options.video && (choice.videoDeviceId !== undefined || facing !== undefined)
         ? {
-            ...(options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS),
+            ...constraints,
             ...(choice.videoDeviceId ? { deviceId: { exact: choice.videoDeviceId } } : {}),
             ...(facing ? { facingMode: { ideal: facing } } : {}),
           }
@@ -317,7 +325,21 @@ export class P2PTransport extends Emitter<MediaEvents> {
     const audio = choice.audioDeviceId !== undefined ? { deviceId: { exact: choice.audioDeviceId } } : false;
     if (!video && !audio) return false;
     const getUserMedia = this.#options.getUserMedia ?? ((c) => navigator.mediaDevices.getUserMedia(c));
-    const fresh = await getUserMedia({ audio, video });
+    const previousCamera = this.localStream?.getVideoTracks()[0]?.getSettings().deviceId;
+    await this.#send(await getUserMedia({ audio, video }));
+    if (!video || this.#muted.has('video')) return true;
+    await keepSendableCamera({
+      senders: () => this.#senders('video'),
+      previousCamera,
+      restore: async (deviceId) => this.#send(await getUserMedia({ audio: false, video: { ...constraints, deviceId: { exact: deviceId } } })),
+      ...((options.probeMs ?? this.#options.probeMs) !== undefined ? { probeMs: options.probeMs ?? this.#options.probeMs } : {}),
+      stopped: () => this.#closed,
+    });
+    return true;
+  }
+
+  /** New tracks on every session's senders (kept off while their kind is muted), the old ones stopped. */
+  async #send(fresh: MediaStream): Promise<void> {
     const kept = (this.localStream?.getTracks() ?? []).filter((old) => {
       const next = fresh.getTracks().find((t) => t.kind === old.kind);
       if (next) old.stop();
@@ -333,7 +355,6 @@ export class P2PTransport extends Emitter<MediaEvents> {
       }
     }
     this.localStream = new MediaStream([...fresh.getTracks(), ...kept]);
-    return true;
   }
 
   /** Ends every session (a hold tells the peer with session-info <hold/> first) and stops our tracks. */

@@ -17,8 +17,15 @@ export class FakeMediaStream extends FakeStream {
   }
 }
 
-class FakeSender {
+export class FakeSender {
   track: FakeTrack | null = null;
+  /** frames its encoder put out: each stats read finds a few more while it sends a camera that can be sent */
+  framesEncoded = 0;
+  getStats(): Promise<Map<string, { type: string; kind: string; framesEncoded: number }>> {
+    if (this.track?.kind === 'video' && !this.track.unsendable) this.framesEncoded += 3;
+    const kind = this.track?.kind ?? 'video';
+    return Promise.resolve(new Map([['outbound', { type: 'outbound-rtp', kind, framesEncoded: this.framesEncoded }]]));
+  }
   /** every track put on it (null: taken off), in order */
   readonly history: (FakeTrack | null)[] = [];
   replaceTrack(track: FakeTrack | null): Promise<void> {
