@@ -114,7 +114,7 @@ test('when a p2p call is forced through the TURN relay, then media flows both wa
 });
 
 test('when in a p2p call, then chat, mute and the guest\'s device change work as with the media server', async ({}, testInfo) => {
-  test.slow(); // chat, mute and two device changes, each followed by a media check, on a shared machine
+  test.slow(); // chat, mute and three device changes, each followed by a media check, on a shared machine
   await inAnsweredCall(testInfo, async ({ agent, guest }) => {
     const call = agent.page.getByTestId('active-call');
 
@@ -144,10 +144,20 @@ test('when in a p2p call, then chat, mute and the guest\'s device change work as
     await expect.poll(() => sending(guest.page, 'audio')).not.toBe(microphone);
     await expectMediaFlowing(agent.page, 'agent after the microphone change');
 
-    // (fake_device_2, MJPEG: fake_device_1 is a depth camera whose frames the encoder never sends)
+    // the depth camera first (fake_device_1: the encoder never sends its frames): refused, the previous
+    // camera is sent again on the same session, as with the media server (incall-devices)
     const first = await cameraId(guest.page, 'fake_device_0');
+    const depth = await cameraId(guest.page, 'fake_device_1');
     const other = await cameraId(guest.page, 'fake_device_2');
     expect(await sendingCameraId(guest.page)).toBe(first);
+    await guest.page.getByTestId('camera-select').selectOption(depth);
+    await expect(guest.page.getByTestId('device-panel').getByRole('alert')).toHaveText(/could not be used/);
+    await expect.poll(() => sendingCameraId(guest.page)).toBe(first);
+    await expect(guest.page.getByTestId('camera-select')).toHaveValue(first);
+    await expectMediaFlowing(agent.page, 'agent after the refused camera');
+    await screenshot(guest.page, testInfo, 'incall-p2p-camera-refused-guest');
+
+    // then a camera that can be sent (fake_device_2, MJPEG)
     await guest.page.getByTestId('camera-select').selectOption(other);
     await expect.poll(() => sendingCameraId(guest.page)).toBe(other);
     const encoded = (await mediaCounters(guest.page)).videoFramesEncoded;

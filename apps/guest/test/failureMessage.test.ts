@@ -43,6 +43,12 @@ describe('what a guest reads when a call failed', () => {
     expect(en.abandoned.failedBody).toMatch(/internet/i);
   });
 
+  it('when a p2p call never reached the agent who answered (every Jingle session-initiate failed), then the guest reads that, not "check your internet"', () => {
+    expect(failureBodyKey('p2pUnreachable')).toBe('abandoned.failedAgentUnreachableBody');
+    expect(en.abandoned.failedAgentUnreachableBody).toMatch(/agent/i);
+    expect(en.abandoned.failedAgentUnreachableBody).not.toMatch(/internet/i);
+  });
+
   it('when the microphone of a voice call was refused, then the guest is told to allow it', () => {
     expect(failureBodyKey('disabledMicrophone')).toBe('abandoned.failedMicrophoneBody');
     expect(en.abandoned.failedMicrophoneBody).toMatch(/microphone/i);
@@ -85,6 +91,7 @@ describe('what a guest reads when a call failed', () => {
       'failedReloadBody',
       'failedServiceBody',
       'failedSlowBody',
+      'failedAgentUnreachableBody',
     ] as const) {
       expect(en.abandoned[key]).toBeTruthy();
       expect(ar.abandoned[key]).toMatch(/[\u0600-\u06FF]/);

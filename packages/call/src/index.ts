@@ -34,8 +34,8 @@ export {
   type MediaSessionOptions,
   type DeviceChoice,
   type ChangeDevicesOptions,
-  UnsendableCameraError,
 } from './media/mediaSession.ts';
+export { UnsendableCameraError } from './media/cameraGuard.ts';
 export * from './media/devices.ts';
 export { watermarkBox, type WatermarkOptions } from './media/watermark.ts';
 export { retry } from './media/retry.ts';

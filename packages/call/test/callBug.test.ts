@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ICE_FAILED } from '../src/media/mediaHealth.ts';
+import { P2P_INITIATE_ATTEMPTS } from '../src/media/p2pTransport.ts';
 import { FakeWorld, settle, type FakeMedia } from './helpers/fakes.ts';
 import { FakeJingleNetwork, FakeMediaStream } from './helpers/fakeJingle.ts';
 import { agentOnline, guestWaiting, inCall } from './helpers/participants.ts';
@@ -42,11 +43,12 @@ describe('call-bug reports by transport', () => {
     (globalThis as { MediaStream?: unknown }).MediaStream = native;
   });
 
-  it("when a p2p call's session-initiate fails (its createOffer stage), then the stage is recorded failed and no call bug is reported", async () => {
+  it("when a p2p call's session-initiate fails (its createOffer stage), then the stage is recorded failed, the call fails after its retries and no call bug is reported", async () => {
     const { guest, api, network } = await p2pCall(new Error('service-unavailable'));
 
-    expect(network.calls).toHaveLength(1); // the guest tried the agent's console
+    expect(network.calls).toHaveLength(P2P_INITIATE_ATTEMPTS); // the guest tried the agent's console, again and again
     expect(guest.snapshot.stages.createOffer).toBe(false);
+    expect(guest.snapshot.phase).toBe('failed');
     expect(api.bugs).toEqual([]);
   });
 

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSIGNMENT_ROOM, FakeWorld, settle } from './helpers/fakes.ts';
 import { FakeJingleNetwork, FakeMediaStream, type FakeTransceiver } from './helpers/fakeJingle.ts';
 import { agentOnline, guestWaiting } from './helpers/participants.ts';
+import { P2P_INITIATE_ATTEMPTS } from '../src/media/p2pTransport.ts';
+import { P2P_UNREACHABLE } from '../src/room/p2pCall.ts';
+import { UnsendableCameraError } from '../src/media/cameraGuard.ts';
 
 const AGENT1 = 'agent1@lobby.test';
 
@@ -18,15 +21,24 @@ function p2pWorld(): { world: FakeWorld; network: FakeJingleNetwork } {
   return { world, network };
 }
 
-async function p2pCall() {
+/** `declined`: how many of the guest's session-initiates the agent's console refuses */
+async function p2pCall(declined = 0) {
   const { world, network } = p2pWorld();
+  network.declineNext = declined;
   const guest = await guestWaiting(world);
   const agent1 = await agentOnline(world, 'agent1');
   const callId = guest.guest.snapshot.callId!;
   await agent1.agent.answer(callId);
   await settle(40);
+  await until(() => network.declined.length >= declined);
+  await settle(40);
   const [guestSide, agentSide] = network.calls;
   return { world, network, ...guest, agent1, callId, guestSide: guestSide!, agentSide: agentSide! };
+}
+
+/** Waits (real time: the transport's retry delay) until `done`, at most 2 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const senders = (transceivers: FakeTransceiver[], kind: 'audio' | 'video') =>
@@ -63,12 +75,43 @@ describe('p2p transport in the engines, on fakes', () => {
     expect(guestSide.pc.getTransceivers()[2]!.sender.track).toBeNull();
   });
 
+  it("when the agent's console declines the guest's session-initiate once, then the guest tries again and the call goes on", async () => {
+    const { network, guest, agent1, api } = await p2pCall(1);
+    await until(() => guest.snapshot.phase === 'ongoing');
+
+    expect(network.declined).toEqual(['guest1@lobby.test/web']);
+    const fromGuest = network.calls.filter((c) => c.peer.startsWith('agent1@lobby.test/'));
+    expect(fromGuest).toHaveLength(2); // the refused session, then the accepted one
+    expect(guest.snapshot.phase).toBe('ongoing');
+    expect(guest.snapshot.stages.createOffer).toBe(true);
+    expect(guest.snapshot.status.peers.map((p) => p.peerJID)).toEqual([AGENT1]);
+    expect(agent1.agent.snapshot.remoteFeeds.map((f) => f.display)).toEqual(['guest1']);
+    expect(api.reports.filter((r) => r.success === false)).toEqual([]);
+  });
+
+  it("when every session-initiate of the guest is declined, then it is tried a bounded number of times and the call fails as p2pUnreachable with its report marked failed", async () => {
+    const { world, network, guest, api, callId, agent1 } = await p2pCall(P2P_INITIATE_ATTEMPTS);
+    await until(() => guest.snapshot.phase === 'failed');
+
+    expect(network.declined).toHaveLength(P2P_INITIATE_ATTEMPTS);
+    expect(network.calls.filter((c) => c.peer.startsWith('agent1@lobby.test/'))).toHaveLength(P2P_INITIATE_ATTEMPTS);
+    expect(guest.snapshot.phase).toBe('failed');
+    expect(guest.snapshot.error).toBe(P2P_UNREACHABLE);
+    expect(guest.snapshot.stages.createOffer).toBe(false);
+    expect(api.reports).toContainEqual(expect.objectContaining({ call_id: callId, success: false }));
+    expect(api.timestamps).toContainEqual({ callId, flags: ['call_ended_timestamp'] });
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
+    // the agent who answered is not left in a call without media
+    expect(agent1.agent.snapshot.activeCall).toBeNull();
+    expect(agent1.agent.snapshot.lastEnded).toMatchObject({ callId });
+  });
+
   it("when another session than the call's guest offers the agent a Jingle session, then it is declined and the call goes on", async () => {
     const { network, agent1, guestSide, agentSide } = await p2pCall();
     const stranger = network.port('guest2@lobby.test/web');
     const agentJid = guestSide.peer; // the agent console's full JID
 
-    await stranger.call(agentJid).start();
+    await expect(stranger.call(agentJid).start()).rejects.toThrow();
     await settle();
 
     expect(network.declined).toEqual(['guest2@lobby.test/web']);
@@ -106,6 +149,24 @@ describe('p2p transport in the engines, on fakes', () => {
     guest.setMuted('audio', false);
     await settle();
     expect(audio!.track).toBe(sent);
+  });
+
+  it('when the guest switches to a camera whose frames the encoder never sends, then the previous camera is sent again and the change is refused', async () => {
+    const { world, guest, guestSide } = await p2pCall();
+    world.unsendableCameras.add('depth-camera');
+    const [camera] = senders(guestSide.pc.getTransceivers(), 'video'); // the camera's content (the screen's is last)
+    expect(camera!.track?.deviceId).toBe('camera-0');
+
+    // a camera that can be sent: it stays
+    await guest.changeDevices({ videoDeviceId: 'camera-2' });
+    expect(camera!.track?.deviceId).toBe('camera-2');
+
+    // the depth camera: tried, then the previous camera is back and the guest is told
+    await expect(guest.changeDevices({ videoDeviceId: 'depth-camera' })).rejects.toBeInstanceOf(UnsendableCameraError);
+    expect(camera!.history.map((t) => t?.deviceId)).toEqual(['camera-0', 'camera-2', 'depth-camera', 'camera-2']);
+    expect(camera!.track?.readyState).toBe('live');
+    expect(guest.snapshot.localStream?.getVideoTracks()[0]?.getSettings().deviceId).toBe('camera-2');
+    expect(guest.snapshot.phase).toBe('ongoing');
   });
 
   it('when the agent holds a p2p call, then it sends a Jingle hold before ending the session, the guest holds, and a resume opens a new session', async () => {

@@ -20,7 +20,7 @@ import { initialCallStatus, isScreenDisplay, peerJoined, peerLeft, peerPaused, t
 import { ApiError } from '../api/http.ts';
 import { retry } from '../media/retry.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
-import { answeringPeer, isP2PGrant, transportFor } from '../room/p2pCall.ts';
+import { P2P_UNREACHABLE, answeringPeer, isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, MediaTransport, SignallingPort } from '../room/ports.ts';
 
 export type GuestCallPhase =
@@ -491,6 +491,16 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     media.on('destroyed', () => {
       if (this.inCall.isCurrent(media)) this.#setStatus((s) => ({ ...s, janusSessionEnded: true }));
     });
+    // p2p: the agent who answered never took our Jingle session (declined, timed out, gone) through every
+    // attempt: unless another agent's media reached us (a transfer), the call fails and the guest is told
+    media.on('peerUnreachable', ({ peer, error }) => {
+      if (!this.inCall.isCurrent(media) || this.#snapshot.status.peers.length > 0) return;
+      const room = this.#room?.room;
+      void this.#mediaLost(media, callId, `${P2P_UNREACHABLE}: ${peer}: ${error}`, undefined, P2P_UNREACHABLE).then(() => {
+        // the agent's console waits for our session with no media to lose: the end control tells it
+        if (room) this.#xmpp?.sendControl(room, { action: 'end', callId });
+      });
+    });
   }
 
   // ---- resilience (issue 12): the media server waited for, reconnected to, or lost -------------------
@@ -505,13 +515,19 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   }
 
   /**
-   * Janus lost the call's session, or a peer connection stayed down through every ICE restart (`handle`):
+   * Janus lost the call's session, a peer connection stayed down through every ICE restart (`handle`), or
+   * (p2p) the agent never took our Jingle session (`code` P2P_UNREACHABLE):
    * the report is marked failed, the call ends and the guest is told.
    */
-  async #mediaLost(media: MediaTransport, callId: string, error: string, handle?: 'publisher' | 'subscriber' | 'screen'): Promise<void> {
+  async #mediaLost(
+    media: MediaTransport,
+    callId: string,
+    error: string,
+    handle?: 'publisher' | 'subscriber' | 'screen',
+    code = handle ? ICE_FAILED : MEDIA_LOST,
+  ): Promise<void> {
     await this.#reportFailed(media, callId, handle);
-    const code = handle ? ICE_FAILED : MEDIA_LOST;
-    this.#reportBug(callId, handle ? error : `${MEDIA_LOST}: ${error}`);
+    this.#reportBug(callId, code === MEDIA_LOST ? `${MEDIA_LOST}: ${error}` : error);
     if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
     // 'failed' at once (not 'ended' first): the guest app shows why the call stopped
     this.#set({ phase: 'failed', error: code, endReason: 'error' });
@@ -747,7 +763,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
 
   async #end(reason: EndReason): Promise<void> {
     const callId = this.#snapshot.callId;
-    if (!callId || this.#snapshot.phase === 'ended') return;
+    // a failed call is over already (its own end control comes back to us from the room)
+    if (!callId || this.#snapshot.phase === 'ended' || this.#snapshot.phase === 'failed') return;
     this.#set({ phase: 'ended', endReason: reason });
     await this.#teardown(reason);
     const flags =

@@ -8,6 +8,7 @@
 import type { JanusJS } from 'janus-gateway';
 import { Emitter } from '../emitter.ts';
 import { isTransientGatewayError, retry } from './retry.ts';
+import { keepSendableCamera } from './cameraGuard.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked } from './watermark.ts';
 import { IceRestarter } from './iceRestart.ts';
@@ -78,13 +79,6 @@ export interface ChangeDevicesOptions {
   probeMs?: number;
 }
 
-/** The chosen camera's frames cannot be sent (e.g. a depth camera); the previous camera is back. */
-export class UnsendableCameraError extends Error {
-  constructor() {
-    super('unsendableCamera');
-    this.name = 'UnsendableCameraError';
-  }
-}
 
 export type MediaEvents = {
   stage: { stage: CallStage; ok: boolean; error?: string };
@@ -108,6 +102,8 @@ export type MediaEvents = {
   iceFailed: { handle: HandleKind };
   destroyed: void;
   error: Error;
+  /** p2p: the peer (full JID) took none of our session-initiates, through every attempt (p2pTransport.ts) */
+  peerUnreachable: { peer: string; error: string };
   /** connecting failed and is tried again (Janus down or unreachable): the engines tell the user */
   connectRetry: { attempt: number; error: string };
   /**
@@ -921,10 +917,8 @@ export class MediaSession extends Emitter<MediaEvents> {
    * (SPEC.md §3 deviceConfigChanged, isBackCam): the one implementation the guest and the agent share.
    * The new tracks replace the published ones on the same connection (replaceTracks).
    *
-   * A camera can deliver frames the encoder cannot take: a depth camera's 16-bit grey (Y16) frames
-   * render locally but no frame is ever encoded, so the other side's video silently froze (Chromium's
-   * second fake camera is such a device). After a camera switch we therefore watch the encoder; when
-   * nothing comes out, we go back to the previous camera and throw UnsendableCameraError.
+   * After a camera switch the encoder is watched (cameraGuard.ts, shared with the p2p transport): a camera
+   * whose frames cannot be sent is replaced by the previous one and UnsendableCameraError is thrown.
    * Resolves false when there was nothing to change.
    */
   async changeDevices(choice: DeviceChoice, options: ChangeDevicesOptions): Promise<boolean> {
@@ -946,37 +940,17 @@ export class MediaSession extends Emitter<MediaEvents> {
     });
     await this.replaceTracks(stream);
     if (!wantsVideo || this.#mutedSenders.has('video')) return true;
-    if (await this.#encodesVideo(options.probeMs ?? 4000)) return true;
-    if (previousCamera) {
-      const back = await navigator.mediaDevices.getUserMedia({
-        audio: false,
-        video: { ...constraints, deviceId: { exact: previousCamera } },
-      });
-      await this.replaceTracks(back);
-    }
-    throw new UnsendableCameraError();
-  }
-
-  /** True once the publisher's video encoder has put out new frames within `ms`. */
-  async #encodesVideo(ms: number): Promise<boolean> {
-    const pc = this.#publisher?.webrtcStuff?.pc;
-    if (!pc?.getSenders().some((s) => s.track?.kind === 'video')) return true; // nothing published to watch
-    const encoded = async () => {
-      let frames = 0;
-      (await pc.getStats()).forEach((s: { type?: string; kind?: string; framesEncoded?: number }) => {
-        if (s.type === 'outbound-rtp' && s.kind === 'video') frames += s.framesEncoded ?? 0;
-      });
-      return frames;
-    };
-    const start = await encoded();
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      if (this.#closed) return true;
-      // two frames: one can slip out of the encoder when the track is swapped
-      if ((await encoded()) - start >= 2) return true;
-    }
-    return false;
+    await keepSendableCamera({
+      senders: () => this.#publisher?.webrtcStuff?.pc?.getSenders() ?? [],
+      previousCamera,
+      restore: async (deviceId) =>
+        this.replaceTracks(
+          await navigator.mediaDevices.getUserMedia({ audio: false, video: { ...constraints, deviceId: { exact: deviceId } } }),
+        ),
+      ...(options.probeMs !== undefined ? { probeMs: options.probeMs } : {}),
+      stopped: () => this.#closed,
+    });
+    return true;
   }
 
   /**

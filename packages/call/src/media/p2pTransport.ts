@@ -13,12 +13,15 @@
  * - Screen share: the initiator's offer always carries one more video content, last, for the screen; a
  *   share puts the screen track on its sender (replaceTrack, no renegotiation: StanzaJS has no
  *   content-add) and tells the peer with a Jingle `unmute` of that content, the end with `mute`.
- * - Mute takes the track off its sender (nothing is sent), as with Janus; devices are swapped the same way.
+ * - Mute takes the track off its sender (nothing is sent), as with Janus; devices are swapped the same way,
+ *   and a camera whose frames are never encoded is refused by the same guard (cameraGuard.ts).
  */
 import { Emitter } from '../emitter.ts';
 import type { JingleCall, JinglePort } from '../xmpp/jingle.ts';
 import type { ChangeDevicesOptions, DeviceChoice, MediaEvents, PublishOptions, RoomOptions } from './mediaSession.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
+import { retry } from './retry.ts';
+import { keepSendableCamera } from './cameraGuard.ts';
 
 export interface P2POptions {
   jingle: JinglePort;
@@ -27,6 +30,10 @@ export interface P2POptions {
   expect?: string;
   /** responder: the guest's display (its username), the name its feed and its leaving carry */
   expectDisplay?: string;
+  /** the first wait before a failed session-initiate is sent again (growing, at most 2 s); 500 ms by default */
+  retryDelayMs?: number;
+  /** how long a new camera's first frames may take to be encoded (cameraGuard.ts); 4 s by default */
+  probeMs?: number;
   /** the browser's getUserMedia (device changes); navigator's by default */
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
 }
@@ -38,6 +45,13 @@ interface Link {
   screen: MediaStream | null;
 }
 
+/**
+ * How many times the guest sends its session-initiate to the agent who answered before the call fails
+ * (SPEC.md §8 retries a gateway step 20 times; a Jingle attempt can wait the whole accept timeout of
+ * xmpp/jingle.ts, so fewer: the guest is not kept waiting minutes for a console that is gone).
+ */
+export const P2P_INITIATE_ATTEMPTS = 5;
+
 const bare = (jid: string) => jid.split('/')[0]!.toLowerCase();
 
 export class P2PTransport extends Emitter<MediaEvents> {
@@ -45,6 +59,8 @@ export class P2PTransport extends Emitter<MediaEvents> {
   readonly #links = new Map<string, Link>();
   /** initiator: peers that answered before our stream was there */
   readonly #pending = new Map<string, string>();
+  /** initiator: peers whose session-initiate is being sent (or sent again) */
+  readonly #initiating = new Set<string>();
   /** responder: a session that came before our stream was there */
   #waiting: JingleCall | null = null;
   #stopIncoming: (() => void) | null = null;
@@ -69,6 +85,10 @@ export class P2PTransport extends Emitter<MediaEvents> {
         (peer) => !this.#closed && bare(peer) === bare(expect) && this.#links.size === 0 && !this.#waiting,
         (call) => {
           this.#waiting = call;
+          // the guest gave up on it (its accept timeout) before we published: its next one is taken
+          call.on('ended', () => {
+            if (this.#waiting === call) this.#waiting = null;
+          });
           if (this.#published) void this.#accept(call);
         },
       );
@@ -95,11 +115,34 @@ export class P2PTransport extends Emitter<MediaEvents> {
 
   /** The guest's side: a session toward the agent who answered (each agent of a transfer gets its own). */
   connectPeer(peer: string, display: string): void {
-    if (this.#closed || this.#options.role !== 'initiator' || this.#links.has(peer)) return;
+    if (this.#closed || this.#options.role !== 'initiator' || this.#links.has(peer) || this.#initiating.has(peer)) return;
     if (!this.#published) {
       this.#pending.set(peer, display);
       return;
     }
+    // a session-initiate that fails (declined, timed out, the console gone) is sent again a few times;
+    // then the peer is unreachable: the guest's engine ends the call (docs/protocol.md "p2p")
+    this.#initiating.add(peer);
+    retry(() => this.#initiate(peer, display), {
+      attempts: P2P_INITIATE_ATTEMPTS,
+      delayMs: this.#options.retryDelayMs ?? 500,
+      maxDelayMs: 2000,
+      stopIf: () => this.#closed,
+      onRetry: (error, attempt) => console.warn(`p2p: session-initiate to ${peer} failed (attempt ${attempt}): ${String(error)}`),
+    })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (this.#closed) return;
+          console.error(`p2p: ${peer} unreachable after ${P2P_INITIATE_ATTEMPTS} session-initiates: ${String(error)}`);
+          this.emit('peerUnreachable', { peer, error: String(error) });
+        },
+      )
+      .finally(() => this.#initiating.delete(peer));
+  }
+
+  /** One session-initiate: resolves once the peer accepted it; a failed one is dropped and rejects. */
+  async #initiate(peer: string, display: string): Promise<void> {
     const call = this.#options.jingle.call(peer);
     console.info(`p2p: session-initiate to ${peer}`);
     const link = this.#link(call, display);
@@ -107,19 +150,16 @@ export class P2PTransport extends Emitter<MediaEvents> {
     // the screen's content, always last (see the file's comment); sent only while sharing
     call.pc.addTransceiver('video', { direction: 'sendrecv' });
     // the session-initiate is the p2p side's offer: its stage, as Janus's publisher offer (SPEC.md §4)
-    call
-      .start()
-      .then(
-        () => {
-          this.emit('stage', { stage: 'createOffer', ok: true });
-          return this.#screenShown(link);
-        },
-        (error: unknown) => {
-          this.emit('stage', { stage: 'createOffer', ok: false, error: String(error) });
-          throw error;
-        },
-      )
-      .catch((error: unknown) => this.emit('error', error instanceof Error ? error : new Error(String(error))));
+    try {
+      await call.start();
+    } catch (error) {
+      this.emit('stage', { stage: 'createOffer', ok: false, error: String(error) });
+      call.end();
+      this.#gone(link);
+      throw error;
+    }
+    this.emit('stage', { stage: 'createOffer', ok: true });
+    await this.#screenShown(link);
   }
 
   async #accept(call: JingleCall): Promise<void> {
@@ -267,13 +307,17 @@ export class P2PTransport extends Emitter<MediaEvents> {
     await Promise.all(this.#senders(kind).map((sender) => sender.replaceTrack(muted ? null : track)));
   }
 
-  /** Another microphone or camera (or the other facing camera): replaceTrack on each session. */
+  /**
+   * Another microphone or camera (or the other facing camera): replaceTrack on each session. A camera
+   * whose frames the encoder never sends is replaced by the previous one (cameraGuard.ts, as with Janus).
+   */
   async changeDevices(choice: DeviceChoice, options: ChangeDevicesOptions): Promise<boolean> {
     const facing = choice.backCam === undefined ? undefined : choice.backCam ? 'environment' : 'user';
+    const constraints = options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS;
     const video =
       options.video && (choice.videoDeviceId !== undefined || facing !== undefined)
         ? {
-            ...(options.videoConstraints ?? DEFAULT_VIDEO_CONSTRAINTS),
+            ...constraints,
             ...(choice.videoDeviceId ? { deviceId: { exact: choice.videoDeviceId } } : {}),
             ...(facing ? { facingMode: { ideal: facing } } : {}),
           }
@@ -281,7 +325,21 @@ export class P2PTransport extends Emitter<MediaEvents> {
     const audio = choice.audioDeviceId !== undefined ? { deviceId: { exact: choice.audioDeviceId } } : false;
     if (!video && !audio) return false;
     const getUserMedia = this.#options.getUserMedia ?? ((c) => navigator.mediaDevices.getUserMedia(c));
-    const fresh = await getUserMedia({ audio, video });
+    const previousCamera = this.localStream?.getVideoTracks()[0]?.getSettings().deviceId;
+    await this.#send(await getUserMedia({ audio, video }));
+    if (!video || this.#muted.has('video')) return true;
+    await keepSendableCamera({
+      senders: () => this.#senders('video'),
+      previousCamera,
+      restore: async (deviceId) => this.#send(await getUserMedia({ audio: false, video: { ...constraints, deviceId: { exact: deviceId } } })),
+      ...((options.probeMs ?? this.#options.probeMs) !== undefined ? { probeMs: options.probeMs ?? this.#options.probeMs } : {}),
+      stopped: () => this.#closed,
+    });
+    return true;
+  }
+
+  /** New tracks on every session's senders (kept off while their kind is muted), the old ones stopped. */
+  async #send(fresh: MediaStream): Promise<void> {
     const kept = (this.localStream?.getTracks() ?? []).filter((old) => {
       const next = fresh.getTracks().find((t) => t.kind === old.kind);
       if (next) old.stop();
@@ -297,7 +355,6 @@ export class P2PTransport extends Emitter<MediaEvents> {
       }
     }
     this.localStream = new MediaStream([...fresh.getTracks(), ...kept]);
-    return true;
   }
 
   /** Ends every session (a hold tells the peer with session-info <hold/> first) and stops our tracks. */

@@ -12,6 +12,12 @@ import type { MediaTransportOptions, SignallingPort } from './ports.ts';
 /** The guest's screen for an agent that tried to join a p2p call (the server's 409 names it). */
 export const P2P_NO_JOIN = 'p2pNoJoin';
 
+/**
+ * The guest's failure when its Jingle session never reached the agent who answered (declined, timed out,
+ * the console gone) through every attempt (media/p2pTransport.ts P2P_INITIATE_ATTEMPTS).
+ */
+export const P2P_UNREACHABLE = 'p2pUnreachable';
+
 export function isP2PGrant(grant: MediaGrant): grant is { method: 'p2p' } {
   return 'method' in grant && grant.method === 'p2p';
 }

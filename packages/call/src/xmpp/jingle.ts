@@ -17,7 +17,12 @@ export interface JingleCall {
   /** the peer's full JID */
   readonly peer: string;
   readonly pc: RTCPeerConnection;
-  /** initiator: sends session-initiate with the peer connection's offer */
+  /**
+   * initiator: sends session-initiate with the peer connection's offer. Resolves once the peer accepts
+   * it; rejects when the session ends before that (the peer declined it) or no accept came within
+   * ACCEPT_TIMEOUT_MS (an IQ error or timeout leaves a StanzaJS session pending without a word: the
+   * console gone, its connection dropped), and the session is then ended.
+   */
   start(): Promise<void>;
   /** responder: sends session-accept with the answer */
   accept(): Promise<void>;
@@ -44,6 +49,9 @@ export interface JinglePort {
   onIncoming(accepts: (peer: string) => boolean, listener: (call: JingleCall) => void): () => void;
 }
 
+/** how long the initiator waits for the peer's session-accept (a console accepts at once once it published) */
+export const ACCEPT_TIMEOUT_MS = 15_000;
+
 type StanzaSession = XMPP.Jingle.MediaSession;
 type Listeners = Map<JingleCallEvent, ((content?: string) => void)[]>;
 
@@ -63,7 +71,13 @@ export function stanzaJingle(client: XMPP.Agent): JinglePort {
     for (const listener of listeners.get(session.sid)?.get(event) ?? []) listener(content);
     if (event === 'ended') listeners.delete(session.sid);
   };
-  client.on('jingle:terminated', (session) => emit(session, 'ended'));
+  /** initiated sessions not accepted yet, by sid: their start() settles on the accept or the end */
+  const starting = new Map<string, (error?: Error) => void>();
+  client.on('jingle:accepted', (session) => starting.get(session.sid)?.());
+  client.on('jingle:terminated', (session, reason) => {
+    starting.get(session.sid)?.(new Error(`session-initiate: ${reason?.condition ?? 'terminated'} before it was accepted`));
+    emit(session, 'ended');
+  });
   client.on('jingle:hold', (session) => emit(session, 'hold'));
   client.on('jingle:resumed', (session) => emit(session, 'resumed'));
   client.on('jingle:mute', (session, info) => emit(session, 'mute', info?.name));
@@ -75,12 +89,28 @@ export function stanzaJingle(client: XMPP.Agent): JinglePort {
     return {
       peer: session.peerID,
       pc: session.pc,
-      start: () => session.start(),
+      start: () =>
+        new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            settle(new Error(`session-initiate: no accept within ${ACCEPT_TIMEOUT_MS} ms`));
+            if (session.state !== 'ended') session.end('timeout');
+          }, ACCEPT_TIMEOUT_MS);
+          const settle = (error?: Error) => {
+            clearTimeout(timer);
+            starting.delete(session.sid);
+            if (error) reject(error);
+            else resolve();
+          };
+          starting.set(session.sid, settle);
+          void session.start();
+        }),
       accept: () => session.accept(),
       hold: () => session.hold(),
       mute: (content) => session.mute(session.role, content),
       unmute: (content) => session.unmute(session.role, content),
-      end: (reason = 'success') => session.end(reason),
+      end: (reason = 'success') => {
+        if (session.state !== 'ended') session.end(reason);
+      },
       on(event, listener) {
         own.set(event, [...(own.get(event) ?? []), listener]);
       },

@@ -17,8 +17,15 @@ export class FakeMediaStream extends FakeStream {
   }
 }
 
-class FakeSender {
+export class FakeSender {
   track: FakeTrack | null = null;
+  /** frames its encoder put out: each stats read finds a few more while it sends a camera that can be sent */
+  framesEncoded = 0;
+  getStats(): Promise<Map<string, { type: string; kind: string; framesEncoded: number }>> {
+    if (this.track?.kind === 'video' && !this.track.unsendable) this.framesEncoded += 3;
+    const kind = this.track?.kind ?? 'video';
+    return Promise.resolve(new Map([['outbound', { type: 'outbound-rtp', kind, framesEncoded: this.framesEncoded }]]));
+  }
   /** every track put on it (null: taken off), in order */
   readonly history: (FakeTrack | null)[] = [];
   replaceTrack(track: FakeTrack | null): Promise<void> {
@@ -94,14 +101,26 @@ class FakeCall implements JingleCall {
     this.#self = self;
     this.peer = peer;
   }
+  /** the initiator's start(), settled by the responder's accept or its decline (as xmpp/jingle.ts does) */
+  #answered: { resolve: () => void; reject: (error: Error) => void } | null = null;
   start(): Promise<void> {
     if (this.#network.startError) return Promise.reject(this.#network.startError);
-    this.#network.initiate(this, this.#self);
-    return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.#answered = { resolve, reject };
+      this.#network.initiate(this, this.#self);
+    });
+  }
+  /** the responder accepted (resolve) or the session ended before that (reject) */
+  answered(error?: Error): void {
+    const answered = this.#answered;
+    this.#answered = null;
+    if (error) answered?.reject(error);
+    else answered?.resolve();
   }
   accept(): Promise<void> {
     const other = this.other;
     if (!other) return Promise.reject(new Error('no session to accept'));
+    other.answered();
     queueMicrotask(() => {
       this.pc.negotiated(other.pc);
       other.pc.negotiated(this.pc);
@@ -126,6 +145,7 @@ class FakeCall implements JingleCall {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    this.answered(new Error('session-initiate: terminated before it was accepted'));
     const other = this.other;
     this.fire('ended');
     if (other && !other.ended) queueMicrotask(() => other.end());
@@ -145,6 +165,8 @@ export class FakeJingleNetwork {
   readonly calls: FakeCall[] = [];
   /** what every session-initiate fails with (a test sets it: the IQ answered with an error) */
   startError: Error | null = null;
+  /** how many of the next session-initiates the responder's console declines (a test sets it) */
+  declineNext = 0;
 
   /** The Jingle port of the session whose full JID is `self`. */
   port(self: string): JinglePort {
@@ -172,7 +194,9 @@ export class FakeJingleNetwork {
   initiate(from: FakeCall, fromJid: string): void {
     queueMicrotask(() => {
       const to = this.#ports.get(from.peer);
-      if (!to?.accepts?.(fromJid) || !to.listener) {
+      const refused = this.declineNext > 0;
+      if (refused) this.declineNext--;
+      if (refused || !to?.accepts?.(fromJid) || !to.listener) {
         this.declined.push(fromJid);
         from.end();
         return;

@@ -42,8 +42,16 @@ export class FakeTrack {
   enabled = true;
   #ended = new Set<() => void>();
   readonly kind: 'audio' | 'video';
-  constructor(kind: 'audio' | 'video') {
+  /** the device it comes from */
+  readonly deviceId: string;
+  /** its frames are never encoded (a depth camera's): a sender's stats show no new frames for it */
+  unsendable = false;
+  constructor(kind: 'audio' | 'video', deviceId = kind === 'video' ? 'camera-0' : 'microphone-0') {
     this.kind = kind;
+    this.deviceId = deviceId;
+  }
+  getSettings(): { deviceId: string } {
+    return { deviceId: this.deviceId };
   }
   stop(): void {
     this.readyState = 'ended';
@@ -83,6 +91,20 @@ export class FakeStream {
 
 export function fakeStream(video: boolean): MediaStream {
   return new FakeStream([new FakeTrack('audio'), ...(video ? [new FakeTrack('video')] : [])]) as unknown as MediaStream;
+}
+
+/** The stream getUserMedia gives for `constraints` (the exact deviceIds asked for); `unsendable` cameras flagged. */
+function fakeUserMedia(constraints: MediaStreamConstraints, unsendable: ReadonlySet<string>): MediaStream {
+  const exact = (c: boolean | MediaTrackConstraints | undefined) =>
+    typeof c === 'object' ? ((c.deviceId as { exact?: string } | undefined)?.exact ?? undefined) : undefined;
+  const tracks: FakeTrack[] = [];
+  if (constraints.audio) tracks.push(new FakeTrack('audio', exact(constraints.audio)));
+  if (constraints.video) {
+    const camera = new FakeTrack('video', exact(constraints.video));
+    camera.unsendable = unsendable.has(camera.deviceId);
+    tracks.push(camera);
+  }
+  return new FakeStream(tracks) as unknown as MediaStream;
 }
 
 export const asFake = (stream: MediaStream | null): FakeStream | null => stream as unknown as FakeStream | null;
@@ -618,6 +640,8 @@ export class FakeWorld {
   readonly clock = new FakeClock();
   /** the p2p transports opened (a p2p grant makes the engines open the real P2PTransport on fake Jingle) */
   readonly p2pTransports: P2PTransport[] = [];
+  /** cameras (deviceIds) whose frames the encoder never sends, as Chromium's depth camera fake_device_1 */
+  readonly unsendableCameras = new Set<string>();
 
   /** The ports of one participant (its own devices and page). */
   ports(): CallPorts & { devices: FakeDevices; environment: FakeEnvironment } {
@@ -625,8 +649,8 @@ export class FakeWorld {
       signalling: this.xmpp.factory,
       media: (options) => {
         if (!options.p2p) return this.media.factory(options);
-        const getUserMedia = (c: MediaStreamConstraints) => Promise.resolve(fakeStream(!!c.video));
-        const transport = new P2PTransport({ ...options.p2p, getUserMedia });
+        const getUserMedia = (c: MediaStreamConstraints) => Promise.resolve(fakeUserMedia(c, this.unsendableCameras));
+        const transport = new P2PTransport({ ...options.p2p, getUserMedia, retryDelayMs: 1, probeMs: 40 });
         this.p2pTransports.push(transport);
         return transport;
       },

@@ -11,7 +11,8 @@ export type FailureBodyKey =
   | 'abandoned.failedBrowserBody'
   | 'abandoned.failedReloadBody'
   | 'abandoned.failedServiceBody'
-  | 'abandoned.failedSlowBody';
+  | 'abandoned.failedSlowBody'
+  | 'abandoned.failedAgentUnreachableBody';
 
 /**
  * Each of SPEC.md §8's gateway messages (janus.js's own words, which the engine passes on, sometimes with
@@ -73,6 +74,8 @@ const CODES: Record<string, FailureBodyKey> = {
   disabledMicrophone: 'abandoned.failedMicrophoneBody',
   mediaLost: 'abandoned.failedMediaLostBody',
   mediaServerDown: 'abandoned.failedMediaServerBody',
+  // p2p: the agent who answered never took the guest's Jingle session (packages/call room/p2pCall.ts)
+  p2pUnreachable: 'abandoned.failedAgentUnreachableBody',
 };
 
 export function failureBodyKey(error: string | undefined): FailureBodyKey {
