@@ -41,7 +41,7 @@ export function OngoingScreen() {
   const deviceConfigOpen = useInCall((s) => !!s.status?.deviceConfigOpen);
   const [root, setRoot] = useState<HTMLElement | null>(null);
   useRemoteAudioSettings(root);
-  const watermark = company?.streamWatermark === true || company?.streamWatermark === 'visible';
+  const watermark = company?.streamWatermark === 'visible';
   const watermarkLogo = company?.waterMarkLogo && /^https?:\/\//.test(company.waterMarkLogo) ? company.waterMarkLogo : null;
   const remote = cameras.find((r) => r.display === mainUser) ?? cameras[0] ?? null;
   const others = cameras.filter((r) => r !== remote);
