@@ -16,7 +16,7 @@ import { Button, Avatar } from '@lobby/ui';
 
 /** The start screen: who you are calling, what about, and the call button(s). */
 export function SelectionScreen() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const actions = useCallActions();
   const company = useGuestStore((s) => s.company);
   const assignmentId = useGuestStore((s) => s.assignmentId);
@@ -174,7 +174,7 @@ export function SelectionScreen() {
             size="lg"
             block
             icon={callType === 'voice' ? <Phone size={22} /> : <Video size={22} />}
-            hint={callType === 'voice' ? t('call.voiceCall') : t('call.videoCall')}
+            hint={callType === 'voice' ? t('ui:call.voiceCall') : t('ui:call.videoCall')}
             onClick={() => start(callType)}
             data-testid="call-button"
             data-call-kind={callType}
