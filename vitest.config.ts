@@ -10,6 +10,7 @@ export default defineConfig({
       { test: { name: 'repo', root: '.', include: ['test/**/*.test.ts'] } },
       { test: { name: 'contracts', root: 'packages/contracts', include: ['test/**/*.test.ts'] } },
       { test: { name: 'call', root: 'packages/call', include: ['test/**/*.test.ts'] } },
+      { test: { name: 'ui', root: 'packages/ui', include: ['test/**/*.test.ts'] } },
       {
         test: {
           name: 'server',

@@ -1,6 +1,6 @@
 /** Direct calls to the Lobby API from tests (as a guest or a console user would make them). */
 import { randomUUID } from 'node:crypto';
-import type { GuestRegistration } from '@lobby/call';
+import type { GuestRegistration } from '@lobby/contracts';
 
 export const BASE_URL = process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080';
 export const XMPP_WS_URL = BASE_URL.replace(/^http/, 'ws') + '/xmpp-websocket';

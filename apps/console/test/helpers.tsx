@@ -19,4 +19,5 @@ export const agent = {
   role: 'agent' as const,
   companyId: 18,
   jid: 'sarah@lobby.local',
+  assignmentIds: [1],
 };

@@ -14,7 +14,7 @@ export function company(overrides: Partial<Company> = {}): Company {
     name: 'Acme',
     callType: 'userSelect',
     language: 'english',
-    assignments: [{ id: 1, name: 'Sales' }],
+    assignments: [{ id: 1, name: 'Sales', type: 'queue' }],
     // happy-dom reports navigator.webdriver true: these tests run as a test deployment (LOBBY_ALLOW_AUTOMATION=1)
     allowAutomation: true,
     ...overrides,

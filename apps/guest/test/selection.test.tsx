@@ -44,8 +44,8 @@ describe('selection screen', () => {
   it('when there are several assignments and none is chosen, then calling asks for one first', () => {
     const store = renderSelection({
       assignments: [
-        { id: 1, name: 'Sales' },
-        { id: 2, name: 'Support' },
+        { id: 1, name: 'Sales', type: 'queue' },
+        { id: 2, name: 'Support', type: 'queue' },
       ],
     });
     fireEvent.click(screen.getAllByTestId('call-button')[0]!);

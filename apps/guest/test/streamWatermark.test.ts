@@ -5,7 +5,6 @@ describe('streamWatermarkOf', () => {
   it('when streamWatermark is hidden or unset, then no watermark is drawn', () => {
     expect(streamWatermarkOf({ name: 'Demo', streamWatermark: 'hidden' })).toBeNull();
     expect(streamWatermarkOf({ name: 'Demo' })).toBeNull();
-    expect(streamWatermarkOf({ name: 'Demo', streamWatermark: false })).toBeNull();
   });
 
   it('when visible, then the logo is drawn if it is an http(s) image, else the company name', () => {
@@ -13,6 +12,6 @@ describe('streamWatermarkOf', () => {
       text: 'Demo',
       imageUrl: 'https://cdn.example/logo.png',
     });
-    expect(streamWatermarkOf({ name: 'Demo', streamWatermark: true, waterMarkLogo: 'javascript:alert(1)' })).toEqual({ text: 'Demo', imageUrl: null });
+    expect(streamWatermarkOf({ name: 'Demo', streamWatermark: 'visible', waterMarkLogo: 'javascript:alert(1)' })).toEqual({ text: 'Demo', imageUrl: null });
   });
 });

@@ -4,7 +4,6 @@ import { createGuestStore } from '../src/state/store.ts';
 import { WelcomeForm } from '../src/features/selection/WelcomeForm.tsx';
 import { bindWidgetBridge } from '../src/features/widget/bridge.ts';
 import { company, Wrapper } from './helpers.tsx';
-import type { Company } from '../src/api/company.ts';
 
 afterEach(cleanup);
 
@@ -29,7 +28,7 @@ function fromWebsite(peer: object, data: Record<string, unknown>) {
 describe('the website pre-fills the welcome form', () => {
   // (the pre-fill is the page's own state: the test that pre-fills runs last)
   it('when a message comes from another origin, then nothing is filled', () => {
-    const details = company({ widgetOrigins: [WEBSITE], forms: { welcome, rating: null } } as Partial<Company>);
+    const details = company({ widgetOrigins: [WEBSITE], forms: { welcome, rating: null } });
     const store = createGuestStore({ phase: 'ready', company: details, screen: 'selection' });
     const peer = { postMessage: () => undefined };
     const bridge = bindWidgetBridge(store, { origin: WEBSITE, language: null, assignment: null }, peer as unknown as Window);
@@ -50,7 +49,7 @@ describe('the website pre-fills the welcome form', () => {
     }
   });
   it('when the pre-fill arrives after the form is shown, then the empty fields take it and typed ones stay', () => {
-    const details = company({ widgetOrigins: [WEBSITE], forms: { welcome, rating: null } } as Partial<Company>);
+    const details = company({ widgetOrigins: [WEBSITE], forms: { welcome, rating: null } });
     const store = createGuestStore({ phase: 'ready', company: details, screen: 'selection' });
     const peer = { postMessage: () => undefined };
     const bridge = bindWidgetBridge(store, { origin: WEBSITE, language: null, assignment: null }, peer as unknown as Window);

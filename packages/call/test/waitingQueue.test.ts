@@ -96,7 +96,7 @@ describe('buildList', () => {
     const b = presence('r2', 'g2', 'OpenCall||c2');
     const first = buildList([a, b], 'OpenCall', ctx(1), []);
     expect(buildList([a, b], 'OpenCall', ctx(2), first)).toBe(first);
-    const routed = { ...ctx(3), routing: new Map([['c2', { callId: 'c2', assignmentId: 1, state: 'offered' as const, offeredTo: 'agent1', expiresAt: '2030-01-01T00:00:00Z' }]]) };
+    const routed = { ...ctx(3), routing: new Map([['c2', { callId: 'c2', assignmentId: 1, state: 'offered' as const, offeredTo: 'agent1', expiresAt: '2030-01-01T00:00:00Z', offerSeconds: null }]]) };
     const next = buildList([a, b], 'OpenCall', routed, first);
     expect(next).not.toBe(first);
     expect(next[0]).toBe(first[0]);

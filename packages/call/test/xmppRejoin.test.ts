@@ -6,7 +6,7 @@
  * `back()` the new streams.
  */
 import { describe, expect, it } from 'vitest';
-import { ASSIGNMENT_ROOM, FakeWorld, deferred, settle, type FakeSignalling } from './helpers/fakes.ts';
+import { ASSIGNMENT_ROOM, FakeWorld, deferred, openCall, settle, type FakeSignalling } from './helpers/fakes.ts';
 import { agentOnline, guestWaiting, inCall } from './helpers/participants.ts';
 
 const AGENT1 = 'agent1@lobby.test';
@@ -67,7 +67,7 @@ describe('after an XMPP reconnection', () => {
   it('when the agent reconnects while a hundred calls are open, then it rejoins their rooms many at a time, not one after another', async () => {
     const world = new FakeWorld();
     const { agent, api } = await agentOnline(world, 'agent1');
-    api.openRooms = Array.from({ length: 100 }, (_, i) => ({ room: `guest-${i}@conference.lobby.test`, assignmentId: 1, assignmentName: 'Sales', guestUsername: `g${i}`, callId: `g${i}--c` }));
+    api.openRooms = Array.from({ length: 100 }, (_, i) => openCall({ room: `guest-${i}@conference.lobby.test`, assignmentId: 1, assignmentName: 'Sales', guestUsername: `g${i}`, callId: `g${i}--c` }));
     await world.xmpp.restart();
     const session = sessionOf(world, AGENT1);
     const ejabberdSlow = deferred<void>();
@@ -178,7 +178,7 @@ describe('after an XMPP reconnection', () => {
     const otherRoom = 'assignment-2@conference.lobby.test';
 
     api.events.live(false);
-    api.openRooms = [{ room: otherRoom, assignmentId: 2, assignmentName: 'Support', guestUsername: 'guest9', callId: 'guest9--x' }];
+    api.openRooms = [openCall({ room: otherRoom, assignmentId: 2, assignmentName: 'Support', guestUsername: 'guest9', callId: 'guest9--x' })];
     api.events.live(true);
     await settle();
 
@@ -198,6 +198,9 @@ describe('after an XMPP reconnection', () => {
         username: 'guest1',
         guestRooms: [{ assignmentId: 1, name: 'Sales', room: ASSIGNMENT_ROOM }],
         access_token: 'token-2',
+        credential_expires_in: 3600,
+        companyId: 1,
+        location: { latitude: '', longitude: '' },
         credential: `fresh-${registered}`,
         expires_in: 3600,
       });

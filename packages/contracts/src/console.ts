@@ -39,6 +39,7 @@ export const ProfileImageBody = Type.Object(
 );
 export type ProfileImageBody = Static<typeof ProfileImageBody>;
 export const ProfileImageAnswer = Type.Object({ profileImageUrl: Type.Union([Type.String(), Type.Null()]) });
+export type ProfileImageAnswer = Static<typeof ProfileImageAnswer>;
 
 export const ConsoleSession = Type.Object({ user: ConsoleUser });
 export type ConsoleSession = Static<typeof ConsoleSession>;

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { UI_NAMESPACE } from './strings.ts';
 import Paperclip from 'lucide-react/icons/paperclip';
 import Send from 'lucide-react/icons/send';
 import X from 'lucide-react/icons/x';
@@ -29,8 +30,6 @@ export interface ChatPanelProps {
   /** null while the call is not set up: nothing is sent */
   engine: ChatEngine | null;
   onClose: () => void;
-  /** where the app keeps its chat strings: `<keyPrefix>.chat`, `.closeChat`, `.attachFile`, … */
-  keyPrefix: string;
   /** how a file message is shown (the guest reads files with its token, the console links them) */
   renderFile: (file: { url: string; name: string; kind: 'image' | 'document' }) => ReactNode;
 }
@@ -39,11 +38,11 @@ export interface ChatPanelProps {
  * The call's chat, the same for guest and agent: messages newest first, text and files. Times are
  * written in the page's language (Arabic digits and ص/م in Arabic).
  */
-export function ChatPanel({ messages, engine, onClose, keyPrefix, renderFile }: ChatPanelProps) {
-  const { t, i18n } = useTranslation();
-  // the keys are the app's (each app types its own catalogue), so they are looked up untyped here
+export function ChatPanel({ messages, engine, onClose, renderFile }: ChatPanelProps) {
+  const { t, i18n } = useTranslation(UI_NAMESPACE);
+  // the strings are this package's (src/strings, `chat.*`); each app types its catalogues, so untyped here
   const lookup = t as unknown as (key: string) => string;
-  const k = (key: string) => lookup(`${keyPrefix}.${key}`);
+  const k = (key: string) => lookup(`chat.${key}`);
   const [text, setText] = useState('');
   const [uploading, setUploading] = useState(false);
   const [failed, setFailed] = useState(false);

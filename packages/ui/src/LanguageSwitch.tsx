@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { UI_NAMESPACE } from './strings.ts';
 import Languages from 'lucide-react/icons/languages';
 import styles from './LanguageSwitch.module.css';
 
@@ -9,7 +10,7 @@ const LANGUAGES: Language[] = ['en', 'ar'];
 
 /**
  * English / العربية segmented switch. Each option is labelled in its own language; the labels come from
- * the app's `language.label`, `language.en` and `language.ar` strings. `tone` picks the look: over the
+ * this package's `language.label`, `language.en` and `language.ar` strings (namespace `ui`). `tone` picks the look: over the
  * company's background (guest) or on a light surface (console).
  */
 export function LanguageSwitch({
@@ -21,7 +22,8 @@ export function LanguageSwitch({
   onChange: (language: Language) => void;
   tone?: 'onImage' | 'onSurface';
 }) {
-  const { t } = useTranslation();
+  const { t: typed } = useTranslation(UI_NAMESPACE);
+  const t = typed as unknown as (key: string) => string;
   return (
     <div className={styles.switch} data-tone={tone} role="group" aria-label={t('language.label')} data-testid="language-switch">
       <Languages size={18} aria-hidden="true" className={styles.glyph} />

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { UI_NAMESPACE } from './strings.ts';
 import styles from './NetworkQuality.module.css';
 
 export type NetworkQualityLevel = 'good' | 'fair' | 'poor' | 'unknown';
@@ -6,8 +7,6 @@ export type NetworkQualityLevel = 'good' | 'fair' | 'poor' | 'unknown';
 export interface NetworkQualityProps {
   /** the engine's measure (packages/call media/networkQuality.ts) */
   quality: { level: NetworkQualityLevel; lossPercent: number | null; rttMs: number | null; jitterMs: number | null };
-  /** where the app keeps the strings: `<keyPrefix>.label`, `.good`, `.fair`, `.poor`, `.unknown`, `.details` */
-  keyPrefix: string;
   className?: string;
 }
 
@@ -19,13 +18,13 @@ const BARS = { good: 3, fair: 2, poor: 1, unknown: 0 } as const;
  * description and as data attributes. Not a live region: it changes every second or so, and the
  * "reconnecting" notice is what announces a cut.
  */
-export function NetworkQuality({ quality, keyPrefix, className }: NetworkQualityProps) {
-  const { t: typed } = useTranslation();
-  // the keys are the app's (each app types its own catalogue), so they are looked up untyped here
+export function NetworkQuality({ quality, className }: NetworkQualityProps) {
+  const { t: typed } = useTranslation(UI_NAMESPACE);
+  // the strings are this package's (src/strings, `networkQuality.*`); each app types its catalogues, so untyped here
   const t = typed as unknown as (key: string, values?: Record<string, unknown>) => string;
   const bars = BARS[quality.level];
   const dash = '–';
-  const details = t(`${keyPrefix}.details`, {
+  const details = t(`networkQuality.details`, {
     loss: quality.lossPercent ?? dash,
     rtt: quality.rttMs ?? dash,
     jitter: quality.jitterMs ?? dash,
@@ -46,7 +45,7 @@ export function NetworkQuality({ quality, keyPrefix, className }: NetworkQuality
         ))}
       </span>
       <span>
-        {t(`${keyPrefix}.label`)} {t(`${keyPrefix}.${quality.level}`)}
+        {t(`networkQuality.label`)} {t(`networkQuality.${quality.level}`)}
       </span>
       <span className="visually-hidden">{details}</span>
     </span>

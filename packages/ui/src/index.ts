@@ -16,6 +16,7 @@ export { VideoTile, type VideoTileProps } from './VideoTile.tsx';
 export { formatDuration, useElapsed, useNow } from './time.ts';
 export { safeFileUrl } from './safeUrl.ts';
 export { toggleLocalTracks } from './tracks.ts';
+export { UI_NAMESPACE } from './strings.ts';
 /** The button looks for elements that are not <button> (a link styled as a button). */
 export { default as buttonStyles } from './Button.module.css';
 /** The side panel's styles (field, error) for the controls inside it. */

@@ -1,20 +1,8 @@
 // The console's calls to the Lobby server (cookie session; see apps/server/src/routes/api/console).
-// Local types for now; they will come from @lobby/contracts.
 import { apiRequest, uploadFile } from '@lobby/call/http';
+import type { CompanyDetails, ConsoleSession, ConsoleUser, LoginBody, ProfileImageAnswer, ProfileImageBody } from '@lobby/contracts';
 
-export type Role = 'agent' | 'supervisor' | 'admin';
-
-export interface ConsoleUser {
-  id: number;
-  email: string;
-  name: string;
-  role: Role;
-  companyId: number;
-  jid: string;
-  assignmentIds?: number[];
-  /** the user's picture, which guests see (GET /api/profile-images/{id}); absent: its initial */
-  profileImageUrl?: string;
-}
+export type { ConsoleUser, Role } from '@lobby/contracts';
 
 /**
  * The user's own picture: uploads the image (POST /api/upload/image checks its type) and makes it the
@@ -22,14 +10,14 @@ export interface ConsoleUser {
  */
 export async function setProfilePicture(file: File, companyId: number): Promise<string | null> {
   const fileUrl = await uploadFile({}, 'image', file, companyId);
-  const uploadId = fileUrl.split('/').pop() ?? '';
-  const data = await apiRequest<{ profileImageUrl: string | null }>('/console/profile-image', { method: 'PUT', body: { uploadId } });
+  const body: ProfileImageBody = { uploadId: fileUrl.split('/').pop() ?? '' };
+  const data = await apiRequest<ProfileImageAnswer>('/console/profile-image', { method: 'PUT', body });
   return data.profileImageUrl;
 }
 
 /** `POST /api/console/login` → sets the session cookie. 401 when the email or password is wrong. */
 export async function login(email: string, password: string): Promise<ConsoleUser> {
-  const data = await apiRequest<{ user: ConsoleUser }>('/console/login', { method: 'POST', body: { email, password } });
+  const data = await apiRequest<ConsoleSession>('/console/login', { method: 'POST', body: { email, password } satisfies LoginBody });
   return data.user;
 }
 
@@ -40,12 +28,12 @@ export async function logout(): Promise<void> {
 
 /** `GET /api/console/me`: the user of the session cookie (401 when none). */
 export async function me(signal?: AbortSignal): Promise<ConsoleUser> {
-  const data = await apiRequest<{ user: ConsoleUser }>('/console/me', { signal });
+  const data = await apiRequest<ConsoleSession>('/console/me', { signal });
   return data.user;
 }
 
 /** The company's name for the header (`GET /api/company/details?companyId=`). */
 export async function companyName(companyId: number): Promise<string> {
-  const data = await apiRequest<{ name: string }>('/company/details', { query: { companyId } });
+  const data = await apiRequest<Pick<CompanyDetails, 'name'>>('/company/details', { query: { companyId } });
   return data.name;
 }

@@ -7,27 +7,30 @@ import adminEn from './admin.en.json';
 import adminAr from './admin.ar.json';
 import routingEn from './routing.en.json';
 import routingAr from './routing.ar.json';
+import uiEn from '@lobby/ui/strings/en.json';
+import uiAr from '@lobby/ui/strings/ar.json';
 import type { Language } from '../state/store.ts';
 
 /**
  * `translation`: the workspace; `admin`: administration and reports; `routing`: how calls reach agents
- * (appointment badge, round-robin offers). Kept apart so each area owns its file.
+ * (appointment badge, round-robin offers). Kept apart so each area owns its file. `ui`: the in-call
+ * strings shared with the guest app (@lobby/ui).
  */
 export const resources = {
-  en: { translation: en, admin: adminEn, routing: routingEn },
-  ar: { translation: ar, admin: adminAr, routing: routingAr },
+  en: { translation: en, admin: adminEn, routing: routingEn, ui: uiEn },
+  ar: { translation: ar, admin: adminAr, routing: routingAr, ui: uiAr },
 } as const;
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en; admin: typeof adminEn; routing: typeof routingEn };
+    resources: { translation: typeof en; admin: typeof adminEn; routing: typeof routingEn; ui: typeof uiEn };
   }
 }
 
 void i18n.use(initReactI18next).init({
   resources,
-  ns: ['translation', 'admin', 'routing'],
+  ns: ['translation', 'admin', 'routing', 'ui'],
   defaultNS: 'translation',
   lng: 'en',
   fallbackLng: 'en',

@@ -2,7 +2,8 @@
 // desk's call status (SPEC.md §3 "Call status": chat, unread count, the guest's mute state, screen share,
 // zoom), the calls a supervisor may join, this console's own volume and speaker choices, and the desk's
 // methods. Only types come from the engine here; state/deskSnapshot.ts fills them from its snapshots.
-import type { CallStatus, IncomingTransfer } from '@lobby/call';
+import type { CallStatus } from '@lobby/call';
+import type { IncomingTransfer } from '@lobby/contracts';
 
 /** A stable empty list for selectors (a fresh [] each render would loop useSyncExternalStore). */
 export const NONE: readonly never[] = Object.freeze([]);

@@ -13,10 +13,10 @@ export function demoCompany(params: URLSearchParams): Company {
   const lang = params.get('lang');
   const count = Number(params.get('assignments') ?? '3');
   const assignments = [
-    { id: 1, name: 'Sales', name_ar: 'المبيعات' },
-    { id: 2, name: 'Customer support', name_ar: 'دعم العملاء' },
-    { id: 3, name: 'Billing', name_ar: 'الفواتير' },
-    { id: 4, name: 'Technical help', name_ar: 'المساعدة التقنية' },
+    { id: 1, name: lang === 'ar' ? 'المبيعات' : 'Sales', type: 'queue' as const },
+    { id: 2, name: lang === 'ar' ? 'دعم العملاء' : 'Customer support', type: 'queue' as const },
+    { id: 3, name: lang === 'ar' ? 'الفواتير' : 'Billing', type: 'queue' as const },
+    { id: 4, name: lang === 'ar' ? 'المساعدة التقنية' : 'Technical help', type: 'queue' as const },
   ].slice(0, Math.max(0, Math.min(4, count)));
   const hours = (day: number) => [{ day, from: '09:00', to: '13:00' }, { day, from: '14:00', to: '18:00' }];
   return {

@@ -5,18 +5,19 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from './en.json';
 import journeyEn from './journey/en.json';
+import uiEn from '@lobby/ui/strings/en.json';
 import type { Language } from '../state/store.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en; journey: typeof journeyEn };
+    resources: { translation: typeof en; journey: typeof journeyEn; ui: typeof uiEn };
   }
 }
 
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en, journey: journeyEn } },
-  ns: ['translation', 'journey'],
+  resources: { en: { translation: en, journey: journeyEn, ui: uiEn } },
+  ns: ['translation', 'journey', 'ui'],
   lng: 'en',
   fallbackLng: 'en',
   supportedLngs: ['en', 'ar'],
@@ -31,12 +32,17 @@ const catalogues: Record<Exclude<Language, 'en'>, () => Promise<{ default: unkno
 const journeyCatalogues: Record<Exclude<Language, 'en'>, () => Promise<{ default: unknown }>> = {
   ar: () => import('./journey/ar.json'),
 };
+// The shared in-call strings of @lobby/ui (namespace `ui`), its Arabic loaded with the app's.
+const uiCatalogues: Record<Exclude<Language, 'en'>, () => Promise<{ default: unknown }>> = {
+  ar: () => import('@lobby/ui/strings/ar.json'),
+};
 
 /** Makes sure the catalogue of `language` is loaded (no-op for English or when already there). */
 export async function ensureLanguage(language: Language): Promise<void> {
   if (language === 'en' || i18n.hasResourceBundle(language, 'translation')) return;
-  const [catalogue, journey] = await Promise.all([catalogues[language](), journeyCatalogues[language]()]);
+  const [catalogue, journey, ui] = await Promise.all([catalogues[language](), journeyCatalogues[language](), uiCatalogues[language]()]);
   i18n.addResourceBundle(language, 'journey', journey.default, true, true);
+  i18n.addResourceBundle(language, 'ui', ui.default, true, true);
   i18n.addResourceBundle(language, 'translation', catalogue.default, true, true);
 }
 

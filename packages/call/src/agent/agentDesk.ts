@@ -17,7 +17,8 @@ export { targetsMe, type QueueEntry } from './waitingQueue.ts';
 
 /** room joins sent at once when the console starts with many waiting guests (eachLimited.ts) */
 const ROOM_JOINS_IN_FLIGHT = 16;
-import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom } from '../api/consoleApi.ts';
+import type { CallRoutingInfo as CallRouting, IncomingTransfer } from '@lobby/contracts';
+import type { ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
 import type { RemoteFeed } from '../media/mediaSession.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';

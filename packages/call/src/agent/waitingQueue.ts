@@ -10,7 +10,8 @@
  * console does not even re-render then. `buildList` is the full rebuild, for when a rule's input other
  * than a presence changes (round robin's routing).
  */
-import type { CallRouting, OpenCallRoom } from '../api/consoleApi.ts';
+import type { CallRoutingInfo as CallRouting } from '@lobby/contracts';
+import type { OpenCallRoom } from '../api/consoleApi.ts';
 import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
 import type { RoomPresence } from '../xmpp/session.ts';
 

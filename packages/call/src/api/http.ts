@@ -3,6 +3,7 @@
  * `/api`, answers `{ data: … }`, errors `{ statusCode, error, message }` (docs/architecture.md). The apps
  * import it as `@lobby/call/http`, which brings nothing else of the engine into their first load.
  */
+import type { UploadType } from '@lobby/contracts';
 
 /** The error body the server sends with every 4xx/5xx answer. */
 export interface ApiErrorBody {
@@ -107,8 +108,6 @@ export function requestJson<T>(
 ): Promise<T> {
   return apiRequest<T>(path, { ...options, method, body, ...init });
 }
-
-export type UploadType = 'image' | 'document';
 
 /** The upload type for a file: images by MIME type, everything else as a document. */
 export function uploadTypeOf(file: { type: string }): UploadType {

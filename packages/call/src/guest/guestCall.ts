@@ -9,7 +9,8 @@
 import { newCallId } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
 import { encodePresenceStatus, joinStatus, presenceImageUrl, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
-import type { GuestApi, GuestRegistration, GuestRoom, ReportStatus } from '../api/guestApi.ts';
+import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
+import type { GuestApi } from '../api/guestApi.ts';
 import type { CallStage, RemoteFeed } from '../media/mediaSession.ts';
 import { consoleBuffer } from '../consoleBuffer.ts';
 import { ICE_FAILED, MEDIA_LOST, grantWithRetry, type MediaNotice } from '../media/mediaHealth.ts';

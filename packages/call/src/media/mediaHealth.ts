@@ -13,7 +13,7 @@
  * Several at once show the one that concerns the person most (NOTICE_ORDER).
  */
 import { ApiError } from '../api/http.ts';
-import type { MediaGrant } from '../api/guestApi.ts';
+import type { MediaGrant } from '@lobby/contracts';
 import type { MediaTransport } from '../room/ports.ts';
 import { isTransientGatewayError, retry } from './retry.ts';
 

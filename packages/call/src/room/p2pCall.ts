@@ -3,7 +3,7 @@
  * Jingle session between the guest and its agent (media/p2pTransport.ts). Both engines build their
  * transport options here, so the rest of their media code is the same for both methods.
  */
-import type { MediaGrant } from '../api/guestApi.ts';
+import type { MediaGrant } from '@lobby/contracts';
 import type { RoomOptions } from '../media/mediaSession.ts';
 import type { P2POptions } from '../media/p2pTransport.ts';
 import type { ControlMessage } from '../xmpp/session.ts';

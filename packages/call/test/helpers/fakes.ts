@@ -13,8 +13,9 @@ import type { CallPorts, ClockPort, DevicesPort, EnvironmentPort, LocalMediaRequ
 import type { MediaEvents, MediaSessionOptions, PublishOptions, RoomOptions } from '../../src/media/mediaSession.ts';
 import type { OutgoingChat, XmppEvents, XmppSessionOptions } from '../../src/xmpp/session.ts';
 import type { CallControl } from '../../src/xmpp/stanzas.ts';
-import type { GuestApi, GuestRegistration, MediaGrant, ReportStatus, TimestampFlag } from '../../src/api/guestApi.ts';
-import type { CallRouting, ConsoleApi, IncomingTransfer, OpenCallRoom, TransferEvents } from '../../src/api/consoleApi.ts';
+import type { CallRoutingInfo as CallRouting, GuestRegistration, IncomingTransfer, MediaGrant, OpenCall, ReportStatus, TransferAccepted } from '@lobby/contracts';
+import type { GuestApi, TimestampFlag } from '../../src/api/guestApi.ts';
+import type { ConsoleApi, TransferEvents } from '../../src/api/consoleApi.ts';
 import type { JinglePort } from '../../src/xmpp/jingle.ts';
 import { P2PTransport } from '../../src/media/p2pTransport.ts';
 import type { FakeJingleNetwork } from './fakeJingle.ts';
@@ -685,6 +686,9 @@ export function createFakeGuestApi(username = 'guest1'): FakeGuestApi {
     access_token: 'token',
     credential: 'secret',
     expires_in: 3600,
+    credential_expires_in: 3600,
+    companyId: 1,
+    location: { latitude: '', longitude: '' },
   };
   const api: FakeGuestApi = {
     timestamps: [],
@@ -724,21 +728,26 @@ export function createFakeGuestApi(username = 'guest1'): FakeGuestApi {
 export interface FakeConsoleApi extends ConsoleApi {
   /** the server's event stream: push a call, a routing, a transfer, an accepted transfer */
   events: {
-    callOpened(room: OpenCallRoom): void;
+    callOpened(room: OpenCall): void;
     routing(routing: CallRouting): void;
     transfer(transfer: IncomingTransfer): void;
-    transferAccepted(accepted: { id: number; callId: string; toJid: string }): void;
+    transferAccepted(accepted: TransferAccepted): void;
     /** the event stream opened (true) or was lost (false) */
     live(live: boolean): void;
   };
   transfers: Array<{ callId: string; to: unknown }>;
   grants: string[];
-  openRooms: OpenCallRoom[];
+  openRooms: OpenCall[];
+}
+
+/** An open call as GET /console/rooms lists it (report 1, opened now, unless given). */
+export function openCall(call: Pick<OpenCall, 'room' | 'assignmentId' | 'assignmentName' | 'guestUsername' | 'callId'> & Partial<OpenCall>): OpenCall {
+  return { reportId: 1, openedAt: '2026-01-01T00:00:00.000Z', ...call };
 }
 
 export function createFakeConsoleApi(jid: string): FakeConsoleApi {
   let listeners: {
-    opened: (room: OpenCallRoom) => void;
+    opened: (room: OpenCall) => void;
     routing?: ((routing: CallRouting) => void) | undefined;
     live?: ((live: boolean) => void) | undefined;
     transfers?: TransferEvents | undefined;
@@ -747,7 +756,7 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
   const api: FakeConsoleApi = {
     transfers: [],
     grants: [],
-    openRooms: [{ room: ASSIGNMENT_ROOM, assignmentId: 1, assignmentName: 'Sales', guestUsername: '', callId: '' }],
+    openRooms: [openCall({ room: ASSIGNMENT_ROOM, assignmentId: 1, assignmentName: 'Sales', guestUsername: '', callId: '' })],
     events: {
       callOpened: (room) => listeners?.opened(room),
       routing: (routing) => listeners?.routing?.(routing),

@@ -26,7 +26,7 @@ import { VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfVie
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 
 function CallControls({ video }: { video: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const actions = useAgentActions();
   const audioMuted = useConsoleStore((s) => s.audioMuted);
   const videoMuted = useConsoleStore((s) => s.videoMuted);
@@ -51,9 +51,9 @@ function CallControls({ video }: { video: boolean }) {
     }
   };
   return (
-    <div className={styles.controls} role="toolbar" aria-label={t('call.controls')}>
+    <div className={styles.controls} role="toolbar" aria-label={t('ui:call.controls')}>
       <IconButton
-        label={audioMuted ? t('call.unmuteAudio') : t('call.muteAudio')}
+        label={audioMuted ? t('ui:call.unmuteAudio') : t('ui:call.muteAudio')}
         icon={audioMuted ? <MicOff size={22} /> : <Mic size={22} />}
         tone={audioMuted ? 'off' : 'default'}
         onClick={() => actions.toggleAudio()}
@@ -62,7 +62,7 @@ function CallControls({ video }: { video: boolean }) {
       />
       {video ? (
         <IconButton
-          label={videoMuted ? t('call.cameraOn') : t('call.cameraOff')}
+          label={videoMuted ? t('ui:call.cameraOn') : t('ui:call.cameraOff')}
           icon={videoMuted ? <VideoOff size={22} /> : <Video size={22} />}
           tone={videoMuted ? 'off' : 'default'}
           onClick={() => actions.toggleVideo()}
@@ -82,7 +82,7 @@ function CallControls({ video }: { video: boolean }) {
       ) : null}
       {engine && canShare && !held ? (
         <IconButton
-          label={sharing ? t('inCall.stopSharing') : t('inCall.shareScreen')}
+          label={sharing ? t('ui:call.stopSharing') : t('ui:call.shareScreen')}
           icon={sharing ? <MonitorX size={22} /> : <MonitorUp size={22} />}
           tone={sharing ? 'off' : 'default'}
           disabled={sharingBusy}
@@ -103,14 +103,14 @@ function CallControls({ video }: { video: boolean }) {
       {engine ? (
         <span className={stage.badgeWrap}>
           <IconButton
-            label={chatOpen ? t('inCall.closeChat') : t('inCall.openChat')}
+            label={chatOpen ? t('ui:chat.closeChat') : t('ui:chat.openChat')}
             icon={<MessageCircle size={22} />}
             onClick={() => engine.setChatOpen(!chatOpen)}
             data-testid="agent-chat-toggle-button"
             aria-expanded={chatOpen}
           />
           {unread > 0 ? (
-            <span className={stage.badge} data-testid="agent-chat-unread" aria-label={t('inCall.unread', { count: unread })}>
+            <span className={stage.badge} data-testid="agent-chat-unread" aria-label={t('ui:chat.unread', { count: unread })}>
               {unread}
             </span>
           ) : null}
@@ -118,7 +118,7 @@ function CallControls({ video }: { video: boolean }) {
       ) : null}
       <TransferControl />
       <IconButton
-        label={t('call.hangup')}
+        label={t('ui:call.hangup')}
         icon={<PhoneOff size={24} />}
         tone="danger"
         onClick={() => void actions.hangup()}
@@ -130,7 +130,7 @@ function CallControls({ video }: { video: boolean }) {
 
 /** Calls other agents are in, to join (a supervisor listens in and can speak: up to 10 publishers). */
 function RunningCalls() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const calls = useAgentInCall((s) => s.runningCalls);
   const engine = useAgentInCall((s) => s.engine);
   // the server refuses a second participant in a p2p call (docs/protocol.md "p2p")
@@ -167,7 +167,7 @@ function RunningCalls() {
 
 /** The active call (remote large, self-view small, controls), or an idle state. */
 export function CallArea() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const call = useConsoleStore((s) => s.activeCall);
   const localStream = useConsoleStore((s) => s.localStream);
   const remoteStreams = useConsoleStore((s) => s.remoteStreams);
@@ -245,18 +245,18 @@ export function CallArea() {
           <bdi>{call.guestName}</bdi>
           <span className={styles.assignment}>{call.assignmentName}</span>
         </span>
-        <NetworkQuality quality={networkQuality} keyPrefix="call.networkQuality" />
+        <NetworkQuality quality={networkQuality} />
         <span className={styles.timer} data-testid="agent-call-timer" data-held={held}>
-          <span className="visually-hidden">{t('call.duration')}</span>
+          <span className="visually-hidden">{t('ui:call.duration')}</span>
           {held ? <span className={`${stage.timerHeld} ${styles.timerHeld}`}>{t('call.guestOnHold')}</span> : null}
           <time role="timer" aria-live="off">
-            {call.startedAt ? elapsed : t('call.connecting')}
+            {call.startedAt ? elapsed : t('ui:call.connecting')}
           </time>
         </span>
       </div>
       <MediaNotice />
       <div className={styles.stage}>
-        {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('inCall.sharedScreen')} /> : null}
+        {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('ui:call.sharedScreen')} /> : null}
         {video ? (
           <VideoTile
             className={zoomedScreen ? `${stage.strip} ${styles.strip}` : stage.remote}
@@ -270,7 +270,7 @@ export function CallArea() {
               remote ? (
                 <span className={styles.placeholder}>
                   <Avatar name={call.guestName} size={88} />
-                  {t('call.cameraIsOff')}
+                  {t('ui:call.cameraIsOff')}
                 </span>
               ) : held ? (
                 <span className={styles.placeholder} data-testid="remote-on-hold">
@@ -280,7 +280,7 @@ export function CallArea() {
               ) : (
                 <span className={styles.placeholder}>
                   <Spinner size={34} />
-                  {t('call.connecting')}
+                  {t('ui:call.connecting')}
                 </span>
               )
             }
@@ -291,20 +291,20 @@ export function CallArea() {
             <p className={styles.voiceName}>
               <bdi>{call.guestName}</bdi>
             </p>
-            <p className={stage.voiceKind}>{t('call.voiceCall')}</p>
+            <p className={stage.voiceKind}>{t('ui:call.voiceCall')}</p>
             <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.id} volume={volumeOf(remote?.display)} sinkId={speakerId} data-testid="remote-video" />
           </div>
         )}
         {video ? (
-          <SelfView className={styles.self} stream={localStream} videoOff={videoMuted} label={t('call.you')} cameraOffLabel={t('call.cameraIsOff')} />
+          <SelfView className={styles.self} stream={localStream} videoOff={videoMuted} label={t('ui:call.you')} cameraOffLabel={t('ui:call.cameraIsOff')} />
         ) : null}
         <StageOthers
           className={styles.others}
           screen={screen}
           zoomed={!!zoomedScreen}
           onZoom={() => engine?.setZoomed(true)}
-          screenLabel={t('inCall.sharedScreen')}
-          zoomLabel={t('inCall.showScreenLarge')}
+          screenLabel={t('ui:call.sharedScreen')}
+          zoomLabel={t('ui:call.showScreenLarge')}
         >
           {others.map((o) =>
             video ? (
@@ -321,15 +321,15 @@ export function CallArea() {
         ) : null}
         {localScreen ? (
           <p className={`${stage.pill} ${styles.note}`} role="status" data-testid="agent-sharing-note">
-            {t('inCall.youAreSharing')}
+            {t('ui:call.youAreSharing')}
           </p>
         ) : null}
         {guestAudioMuted || guestVideoMuted ? (
           <p className={`${stage.pill} ${styles.note} ${styles.noteLow}`} role="status" data-testid="guest-muted">
             <MicOff size={14} aria-hidden="true" />{' '}
             {guestAudioMuted
-              ? t('inCall.peerMicMuted', { name: call.guestName })
-              : t('inCall.peerCameraOff', { name: call.guestName })}
+              ? t('ui:call.peerMicMuted', { name: call.guestName })
+              : t('ui:call.peerCameraOff', { name: call.guestName })}
           </p>
         ) : null}
         {chatOpen ? <ChatPanel onClose={() => engine?.setChatOpen(false)} /> : null}

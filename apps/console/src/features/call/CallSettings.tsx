@@ -25,7 +25,7 @@ export function CallSettings({ video, participants, main, onClose }: {
   main: string | null;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const engine = useAgentInCall((s) => s.engine);
   const volumes = useAgentInCall((s) => s.volumes);
   const localStream = useConsoleStore((s) => s.localStream);
@@ -60,22 +60,22 @@ export function CallSettings({ video, participants, main, onClose }: {
     >
         {video ? (
           <DeviceSelect
-            label={t('inCall.camera')}
+            label={t('ui:call.camera')}
             devices={cameras}
             value={current('video')}
             disabled={busy}
             onChange={(id) => void change({ videoDeviceId: id })}
-            unnamed={t('inCall.device')}
+            unnamed={t('ui:call.device')}
             data-testid="agent-camera-select"
           />
         ) : null}
         <DeviceSelect
-          label={t('inCall.microphone')}
+          label={t('ui:call.microphone')}
           devices={microphones}
           value={current('audio')}
           disabled={busy}
           onChange={(id) => void change({ audioDeviceId: id })}
-          unnamed={t('inCall.device')}
+          unnamed={t('ui:call.device')}
           data-testid="agent-microphone-select"
         />
         {speakers.length ? (
@@ -84,14 +84,14 @@ export function CallSettings({ video, participants, main, onClose }: {
             devices={speakers}
             value={speakerId}
             onChange={setSpeakerId}
-            unnamed={t('inCall.device')}
+            unnamed={t('ui:call.device')}
             defaultIsEmpty
             data-testid="agent-speaker-select"
           />
         ) : null}
         {failed ? (
           <p className={sidePanelStyles.error} role="alert">
-            {t('inCall.deviceFailed')}
+            {t('ui:call.deviceFailed')}
           </p>
         ) : null}
         {participants.length ? (

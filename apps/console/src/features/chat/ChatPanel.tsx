@@ -20,5 +20,5 @@ function AgentChatFile({ url, name, kind }: { url: string; name: string; kind: '
 export function ChatPanel({ onClose }: { onClose: () => void }) {
   const chat = useAgentInCall((s) => s.status?.chatMessages ?? NONE);
   const desk = useAgentInCall((s) => s.engine);
-  return <SharedChatPanel messages={chat} engine={desk} keyPrefix="inCall" onClose={onClose} renderFile={AgentChatFile} />;
+  return <SharedChatPanel messages={chat} engine={desk} onClose={onClose} renderFile={AgentChatFile} />;
 }

@@ -7,7 +7,7 @@ import type { Company } from '../../api/company.ts';
 export function streamWatermarkOf(
   company: Pick<Company, 'name' | 'streamWatermark' | 'waterMarkLogo'>,
 ): { text: string; imageUrl: string | null } | null {
-  if (company.streamWatermark !== true && company.streamWatermark !== 'visible') return null;
+  if (company.streamWatermark !== 'visible') return null;
   const logo = company.waterMarkLogo && /^https?:\/\//.test(company.waterMarkLogo) ? company.waterMarkLogo : null;
   return { text: company.name, imageUrl: logo };
 }

@@ -8,5 +8,5 @@ export function ChatPanel({ onClose }: { onClose: () => void }) {
   const messages = useInCall((s) => s.status?.chatMessages ?? NONE);
   const engine = useInCall((s) => s.engine);
   const file = (f: { url: string; name: string; kind: 'image' | 'document' }) => <ChatFile url={f.url} name={f.name} kind={f.kind} />;
-  return <SharedChatPanel messages={messages} engine={engine} keyPrefix="ongoing" onClose={onClose} renderFile={file} />;
+  return <SharedChatPanel messages={messages} engine={engine} onClose={onClose} renderFile={file} />;
 }

@@ -32,7 +32,7 @@ const canChooseSpeaker = typeof HTMLMediaElement !== 'undefined' && 'setSinkId' 
 
 /** Camera, microphone and speaker during the call, front/back camera, and the call's volume. */
 export function DevicePanel({ video }: { video: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const engine = useInCall((s) => s.engine);
   const volume = useInCall((s) => s.status?.callVolume ?? 1);
   const isBackCam = useInCall((s) => !!s.status?.isBackCam);
@@ -70,11 +70,11 @@ export function DevicePanel({ video }: { video: boolean }) {
     >
       {video ? (
         <DeviceSelect
-          label={t('ongoing.camera')}
+          label={t('ui:call.camera')}
           devices={devices.videoinput}
           value={current('video')}
           onChange={(id) => void change({ videoDeviceId: id })}
-          unnamed={t('ongoing.device')}
+          unnamed={t('ui:call.device')}
           data-testid="camera-select"
         />
       ) : null}
@@ -84,11 +84,11 @@ export function DevicePanel({ video }: { video: boolean }) {
         </button>
       ) : null}
       <DeviceSelect
-        label={t('ongoing.microphone')}
+        label={t('ui:call.microphone')}
         devices={devices.audioinput}
         value={current('audio')}
         onChange={(id) => void change({ audioDeviceId: id })}
-        unnamed={t('ongoing.device')}
+        unnamed={t('ui:call.device')}
         data-testid="microphone-select"
       />
       {canChooseSpeaker && devices.audiooutput.length ? (
@@ -97,7 +97,7 @@ export function DevicePanel({ video }: { video: boolean }) {
           devices={devices.audiooutput}
           value={sinkId}
           onChange={setSinkId}
-          unnamed={t('ongoing.device')}
+          unnamed={t('ui:call.device')}
           defaultIsEmpty
           data-testid="speaker-select"
         />
@@ -116,7 +116,7 @@ export function DevicePanel({ video }: { video: boolean }) {
       </label>
       {failed ? (
         <p className={sidePanelStyles.error} role="alert">
-          {t('ongoing.deviceFailed')}
+          {t('ui:call.deviceFailed')}
         </p>
       ) : null}
     </SidePanel>

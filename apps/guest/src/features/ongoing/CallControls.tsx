@@ -15,7 +15,7 @@ import { IconButton, stageStyles as stage } from '@lobby/ui';
 
 /** Mute, camera (video calls) and hang up. Labels say what a press will do. */
 export function CallControls({ video }: { video: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const actions = useCallActions();
   const audioMuted = useGuestStore((s) => s.audioMuted);
   const videoMuted = useGuestStore((s) => s.videoMuted);
@@ -24,9 +24,9 @@ export function CallControls({ video }: { video: boolean }) {
   const unread = useInCall((s) => s.status?.unreadMessages ?? 0);
   const devicesOpen = useInCall((s) => !!s.status?.deviceConfigOpen);
   return (
-    <div className={styles.controls} role="toolbar" aria-label={t('call.controls')}>
+    <div className={styles.controls} role="toolbar" aria-label={t('ui:call.controls')}>
       <IconButton
-        label={audioMuted ? t('call.unmuteAudio') : t('call.muteAudio')}
+        label={audioMuted ? t('ui:call.unmuteAudio') : t('ui:call.muteAudio')}
         icon={audioMuted ? <MicOff size={24} /> : <Mic size={24} />}
         tone={audioMuted ? 'off' : 'default'}
         onClick={() => actions.toggleAudio()}
@@ -35,7 +35,7 @@ export function CallControls({ video }: { video: boolean }) {
       />
       {video ? (
         <IconButton
-          label={videoMuted ? t('call.cameraOn') : t('call.cameraOff')}
+          label={videoMuted ? t('ui:call.cameraOn') : t('ui:call.cameraOff')}
           icon={videoMuted ? <VideoOff size={24} /> : <Video size={24} />}
           tone={videoMuted ? 'off' : 'default'}
           onClick={() => actions.toggleVideo()}
@@ -57,7 +57,7 @@ export function CallControls({ video }: { video: boolean }) {
         <span className={stage.badgeWrap}>
           <IconButton
             label={
-              chatOpen ? t('ongoing.closeChat') : unread > 0 ? `${t('ongoing.openChat')}, ${t('ongoing.unread', { count: unread })}` : t('ongoing.openChat')
+              chatOpen ? t('ui:chat.closeChat') : unread > 0 ? `${t('ui:chat.openChat')}, ${t('ui:chat.unread', { count: unread })}` : t('ui:chat.openChat')
             }
             icon={<MessageCircle size={24} />}
             onClick={() => engine.setChatOpen(!chatOpen)}
@@ -72,7 +72,7 @@ export function CallControls({ video }: { video: boolean }) {
         </span>
       ) : null}
       <IconButton
-        label={t('call.hangup')}
+        label={t('ui:call.hangup')}
         icon={<PhoneOff size={26} />}
         tone="danger"
         onClick={() => void actions.hangup()}

@@ -15,7 +15,7 @@ import { ChatPanel } from '../chat/ChatPanel.tsx';
 
 /** The call itself: remote video large with a self-view, or the voice layout with the agent's avatar. */
 export function OngoingScreen() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const company = useGuestStore((s) => s.company);
   const callType = useGuestStore((s) => s.callType);
   const localStream = useGuestStore((s) => s.localStream);
@@ -41,7 +41,7 @@ export function OngoingScreen() {
   const deviceConfigOpen = useInCall((s) => !!s.status?.deviceConfigOpen);
   const [root, setRoot] = useState<HTMLElement | null>(null);
   useRemoteAudioSettings(root);
-  const watermark = company?.streamWatermark === true || company?.streamWatermark === 'visible';
+  const watermark = company?.streamWatermark === 'visible';
   const watermarkLogo = company?.waterMarkLogo && /^https?:\/\//.test(company.waterMarkLogo) ? company.waterMarkLogo : null;
   const remote = cameras.find((r) => r.display === mainUser) ?? cameras[0] ?? null;
   const others = cameras.filter((r) => r !== remote);
@@ -62,24 +62,24 @@ export function OngoingScreen() {
           {t('app.recording')}
         </span>
       ) : null}
-      <NetworkQuality quality={networkQuality} keyPrefix="networkQuality" />
+      <NetworkQuality quality={networkQuality} />
       <span className={styles.timer} data-testid="call-timer" data-on-hold={onHold}>
-        <span className="visually-hidden">{t('call.duration')}</span>
+        <span className="visually-hidden">{t('ui:call.duration')}</span>
         {onHold ? <span className={stage.timerHeld}>{t('ongoing.onHold')}</span> : null}
         {/* one duration from the answer on, across hold and resume (issue 15 defect 8) */}
         <time role="timer" aria-live="off">
-          {callStartedAt !== null ? elapsed : t('call.connecting')}
+          {callStartedAt !== null ? elapsed : t('ui:call.connecting')}
         </time>
       </span>
     </div>
   );
 
   return (
-    <section ref={setRoot} className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} data-side-panel={chatOpen || deviceConfigOpen} aria-label={video ? t('call.videoCall') : t('call.voiceCall')}>
+    <section ref={setRoot} className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} data-side-panel={chatOpen || deviceConfigOpen} aria-label={video ? t('ui:call.videoCall') : t('ui:call.voiceCall')}>
       <MediaNotice />
       {video ? (
         <div className={styles.stage} data-zoomed={!!zoomedScreen}>
-          {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('ongoing.sharedScreen')} /> : null}
+          {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('ui:call.sharedScreen')} /> : null}
           <VideoTile
             className={zoomedScreen ? `${stage.strip} ${styles.strip}` : stage.remote}
             videoOff={remoteVideoMuted}
@@ -91,24 +91,24 @@ export function OngoingScreen() {
               remote ? (
                 <span className={styles.remoteOff}>
                   <Avatar name={agentName} imageUrl={agentImage} imageAlt={agentName} size={96} fallbackIcon={<Headset size={40} />} />
-                  <span>{t('call.cameraIsOff')}</span>
+                  <span>{t('ui:call.cameraIsOff')}</span>
                 </span>
               ) : (
                 <span className={styles.remoteOff}>
                   <Spinner size={36} />
-                  <span>{t('call.connecting')}</span>
+                  <span>{t('ui:call.connecting')}</span>
                 </span>
               )
             }
           />
-          <SelfView className={styles.self} stream={localStream} videoOff={videoMuted} label={t('call.you')} cameraOffLabel={t('call.cameraIsOff')} iconSize={22} />
+          <SelfView className={styles.self} stream={localStream} videoOff={videoMuted} label={t('ui:call.you')} cameraOffLabel={t('ui:call.cameraIsOff')} iconSize={22} />
           <StageOthers
             className={styles.others}
             screen={screen}
             zoomed={!!zoomedScreen}
             onZoom={() => engine?.setZoomed(true)}
-            screenLabel={t('ongoing.sharedScreen')}
-            zoomLabel={t('ongoing.showScreenLarge')}
+            screenLabel={t('ui:call.sharedScreen')}
+            zoomLabel={t('ui:call.showScreenLarge')}
           >
             {others.map((o) => (
               <VideoTile key={o.id} className={stage.otherTile} stream={o.stream} peer={o.id} label={nameOf(o.display)} data-testid="remote-video-other" />
@@ -116,7 +116,7 @@ export function OngoingScreen() {
           </StageOthers>
           {localScreen ? (
             <p className={`${stage.pill} ${styles.sharingNote}`} role="status" data-testid="sharing-note">
-              {t('ongoing.youAreSharing')}
+              {t('ui:call.youAreSharing')}
             </p>
           ) : null}
           {status}
@@ -128,8 +128,8 @@ export function OngoingScreen() {
             <span className={`${styles.avatarRings} ${remote ? styles.live : ''}`}>
               <Avatar name={remote ? agentName : null} imageUrl={agentImage} imageAlt={agentName} size={128} fallbackIcon={<Headset size={52} />} />
             </span>
-            <p className={styles.voiceName}>{remote ? agentName : t('call.connecting')}</p>
-            <p className={stage.voiceKind}>{t('call.voiceCall')}</p>
+            <p className={styles.voiceName}>{remote ? agentName : t('ui:call.connecting')}</p>
+            <p className={stage.voiceKind}>{t('ui:call.voiceCall')}</p>
           </div>
           <VideoTile
             className="visually-hidden"
@@ -142,14 +142,14 @@ export function OngoingScreen() {
             <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} data-testid="remote-video-other" />
           ))}
           {screen ? (
-            <VideoTile className={styles.voiceScreen} stream={screen.stream} peer={screen.id} fit="contain" label={t('ongoing.sharedScreen')} data-testid="remote-screen" />
+            <VideoTile className={styles.voiceScreen} stream={screen.stream} peer={screen.id} fit="contain" label={t('ui:call.sharedScreen')} data-testid="remote-screen" />
           ) : null}
         </div>
       )}
       {remote && (remoteAudioMuted || remoteVideoMuted) ? (
         <p className={`${stage.pill} ${styles.remoteMuted}`} role="status" data-testid="remote-muted" data-audio={remoteAudioMuted} data-video={remoteVideoMuted}>
           <MicOff size={16} aria-hidden="true" />
-          {remoteAudioMuted ? t('ongoing.peerMicMuted', { name: agentName }) : t('ongoing.peerCameraOff', { name: agentName })}
+          {remoteAudioMuted ? t('ui:call.peerMicMuted', { name: agentName }) : t('ui:call.peerCameraOff', { name: agentName })}
         </p>
       ) : null}
       {watermark && !onHold ? (

@@ -7,7 +7,7 @@ import { IconButton } from '@lobby/ui';
 
 /** Shares the screen as a second publisher, or stops sharing. Hidden where the browser cannot share. */
 export function ScreenShareButton() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const engine = useInCall((s) => s.engine);
   const sharing = useInCall((s) => !!s.status?.screenShare);
   const [busy, setBusy] = useState(false);
@@ -25,7 +25,7 @@ export function ScreenShareButton() {
   };
   return (
     <IconButton
-      label={sharing ? t('ongoing.stopSharing') : t('ongoing.shareScreen')}
+      label={sharing ? t('ui:call.stopSharing') : t('ui:call.shareScreen')}
       icon={sharing ? <MonitorX size={24} /> : <MonitorUp size={24} />}
       tone={sharing ? 'off' : 'default'}
       disabled={busy}

@@ -8,23 +8,17 @@ import CircleAlert from 'lucide-react/icons/circle-alert';
 import { useGuestStore, type CallKind } from '../../state/store.ts';
 import { useCallActions } from '../../state/callActions.ts';
 import { useCompanyMessage } from '../base/hooks.ts';
-import type { Assignment } from '../../api/company.ts';
 import { visibleAssignments, visibleGroups } from '../../journey/assignments.ts';
 import { WelcomeForm } from './WelcomeForm.tsx';
 import ExternalLink from 'lucide-react/icons/external-link';
 import styles from './SelectionScreen.module.css';
 import { Button, Avatar } from '@lobby/ui';
 
-function assignmentName(assignment: Assignment, language: string): string {
-  return (language === 'ar' && assignment.name_ar) || assignment.name;
-}
-
 /** The start screen: who you are calling, what about, and the call button(s). */
 export function SelectionScreen() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['translation', 'ui']);
   const actions = useCallActions();
   const company = useGuestStore((s) => s.company);
-  const language = useGuestStore((s) => s.language);
   const assignmentId = useGuestStore((s) => s.assignmentId);
   const setAssignment = useGuestStore((s) => s.setAssignment);
   const appointment = useGuestStore((s) => s.appointmentReference);
@@ -102,7 +96,7 @@ export function SelectionScreen() {
                   onChange={() => chooseGroup(String(g.id))}
                   className={styles.radio}
                 />
-                <span className={styles.optionLabel}>{(language === 'ar' && g.name_ar) || g.name}</span>
+                <span className={styles.optionLabel}>{g.name}</span>
               </label>
             ))}
           </div>
@@ -134,7 +128,7 @@ export function SelectionScreen() {
                   }}
                   className={styles.radio}
                 />
-                <span className={styles.optionLabel}>{assignmentName(assignment, language)}</span>
+                <span className={styles.optionLabel}>{assignment.name}</span>
               </label>
             ))}
           </div>
@@ -180,7 +174,7 @@ export function SelectionScreen() {
             size="lg"
             block
             icon={callType === 'voice' ? <Phone size={22} /> : <Video size={22} />}
-            hint={callType === 'voice' ? t('call.voiceCall') : t('call.videoCall')}
+            hint={callType === 'voice' ? t('ui:call.voiceCall') : t('ui:call.videoCall')}
             onClick={() => start(callType)}
             data-testid="call-button"
             data-call-kind={callType}
