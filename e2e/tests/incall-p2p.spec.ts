@@ -140,6 +140,8 @@ test('when in a p2p call, then chat, mute and the guest\'s device change work as
     const microphone = await sending(guest.page, 'audio');
     await guest.page.getByTestId('devices-button').click();
     await expect(guest.page.getByTestId('device-panel')).toBeVisible();
+    // the chat, still open from above, gives its place to the settings (it docked over them before)
+    await expect(guest.page.getByTestId('chat-panel')).toHaveCount(0);
     await chooseOther(guest.page, 'microphone-select');
     await expect.poll(() => sending(guest.page, 'audio')).not.toBe(microphone);
     await expectMediaFlowing(agent.page, 'agent after the microphone change');

@@ -48,7 +48,11 @@ export function CallControls({ video }: { video: boolean }) {
         <IconButton
           label={t('ongoing.devices')}
           icon={<Settings size={24} />}
-          onClick={() => engine.setDeviceConfigOpen(!devicesOpen)}
+          onClick={() => {
+            // one side panel at a time: both dock in the same place, and the chat would cover the settings
+            if (!devicesOpen) engine.setChatOpen(false);
+            engine.setDeviceConfigOpen(!devicesOpen);
+          }}
           data-testid="devices-button"
           aria-expanded={devicesOpen}
         />
@@ -60,7 +64,10 @@ export function CallControls({ video }: { video: boolean }) {
               chatOpen ? t('ui:chat.closeChat') : unread > 0 ? `${t('ui:chat.openChat')}, ${t('ui:chat.unread', { count: unread })}` : t('ui:chat.openChat')
             }
             icon={<MessageCircle size={24} />}
-            onClick={() => engine.setChatOpen(!chatOpen)}
+            onClick={() => {
+              if (!chatOpen) engine.setDeviceConfigOpen(false);
+              engine.setChatOpen(!chatOpen);
+            }}
             data-testid="chat-toggle-button"
             aria-expanded={chatOpen}
           />
