@@ -7,6 +7,9 @@
  *
  * Budget: ≤ 90 kB gzip (issue 16; docs/performance.md "Guest app first load"). Exits 1 when over budget
  * or when StanzaJS, janus.js or the Sentry SDK are reachable from the first load.
+ *
+ * `--libraries`: only the second rule, a property of the build rather than a budget (scripts/test's build
+ * stage runs it, so an import that drags a call library into the first screen fails the suite).
  */
 import { firstLoad, kb } from './lib/firstLoad.ts';
 
@@ -22,4 +25,5 @@ console.log(
 );
 if (result.heavyInFirst.length)
   console.log(`StanzaJS/janus.js/Sentry in the first load: ${result.heavyInFirst.join(', ')}`);
-if (result.total > BUDGET || result.heavyInFirst.length) process.exit(1);
+const librariesOnly = process.argv.includes('--libraries');
+if (result.heavyInFirst.length || (!librariesOnly && result.total > BUDGET)) process.exit(1);

@@ -7,7 +7,9 @@ import { useStore } from 'zustand';
 import { createContext, useContext } from 'react';
 import type { ConsoleUser } from '../api/console.ts';
 import { initialAgentInCall, initialTransfers, type AgentInCallState, type TransferState } from './inCall.ts';
-import { UNKNOWN_QUALITY, type MediaNotice, type NetworkQuality } from '@lobby/call';
+// the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
+import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
+import type { MediaNotice, NetworkQuality } from '@lobby/call';
 
 export type Language = 'en' | 'ar';
 export type CallKind = 'video' | 'voice';

@@ -8,7 +8,9 @@ import { createContext, useContext } from 'react';
 import type { Company } from '../api/company.ts';
 import type { Screen } from './screens.ts';
 import { initialInCall, type InCallState } from './inCall.ts';
-import { UNKNOWN_QUALITY, type MediaNotice, type NetworkQuality } from '@lobby/call';
+// the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
+import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
+import type { MediaNotice, NetworkQuality } from '@lobby/call';
 
 export type { Screen } from './screens.ts';
 export type Language = 'en' | 'ar';
