@@ -65,6 +65,8 @@ export interface RecordingsService {
    * company has no recording of that call.
    */
   remove(companyId: number, callId: string, why: Deletion): Promise<boolean>;
+  /** Newest modification (ms) of any file of one call folder of the company; null when empty or gone. */
+  lastWritten(companyId: number, callId: string): Promise<number | null>;
   /** The call ids of every call folder of the company, processed or not (raw `.mjr` files only, say). */
   folders(companyId: number): Promise<string[]>;
   /**
@@ -128,13 +130,16 @@ export function createRecordingsService(
     return reports.sort((a, b) => Number(a.created_at) - Number(b.created_at));
   }
 
-  /** Newest modification (ms) of the chain's raw files, or null when it has none. */
-  async function newestRaw(dirs: string[]): Promise<number | null> {
-    const files = (await Promise.all(dirs.map((d) => mjrFiles(d)))).flat();
-    if (!files.length) return null;
+  /** Newest modification (ms) of these files, or null when none is there. */
+  async function newestOf(files: string[]): Promise<number | null> {
     const stats = await Promise.all(files.map((f) => fs.stat(f).catch(() => null)));
     const times = stats.filter((s) => s !== null).map((s) => s.mtimeMs);
     return times.length ? Math.max(...times) : null;
+  }
+
+  /** Newest modification (ms) of the chain's raw files, or null when it has none. */
+  async function newestRaw(dirs: string[]): Promise<number | null> {
+    return newestOf((await Promise.all(dirs.map((d) => mjrFiles(d)))).flat());
   }
 
   async function processChain(companyId: number, originCallId: string, reports: Report[]): Promise<void> {
@@ -242,6 +247,12 @@ export function createRecordingsService(
     async remove(companyId, callId, why) {
       if (!(await service.fileOf(companyId, callId))) return false;
       return removeChain(companyId, callId, why);
+    },
+    async lastWritten(companyId, callId) {
+      if (!isCallId(callId)) return null;
+      const dir = path.join(companyDir(companyId), callId);
+      const names = await fs.readdir(dir).catch(() => [] as string[]);
+      return newestOf(names.map((n) => path.join(dir, n)));
     },
     async folders(companyId) {
       const names = await fs.readdir(companyDir(companyId), { withFileTypes: true }).catch(() => []);

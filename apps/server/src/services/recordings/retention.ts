@@ -8,8 +8,6 @@
  *
  * The clock is injected, so that tests move time instead of waiting days.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Services } from '../index.ts';
 import { createPeriodicJob, type PeriodicJob } from '../periodicJob.ts';
 import type { RecordingsService } from './index.ts';
@@ -21,18 +19,10 @@ export type RetentionJob = PeriodicJob<string[]>;
 
 export function createRetentionJob(
   services: Pick<Services, 'repos'>,
-  recordings: Pick<RecordingsService, 'root' | 'companies' | 'folders' | 'purge'>,
+  recordings: Pick<RecordingsService, 'companies' | 'folders' | 'lastWritten' | 'purge'>,
   options: { now: () => number; log?: (message: string, error?: unknown) => void },
 ): RetentionJob {
   const log = options.log ?? (() => undefined);
-
-  /** Newest modification (ms) of the files in a call folder; null when empty or gone. */
-  async function newestFile(dir: string): Promise<number | null> {
-    const names = await fs.readdir(dir).catch(() => [] as string[]);
-    const stats = await Promise.all(names.map((n) => fs.stat(path.join(dir, n)).catch(() => null)));
-    const times = stats.filter((s) => s !== null).map((s) => s.mtimeMs);
-    return times.length ? Math.max(...times) : null;
-  }
 
   async function sweep(): Promise<string[]> {
     const deleted: string[] = [];
@@ -60,7 +50,7 @@ export function createRetentionJob(
             began = Number((first ?? ours).created_at);
           } else {
             // no report (gone, or never made): the folder's newest file, so that one still written stays
-            began = await newestFile(path.join(recordings.root, String(companyId), callId));
+            began = await recordings.lastWritten(companyId, callId);
           }
           if (began === null || began >= cutoff) continue;
           if (await recordings.purge(companyId, origin, { by: null, reason: 'retention' })) deleted.push(origin);
