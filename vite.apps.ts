@@ -16,15 +16,23 @@ function reactRouterProduction(appDir: string): string {
   return join(dirname(createRequire(join(appDir, 'package.json')).resolve('react-router/package.json')), 'dist/production/index.mjs');
 }
 
-export function lobbyAppConfig(options: { base: string; appDir: string; reactRouter?: boolean }) {
+export function lobbyAppConfig(options: {
+  base: string;
+  appDir: string;
+  reactRouter?: boolean;
+  /** the app's own module replacements (the guest's translation layer for react-i18next) */
+  aliases?: { find: RegExp; replacement: string }[];
+}) {
   return defineConfig(({ mode }): UserConfig => ({
     base: options.base,
     plugins: [react()],
     resolve: {
-      alias:
-        mode === 'production' && options.reactRouter
+      alias: [
+        ...(options.aliases ?? []),
+        ...(mode === 'production' && options.reactRouter
           ? [{ find: /^react-router$/, replacement: reactRouterProduction(options.appDir) }]
-          : [],
+          : []),
+      ],
     },
     build: {
       outDir: 'dist',

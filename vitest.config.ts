@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { guestAliases } from './apps/guest/vite.config.ts';
 
 // Unit and in-process API tests of every workspace; the browser journeys live in e2e/ (Playwright).
 export default defineConfig({
@@ -24,7 +25,11 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'guest', root: 'apps/guest', include: ['test/**/*.test.{ts,tsx}'], environment: 'happy-dom' } },
+      {
+        // @lobby/ui's 'react-i18next' is the guest's own translation layer, as in the guest's build
+        resolve: { alias: guestAliases },
+        test: { name: 'guest', root: 'apps/guest', include: ['test/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
+      },
       { test: { name: 'console', root: 'apps/console', include: ['test/**/*.test.{ts,tsx}'], environment: 'happy-dom' } },
     ],
   },

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 import { applyLanguage, ensureLanguage } from '../i18n/index.ts';
 import { applyTheme } from '../theme/theme.ts';
 import { CallActionsContext, type CallActions } from '../state/callActions.ts';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 import SearchX from 'lucide-react/icons/search-x';
 import { MessageScreen } from '../features/base/MessageScreen.tsx';
 import { ensureLanguage } from '../i18n/index.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import { useGuestStore, type Language } from '../state/store.ts';
 import { isMultilingual, saveLanguage } from '../i18n/language.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import PhoneMissed from 'lucide-react/icons/phone-missed';
 import PhoneOff from 'lucide-react/icons/phone-off';
 import WifiOff from 'lucide-react/icons/wifi-off';

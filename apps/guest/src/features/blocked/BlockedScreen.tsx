@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import ShieldBan from 'lucide-react/icons/shield-ban';
 import { MessageScreen } from '../base/MessageScreen.tsx';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import FileText from 'lucide-react/icons/file-text';
 import { useInCall } from '../../state/store.ts';
 import { chatPanelStyles as styles } from '@lobby/ui';

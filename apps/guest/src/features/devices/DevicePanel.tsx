@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import { DeviceSelect, SidePanel, sidePanelStyles } from '@lobby/ui';
 import SwitchCamera from 'lucide-react/icons/switch-camera';
 import { useGuestStore, useInCall } from '../../state/store.ts';

@@ -1,6 +1,6 @@
 // Fields of a company form (docs/api.md "Forms"), shared by the welcome form and the advanced rating.
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import Star from 'lucide-react/icons/star';
 import { Face } from './faces.tsx';
 import type { FormField } from '../../api/company.ts';

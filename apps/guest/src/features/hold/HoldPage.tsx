@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import Pause from 'lucide-react/icons/pause';
 import { useGuestStore } from '../../state/store.ts';
 import { companyMessage } from '../../i18n/companyMessage.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import AppWindow from 'lucide-react/icons/app-window';
 import { useCallActions } from '../../state/callActions.ts';
 import { useGuestStore } from '../../state/store.ts';

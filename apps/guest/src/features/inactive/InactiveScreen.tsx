@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import PowerOff from 'lucide-react/icons/power-off';
 import ExternalLink from 'lucide-react/icons/external-link';
 import { useGuestStore } from '../../state/store.ts';

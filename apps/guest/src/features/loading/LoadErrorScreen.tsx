@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import WifiOff from 'lucide-react/icons/wifi-off';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { MessageScreen } from '../base/MessageScreen.tsx';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import { useGuestStoreMaybe } from '../../state/store.ts';
 import styles from './LoadingScreen.module.css';
 import { Spinner } from '@lobby/ui';

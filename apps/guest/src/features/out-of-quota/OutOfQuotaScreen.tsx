@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import Hourglass from 'lucide-react/icons/hourglass';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { useCallActions } from '../../state/callActions.ts';

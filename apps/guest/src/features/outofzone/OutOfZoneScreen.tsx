@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import MapPinOff from 'lucide-react/icons/map-pin-off';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { useState } from 'react';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import Star from 'lucide-react/icons/star';
 import { Face } from '../forms/faces.tsx';
 import CircleCheck from 'lucide-react/icons/circle-check';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import { useRecheck } from '../base/useRecheck.ts';
 import { localTime } from '../../journey/checks.ts';
 import CalendarClock from 'lucide-react/icons/calendar-clock';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import MonitorUp from 'lucide-react/icons/monitor-up';
 import MonitorX from 'lucide-react/icons/monitor-x';
 import { useInCall } from '../../state/store.ts';

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import Video from 'lucide-react/icons/video';
 import Phone from 'lucide-react/icons/phone';
 import CircleDot from 'lucide-react/icons/circle-dot';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { onWidgetPrefill, prefilledAnswers } from '../widget/bridge.ts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import CircleAlert from 'lucide-react/icons/circle-alert';
 import { useGuestStore } from '../../state/store.ts';
 import { useCallActions } from '../../state/callActions.ts';

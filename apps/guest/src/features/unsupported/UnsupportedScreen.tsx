@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import MonitorX from 'lucide-react/icons/monitor-x';
 import VideoOff from 'lucide-react/icons/video-off';
 import WifiOff from 'lucide-react/icons/wifi-off';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import { MediaNotice } from '../call/MediaNotice.tsx';
 import X from 'lucide-react/icons/x';
 import Headset from 'lucide-react/icons/headset';
