@@ -46,6 +46,8 @@ const { values: opts, positionals } = parseArgs({
     'no-console': { type: 'boolean', default: false },
     // registrations in flight at once (the load generator's pace)
     'in-flight': { type: 'string', default: '25' },
+    // a CPU profile of the console during churn (CDP Profiler), written to <file>-<N>.cpuprofile
+    'profile-churn': { type: 'string' },
   },
 });
 const SIZES = (positionals[0] ?? '100')
@@ -118,6 +120,8 @@ interface BenchConsole {
   clickLatency: () => Promise<number | null>;
   /** every call id the queue lists, read by scrolling through it */
   listed: () => Promise<Set<string>>;
+  /** starts the CDP CPU profiler of the console's page; the returned stop writes the profile to `file` */
+  profile: () => Promise<(file: string) => Promise<void>>;
   close: () => Promise<void>;
 }
 
@@ -177,6 +181,17 @@ async function startConsole(): Promise<BenchConsole | null> {
       return 16; // under Event Timing's smallest threshold (16 ms): not reported
     },
     listed: () => listedCallIds(page),
+    async profile() {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      return async (file) => {
+        const { profile } = await cdp.send('Profiler.stop');
+        fs.writeFileSync(file, JSON.stringify(profile));
+        await cdp.detach();
+      };
+    },
     close: async () => {
       await context.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -281,6 +296,7 @@ for (const n of SIZES) {
   const clicks: number[] = [];
   let churnFailed = 0;
   const rounds = Math.floor(CHURN_SECONDS / 10);
+  const stopProfile = opts['profile-churn'] && console_ ? await console_.profile() : null;
   for (let r = 0; r < rounds; r++) {
     const roundStart = performance.now();
     const k = Math.max(1, Math.round(guests.length * 0.1));
@@ -295,6 +311,7 @@ for (const n of SIZES) {
     await sleep(Math.max(0, 10_000 - (performance.now() - roundStart)));
   }
   const churnLongTasks = (await console_?.longTasks()) ?? [];
+  if (stopProfile) await stopProfile(`${opts['profile-churn']}-${n}.cpuprofile`);
   const lostArrivals = churnArrivals.filter((g) => !agent.seen.has(g.callId)).length;
   const consoleEnd = console_ ? await untilAll(console_.count, base + guests.length, 30_000) : null;
   const listed = console_ ? await console_.listed() : null;
