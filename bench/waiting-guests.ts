@@ -295,6 +295,7 @@ for (const n of SIZES) {
   const churnArrivals: Guest[] = [];
   const clicks: number[] = [];
   let churnFailed = 0;
+  const churnFailures = new Set<string>();
   const rounds = Math.floor(CHURN_SECONDS / 10);
   const stopProfile = opts['profile-churn'] && console_ ? await console_.profile() : null;
   for (let r = 0; r < rounds; r++) {
@@ -304,6 +305,7 @@ for (const n of SIZES) {
     await leaveAll(leaving);
     const arrived = await arriving(k);
     churnFailed += arrived.failed.length;
+    for (const f of arrived.failed) if (churnFailures.size < 3) churnFailures.add(f);
     guests.push(...arrived.ok);
     churnArrivals.push(...arrived.ok);
     const click = await console_?.clickLatency();
@@ -350,6 +352,7 @@ for (const n of SIZES) {
             rounds,
             arrivals: churnArrivals.length,
             failedArrivals: churnFailed,
+            failures: [...churnFailures],
             lostArrivals,
             consoleExpected: guests.length,
             consoleCaughtUpMs: consoleEnd?.ms ?? null,
