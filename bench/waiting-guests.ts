@@ -3,8 +3,9 @@
  * (e2e/support/lightGuest.ts: the HTTP API called by hand and a bare XMPP client over the websocket)
  * registers N guests, opens their calls (call-report/add), connects each to ejabberd, joins its room and
  * announces `OpenCall`, while
- *   - an XMPP-only agent (StanzaJS used directly) follows the server's `callOpened` events, joins each
- *     guest's room and times the presence fan-out (guest sent → agent received), and
+ *   - an XMPP-only agent (StanzaJS used directly, in a worker thread of its own: bench/lib/xmppAgent.ts)
+ *     follows the server's `callOpened` events, joins each guest's room and times the presence fan-out
+ *     (guest sent → agent received): the console's baseline, and
  *   - one real console (Chromium, the demo agent) lists the queue: we time until it counts everyone,
  *     how long after its OpenCall each guest is counted, its long tasks, and a real click's latency
  *     (Event Timing, as INP measures it) on a queue row while the guests arrive and churn.
@@ -12,36 +13,41 @@
  * arrival the agent never sees, or a guest the console does not list at the end (its whole list is read
  * by scrolling through it: the queue is drawn virtually), is a lost presence.
  * Reports per N: failures, time to list everyone (console and XMPP agent), fan-out p50/p95/max, memory
- * per guest of the Lobby server, ejabberd and Janus, and churn losses. Prints one JSON line per N.
+ * per guest of the Lobby server, ejabberd and Janus (RSS before/after ÷ N), churn losses, and the console's
+ * figures against the agent's of the same run (`consoleVsAgent`, console / agent). Prints one JSON line
+ * per N on stdout and a one-line summary with the ratios on stderr.
  *
  *   LOBBY_REGISTER_RATE_LIMIT=100000 ./scripts/start --detach   (all guests register from one address)
  *   set -a; . .run/secrets.env; set +a
- *   node bench/waiting-guests.ts 100,500 [--churn-seconds 120] [--no-console]
+ *   node bench/waiting-guests.ts 100,500 [--churn-seconds 120] [--no-console] [--in-flight 25]
  * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), LOBBY_RUN_DIR (default .run; for the PID files).
  * Bounded: every wait has a time limit, every guest is disconnected and its call ended at the end.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import * as XMPP from 'stanza';
+import { Worker } from 'node:worker_threads';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser.ts';
-import { BASE_URL as BASE, consoleLogin, consoleXmppToken } from '../e2e/support/api.ts';
+import { BASE_URL as BASE } from '../e2e/support/api.ts';
+import type { AgentMessage, AgentWorkerData } from './lib/xmppAgent.ts';
 import { lightGuestLeaves, lightGuestsTry, registerRetries, type LightGuest } from '../e2e/support/lightGuest.ts';
 import { listedCallIds, queueCount } from '../e2e/support/queueList.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const WS = `${BASE.replace(/^http/, 'ws')}/xmpp-websocket`;
 const RUN_DIR = process.env.LOBBY_RUN_DIR ?? path.join(root, '.run');
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     'churn-seconds': { type: 'string', default: '120' },
     'no-console': { type: 'boolean', default: false },
+    // registrations in flight at once (the load generator's pace)
+    'in-flight': { type: 'string', default: '25' },
+    // a CPU profile of the console during churn (CDP Profiler), written to <file>-<N>.cpuprofile
+    'profile-churn': { type: 'string' },
   },
 });
 const SIZES = (positionals[0] ?? '100')
@@ -49,20 +55,11 @@ const SIZES = (positionals[0] ?? '100')
   .map(Number)
   .filter((n) => n > 0);
 const CHURN_SECONDS = Number(opts['churn-seconds']);
-const CONCURRENCY = 25;
+const CONCURRENCY = Number(opts['in-flight']);
 const PASSWORD = process.env.DEMO_AGENT_PASSWORD;
 if (!PASSWORD) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
 const AGENT = { email: 'agent@demo.lobby', password: PASSWORD };
 
-const NOT_PLAIN = [
-  'SCRAM-SHA-256-PLUS',
-  'SCRAM-SHA-256',
-  'SCRAM-SHA-1-PLUS',
-  'SCRAM-SHA-1',
-  'DIGEST-MD5',
-  'X-OAUTH2',
-  'OAUTHBEARER',
-];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return null;
@@ -72,77 +69,44 @@ const pct = (xs: number[], p: number) => {
 /** epoch ms of a performance.now() reading in this process (the console's page reports epoch ms) */
 const epoch = (t: number) => performance.timeOrigin + t;
 
-function xmppClient(jid: string, password: string): XMPP.Agent {
-  const client = XMPP.createClient({
-    jid,
-    password,
-    resource: 'bench',
-    transports: { websocket: WS, bosh: false },
-    autoReconnect: false,
-    useStreamManagement: false,
-  });
-  for (const m of NOT_PLAIN) client.sasl.disable(m);
-  client.setMaxListeners(0);
-  return client;
-}
-
-function connect(client: XMPP.Agent, ms = 15000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('connect timeout')), ms);
-    client.once('session:started', () => (clearTimeout(timer), resolve()));
-    client.once('auth:failed', () => (clearTimeout(timer), reject(new Error('auth failed'))));
-    client.once('disconnected', () => (clearTimeout(timer), reject(new Error('disconnected'))));
-    client.connect();
-  });
-}
-
 type Guest = LightGuest;
 const arriving = (n: number) => lightGuestsTry(n, CONCURRENCY);
-const leave = lightGuestLeaves;
+/** Guests leave `CONCURRENCY` at a time: 10,000 at once would open as many sockets beside their websockets. */
+async function leaveAll(leaving: Guest[]): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, leaving.length) }, async () => {
+      while (next < leaving.length) await lightGuestLeaves(leaving[next++]!);
+    }),
+  );
+}
 
-/** The XMPP-only agent: joins each room the server announces and records when each OpenCall arrives. */
+/**
+ * The XMPP-only agent (bench/lib/xmppAgent.ts) in its own thread: `seen` maps each call id to when its
+ * OpenCall arrived (performance.now() of this thread, converted from the worker's epoch ms).
+ */
 async function startAgent(): Promise<{
   seen: Map<string, number>;
   joinFailures: () => number;
   close: () => void;
 }> {
-  const cookie = await consoleLogin(AGENT);
-  const token = await consoleXmppToken(cookie);
-  const client = xmppClient(token.jid, token.credential);
-  await connect(client);
+  const worker = new Worker(new URL('./lib/xmppAgent.ts', import.meta.url), {
+    workerData: { base: BASE, email: AGENT.email, password: AGENT.password } satisfies AgentWorkerData,
+  });
   const seen = new Map<string, number>();
   let joinFailures = 0;
-  client.on('presence', (p) => {
-    const [status, , callId] = (p.status ?? '').split('|');
-    if (status === 'OpenCall' && callId && !seen.has(callId)) seen.set(callId, performance.now());
-  });
-  const joined = new Set<string>();
-  const join = (room: string) => {
-    if (joined.has(room)) return;
-    joined.add(room);
-    client.joinRoom(room, `bench-${crypto.randomBytes(3).toString('hex')}`).then(
-      (r) => void (r.type === 'error' && joinFailures++),
-      () => void joinFailures++,
-    );
-  };
-  const events = new AbortController();
-  void (async () => {
-    const res = await fetch(`${BASE}/api/console/events`, { headers: { cookie }, signal: events.signal });
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (!block.includes('event: callOpened')) continue;
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (data) join((JSON.parse(data.slice(6)) as { room: string }).room);
+  await new Promise<void>((resolve, reject) => {
+    worker.on('error', reject);
+    worker.on('message', (m: AgentMessage) => {
+      if (m.type === 'ready') resolve();
+      else if (m.type === 'error') reject(new Error(`XMPP agent: ${m.message}`));
+      else {
+        joinFailures = m.joinFailures;
+        for (const [callId, at] of m.calls) seen.set(callId, at - performance.timeOrigin);
       }
-    }
-  })().catch(() => undefined);
-  return { seen, joinFailures: () => joinFailures, close: () => (events.abort(), client.disconnect()) };
+    });
+  });
+  return { seen, joinFailures: () => joinFailures, close: () => void worker.terminate() };
 }
 
 interface BenchConsole {
@@ -156,6 +120,8 @@ interface BenchConsole {
   clickLatency: () => Promise<number | null>;
   /** every call id the queue lists, read by scrolling through it */
   listed: () => Promise<Set<string>>;
+  /** starts the CDP CPU profiler of the console's page; the returned stop writes the profile to `file` */
+  profile: () => Promise<(file: string) => Promise<void>>;
   close: () => Promise<void>;
 }
 
@@ -215,6 +181,17 @@ async function startConsole(): Promise<BenchConsole | null> {
       return 16; // under Event Timing's smallest threshold (16 ms): not reported
     },
     listed: () => listedCallIds(page),
+    async profile() {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      return async (file) => {
+        const { profile } = await cdp.send('Profiler.stop');
+        fs.writeFileSync(file, JSON.stringify(profile));
+        await cdp.detach();
+      };
+    },
     close: async () => {
       await context.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -267,6 +244,18 @@ function consoleFanout(guests: Guest[], changes: Array<[number, number]>, base: 
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+const ratio = (a: number | null, b: number | null) => (a === null || b === null ? null : round1(a / Math.max(b, 1)));
+
+/** The console's figures beside the XMPP-only agent's of the same guests (ms, and console / agent). */
+function comparison(consoleAll: number | null, agentAll: number | null, consoleListing: number[], fanout: number[]) {
+  const row = (c: number | null, a: number | null) => ({ console: c === null ? null : Math.round(c), agent: a === null ? null : Math.round(a), ratio: ratio(c, a) });
+  return {
+    listsAllAfterLastArrivalMs: row(consoleAll, agentAll),
+    perGuestP50Ms: row(pct(consoleListing, 50), pct(fanout, 50)),
+    perGuestP95Ms: row(pct(consoleListing, 95), pct(fanout, 95)),
+    perGuestMaxMs: row(pct(consoleListing, 100), pct(fanout, 100)),
+  };
+}
 
 for (const n of SIZES) {
   const memBefore = { server: rssKb('server'), ejabberd: rssKb('ejabberd'), janus: rssKb('janus') };
@@ -282,26 +271,41 @@ for (const n of SIZES) {
   const xmppAll = await untilAll(() => guests.filter((g) => agent.seen.has(g.callId)).length, guests.length, limit);
   const consoleAll = console_ ? await untilAll(console_.count, base + guests.length, limit) : null;
   const fanout = guests.filter((g) => agent.seen.has(g.callId)).map((g) => agent.seen.get(g.callId)! - g.sentAt);
-  const consoleListing = console_ ? consoleFanout(guests, await console_.countChanges(), base) : [];
+  const changes = console_ ? await console_.countChanges() : [];
+  const consoleListing = console_ ? consoleFanout(guests, changes, base) : [];
+  // Lists everyone, from the last guest's OpenCall, both timed by events (not by polling): the agent's
+  // receipt of the last presence, the console's count reaching everyone (its page's clock, epoch ms)
+  const lastSent = Math.max(...guests.map((g) => g.sentAt));
+  const agentAll = guests.every((g) => agent.seen.has(g.callId))
+    ? Math.max(0, Math.max(...guests.map((g) => agent.seen.get(g.callId)!)) - lastSent)
+    : null;
+  const consoleReached = changes.find(([, c]) => c >= base + guests.length);
+  const consoleAllMs = consoleReached ? Math.max(0, consoleReached[0] - epoch(lastSent)) : null;
   const rampLongTasks = (await console_?.longTasks()) ?? [];
   const memAfter = { server: rssKb('server'), ejabberd: rssKb('ejabberd'), janus: rssKb('janus') };
-  const perGuest = (k: keyof typeof memAfter) =>
-    memAfter[k] !== null && memBefore[k] !== null && guests.length
-      ? round1((memAfter[k] - memBefore[k]) / guests.length)
-      : null;
+  const memory = Object.fromEntries(
+    (['server', 'ejabberd', 'janus'] as const).map((k) => {
+      const [before, after] = [memBefore[k], memAfter[k]];
+      const perGuestKb = before !== null && after !== null && guests.length ? round1((after - before) / guests.length) : null;
+      return [k, { beforeKb: before, afterKb: after, perGuestKb }];
+    }),
+  );
 
   // churn: 10 % leave and as many arrive every 10 s; one real click on the queue per round
   const churnArrivals: Guest[] = [];
   const clicks: number[] = [];
   let churnFailed = 0;
+  const churnFailures = new Set<string>();
   const rounds = Math.floor(CHURN_SECONDS / 10);
+  const stopProfile = opts['profile-churn'] && console_ ? await console_.profile() : null;
   for (let r = 0; r < rounds; r++) {
     const roundStart = performance.now();
     const k = Math.max(1, Math.round(guests.length * 0.1));
     const leaving = guests.splice(0, k);
-    await Promise.all(leaving.map(leave));
+    await leaveAll(leaving);
     const arrived = await arriving(k);
     churnFailed += arrived.failed.length;
+    for (const f of arrived.failed) if (churnFailures.size < 3) churnFailures.add(f);
     guests.push(...arrived.ok);
     churnArrivals.push(...arrived.ok);
     const click = await console_?.clickLatency();
@@ -309,6 +313,7 @@ for (const n of SIZES) {
     await sleep(Math.max(0, 10_000 - (performance.now() - roundStart)));
   }
   const churnLongTasks = (await console_?.longTasks()) ?? [];
+  if (stopProfile) await stopProfile(`${opts['profile-churn']}-${n}.cpuprofile`);
   const lostArrivals = churnArrivals.filter((g) => !agent.seen.has(g.callId)).length;
   const consoleEnd = console_ ? await untilAll(console_.count, base + guests.length, 30_000) : null;
   const listed = console_ ? await console_.listed() : null;
@@ -337,12 +342,17 @@ for (const n of SIZES) {
         churn: { count: churnLongTasks.length, max: pct(churnLongTasks, 100) },
       },
       clickMs: { p50: pct(clicks, 50), max: pct(clicks, 100) },
-      rssKbPerGuest: { server: perGuest('server'), ejabberd: perGuest('ejabberd'), janus: perGuest('janus') },
+      // RSS before the first guest and once all are waiting, / N. The server's is not taken after a
+      // garbage collection (it runs without --expose-gc or an inspector): it moves with its collector.
+      memory,
+      // the console against its baseline in the same run, the XMPP-only agent: console / agent
+      consoleVsAgent: console_ ? comparison(consoleAllMs, agentAll, consoleListing, fanout) : null,
       churn: rounds
         ? {
             rounds,
             arrivals: churnArrivals.length,
             failedArrivals: churnFailed,
+            failures: [...churnFailures],
             lostArrivals,
             consoleExpected: guests.length,
             consoleCaughtUpMs: consoleEnd?.ms ?? null,
@@ -352,7 +362,17 @@ for (const n of SIZES) {
         : null,
     }),
   );
-  await Promise.all(guests.map(leave));
+  const c = console_ ? comparison(consoleAllMs, agentAll, consoleListing, fanout) : null;
+  const kb = (k: string) => (memory[k]?.perGuestKb ?? '–') + ' kB';
+  console.error(
+    `N=${n}: ${failed.length} failed, ${churnFailed} churn arrivals failed, ${lostArrivals} lost; ` +
+      (c
+        ? `console/agent: lists all ${c.listsAllAfterLastArrivalMs.ratio}× (${c.listsAllAfterLastArrivalMs.console} / ${c.listsAllAfterLastArrivalMs.agent} ms after the last arrival), ` +
+          `per guest p50 ${c.perGuestP50Ms.ratio}× (${c.perGuestP50Ms.console} / ${c.perGuestP50Ms.agent} ms), p95 ${c.perGuestP95Ms.ratio}× (${c.perGuestP95Ms.console} / ${c.perGuestP95Ms.agent} ms); `
+        : `fan-out p50/p95 ${pct(fanout, 50)} / ${pct(fanout, 95)} ms; `) +
+      `RSS per guest: server ${kb('server')} (no GC), ejabberd ${kb('ejabberd')}, Janus ${kb('janus')}`,
+  );
+  await leaveAll(guests);
   agent.close();
   await console_?.close();
   await sleep(2000);

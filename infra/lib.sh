@@ -473,6 +473,13 @@ load_module ${NGINX_BROTLI_MODULES[1]};"
   brotli_comp_level 5;
   brotli_types text/css application/javascript text/javascript application/json image/svg+xml text/plain text/csv;"
   fi
-  export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI
+  # Every waiting guest holds a websocket through nginx, i.e. two connections and two descriptors of one
+  # worker (guest and ejabberd sides): a worker takes as many descriptors as the hard limit allows (the
+  # soft one is often 1,024) and as many connections (issue 16: 10,000 waiting guests need 20,000).
+  NGINX_NOFILE=$(ulimit -Hn)
+  case "$NGINX_NOFILE" in '' | unlimited) NGINX_NOFILE=1048576 ;; esac
+  [ "$NGINX_NOFILE" -gt 1048576 ] && NGINX_NOFILE=1048576
+  NGINX_WORKER_CONNECTIONS=$((NGINX_NOFILE > 32768 ? 32768 : NGINX_NOFILE))
+  export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI NGINX_NOFILE NGINX_WORKER_CONNECTIONS
   lobby_render "$lobby_infra_dir/nginx/nginx.conf.tmpl" "$NGINX_DIR/nginx.conf"
 }

@@ -5,6 +5,7 @@
  * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), JANUS_TOKEN_SECRET and JANUS_ROOM_ADMIN_KEY (from
  * .run/secrets.env), JANUS_HTTP_URL (default http://127.0.0.1:8088/janus).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -69,8 +70,30 @@ export async function bareRoom(name: string): Promise<{ query: string; destroy: 
   };
 }
 
+/**
+ * A camera that is hard to encode, for Chromium's --use-file-for-fake-video-capture: a second of fresh
+ * noise per frame (640×480, 30 fps, Y4M). The default fake camera (a still pattern with a counter) needs
+ * so few bits that the encoder sends ≈ 200 kbit/s whatever the estimate; noise makes it send what the
+ * estimate allows (Chromium caps 640×480 at ≈ 1.7 Mbit/s), as a camera's image of a person does at
+ * ≈ 1–2 Mbit/s. Written once into the temporary directory.
+ */
+export function noiseCamera(): string {
+  const file = path.join(os.tmpdir(), 'lobby-bench-noise-640x480.y4m');
+  if (fs.existsSync(file)) return file;
+  const [w, h, frames] = [640, 480, 30];
+  const out = fs.openSync(`${file}.tmp`, 'w');
+  fs.writeSync(out, `YUV4MPEG2 W${w} H${h} F30:1 Ip A1:1 C420jpeg\n`);
+  for (let f = 0; f < frames; f++) {
+    fs.writeSync(out, 'FRAME\n');
+    fs.writeSync(out, crypto.randomBytes((w * h * 3) / 2));
+  }
+  fs.closeSync(out);
+  fs.renameSync(`${file}.tmp`, file);
+  return file;
+}
+
 /** Chromium as the e2e tests run it (fake camera and microphone, loopback ICE), in a profile of its own. */
-export async function launchBenchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function launchBenchBrowser(extraArgs: string[] = []): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lobby-bench-'));
   fs.mkdirSync(path.join(dir, 'Default'));
   fs.writeFileSync(
@@ -82,7 +105,7 @@ export async function launchBenchBrowser(): Promise<{ context: BrowserContext; c
     headless: true,
     // A stack started with the README's command shows automated browsers the bot screen
     // (navigator.webdriver); the bench's guest is a person for this measure, so the flag is off here.
-    args: [...CHROMIUM_ARGS, '--disable-blink-features=AutomationControlled'],
+    args: [...CHROMIUM_ARGS, '--disable-blink-features=AutomationControlled', ...extraArgs],
   });
   await context.addInitScript(LOOPBACK_ICE_INIT_SCRIPT);
   return {

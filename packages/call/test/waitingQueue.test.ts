@@ -2,10 +2,10 @@
  * The agent's lists built one presence at a time (agent/waitingQueue.ts): the same lists as a full
  * rebuild, the same array when nothing listed changed, and room joins kept to a few in flight.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildList, withPresence, type QueueContext, type QueueEntry } from '../src/agent/waitingQueue.ts';
 import { eachLimited } from '../src/agent/eachLimited.ts';
-import { FakeWorld, settle } from './helpers/fakes.ts';
+import { FakeSignalling, FakeWorld, settle } from './helpers/fakes.ts';
 import { agentOnline, guestWaiting } from './helpers/participants.ts';
 import { decodePresenceStatus } from '../src/presence.ts';
 import type { RoomPresence } from '../src/xmpp/session.ts';
@@ -117,6 +117,46 @@ describe('the agent desk with a waiting guest', () => {
     await settle();
     expect(agent.snapshot.queue).toBe(queue);
     expect(changes).toBe(0);
+  });
+});
+
+describe('the agent desk with many waiting guests and round robin', () => {
+  it('when round robin routes one call of 300 waiting, then only that call is read again and the queue follows its routing', async () => {
+    const world = new FakeWorld();
+    const { agent, api } = await agentOnline(world, 'agent1');
+    const room = 'assignment-1@conference.lobby.test';
+    for (let g = 0; g < 300; g++) {
+      const session = new FakeSignalling(world.xmpp, { jid: `g${g}@guest.lobby.test` } as ConstructorParameters<typeof FakeSignalling>[1]);
+      await session.connect();
+      world.xmpp.join(session, room, `g${g}`, `OpenCall||c${g}`, { userType: 'guest', appointmentID: '' });
+    }
+    await settle();
+    expect(agent.snapshot.queue).toHaveLength(300);
+    const before = agent.snapshot.queue;
+
+    // every entry computed looks up its call's routing and its previous entry: count the look-ups
+    const reads = vi.spyOn(Map.prototype, 'get');
+    let read: number;
+    try {
+      api.events.routing({ callId: 'c150', assignmentId: 1, state: 'offered', offeredTo: 'agent2', expiresAt: '2030-01-01T00:00:00Z', offerSeconds: 30 });
+      read = reads.mock.calls.length;
+    } finally {
+      reads.mockRestore();
+    }
+    // a rebuild reads all 300 presences' routing and previous entries (600+ look-ups)
+    expect(read).toBeLessThan(30);
+    expect(agent.snapshot.queue).toHaveLength(299);
+    expect(agent.snapshot.queue.map((e) => e.callId)).not.toContain('c150');
+    expect(agent.snapshot.queue.every((e) => before.includes(e))).toBe(true);
+
+    // open to all again: listed again, in its place (its first time is kept by the desk)
+    api.events.routing({ callId: 'c150', assignmentId: 1, state: 'open', offeredTo: null, expiresAt: null, offerSeconds: null });
+    expect(agent.snapshot.queue).toHaveLength(300);
+    expect(agent.snapshot.queue.filter((e) => e.callId === 'c150')).toHaveLength(1);
+    // a routing that changes nothing listed leaves the same array (no re-render)
+    const now = agent.snapshot.queue;
+    api.events.routing({ callId: 'c7', assignmentId: 1, state: 'open', offeredTo: null, expiresAt: null, offerSeconds: null });
+    expect(agent.snapshot.queue).toBe(now);
   });
 });
 

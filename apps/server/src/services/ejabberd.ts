@@ -28,7 +28,43 @@ export interface EjabberdHttpOptions {
   apiUrl: string;
   host: string;
   mucService: string;
+  /** one API call's time limit, counted from when it is sent (not while it waits for a slot) */
   timeoutMs?: number;
+  /** API calls in flight at once; the rest wait their turn here instead of piling up in ejabberd */
+  maxInFlight?: number;
+  /** tries of a provisioning call that timed out, could not connect or got a 5xx (each is idempotent) */
+  attempts?: number;
+  /** pause before the second try; doubled before each later one */
+  retryDelayMs?: number;
+}
+
+/**
+ * At most `limit` tasks at once, the others in arrival order. Under a burst of registrations (the busiest
+ * hour: 25 registering at once, 6 API calls each with the demo company's two assignments) ejabberd's
+ * HTTP API answered late when every call was sent at once, and a call past its time limit failed the
+ * registration with 503 (docs/performance.md, "Waiting guests"); queued here, each call gets ejabberd's
+ * whole attention for its time limit.
+ */
+function createLimiter(limit: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async function run<T>(task: () => Promise<T>): Promise<T> {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+/** A failure worth another try: no answer in time, no connection, or ejabberd's own 5xx. */
+function transient(error: unknown): boolean {
+  if (error instanceof EjabberdError) return /: 5\d\d /.test(error.message);
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError' || error instanceof TypeError);
 }
 
 export const ROOM_OPTIONS = (title: string) => [
@@ -45,8 +81,11 @@ export const ROOM_OPTIONS = (title: string) => [
 export function createEjabberdHttpClient(opts: EjabberdHttpOptions): EjabberdClient {
   const base = opts.apiUrl.replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? 5000;
+  const attempts = opts.attempts ?? 3;
+  const retryDelayMs = opts.retryDelayMs ?? 250;
+  const limited = createLimiter(opts.maxInFlight ?? 8);
 
-  async function call(command: string, args: Record<string, unknown>, timeout = timeoutMs): Promise<{ status: number; body: string }> {
+  async function send(command: string, args: Record<string, unknown>, timeout = timeoutMs): Promise<{ status: number; body: string }> {
     const res = await fetch(`${base}/${command}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -55,24 +94,44 @@ export function createEjabberdHttpClient(opts: EjabberdHttpOptions): EjabberdCli
     });
     return { status: res.status, body: await res.text() };
   }
+  const call = (command: string, args: Record<string, unknown>) => limited(() => send(command, args));
 
-  async function setAffiliation(room: string, jid: string, affiliation: Affiliation): Promise<void> {
-    const r = await call('set_room_affiliation', { name: room, service: opts.mucService, jid, affiliation });
-    if (r.status !== 200) throw new EjabberdError(`set_room_affiliation ${room} ${jid}: ${r.status} ${r.body}`);
+  /** `once`, tried again (after 250 ms, 500 ms…) while it fails transiently: every provisioning call is idempotent. */
+  async function retried(once: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once();
+      } catch (error) {
+        if (attempt >= attempts || !transient(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempt - 1)));
+      }
+    }
+  }
+
+  function setAffiliation(room: string, jid: string, affiliation: Affiliation): Promise<void> {
+    return retried(async () => {
+      const r = await call('set_room_affiliation', { name: room, service: opts.mucService, jid, affiliation });
+      if (r.status !== 200) throw new EjabberdError(`set_room_affiliation ${room} ${jid}: ${r.status} ${r.body}`);
+    });
   }
 
   return {
     async ensureRoom(room) {
-      const r = await call('create_room_with_opts', {
-        name: room.name,
-        service: opts.mucService,
-        host: opts.host,
-        options: ROOM_OPTIONS(room.title),
+      // ejabberd 23.01's create_room_with_opts takes no affiliations (mod_muc_admin:format_room_option
+      // knows none), so a room costs 1 + members + admins calls: the affiliations go out together
+      await retried(async () => {
+        const r = await call('create_room_with_opts', {
+          name: room.name,
+          service: opts.mucService,
+          host: opts.host,
+          options: ROOM_OPTIONS(room.title),
+        });
+        // An existing room is fine (idempotent provisioning, and a retry of a create that was slow to answer);
+        // ejabberd answers an error naming it.
+        if (r.status !== 200 && !/exist/i.test(r.body)) {
+          throw new EjabberdError(`create_room_with_opts ${room.name}: ${r.status} ${r.body}`);
+        }
       });
-      // An existing room is fine (idempotent provisioning); ejabberd answers an error naming it.
-      if (r.status !== 200 && !/exist/i.test(r.body)) {
-        throw new EjabberdError(`create_room_with_opts ${room.name}: ${r.status} ${r.body}`);
-      }
       await Promise.all([
         ...room.members.map((jid) => setAffiliation(room.name, jid, 'member')),
         ...room.admins.map((jid) => setAffiliation(room.name, jid, 'admin')),
@@ -100,7 +159,8 @@ export function createEjabberdHttpClient(opts: EjabberdHttpOptions): EjabberdCli
     },
     async status() {
       try {
-        const r = await call('status', {}, 1500);
+        // not queued behind provisioning: the health check asks whether ejabberd answers at all
+        const r = await send('status', {}, 1500);
         return r.status === 200;
       } catch {
         return false;

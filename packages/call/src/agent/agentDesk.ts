@@ -102,6 +102,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   #rooms = new Map<string, OpenCallRoom>();
   /** round robin: the latest routing of each call (callId → routing) */
   #routing = new Map<string, CallRouting>();
+  /** call id → the room/nick keys of #presence whose presence names that call (routing touches only these) */
+  #callOccupants = new Map<string, Set<string>>();
   /** what round robin was last told (so busy/away changes are sent once) */
   #told = '';
   #away = false;
@@ -217,9 +219,38 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     this.#routing.set(routing.callId, { ...routing, expiresAt: localEnd === null ? null : new Date(localEnd).toISOString() });
   }
 
+  /**
+   * Round robin routed one call: only the entry of that call's occupant can change (waitingQueue.ts).
+   * Rebuilding the queue from every presence here cost the console N entries per routing event; with
+   * thousands waiting and their churn (several routing events per arrival) its main thread stalled for
+   * seconds (issue 16, docs/performance.md "Waiting guests").
+   */
   #onRouting(routing: CallRouting): void {
     this.#storeRouting(routing);
-    this.#set({ queue: this.#computeQueue() });
+    const ctx = this.#queueContext();
+    let queue = this.#snapshot.queue;
+    for (const key of this.#callOccupants.get(routing.callId) ?? []) {
+      const presence = this.#presence.get(key);
+      if (presence) queue = withPresence(queue, presence, 'OpenCall', ctx);
+    }
+    if (queue !== this.#snapshot.queue) this.#set({ queue });
+  }
+
+  /** Keeps #callOccupants (call id → room/nick keys whose last presence names it) with #presence. */
+  #indexPresence(key: string, presence: RoomPresence | null): void {
+    const before = this.#presence.get(key)?.info.callId;
+    const after = presence?.info.callId;
+    if (before === after) return;
+    if (before) {
+      const keys = this.#callOccupants.get(before);
+      keys?.delete(key);
+      if (keys?.size === 0) this.#callOccupants.delete(before);
+    }
+    if (after) {
+      const keys = this.#callOccupants.get(after) ?? new Set<string>();
+      keys.add(key);
+      this.#callOccupants.set(after, keys);
+    }
   }
 
   /** Round robin offers calls only to available agents who are not in a call. */
@@ -324,6 +355,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   #onPresence(presence: RoomPresence): void {
     if (presence.self) return;
     const key = `${presence.room}/${presence.nick}`;
+    this.#indexPresence(key, presence.available ? presence : null);
     if (presence.available) this.#presence.set(key, presence);
     else this.#presence.delete(key);
     const active = this.#snapshot.activeCall;
@@ -595,7 +627,11 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   }
 
   #forgetPresence(ofRoom: (room: string) => boolean): void {
-    for (const [key, presence] of this.#presence) if (ofRoom(presence.room)) this.#presence.delete(key);
+    for (const [key, presence] of this.#presence)
+      if (ofRoom(presence.room)) {
+        this.#indexPresence(key, null);
+        this.#presence.delete(key);
+      }
   }
 
   /**

@@ -108,13 +108,15 @@ function sameEntry(a: QueueEntry, b: QueueEntry): boolean {
 
 /**
  * `list` after one occupant's presence: its entry replaced, added (in `since` order) or removed. The
- * same array when the presence lists nothing and listed nothing before.
+ * same array when the presence lists nothing and listed nothing before, or lists what it listed.
  */
 export function withPresence(list: QueueEntry[], presence: RoomPresence, wanted: ListedStatus, ctx: QueueContext): QueueEntry[] {
   const at = list.findIndex((e) => e.room === presence.room && e.nick === presence.nick);
   const sameCall = at >= 0 ? list[at] : list.find((e) => e.callId === presence.info.callId);
   const entry = entryOf(presence, wanted, ctx, sameCall?.callId === presence.info.callId ? sameCall.since : undefined);
   if (at < 0 && !entry) return list;
+  // the same entry (a routing or presence that changes nothing shown): the same array, no re-render
+  if (at >= 0 && entry && sameCall === list[at] && sameEntry(list[at]!, entry)) return list;
   const rest = at < 0 ? list : [...list.slice(0, at), ...list.slice(at + 1)];
   if (!entry) return rest;
   // entries are oldest first; a new one is usually the newest, so look from the end
