@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { hotStatement } from '../db/hotStatements.ts';
 import type { CallReportsTable, Database } from '../db/schema.ts';
 import { adminDb } from './adminTables.ts';
 
@@ -45,7 +47,28 @@ export interface OpenCallRow {
 
 export class DuplicateCallId extends Error {}
 
-export function createCallReportsRepository(db: Kysely<Database>) {
+const ADD_COLUMNS = [
+  'call_id',
+  'company_id',
+  'guest_username',
+  'assignment_id',
+  'room_jid',
+  'source',
+  'appointment_reference',
+  'service_type',
+  'status',
+  'call_initiated_at',
+  'created_at',
+  'origin_call_id',
+  'previous_call_id',
+  'latitude',
+  'longitude',
+] as const;
+const ADD_SQL = `insert into call_reports (${ADD_COLUMNS.join(', ')}) values (${ADD_COLUMNS.map(() => '?').join(', ')}) on conflict (call_id) do nothing returning id`;
+
+/** `hot`: the Db under `db`, for the statements every request runs, prepared once (db/hotStatements.ts). */
+export function createCallReportsRepository(db: Kysely<Database>, hot?: Db) {
+  const insertReport = hot ? hotStatement<{ id: number }>(hot, 'call_reports_add', ADD_SQL, { batch: true }) : null;
   return {
     /**
      * Whether an agent took a call of this chain (the first call and its hold/resume continuations), as the
@@ -66,30 +89,37 @@ export function createCallReportsRepository(db: Kysely<Database>) {
     async markAgentAnswered(id: number, now: number): Promise<void> {
       await db.updateTable('call_reports').set({ agent_answered_at: now }).where('id', '=', id).where('agent_answered_at', 'is', null).execute();
     },
-    /** Throws DuplicateCallId when call_id exists (one statement: the unique index decides, races included). */
+    /**
+     * Throws DuplicateCallId when call_id exists (one statement: the unique index decides, races included).
+     * Every opened call runs it: prepared once, and on SQLite the inserts of one event-loop turn share a
+     * commit (db/hotStatements.ts) when the repository is given its Db.
+     */
     async add(r: NewCallReport): Promise<number> {
-      const row = await db
-        .insertInto('call_reports')
-        .values({
-          call_id: r.callId,
-          company_id: r.companyId,
-          guest_username: r.guestUsername,
-          assignment_id: r.assignmentId,
-          room_jid: r.roomJid,
-          source: r.source,
-          appointment_reference: r.appointmentReference,
-          service_type: r.serviceType,
-          status: r.status,
-          call_initiated_at: r.now,
-          created_at: r.now,
-          origin_call_id: r.originCallId ?? null,
-          previous_call_id: r.previousCallId ?? null,
-          latitude: r.location?.latitude || null,
-          longitude: r.location?.longitude || null,
-        })
-        .onConflict((oc) => oc.column('call_id').doNothing())
-        .returning('id')
-        .executeTakeFirst();
+      const values = {
+        call_id: r.callId,
+        company_id: r.companyId,
+        guest_username: r.guestUsername,
+        assignment_id: r.assignmentId,
+        room_jid: r.roomJid,
+        source: r.source,
+        appointment_reference: r.appointmentReference,
+        service_type: r.serviceType,
+        status: r.status,
+        call_initiated_at: r.now,
+        created_at: r.now,
+        origin_call_id: r.originCallId ?? null,
+        previous_call_id: r.previousCallId ?? null,
+        latitude: r.location?.latitude || null,
+        longitude: r.location?.longitude || null,
+      } satisfies Record<(typeof ADD_COLUMNS)[number], unknown>;
+      const row = insertReport
+        ? await insertReport.first(ADD_COLUMNS.map((c) => values[c]))
+        : await db
+            .insertInto('call_reports')
+            .values(values)
+            .onConflict((oc) => oc.column('call_id').doNothing())
+            .returning('id')
+            .executeTakeFirst();
       if (!row) throw new DuplicateCallId(r.callId);
       return row.id;
     },
