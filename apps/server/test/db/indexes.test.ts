@@ -55,4 +55,12 @@ describe.each(dialects())('the plan of the open-call sweep (%s)', (dialect) => {
       if (dialect === 'postgres') expect(plan).not.toMatch(/Seq Scan/);
     }
   });
+
+  it('when the schema is migrated, then the origin index is partial: a new call (no origin) takes no entry in it, only resumed calls do', async () => {
+    const definition =
+      dialect === 'sqlite'
+        ? (await sql<{ sql: string }>`select sql from sqlite_master where name = 'call_reports_origin'`.execute(t.db.kysely)).rows[0]?.sql
+        : (await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'call_reports_origin' and schemaname = current_schema()`.execute(t.db.kysely)).rows[0]?.indexdef;
+    expect(definition).toMatch(/where\s+\(?"?origin_call_id"?\s+is\s+not\s+null/i);
+  });
 });
