@@ -30,7 +30,15 @@ const config = loadConfig({
   JANUS_ROOM_ADMIN_KEY: secret(),
   LOBBY_REGISTER_RATE_LIMIT: '100000',
 });
-const db = openDb(config.databaseUrl, { backgroundCheckpoint: true }); // as apps/server/src/main.ts
+// PostgreSQL: a fresh schema per run (dropped at the end), so each run starts from empty tables as on SQLite
+const pgSchema = config.databaseUrl.startsWith('sqlite:') ? undefined : `lobby_bench_${crypto.randomBytes(6).toString('hex')}`;
+const pgAdmin = async (statement: string) => {
+  const admin = openDb(config.databaseUrl);
+  if (admin.raw.dialect === 'postgres') await admin.raw.pool.query(statement);
+  await admin.close();
+};
+if (pgSchema) await pgAdmin(`create schema ${pgSchema}`);
+const db = openDb(config.databaseUrl, { backgroundCheckpoint: true, ...(pgSchema ? { pgSchema } : {}) }); // as apps/server/src/main.ts
 await migrateToLatest(db);
 const agentPassword = secret();
 await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword, adminPassword: secret() });
@@ -87,6 +95,7 @@ readline.createInterface({ input: process.stdin }).on('line', () => {
 process.on('SIGTERM', () => {
   void Promise.all([lobby.close(), bare.close()]).then(async () => {
     await db.close();
+    if (pgSchema) await pgAdmin(`drop schema ${pgSchema} cascade`);
     fs.rmSync(dir, { recursive: true, force: true });
     process.exit(0);
   });

@@ -13,6 +13,11 @@ export interface Db {
   dialect: Dialect;
   /** PostgreSQL: the schema in use when not the default (tests run one per file, side by side) */
   pgSchema?: string;
+  /**
+   * The driver under Kysely, for the few statements that run on every request and are prepared once
+   * (db/hotStatements.ts): better-sqlite3's database, or PostgreSQL's pool.
+   */
+  raw: { dialect: 'sqlite'; database: SQLite.Database } | { dialect: 'postgres'; pool: pg.Pool };
   /** true when a trivial query answers */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -49,6 +54,7 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
     return {
       kysely,
       dialect: 'sqlite',
+      raw: { dialect: 'sqlite', database },
       ping: () => ping(kysely),
       close: async () => {
         await checkpointer?.stop();
@@ -71,6 +77,7 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
     return {
       kysely,
       dialect: 'postgres',
+      raw: { dialect: 'postgres', pool },
       ...(schema ? { pgSchema: schema } : {}),
       ping: () => ping(kysely),
       close: () => kysely.destroy(),

@@ -12,6 +12,7 @@ import { openCallIndexes } from './migrations/0008_open_call_indexes.ts';
 import { guestRoomIndex } from './migrations/0009_guest_room_index.ts';
 import { profileImages } from './migrations/0010_profile_images.ts';
 import { agentAnswered } from './migrations/0011_agent_answered.ts';
+import { partialOriginIndex } from './migrations/0012_partial_origin_index.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0009_guest_room_index': guestRoomIndex,
   '0010_profile_images': profileImages,
   '0011_agent_answered': agentAnswered,
+  '0012_partial_origin_index': partialOriginIndex,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

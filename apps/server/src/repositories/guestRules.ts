@@ -98,6 +98,11 @@ export function createGuestRulesRepository(db: Kysely<Database>) {
       const rows = await db.selectFrom('blocked_guests').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
       return rows.map((r) => ({ id: r.id, guestUsername: r.guest_username, reason: r.reason, createdAt: new Date(r.created_at).toISOString() }));
     },
+    /** The usernames of the company's blocked guests (services/companySnapshots.ts keeps them). */
+    async blockedUsernames(companyId: number): Promise<string[]> {
+      const rows = await db.selectFrom('blocked_guests').select('guest_username').where('company_id', '=', companyId).execute();
+      return rows.map((r) => r.guest_username);
+    },
     async isBlocked(companyId: number, guestUsername: string): Promise<boolean> {
       const r = await db.selectFrom('blocked_guests').select('id').where('company_id', '=', companyId).where('guest_username', '=', guestUsername).executeTakeFirst();
       return r !== undefined;

@@ -53,6 +53,7 @@ export async function openCall(services: Services, guest: GuestClaims, body: Ope
     assignmentId: assignment?.id ?? null,
     now,
     quotas: snapshot.quotas,
+    blocked: snapshot.blocked,
   });
   const room = assignment ? `${guestRoomName(assignment.id, guest.username)}@${config.xmppMucDomain}` : null;
   let id: number;

@@ -2,17 +2,22 @@ import type { Assignment } from '@lobby/contracts';
 import type { CompanyRow } from '../repositories/companies.ts';
 import type { QuotaPeriod } from '@lobby/contracts';
 
-/** What opening a call reads of its company: the row (settings, activation), the assignments, the quotas. */
+/**
+ * What opening a call reads of its company: the row (settings, activation), the assignments, the quotas,
+ * the usernames of its blocked guests.
+ */
 export interface CompanySnapshot {
   company: CompanyRow;
   assignments: Assignment[];
   quotas: Array<{ id: number; period: QuotaPeriod; max_calls: number }>;
+  blocked: ReadonlySet<string>;
 }
 
 export interface CompanySnapshotSource {
   byId(id: number): Promise<CompanyRow | null>;
   assignments(companyId: number): Promise<Assignment[]>;
   quotaRows(companyId: number): Promise<CompanySnapshot['quotas']>;
+  blockedUsernames(companyId: number): Promise<string[]>;
 }
 
 export interface CompanySnapshots {
@@ -23,9 +28,9 @@ export interface CompanySnapshots {
 }
 
 /**
- * Every call opened (POST /api/call-report/add) read its company's row, assignments and quotas from the
- * database: three queries of four, most of the route's database time (docs/performance.md, "Service
- * API"). They change only through the admin API, which drops the company's snapshot on every successful
+ * Every call opened (POST /api/call-report/add) read its company's row, assignments, quotas and whether its
+ * guest is blocked from the database: four queries of five, most of the route's database time
+ * (docs/performance.md, "Service API"). They change only through the admin API, which drops the company's snapshot on every successful
  * write in this process (plugins/app/companySnapshots.ts). Other writers — another server instance on the
  * same PostgreSQL, `lobby-admin` — are seen within `ttlMs` (1 s by default, LOBBY_COMPANY_CACHE_MS).
  * A pending load is shared, so a burst of calls for one company makes one set of queries.
@@ -39,12 +44,13 @@ export function createCompanySnapshots(
   const entries = new Map<number, { loadedAt: number; value: Promise<CompanySnapshot | null> }>();
 
   const load = async (companyId: number): Promise<CompanySnapshot | null> => {
-    const [company, assignments, quotas] = await Promise.all([
+    const [company, assignments, quotas, blocked] = await Promise.all([
       source.byId(companyId),
       source.assignments(companyId),
       source.quotaRows(companyId),
+      source.blockedUsernames(companyId),
     ]);
-    return company ? { company, assignments, quotas } : null;
+    return company ? { company, assignments, quotas, blocked: new Set(blocked) } : null;
   };
 
   return {

@@ -4,8 +4,10 @@ import { createGuestRulesRepository, periodStart } from '../repositories/guestRu
 import type { ReportStatusCheck } from './reportStatus.ts';
 
 /** A guest the company blocked gets `blocked` for every new call. */
-export const blockedCheck: ReportStatusCheck = async (db: Kysely<Database>, input) =>
-  (await createGuestRulesRepository(db).isBlocked(input.companyId, input.guestUsername)) ? 'blocked' : 'ok';
+export const blockedCheck: ReportStatusCheck = async (db: Kysely<Database>, input) => {
+  const blocked = input.blocked ? input.blocked.has(input.guestUsername) : await createGuestRulesRepository(db).isBlocked(input.companyId, input.guestUsername);
+  return blocked ? 'blocked' : 'ok';
+};
 
 /** `outOfQuota` once the company's accepted calls in any quota period reached its limit. */
 export const quotaCheck: ReportStatusCheck = async (db: Kysely<Database>, input) => {

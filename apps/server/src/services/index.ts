@@ -63,7 +63,7 @@ export function createRepositories(db: Db): Services['repos'] {
     companies: createCompaniesRepository(db.kysely),
     guests: createGuestsRepository(db.kysely),
     users: createUsersRepository(db.kysely),
-    callReports: createCallReportsRepository(db.kysely),
+    callReports: createCallReportsRepository(db.kysely, db),
     forms: createFormsRepository(db.kysely),
     guestRules: createGuestRulesRepository(db.kysely),
     callBugs: createCallBugsRepository(db.kysely),

@@ -10,6 +10,8 @@ export interface ReportStatusInput {
   now: number;
   /** the company's quotas when the caller already has them (services/companySnapshots.ts) */
   quotas?: Array<{ id: number; period: QuotaPeriod; max_calls: number }>;
+  /** the company's blocked guests when the caller already has them (services/companySnapshots.ts) */
+  blocked?: ReadonlySet<string>;
 }
 
 /** One check of a new call; the first non-'ok' answer wins. Quota and blocked-guest checks plug in here. */

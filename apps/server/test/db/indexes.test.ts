@@ -2,6 +2,7 @@ import { sql, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCallsToCheck } from '../../src/services/vanishedGuests.ts';
 import { roomsProvisionedBeforeQuery } from '../../src/repositories/guests.ts';
+import { chainAnsweredQuery, chainQuery } from '../../src/repositories/callReports.ts';
 import { dialects, freshDb } from '../helpers/context.ts';
 import type { TestDb } from '../helpers/context.ts';
 
@@ -44,5 +45,22 @@ describe.each(dialects())('the plan of the open-call sweep (%s)', (dialect) => {
     expect(plan).toContain('call_reports_open');
     expect(plan).toContain('call_reports_previous');
     expect(plan).not.toMatch(/SCAN (r|next)\b(?! USING)/);
+  });
+
+  it('when a rating asks whether its call was answered, or a recording for its chain of calls, then the database finds them by the call ids, not by reading every report of the company', async () => {
+    for (const query of [chainAnsweredQuery(t.db.kysely, 18, 'g_x--1'), chainQuery(t.db.kysely, 18, 'g_x--1')]) {
+      const plan = await planOf(query.compile());
+      expect(plan).toContain('call_reports_origin');
+      expect(plan).not.toContain('call_reports_company_created');
+      if (dialect === 'postgres') expect(plan).not.toMatch(/Seq Scan/);
+    }
+  });
+
+  it('when the schema is migrated, then the origin index is partial: a new call (no origin) takes no entry in it, only resumed calls do', async () => {
+    const definition =
+      dialect === 'sqlite'
+        ? (await sql<{ sql: string }>`select sql from sqlite_master where name = 'call_reports_origin'`.execute(t.db.kysely)).rows[0]?.sql
+        : (await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'call_reports_origin' and schemaname = current_schema()`.execute(t.db.kysely)).rows[0]?.indexdef;
+    expect(definition).toMatch(/where\s+\(?"?origin_call_id"?\s+is\s+not\s+null/i);
   });
 });

@@ -15,6 +15,7 @@ function fakeSource() {
     },
     assignments: () => Promise.resolve(state.assignments),
     quotaRows: () => Promise.resolve([] as CompanySnapshot['quotas']),
+    blockedUsernames: () => Promise.resolve([]),
   };
   return { state, source };
 }

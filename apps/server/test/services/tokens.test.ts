@@ -34,6 +34,21 @@ describe('apiTokens', () => {
     expect(tokens.verify(token)).toBeNull();
   });
 
+  it('when a token verified before (and so remembered) expires, then its next use is rejected, and a changed copy of it never passes', () => {
+    let now = 1_700_000_000_000;
+    const tokens = createApiTokens(SECRET, 7200, () => now);
+    const { token } = tokens.mint({ username: 'g0123456789abcdef', companyId: 18 });
+    const first = tokens.verify(token);
+    expect(first).toEqual({ username: 'g0123456789abcdef', companyId: 18 });
+    if (first) first.companyId = 19; // a caller changing its copy changes nothing for the next request
+    expect(tokens.verify(token)).toEqual({ username: 'g0123456789abcdef', companyId: 18 });
+    expect(tokens.verify(`${token}x`)).toBeNull();
+    now += 7200 * 1000 - 1;
+    expect(tokens.verify(token)).not.toBeNull();
+    now += 1;
+    expect(tokens.verify(token)).toBeNull();
+  });
+
   it('when the payload is altered or signed with another secret, then it is rejected', () => {
     const tokens = createApiTokens(SECRET);
     const { token } = tokens.mint({ username: 'g0123456789abcdef', companyId: 18 });

@@ -49,6 +49,7 @@ export default fp(
           byId: (id) => repos.companies.byId(id),
           assignments: (id) => repos.companies.assignments(id),
           quotaRows: (id) => repos.guestRules.quotaRows(id),
+          blockedUsernames: (id) => repos.guestRules.blockedUsernames(id),
         },
         { ttlMs: config.companyCacheMs },
       ),

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { App } from '../../typebox.ts';
@@ -9,9 +10,11 @@ import type { AppPluginOptions } from '../app/options.ts';
  * Janus), blob: and mediastream: media, data:/blob: images (plus https: images for company logos and
  * backgrounds).
  *
- * helmet's middleware is built once here and applied per request. (@fastify/helmet rebuilt it — parsing
- * and validating every directive — on each request: ≈ 8 % of the CPU of POST /api/call-report/add in
- * bench/api.) Only the websocket source, which names the request's host, is computed per request.
+ * helmet's headers are static with these options: its middleware runs once, at start-up, into a list that
+ * each request sets. (@fastify/helmet rebuilt the middleware — parsing and validating every directive — on
+ * each request: ≈ 8 % of the CPU of POST /api/call-report/add in bench/api; running helmet's chain of eleven
+ * middlewares per request was ≈ 3 % more.) Only the websocket source, which names the request's host, is
+ * computed per request (and kept per host).
  */
 function registerHelmet(app: App, config: Config): void {
   const applyHeaders = helmet({
@@ -26,12 +29,50 @@ function registerHelmet(app: App, config: Config): void {
   // the error-reporting server (LOBBY_SENTRY_DSN), when one is configured, is the only other origin
   const reporting = config.sentryDsn ? ` ${new URL(config.sentryDsn).origin}` : '';
   const after = `${reporting}; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'self'; form-action 'self'`;
+  const headers = helmetHeaders(applyHeaders);
+  // the policy per Host header seen (a few in practice; the cap guards against a client making up hosts)
+  const policies = new Map<string | undefined, string>();
+  const policyFor = (host: string | undefined) => {
+    let policy = policies.get(host);
+    if (policy === undefined) {
+      policy = before + sameOriginWs(host) + after;
+      if (policies.size >= 100) policies.clear();
+      policies.set(host, policy);
+    }
+    return policy;
+  };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.raw.setHeader('content-security-policy', before + sameOriginWs(request.headers.host) + after);
+    const res = reply.raw;
+    res.setHeader('content-security-policy', policyFor(request.headers.host));
     // request.protocol believes X-Forwarded-Proto only from TRUST_PROXY's addresses
-    if (request.protocol === 'https') reply.raw.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    applyHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+    if (request.protocol === 'https') res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    for (const [name, value] of headers) res.setHeader(name, value);
+    done();
   });
+}
+
+/**
+ * The headers helmet's middleware sets, from one run against a stand-in response. Fails at start-up if
+ * helmet ever does anything else (removes a header other than X-Powered-By, which Fastify never sets, or
+ * depends on the request), rather than serving without it.
+ */
+function helmetHeaders(middleware: ReturnType<typeof helmet>): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  const res = {
+    setHeader(name: string, value: unknown) {
+      headers.push([name, String(value)]);
+    },
+    removeHeader(name: string) {
+      if (name.toLowerCase() !== 'x-powered-by') throw new Error(`helmet removes ${name}`);
+    },
+  };
+  let called = false;
+  middleware({} as IncomingMessage, res as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err as Error;
+    called = true;
+  });
+  if (!called || headers.length === 0) throw new Error('helmet did not set its headers synchronously');
+  return headers;
 }
 
 /** The page's own websockets (XMPP, Janus) are on its host; an unexpected Host header gets no ws source. */

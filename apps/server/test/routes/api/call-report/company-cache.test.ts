@@ -55,6 +55,27 @@ describe.each(dialects())('call-report/add with the company snapshot cache (%s)'
     expect((await add()).json<{ data: { status: string } }>().data.status).toBe('ok');
   });
 
+  it('when the admin blocks a guest through the API, then that guest\'s very next call answers blocked, and after unblocking the next one is ok', async () => {
+    const bad = await registerGuest(t.app);
+    const status = async () => (await add(bad)).json<{ data: { status: string } }>().data.status;
+    expect(await status()).toBe('ok'); // the snapshot, with its blocked guests, is loaded
+    const block = await adminApi('POST', '/api/admin/blocked-guests', { guestUsername: bad.username, reason: 'abuse' });
+    expect(await status()).toBe('blocked');
+    expect(await status()).toBe('blocked');
+    await adminApi('DELETE', `/api/admin/blocked-guests/${block.json<{ data: { id: number } }>().data.id}`);
+    expect(await status()).toBe('ok');
+  });
+
+  it('when a guest is blocked behind the server (another instance), then its calls go on until the snapshot expires, then answer blocked', async () => {
+    const bad = await registerGuest(t.app);
+    const status = async () => (await add(bad)).json<{ data: { status: string } }>().data.status;
+    expect(await status()).toBe('ok');
+    await t.db.kysely.insertInto('blocked_guests').values({ company_id: DEMO.companyId, guest_username: bad.username, reason: 'abuse', created_at: t.clock.now }).execute();
+    expect(await status()).toBe('ok'); // still the cached snapshot: the documented delay
+    t.app.services.companySnapshots.invalidate(DEMO.companyId); // what the expiry does
+    expect(await status()).toBe('blocked');
+  });
+
   it('when the company is deactivated behind the server (as lobby-admin does), then calls go on until the snapshot expires', async () => {
     const [first, second, third] = [await registerGuest(t.app), await registerGuest(t.app), await registerGuest(t.app)];
     expect((await add(first)).statusCode).toBe(201);

@@ -1,0 +1,111 @@
+import { CompiledQuery } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import type { Db } from './database.ts';
+
+/**
+ * A statement that runs on every request of a hot route (POST /api/call-report/add), prepared once instead
+ * of built and compiled by Kysely each time (≈ a third of the route's database CPU: docs/performance.md,
+ * "Service API"). Written with `?` placeholders; PostgreSQL gets `$1…` and a named prepared statement.
+ */
+export interface HotStatement<Row> {
+  /** Runs the statement with these parameters; its first row (undefined when none). */
+  first(params: readonly unknown[]): Promise<Row | undefined>;
+}
+
+export interface HotStatementOptions {
+  /**
+   * SQLite: the writes asked for in one turn of the event loop share one transaction (one commit, one
+   * write of each touched page to the WAL, instead of one per row). Each row still answers on its own: a
+   * row that fails (a constraint) fails alone, as it would have in its own transaction.
+   */
+  batch?: boolean;
+}
+
+export function hotStatement<Row>(
+  db: Db,
+  name: string,
+  text: string,
+  options: HotStatementOptions = {},
+): HotStatement<Row> {
+  const raw = db.raw;
+  if (raw.dialect === 'postgres') {
+    let n = 0;
+    const pgText = text.replace(/\?/g, () => `$${++n}`);
+    return {
+      async first(params) {
+        const r = await raw.pool.query<Row & object>({ name, text: pgText, values: params as unknown[] });
+        return r.rows[0];
+      },
+    };
+  }
+  const database = raw.database;
+  let stmt: SQLite.Statement | null = null;
+  const prepared = () => (stmt ??= database.prepare(text));
+  const runOne = (params: readonly unknown[]) => {
+    const s = prepared();
+    if (s.reader) return s.get(...params) as Row | undefined;
+    s.run(...params);
+    return undefined;
+  };
+  // A Kysely transaction keeps SQLite's only connection across awaits: a statement run now would join it.
+  // Kysely's connection lock makes it wait for that transaction to end.
+  const viaKysely = async (params: readonly unknown[]) =>
+    (await db.kysely.executeQuery<Row>(CompiledQuery.raw(text, params as unknown[]))).rows[0];
+
+  if (!options.batch) {
+    return {
+      async first(params) {
+        if (database.inTransaction) return viaKysely(params);
+        return runOne(params);
+      },
+    };
+  }
+
+  type Pending = {
+    params: readonly unknown[];
+    resolve: (row: Row | undefined) => void;
+    reject: (err: unknown) => void;
+  };
+  let queue: Pending[] = [];
+  const flush = () => {
+    const items = queue;
+    queue = [];
+    if (database.inTransaction) {
+      for (const item of items) viaKysely(item.params).then(item.resolve, item.reject);
+      return;
+    }
+    const results: Array<{ row?: Row; error?: unknown }> = [];
+    try {
+      const all = () => {
+        for (const item of items) {
+          try {
+            results.push({ row: runOne(item.params) });
+          } catch (error) {
+            // SQLite undoes the failed statement alone, unless the error ended the transaction (I/O, full
+            // disk, busy): then the whole batch fails, and nothing of it was written
+            if (items.length > 1 && !database.inTransaction) throw error;
+            results.push({ error });
+          }
+        }
+      };
+      if (items.length === 1) all();
+      else database.transaction(all)();
+    } catch (error) {
+      for (const item of items) item.reject(error);
+      return;
+    }
+    items.forEach((item, i) => {
+      const r = results[i] as { row?: Row; error?: unknown };
+      if ('error' in r) item.reject(r.error);
+      else item.resolve(r.row);
+    });
+  };
+  return {
+    first(params) {
+      return new Promise<Row | undefined>((resolve, reject) => {
+        if (queue.length === 0) setImmediate(flush);
+        queue.push({ params, resolve, reject });
+      });
+    },
+  };
+}
