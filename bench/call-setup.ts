@@ -25,6 +25,9 @@
  *
  * Prints each run, the medians and the ratios Lobby / bare at each side (goal ≤ 1.0). Needs a running stack:
  *   ./scripts/start --detach && set -a && . .run/secrets.env && set +a && node bench/call-setup.ts [runs]
+ * `--recording-ab` adds, after each Lobby run, one with the demo company's recordCalls off (set through the
+ * admin API, DEMO_ADMIN_PASSWORD; put back on at the end): the recording's start asks the guest's publisher
+ * for a keyframe, which can hold the agent's subscription's own request back (Janus: one PLI a second).
  * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), DEMO_AGENT_PASSWORD, JANUS_TOKEN_SECRET and
  * JANUS_ROOM_ADMIN_KEY (from .run/secrets.env), JANUS_HTTP_URL (default http://127.0.0.1:8088/janus).
  * The bare pages go through the same public /janus as Lobby (the gate); their room is created the way the
@@ -33,7 +36,9 @@
 import type { Page } from 'playwright-core';
 import { BASE, bareRoom, launchBenchBrowser, median, serveBare } from './support/bareJanus.ts';
 
-const RUNS = Number(process.argv[2] ?? 5);
+const args = process.argv.slice(2);
+const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
+const RECORDING_AB = args.includes('--recording-ab');
 const GOAL = 1.0;
 const password = process.env.DEMO_AGENT_PASSWORD;
 if (!password) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
@@ -107,6 +112,29 @@ async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number)
   }
 }
 
+/** Sets the demo company's recordCalls as its admin does in the console (PUT /api/admin/company). */
+let adminCookie: string | null = null;
+async function setRecordCalls(on: boolean): Promise<void> {
+  adminCookie ??= await adminLogin();
+  const put = await fetch(`${BASE}/api/admin/company`, {
+    method: 'PUT',
+    headers: { cookie: adminCookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ recordCalls: on }),
+  });
+  if (!put.ok) throw new Error(`recordCalls=${String(on)}: ${put.status} ${await put.text()}`);
+}
+
+/** One admin login for the whole bench (logins are rate-limited). */
+async function adminLogin(): Promise<string> {
+  const login = await fetch(`${BASE}/api/console/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@demo.lobby', password: process.env.DEMO_ADMIN_PASSWORD ?? '' }),
+  });
+  if (!login.ok) throw new Error(`admin login: ${login.status} (is DEMO_ADMIN_PASSWORD set?)`);
+  return login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+}
+
 /** A browser of its own with its one page (the active tab of its window). */
 async function soloPage(): Promise<{ page: Page; close: () => Promise<void> }> {
   const { context, close } = await launchBenchBrowser();
@@ -127,6 +155,7 @@ async function main(): Promise<void> {
 
     const atAgent: number[] = [];
     const atGuest: number[] = [];
+    const unrecorded = { agent: [] as number[], guest: [] as number[] };
     const bareTimes: number[] = [];
     // alternate, so that drift of the machine's load affects both sides alike
     for (let i = 0; i < RUNS; i++) {
@@ -137,6 +166,17 @@ async function main(): Promise<void> {
       console.log(
         `run ${i + 1}: bare ${bareTimes.at(-1)!.toFixed(0)} ms, Lobby at the agent ${run.agent.toFixed(0)} ms, at the guest ${run.guest.toFixed(0)} ms`,
       );
+      if (RECORDING_AB) {
+        await setRecordCalls(false);
+        try {
+          const off = await lobbyRun(guest, agent);
+          unrecorded.agent.push(off.agent);
+          unrecorded.guest.push(off.guest);
+          console.log(`       not recorded: Lobby at the agent ${off.agent.toFixed(0)} ms, at the guest ${off.guest.toFixed(0)} ms`);
+        } finally {
+          await setRecordCalls(true);
+        }
+      }
       await pubPage.goto('about:blank');
       await subPage.goto('about:blank');
     }
@@ -146,6 +186,13 @@ async function main(): Promise<void> {
         `Lobby at the agent ${m.agent.toFixed(0)} ms (ratio ${(m.agent / m.bare).toFixed(2)}), ` +
         `at the guest ${m.guest.toFixed(0)} ms (ratio ${(m.guest / m.bare).toFixed(2)}) (goal ≤ ${GOAL.toFixed(2)})`,
     );
+    if (RECORDING_AB) {
+      const off = { agent: median(unrecorded.agent), guest: median(unrecorded.guest) };
+      console.log(
+        `not recorded: Lobby at the agent ${off.agent.toFixed(0)} ms (ratio ${(off.agent / m.bare).toFixed(2)}), ` +
+          `at the guest ${off.guest.toFixed(0)} ms (ratio ${(off.guest / m.bare).toFixed(2)})`,
+      );
+    }
   } finally {
     await Promise.all(browsers.map((b) => b.close()));
     bare.close();
