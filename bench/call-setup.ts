@@ -1,13 +1,33 @@
 /**
- * Call set-up time, Lobby against bare janus.js, side by side in one process and one browser.
+ * Call set-up time (issue 16, "answer → first frame"): TTFM of Lobby's answer at both sides, against a
+ * bare janus.js join, side by side in one process.
  *
- *   bare:  a page with janus.js alone joins a room where another page publishes: session, attach,
- *          join, getUserMedia, publish, subscribe → first decoded remote frame
- *   Lobby: the agent presses Answer on a waiting guest in the console → first decoded frame of the
- *          guest (the same steps, plus Lobby's engine, state and React rendering)
+ * TTFM as Jitsi defines it (lib-jitsi-meet, modules/RTC/JitsiRemoteTrack.js, `_playCallback` and
+ * `_attachTTFMTracker`): the time from the start of the user's session to the first render of a remote
+ * track (the `canplay` of the element the track is attached to), less the time spent waiting for the
+ * other participant (muc.joined → session-initiate) and less getUserMedia. Here the user's action is the
+ * agent's Answer click (the guest has been waiting and publishing, so nobody is waited for), and "render"
+ * is the first frame the compositor presents (`requestVideoFrameCallback`, later than `canplay`); the
+ * agent's own getUserMedia is *not* subtracted (it overlaps the set-up; the bare page has it too).
  *
- * Prints each run, both medians and the ratio Lobby / bare (goal ≤ 1.1). Needs a running stack:
- *   ./scripts/start --detach && node bench/call-setup.ts [runs]
+ *   bare:        a page with janus.js alone joins a room where another page publishes: session, attach,
+ *                join, getUserMedia, publish, subscribe → first presented remote frame
+ *   Lobby agent: the agent's Answer click on a waiting guest → first presented frame of the guest in the
+ *                console's remote tile
+ *   Lobby guest: the same click → first presented frame of the agent in the guest's remote tile (the
+ *                clicks' and the frames' times are compared on the machine's one clock:
+ *                performance.timeOrigin + performance.now())
+ *
+ * Each page the bench measures is the only tab of its own browser. Chromium draws only the active tab of
+ * a window: a tab behind another has its frames left undrawn, and viz then gives it one frame a second
+ * ("ThrottleUndrawnFrames" in a trace), which made every answer of the console (a tab behind the guest's
+ * and the bare pages') look ≈ 1–2 s slow until 2026-11-27.
+ *
+ * Prints each run, the medians and the ratios Lobby / bare at each side (goal ≤ 1.0). Needs a running stack:
+ *   ./scripts/start --detach && set -a && . .run/secrets.env && set +a && node bench/call-setup.ts [runs]
+ * `--recording-ab` adds, after each Lobby run, one with the demo company's recordCalls off (set through the
+ * admin API, DEMO_ADMIN_PASSWORD; put back on at the end): the recording's start asks the guest's publisher
+ * for a keyframe, which can hold the agent's subscription's own request back (Janus: one PLI a second).
  * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), DEMO_AGENT_PASSWORD, JANUS_TOKEN_SECRET and
  * JANUS_ROOM_ADMIN_KEY (from .run/secrets.env), JANUS_HTTP_URL (default http://127.0.0.1:8088/janus).
  * The bare pages go through the same public /janus as Lobby (the gate); their room is created the way the
@@ -16,15 +36,23 @@
 import type { Page } from 'playwright-core';
 import { BASE, bareRoom, launchBenchBrowser, median, serveBare } from './support/bareJanus.ts';
 
-const RUNS = Number(process.argv[2] ?? 5);
+const args = process.argv.slice(2);
+const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
+const RECORDING_AB = args.includes('--recording-ab');
+const GOAL = 1.0;
 const password = process.env.DEMO_AGENT_PASSWORD;
 if (!password) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
 
-/** Resolves with the page time of the first decoded frame of a remote video shown in the console. */
-function armFirstRemoteFrame(page: Page): Promise<void> {
+/**
+ * Arms the page: `__frame` resolves with the clock time (ms since the epoch, sub-millisecond) of the first
+ * frame presented by a remote video tile that appears from now on; `__click` records the next click's.
+ */
+function arm(page: Page): Promise<void> {
   return page.evaluate(() => {
-    const w = window as unknown as { __t0?: number; __t1?: Promise<number> };
-    w.__t1 = new Promise<number>((resolve) => {
+    const w = window as unknown as { __click?: number; __frame?: Promise<number> };
+    const now = () => performance.timeOrigin + performance.now();
+    delete w.__click;
+    w.__frame = new Promise<number>((resolve) => {
       const seen = new WeakSet<HTMLVideoElement>();
       let done = false;
       const check = () => {
@@ -36,33 +64,36 @@ function armFirstRemoteFrame(page: Page): Promise<void> {
           seen.add(v);
           v.requestVideoFrameCallback(() => {
             done = true;
-            resolve(performance.now());
+            resolve(now());
           });
         }
         requestAnimationFrame(check);
       };
       check();
     });
-    document.addEventListener('click', () => (w.__t0 = performance.now()), { capture: true, once: true });
+    document.addEventListener('click', () => (w.__click = now()), { capture: true, once: true });
   });
 }
 
-async function lobbyRun(guest: Page, agent: Page): Promise<number> {
+const frameOf = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __frame: Promise<number> }).__frame);
+
+async function lobbyRun(guest: Page, agent: Page): Promise<{ agent: number; guest: number }> {
   await guest.goto(`${BASE}/`);
   await guest.getByTestId('assignment-option').first().click();
   await guest.locator('[data-testid="call-button"][data-call-kind="video"]').click();
   const item = agent.getByTestId('queue-item');
   await item.first().waitFor({ timeout: 30_000 });
-  await armFirstRemoteFrame(agent);
+  // the guest is waiting and publishing; its side is armed before the agent can click
+  await arm(guest);
+  await arm(agent);
   await item.first().getByTestId('answer-button').click();
-  const ms = await agent.evaluate(async () => {
-    const w = window as unknown as { __t0: number; __t1: Promise<number> };
-    return (await w.__t1) - w.__t0;
-  });
+  const click = await agent.evaluate(() => (window as unknown as { __click: number }).__click);
+  const [atAgent, atGuest] = await Promise.all([frameOf(agent), frameOf(guest)]);
   await agent.getByTestId('agent-hangup-button').click();
   await agent.getByTestId('call-idle').waitFor();
   await guest.locator('[data-screen="abandoned"], [data-screen="rating"]').waitFor();
-  return ms;
+  return { agent: atAgent - click, guest: atGuest - click };
 }
 
 async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number): Promise<number> {
@@ -81,38 +112,89 @@ async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number)
   }
 }
 
+/** Sets the demo company's recordCalls as its admin does in the console (PUT /api/admin/company). */
+let adminCookie: string | null = null;
+async function setRecordCalls(on: boolean): Promise<void> {
+  adminCookie ??= await adminLogin();
+  const put = await fetch(`${BASE}/api/admin/company`, {
+    method: 'PUT',
+    headers: { cookie: adminCookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ recordCalls: on }),
+  });
+  if (!put.ok) throw new Error(`recordCalls=${String(on)}: ${put.status} ${await put.text()}`);
+}
+
+/** One admin login for the whole bench (logins are rate-limited). */
+async function adminLogin(): Promise<string> {
+  const login = await fetch(`${BASE}/api/console/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@demo.lobby', password: process.env.DEMO_ADMIN_PASSWORD ?? '' }),
+  });
+  if (!login.ok) throw new Error(`admin login: ${login.status} (is DEMO_ADMIN_PASSWORD set?)`);
+  return login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+}
+
+/** A browser of its own with its one page (the active tab of its window). */
+async function soloPage(): Promise<{ page: Page; close: () => Promise<void> }> {
+  const { context, close } = await launchBenchBrowser();
+  const page = context.pages()[0] ?? (await context.newPage());
+  return { page, close };
+}
+
 async function main(): Promise<void> {
   const bare = await serveBare();
-  const { context, close } = await launchBenchBrowser();
+  const browsers = await Promise.all([soloPage(), soloPage(), soloPage(), soloPage()]);
+  const [agent, guest, pubPage, subPage] = browsers.map((b) => b.page) as [Page, Page, Page, Page];
   try {
-    const agent = await context.newPage();
     await agent.goto(`${BASE}/console/`);
     await agent.getByTestId('login-email').fill('agent@demo.lobby');
     await agent.getByTestId('login-password').fill(password!);
     await agent.getByTestId('login-submit').click();
     await agent.getByTestId('queue-empty').waitFor();
-    const guest = await context.newPage();
-    const pubPage = await context.newPage();
-    const subPage = await context.newPage();
 
-    const lobby: number[] = [];
+    const atAgent: number[] = [];
+    const atGuest: number[] = [];
+    const unrecorded = { agent: [] as number[], guest: [] as number[] };
     const bareTimes: number[] = [];
     // alternate, so that drift of the machine's load affects both sides alike
     for (let i = 0; i < RUNS; i++) {
       bareTimes.push(await bareRun(bare.url, pubPage, subPage, i));
-      lobby.push(await lobbyRun(guest, agent));
+      const run = await lobbyRun(guest, agent);
+      atAgent.push(run.agent);
+      atGuest.push(run.guest);
       console.log(
-        `run ${i + 1}: bare ${bareTimes.at(-1)!.toFixed(0)} ms, Lobby ${lobby.at(-1)!.toFixed(0)} ms`,
+        `run ${i + 1}: bare ${bareTimes.at(-1)!.toFixed(0)} ms, Lobby at the agent ${run.agent.toFixed(0)} ms, at the guest ${run.guest.toFixed(0)} ms`,
       );
+      if (RECORDING_AB) {
+        await setRecordCalls(false);
+        try {
+          const off = await lobbyRun(guest, agent);
+          unrecorded.agent.push(off.agent);
+          unrecorded.guest.push(off.guest);
+          console.log(`       not recorded: Lobby at the agent ${off.agent.toFixed(0)} ms, at the guest ${off.guest.toFixed(0)} ms`);
+        } finally {
+          await setRecordCalls(true);
+        }
+      }
       await pubPage.goto('about:blank');
       await subPage.goto('about:blank');
     }
-    const m = { bare: median(bareTimes), lobby: median(lobby) };
+    const m = { bare: median(bareTimes), agent: median(atAgent), guest: median(atGuest) };
     console.log(
-      `\nanswer → first remote frame, median of ${RUNS}: bare janus.js ${m.bare.toFixed(0)} ms, Lobby ${m.lobby.toFixed(0)} ms, ratio ${(m.lobby / m.bare).toFixed(2)} (goal ≤ 1.10)`,
+      `\nTTFM (Answer → first presented remote frame), median of ${RUNS}: bare janus.js join ${m.bare.toFixed(0)} ms; ` +
+        `Lobby at the agent ${m.agent.toFixed(0)} ms (ratio ${(m.agent / m.bare).toFixed(2)}), ` +
+        `at the guest ${m.guest.toFixed(0)} ms (ratio ${(m.guest / m.bare).toFixed(2)}) (goal ≤ ${GOAL.toFixed(2)})`,
     );
+    if (RECORDING_AB) {
+      const off = { agent: median(unrecorded.agent), guest: median(unrecorded.guest) };
+      console.log(
+        `not recorded: Lobby at the agent ${off.agent.toFixed(0)} ms (ratio ${(off.agent / m.bare).toFixed(2)}), ` +
+          `at the guest ${off.guest.toFixed(0)} ms (ratio ${(off.guest / m.bare).toFixed(2)})`,
+      );
+    }
   } finally {
-    await close();
+    await Promise.all(browsers.map((b) => b.close()));
     bare.close();
   }
 }

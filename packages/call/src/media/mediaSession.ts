@@ -484,8 +484,17 @@ export class MediaSession extends Emitter<MediaEvents> {
     });
   }
 
-  /** Attaches the publisher handle (SPEC.md §4 step 1). */
+  /**
+   * Attaches the publisher handle (SPEC.md §4 step 1), and the subscriber handle beside it: the first
+   * subscription (at join, or when the other side's publisher is announced: the agent's answer, for a
+   * waiting guest) then starts with its `join` and not with one more round trip to attach (issue 16).
+   */
   async attachPublisher(): Promise<void> {
+    const subscriber = this.#subscriberHandle();
+    // its failure is the first subscription's to report (#negotiateSubscription attaches again)
+    subscriber.catch(() => {
+      if (this.#subscriberAttach === subscriber) this.#subscriberAttach = null;
+    });
     this.#publisher = await this.#attach('publisher', {
       onmessage: (msg, jsep) => this.#onPublisherMessage(msg, jsep),
       onlocaltrack: () => undefined,
@@ -693,12 +702,11 @@ export class MediaSession extends Emitter<MediaEvents> {
     let answered: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (answered = resolve));
     this.#afterAnswer = answered;
-    if (!this.#subscriber) {
-      this.#subscriber = await this.#attach('subscriber', {
-        onmessage: (msg, jsep) => this.#onSubscriberMessage(msg, jsep),
-        onremotetrack: (track, mid, on, metadata) => this.#onRemoteTrack(track, mid, on, metadata?.reason),
-      });
-      const subscriber = this.#subscriber;
+    if (!this.#subscriberJoined) {
+      // attached beside the publisher (attachPublisher): usually there already, one round trip saved
+      const subscriber = await this.#subscriberHandle();
+      if (this.#closed) return;
+      this.#subscriberJoined = true;
       const room = this.#room;
       await this.#retried(() =>
         this.#request(subscriber, {
@@ -711,13 +719,26 @@ export class MediaSession extends Emitter<MediaEvents> {
         }),
       );
     } else {
-      const subscriber = this.#subscriber;
+      const subscriber = this.#subscriber!;
       await this.#retried(() => this.#request(subscriber, { request: 'subscribe', streams }));
     }
     await done;
   }
 
   #afterAnswer: (() => void) | null = null;
+  /** the subscriber handle's attach, started beside the publisher's (attachPublisher) */
+  #subscriberAttach: Promise<Handle> | null = null;
+  /** the subscriber handle joined the room (its first subscription); later ones are `subscribe` */
+  #subscriberJoined = false;
+
+  /** The subscriber handle: the one attached beside the publisher, or one attached now. */
+  #subscriberHandle(): Promise<Handle> {
+    this.#subscriberAttach ??= this.#attach('subscriber', {
+      onmessage: (msg, jsep) => this.#onSubscriberMessage(msg, jsep),
+      onremotetrack: (track, mid, on, metadata) => this.#onRemoteTrack(track, mid, on, metadata?.reason),
+    }).then((handle) => (this.#subscriber = handle));
+    return this.#subscriberAttach;
+  }
 
   #onSubscriberMessage(msg: Message, jsep?: Jsep): void {
     const streams = msg.streams as
