@@ -187,6 +187,9 @@ lobby_gen_janus() {
   # A session whose browser went silent (its network gone, its websocket still open) lives this long
   # (docs/protocol.md "ICE restart"): long enough for a minute-long outage to end in an ICE restart.
   lobby_jcfg_set "$C" "s#^\t\#session_timeout = 60#\tsession_timeout = $JANUS_SESSION_SECONDS#" "${tab}session_timeout = $JANUS_SESSION_SECONDS"
+  if [ "${JANUS_EVENT_LOOPS:-0}" != 0 ]; then
+    lobby_jcfg_set "$C" "s#^\t\#event_loops = 8#\tevent_loops = $JANUS_EVENT_LOOPS#" "${tab}event_loops = $JANUS_EVENT_LOOPS"
+  fi
   lobby_jcfg_set "$C" "s#^\t\#rtp_port_range = \"20000-40000\"#\trtp_port_range = \"$JANUS_RTP_RANGE\"#" "rtp_port_range = \"$JANUS_RTP_RANGE\""
   if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then
     # 127.0.0.1 as the only host candidate (needs lo_shim.so preloaded, see lobby_build_lo_shim);

@@ -29,6 +29,10 @@ lobby_root=${lobby_root:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # network as the media, so Debian's 60 s would end the call of a guest who is offline for a minute; 180 s
 # covers the outage plus the stalled TCP's retransmission back-off after it.
 : "${JANUS_SESSION_SECONDS:=180}"
+# Janus's media event loops, shared by all handles (docs/performance.md "Calls per Janus core"): Debian's
+# default is a thread per handle, and with four handles per call the kernel's task switches were ≈ 40 % of
+# Janus's CPU. One loop per core; 0 keeps Janus's thread per handle.
+: "${JANUS_EVENT_LOOPS:=$(nproc 2>/dev/null || echo 2)}"
 : "${TURN_PORT:=3478}"
 : "${TURN_RELAY_RANGE:=49160-49259}"
 # The address of coturn that XMPP clients are told (XEP-0215); a deployment sets its public name.
@@ -56,7 +60,7 @@ case "$LOBBY_DATA_DIR" in /*) ;; *) LOBBY_DATA_DIR="$lobby_root/$LOBBY_DATA_DIR"
 case "$LOBBY_LOG_DIR" in /*) ;; *) LOBBY_LOG_DIR="$lobby_root/$LOBBY_LOG_DIR" ;; esac
 
 export PORT HOST HTTPS_PORT LOBBY_API_PORT JANUS_GATE_PORT EJABBERD_WS_PORT EJABBERD_API_PORT EJABBERD_DIST_PORT JANUS_WS_PORT JANUS_HTTP_PORT \
-  JANUS_ADMIN_PORT JANUS_RTP_RANGE JANUS_RECLAIM_SECONDS JANUS_SESSION_SECONDS TURN_PORT TURN_RELAY_RANGE TURN_HOST PG_PORT LOBBY_RUN_DIR LOBBY_DATA_DIR \
+  JANUS_ADMIN_PORT JANUS_RTP_RANGE JANUS_RECLAIM_SECONDS JANUS_SESSION_SECONDS JANUS_EVENT_LOOPS TURN_PORT TURN_RELAY_RANGE TURN_HOST PG_PORT LOBBY_RUN_DIR LOBBY_DATA_DIR \
   XMPP_DOMAIN XMPP_GUEST_DOMAIN XMPP_MUC_DOMAIN EJABBERD_API_URL EJABBERD_WS_URL JANUS_WS_URL \
   JANUS_HTTP_URL JANUS_ADMIN_URL LOBBY_LOOPBACK_ICE JANUS_NAT_1_1_MAPPING LOBBY_LOG_DIR
 
