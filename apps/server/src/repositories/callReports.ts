@@ -96,8 +96,8 @@ export function chainQuery(db: Kysely<Database>, companyId: number, originCallId
 }
 
 /** `hot`: the Db under `db`, for the statements every request runs, prepared once (db/hotStatements.ts). */
-export function createCallReportsRepository(db: Kysely<Database>, hot?: Db) {
-  const insertReport = hot ? hotStatement<{ id: number }>(hot, 'call_reports_add', ADD_SQL, { batch: true }) : null;
+export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
+  const insertReport = hotStatement<{ id: number }>(hot, 'call_reports_add', ADD_SQL, { batch: true });
   return {
     /**
      * Whether an agent took a call of this chain (the first call and its hold/resume continuations), as the
@@ -114,7 +114,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot?: Db) {
     /**
      * Throws DuplicateCallId when call_id exists (one statement: the unique index decides, races included).
      * Every opened call runs it: prepared once, and on SQLite the inserts of one event-loop turn share a
-     * commit (db/hotStatements.ts) when the repository is given its Db.
+     * commit (db/hotStatements.ts).
      */
     async add(r: NewCallReport): Promise<number> {
       const values = {
@@ -134,14 +134,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot?: Db) {
         latitude: r.location?.latitude || null,
         longitude: r.location?.longitude || null,
       } satisfies Record<(typeof ADD_COLUMNS)[number], unknown>;
-      const row = insertReport
-        ? await insertReport.first(ADD_COLUMNS.map((c) => values[c]))
-        : await db
-            .insertInto('call_reports')
-            .values(values)
-            .onConflict((oc) => oc.column('call_id').doNothing())
-            .returning('id')
-            .executeTakeFirst();
+      const row = await insertReport.first(ADD_COLUMNS.map((c) => values[c]));
       if (!row) throw new DuplicateCallId(r.callId);
       return row.id;
     },
