@@ -28,6 +28,8 @@
  * `--recording-ab` adds, after each Lobby run, one with the demo company's recordCalls off (set through the
  * admin API, DEMO_ADMIN_PASSWORD; put back on at the end): the recording's start asks the guest's publisher
  * for a keyframe, which can hold the agent's subscription's own request back (Janus: one PLI a second).
+ * `--timeline` prints, for each Lobby run, the steps at the agent and at the guest relative to the click
+ * (media grant, Janus requests and events, peer connections, first packet and first decoded frame).
  * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), DEMO_AGENT_PASSWORD, JANUS_TOKEN_SECRET and
  * JANUS_ROOM_ADMIN_KEY (from .run/secrets.env), JANUS_HTTP_URL (default http://127.0.0.1:8088/janus).
  * The bare pages go through the same public /janus as Lobby (the gate); their room is created the way the
@@ -35,10 +37,13 @@
  */
 import type { Page } from 'playwright-core';
 import { BASE, bareRoom, launchBenchBrowser, median, serveBare } from './support/bareJanus.ts';
+import { collect, installTimeline, startPolling } from './support/timeline.ts';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
 const RECORDING_AB = args.includes('--recording-ab');
+/** `--timeline`: print each Lobby run's page-side steps at both sides (support/timeline.ts) */
+const TIMELINE = args.includes('--timeline');
 const GOAL = 1.0;
 const password = process.env.DEMO_AGENT_PASSWORD;
 if (!password) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
@@ -87,9 +92,18 @@ async function lobbyRun(guest: Page, agent: Page): Promise<{ agent: number; gues
   // the guest is waiting and publishing; its side is armed before the agent can click
   await arm(guest);
   await arm(agent);
+  if (TIMELINE) await Promise.all([startPolling(guest), startPolling(agent)]);
   await item.first().getByTestId('answer-button').click();
   const click = await agent.evaluate(() => (window as unknown as { __click: number }).__click);
   const [atAgent, atGuest] = await Promise.all([frameOf(agent), frameOf(guest)]);
+  if (TIMELINE) {
+    // the last decoded-frame poll may land after the presented frame: wait one poll
+    await new Promise((r) => setTimeout(r, 60));
+    console.log(`  agent (frame presented at ${(atAgent - click).toFixed(0)} ms):`);
+    for (const line of await collect(agent, click)) console.log(`    ${line}`);
+    console.log(`  guest (frame presented at ${(atGuest - click).toFixed(0)} ms):`);
+    for (const line of await collect(guest, click)) console.log(`    ${line}`);
+  }
   await agent.getByTestId('agent-hangup-button').click();
   await agent.getByTestId('call-idle').waitFor();
   await guest.locator('[data-screen="abandoned"], [data-screen="rating"]').waitFor();
@@ -136,15 +150,16 @@ async function adminLogin(): Promise<string> {
 }
 
 /** A browser of its own with its one page (the active tab of its window). */
-async function soloPage(): Promise<{ page: Page; close: () => Promise<void> }> {
+async function soloPage(timeline = false): Promise<{ page: Page; close: () => Promise<void> }> {
   const { context, close } = await launchBenchBrowser();
+  if (timeline) await installTimeline(context);
   const page = context.pages()[0] ?? (await context.newPage());
   return { page, close };
 }
 
 async function main(): Promise<void> {
   const bare = await serveBare();
-  const browsers = await Promise.all([soloPage(), soloPage(), soloPage(), soloPage()]);
+  const browsers = await Promise.all([soloPage(TIMELINE), soloPage(TIMELINE), soloPage(), soloPage()]);
   const [agent, guest, pubPage, subPage] = browsers.map((b) => b.page) as [Page, Page, Page, Page];
   try {
     await agent.goto(`${BASE}/console/`);
