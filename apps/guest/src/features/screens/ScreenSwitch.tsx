@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import { useGuestStore } from '../../state/store.ts';
 import { ScreenRegistry } from './registry.ts';
 import { LoadingScreen } from '../loading/LoadingScreen.tsx';
@@ -26,9 +26,10 @@ export function ScreenSwitch({ onRetry }: { onRetry?: () => void }) {
   const phase = useGuestStore((s) => s.phase);
   const screen = useGuestStore((s) => s.screen);
   usePreloadScreens(phase === 'ready');
+  // one component per screen while it is shown: a chunk arriving meanwhile must not remount it
+  const Component = useMemo(() => (phase === 'ready' ? ScreenRegistry.get(screen) : undefined), [screen, phase]);
   if (phase === 'loading') return <LoadingScreen />;
   if (phase === 'failed') return <LoadErrorScreen onRetry={onRetry} />;
-  const Component = ScreenRegistry.get(screen);
   if (!Component) throw new Error(`No component registered for screen "${screen}"`);
   return (
     <Suspense fallback={<LoadingScreen />}>
