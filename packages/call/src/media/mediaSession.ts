@@ -759,6 +759,16 @@ export class MediaSession extends Emitter<MediaEvents> {
     const subscriber = this.#subscriber;
     if (!jsep || !subscriber) return;
     this.#answered('subscriber');
+    // The new feeds' tracks arrive while janus.js takes Janus's offer (ontrack): they are told only once
+    // our answer is on its way, so that what the app renders for them (the call screen) runs while DTLS
+    // comes up, not between the offer and the answer (≈ 50–100 ms at each side: --timeline of
+    // bench/call-setup.ts)
+    this.#heldFeeds ??= [];
+    const release = () => {
+      const held = this.#heldFeeds ?? [];
+      this.#heldFeeds = null;
+      for (const tell of held) tell();
+    };
     const finished = () => {
       this.#afterAnswer?.();
       this.#afterAnswer = null;
@@ -781,8 +791,10 @@ export class MediaSession extends Emitter<MediaEvents> {
         console.info('media: subscriber answer sent');
         this.#adoptReusedTracks();
         subscriber.send({ message: { request: 'start', room: this.#room?.room }, jsep: answer, success: finished, error: finished });
+        release();
       },
       (error: unknown) => {
+        release();
         this.emit('stage', { stage: 'createAnswer', ok: false, error: String(error) });
         finished();
       },
@@ -800,7 +812,14 @@ export class MediaSession extends Emitter<MediaEvents> {
     for (const { mid, track } of reusedTracks(pc.getTransceivers(), feedHas)) this.#onRemoteTrack(track, mid, true, 'reused');
   }
 
+  /** what new remote tracks would tell while our answer to Janus's offer is being made (null: none made) */
+  #heldFeeds: (() => void)[] | null = null;
+
   #onRemoteTrack(track: MediaStreamTrack, mid: string, on: boolean, reason?: string): void {
+    if (this.#heldFeeds) {
+      this.#heldFeeds.push(() => this.#onRemoteTrack(track, mid, on, reason));
+      return;
+    }
     const feedId = this.#midToFeed.get(String(mid));
     console.info(`media: remote ${track.kind} mid ${mid} ${on ? 'on' : 'off'}${reason ? ` (${reason})` : ''} feed ${feedId ?? '-'}`);
     if (!feedId) return;
