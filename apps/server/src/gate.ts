@@ -27,8 +27,12 @@ async function main(): Promise<void> {
       const row = await rooms.byCallId(callId);
       return row && row.destroyed_at === null ? row.secret : null;
     },
-    async agentPublishing(callId) {
+    async startRecording(callId) {
       await startArmedRecording(rooms, janusAdmin, callId);
+    },
+    async recordArmed(callId) {
+      const row = await rooms.byCallId(callId);
+      return !!row && row.destroyed_at === null && row.record_armed === 1;
     },
   });
   app.get('/health', () => ({ ok: true }));

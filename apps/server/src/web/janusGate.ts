@@ -12,8 +12,10 @@
  *
  * A publisher's configure gets the server's recording name for it and the room secret (lock_record
  * accepts a name only with the secret), so that when the server starts the room's recording every file
- * is named after who published it (services/media/recordingName.ts). An agent's configure starts the
- * room's recording when the server armed it (mediaRooms.ts agentPublishing).
+ * is named after who published it (services/media/recordingName.ts). When an agent's grant armed the
+ * room's recording, the agent's configure also gets `record` (its streams are recorded from their first
+ * packet), and the guest's recording starts once Janus tells this gate that the agent's subscription is
+ * up (`webrtcup` of the agent's subscriber handle): services/media/recordingStart.ts says why.
  *
  * A refused request is answered in Janus's own error shape (code 403), so janus.js reports it like any
  * Janus error. `info` and every GET but a session's long poll are refused: the version and the plugins
@@ -29,6 +31,7 @@ import { checkJanusRequest, type Verdict } from '../services/media/janusPolicy.t
 import type { JanusTokens } from '../services/media/janusTokens.ts';
 import type { MediaRooms } from '../services/media/mediaRooms.ts';
 import { recordingName } from '../services/media/recordingName.ts';
+import { createRecordingStarter, type RecordingStarter } from '../services/media/recordingStart.ts';
 import { createJanusSessions, sessionOfRoom, type JanusSessions } from '../services/media/janusSessions.ts';
 import type { App } from '../typebox.ts';
 // config.access (declared by the auth plugin)
@@ -60,7 +63,7 @@ const rawText = (data: RawData): string =>
 const sessionOf = (m: Record<string, unknown>): string | null =>
   typeof m.session_id === 'number' || typeof m.session_id === 'string' ? String(m.session_id) : null;
 
-type Rooms = Pick<MediaRooms, 'secretOf' | 'agentPublishing'>;
+type Rooms = Pick<MediaRooms, 'secretOf' | 'recordArmed' | 'startRecording'>;
 type Allowed = Extract<Verdict, { ok: true }>;
 
 /** Publisher handles, by handle id, and whether each publishes a screen (`{display}-screen`). */
@@ -68,41 +71,70 @@ type Publishers = Map<string, { screen: boolean }>;
 
 const PUBLISHING = new Set(['configure', 'joinandconfigure', 'publish']);
 
+/** An agent's subscriber handles, by handle id, with their room: their `webrtcup` starts the guest's recording. */
+type AgentSubscribers = Map<string, string>;
+
 /**
- * Notes publisher handles as they join, and adds the server's recording name and the room secret to a
- * publisher's configure. Returns the message to pass on.
+ * Notes publisher handles and an agent's subscriber handles as they join, and adds the server's
+ * recording name and the room secret to a publisher's configure (and `record` to an agent's, when the
+ * room's recording is armed). Returns the message to pass on.
  */
 async function withServerFields(
   message: Record<string, unknown>,
   handle: string | null,
   verdict: Allowed,
-  publishers: Publishers,
-  rooms: Rooms,
+  handles: { publishers: Publishers; agentSubscribers: AgentSubscribers },
+  gate: Pick<Gate, 'rooms' | 'recording'>,
 ): Promise<Record<string, unknown>> {
   const body = message.body as Record<string, unknown> | undefined;
   if (message.janus !== 'message' || !body || handle === null) return message;
+  const { room, participant } = verdict.claims;
+  const agent = participant.role === 'agent';
   if ((body.request === 'join' || body.request === 'joinandconfigure') && body.ptype === 'publisher') {
-    publishers.set(handle, { screen: typeof body.display === 'string' && body.display.endsWith('-screen') });
+    handles.publishers.set(handle, { screen: typeof body.display === 'string' && body.display.endsWith('-screen') });
   }
-  const publisher = publishers.get(handle);
+  if (agent && body.request === 'join' && body.ptype === 'subscriber') handles.agentSubscribers.set(handle, room);
+  const publisher = handles.publishers.get(handle);
   if (!publisher || typeof body.request !== 'string' || !PUBLISHING.has(body.request)) return message;
-  const secret = await rooms.secretOf(verdict.claims.room);
+  const secret = await gate.rooms.secretOf(room);
   if (!secret) return message;
-  // an agent publishing is the answer the guest sees: an armed recording starts now, before Janus
-  // handles this configure, so that the agent's own streams are recorded from their first packet
-  if (verdict.claims.participant.role === 'agent') await rooms.agentPublishing(verdict.claims.room).catch(() => undefined);
-  const filename = recordingName(verdict.claims.room, verdict.claims.participant, publisher.screen, Date.now());
-  return { ...message, body: { ...body, secret, filename } };
+  const filename = recordingName(room, participant, publisher.screen, Date.now());
+  // an agent publishing is the answer the guest sees: an armed recording holds the agent's own streams
+  // from their first packet; the guest's starts once the agent's subscription is up (recordingStart.ts)
+  const record = agent && (await gate.rooms.recordArmed(room).catch(() => false));
+  if (record) gate.recording.agentPublishing(room);
+  return { ...message, body: { ...body, secret, filename, ...(record ? { record: true } : {}) } };
+}
+
+/** Janus's `webrtcup` for one of an agent's subscriber handles, in a websocket message or a long poll's batch. */
+function agentSubscriptionsUp(text: string, agentSubscribers: AgentSubscribers): string[] {
+  if (agentSubscribers.size === 0 || !text.includes('webrtcup')) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const events = (Array.isArray(parsed) ? parsed : [parsed]) as Array<Record<string, unknown> | null>;
+  const rooms: string[] = [];
+  for (const event of events) {
+    const sender = event?.sender;
+    if (event?.janus !== 'webrtcup' || (typeof sender !== 'number' && typeof sender !== 'string')) continue;
+    const room = agentSubscribers.get(String(sender));
+    if (room) rooms.push(room);
+  }
+  return rooms;
 }
 
 /** Janus unreachable: the error janus.js reports for a `create` or `claim` (instead of silence). */
 const UNAVAILABLE = 503;
 
-/** What the gate needs besides its config: the tokens, the rooms' secrets, and who owns a session. */
+/** What the gate needs besides its config: the tokens, the rooms' secrets, who owns a session, when to record. */
 interface Gate {
   tokens: JanusTokens;
   rooms: Rooms;
   sessions: JanusSessions;
+  recording: RecordingStarter;
 }
 
 export function registerJanusGate(
@@ -111,8 +143,12 @@ export function registerJanusGate(
   tokens: JanusTokens,
   rooms: Rooms,
   sessions: JanusSessions = createJanusSessions(config.janusAdminUrl, config.janusAdminSecret),
+  recording: RecordingStarter = createRecordingStarter(
+    (room) => rooms.startRecording(room),
+    (message, error) => app.log.warn({ err: error }, message),
+  ),
 ): void {
-  const gate = { tokens, rooms, sessions };
+  const gate = { tokens, rooms, sessions, recording };
   registerWebsocket(app, config, gate);
   registerHttp(app, config, gate);
 }
@@ -144,7 +180,7 @@ function registerWebsocket(app: App, config: Config, gate: Gate): void {
 }
 
 function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
-  const { tokens, rooms } = gate;
+  const { tokens } = gate;
   const upstream = new WebSocket(upstreamUrl, SUBPROTOCOL);
   /** sessions created or claimed on this connection (Janus's answers to `create` and `claim`) */
   const sessions = new Set<string>();
@@ -152,6 +188,7 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
   const creating = new Set<string>();
   const pending: string[] = [];
   const publishers: Publishers = new Map();
+  const agentSubscribers: AgentSubscribers = new Map();
   /** requests pass one at a time, in order (a configure may wait for the room's secret) */
   let queue: Promise<void> = Promise.resolve();
   const toJanus = (text: string) => {
@@ -182,7 +219,7 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
       return;
     }
     const handle = typeof message.handle_id === 'number' || typeof message.handle_id === 'string' ? String(message.handle_id) : null;
-    toJanus(JSON.stringify(await withServerFields(message, handle, verdict, publishers, rooms)));
+    toJanus(JSON.stringify(await withServerFields(message, handle, verdict, { publishers, agentSubscribers }, gate)));
   };
   client.on('message', (data) => {
     const text = rawText(data);
@@ -196,6 +233,7 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
       const id = (answer.data as { id?: unknown } | undefined)?.id ?? answer.session_id;
       if (answer.janus === 'success' && (typeof id === 'number' || typeof id === 'string')) sessions.add(String(id));
     }
+    for (const room of agentSubscriptionsUp(text, agentSubscribers)) gate.recording.agentSubscribed(room);
     if (client.readyState === WebSocket.OPEN) client.send(text);
   });
   const closeBoth = () => {
@@ -221,13 +259,15 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
 const MAX_HTTP_SESSIONS = 10_000;
 
 function registerHttp(app: App, config: Config, gate: Gate): void {
-  const { tokens, rooms } = gate;
+  const { tokens } = gate;
   const base = config.janusHttpUrl.replace(/\/+$/, '');
   const sessions = new Map<string, { room: string; expiry: number }>();
   const publishers: Publishers = new Map();
+  const agentSubscribers: AgentSubscribers = new Map();
   const notePublishers = () => {
     // handles of sessions that ended without a detach: forget the oldest (a Map keeps insertion order)
     while (publishers.size > MAX_HTTP_SESSIONS * 4) publishers.delete(publishers.keys().next().value as string);
+    while (agentSubscribers.size > MAX_HTTP_SESSIONS * 4) agentSubscribers.delete(agentSubscribers.keys().next().value as string);
   };
   const remember = (id: string, room: string, expiry: number) => {
     if (sessions.size >= MAX_HTTP_SESSIONS) {
@@ -297,9 +337,12 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
       return reply.code(200).send(refusal(message, 'session_id: not a session of your token'));
     }
     const url = `${base}/${session}${handle ? `/${handle}` : ''}`;
-    const passed = message ? await withServerFields(message, handle ?? null, verdict, publishers, rooms) : message;
+    const passed = message ? await withServerFields(message, handle ?? null, verdict, { publishers, agentSubscribers }, gate) : message;
     const res = await forward(url, { method: 'POST', body: JSON.stringify(passed), headers: { 'content-type': 'application/json' } });
-    if (message?.janus === 'detach' && handle) publishers.delete(handle);
+    if (message?.janus === 'detach' && handle) {
+      publishers.delete(handle);
+      agentSubscribers.delete(handle);
+    }
     notePublishers();
     if (message?.janus === 'destroy') sessions.delete(session);
     return reply.code(res.status).type('application/json').send(res.text);
@@ -318,6 +361,7 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
       }
       const query = new URLSearchParams(request.query).toString();
       const res = await forward(`${base}/${session}?${query}`, { method: 'GET' });
+      for (const room of agentSubscriptionsUp(res.text, agentSubscribers)) gate.recording.agentSubscribed(room);
       return reply.code(res.status).type('application/json').send(res.text);
     },
   );

@@ -75,7 +75,8 @@ export function createFakeMediaRooms(): FakeMediaRooms {
       return Promise.resolve(fake.roomOpen ? grant(input.callId) : null);
     },
     secretOf: () => Promise.resolve(null),
-    agentPublishing: () => Promise.resolve(),
+    startRecording: () => Promise.resolve(),
+    recordArmed: () => Promise.resolve(false),
     end: () => Promise.resolve(),
     sweepStale: () => Promise.resolve(),
   };

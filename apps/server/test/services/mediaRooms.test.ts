@@ -49,7 +49,7 @@ describe('media rooms (the server owns each call room)', () => {
     expect(a.token).toContain('room=gab--Call1,as=guest,user=gab');
   });
 
-  it('when an agent of another company asks, then no grant; of the company, a grant that arms the recording, which starts once when an agent publishes', async () => {
+  it('when an agent of another company asks, then no grant; of the company, a grant that arms the recording, which starts once when the gate starts it', async () => {
     const { admin, calls } = fakeJanus();
     const rooms = make(admin);
     await rooms.grantGuest({ callId: 'gab--Call2', companyId: DEMO.companyId, username: 'gab', webview: false });
@@ -60,8 +60,8 @@ describe('media rooms (the server owns each call room)', () => {
     // the agent's browser is still setting up: the guest sees "waiting", nothing is recorded (issue 15 defect 10)
     expect(calls.filter((c) => c.op === 'record')).toHaveLength(0);
 
-    await Promise.all([rooms.agentPublishing('gab--Call2'), rooms.agentPublishing('gab--Call2')]);
-    await rooms.agentPublishing('gab--Call2');
+    await Promise.all([rooms.startRecording('gab--Call2'), rooms.startRecording('gab--Call2')]);
+    await rooms.startRecording('gab--Call2');
     expect(calls.filter((c) => c.op === 'record')).toEqual([{ op: 'record', room: 'gab--Call2', secret: calls[0]?.secret }]);
   });
 
@@ -69,9 +69,9 @@ describe('media rooms (the server owns each call room)', () => {
     const { admin, calls } = fakeJanus();
     const rooms = make(admin);
     await rooms.grantGuest({ callId: 'gab--NoRec', companyId: DEMO.companyId, username: 'gab', webview: false });
-    await rooms.agentPublishing('gab--NoRec');
+    await rooms.startRecording('gab--NoRec');
     await rooms.grantAgent({ callId: 'gab--NoRec', companyId: DEMO.companyId, username: 'agent-18', record: false });
-    await rooms.agentPublishing('gab--NoRec');
+    await rooms.startRecording('gab--NoRec');
     expect(calls.filter((c) => c.op === 'record')).toHaveLength(0);
   });
 
@@ -81,9 +81,9 @@ describe('media rooms (the server owns each call room)', () => {
     const rooms = make({ ...admin, enableRecording: (room, secret) => (refuse ? Promise.reject(new Error('janus down')) : admin.enableRecording(room, secret)) });
     await rooms.grantGuest({ callId: 'gab--Retry', companyId: DEMO.companyId, username: 'gab', webview: false });
     await rooms.grantAgent({ callId: 'gab--Retry', companyId: DEMO.companyId, username: 'agent-18', record: true });
-    await expect(rooms.agentPublishing('gab--Retry')).rejects.toThrow('janus down');
+    await expect(rooms.startRecording('gab--Retry')).rejects.toThrow('janus down');
     refuse = false;
-    await rooms.agentPublishing('gab--Retry');
+    await rooms.startRecording('gab--Retry');
     expect(calls.filter((c) => c.op === 'record')).toHaveLength(1);
   });
 

@@ -27,7 +27,8 @@ function notingRooms() {
       agentGrants.push({ callId: input.callId, record: input.record });
       return Promise.resolve(grant);
     },
-    agentPublishing: () => Promise.resolve(),
+    startRecording: () => Promise.resolve(),
+    recordArmed: () => Promise.resolve(false),
     secretOf: () => Promise.resolve(null),
     end: () => Promise.resolve(),
     sweepStale: () => Promise.resolve(),

@@ -5,9 +5,11 @@
  *   (never derived from the call id), SPEC.md §7's properties, `lock_record` and the recording folder
  *   {recordings root}/{companyId}/{callId};
  * - recorded when the company records calls and the guest acknowledged the notice: armed when an agent of
- *   the company asks for its grant (it answers), started when that agent publishes (the gate tells us:
- *   agentPublishing) — not while the guest waits, nor while the agent's browser sets up its devices,
- *   during which the guest still sees "waiting" (issue 15 defect 10);
+ *   the company asks for its grant (it answers); the agent's streams are recorded from its first
+ *   packet (the gate adds `record` to its configure), the guest's from once the agent's subscription is
+ *   up (the gate calls startRecording: recordingStart.ts says when and why) — not while the guest waits,
+ *   nor while the agent's browser sets up its devices, during which the guest still sees "waiting"
+ *   (issue 15 defect 10);
  * - destroyed by the server when the call ends (or is held: the call continues in a new room).
  *
  * A grant is the room id, its pin and a Janus token for that room alone (janusTokens.ts), handed only in
@@ -33,8 +35,10 @@ export interface MediaRooms {
   grantGuest(input: { callId: string; companyId: number; username: string; webview: boolean }): Promise<MediaGrant>;
   /** An agent's grant: the room must exist (the guest made it); arms the recording when asked. */
   grantAgent(input: { callId: string; companyId: number; username: string; record: boolean }): Promise<MediaGrant | null>;
-  /** An agent publishes in the room (the gate saw its configure): starts an armed recording, once. */
-  agentPublishing(callId: string): Promise<void>;
+  /** Starts the room's armed recording (every publisher's), once; nothing when it is not armed. */
+  startRecording(callId: string): Promise<void>;
+  /** Whether an agent's grant armed the room's recording (the gate then records an agent's configure). */
+  recordArmed(callId: string): Promise<boolean>;
   /** The room's secret for the gate, which names each publisher's recording (null: no such room). */
   secretOf(callId: string): Promise<string | null>;
   /** Destroys the call's room (best effort: a room Janus no longer has is fine). */
@@ -118,8 +122,12 @@ export function createMediaRooms(deps: {
       if (record && !row.record_armed) await repo.arm(callId);
       return grant(callId, row.pin, { role: 'agent', username });
     },
-    async agentPublishing(callId) {
+    async startRecording(callId) {
       await startArmedRecording(repo, janus, callId);
+    },
+    async recordArmed(callId) {
+      const row = await repo.byCallId(callId);
+      return !!row && row.destroyed_at === null && row.record_armed === 1;
     },
     async secretOf(callId) {
       const row = await repo.byCallId(callId);
