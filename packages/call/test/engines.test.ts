@@ -34,6 +34,24 @@ describe('call engines on fakes', () => {
     expect(api.reports).toContainEqual({ call_id: callId, agent: AGENT1 });
   });
 
+  it('when calls wait and the agent is free, then its console opens the media connection ahead of the answer; in a call it does not', async () => {
+    const world = new FakeWorld();
+    const { guest } = await guestWaiting(world);
+    expect(world.warmed).toEqual([]); // the waiting guest has its own session already
+    const { agent } = await agentOnline(world, 'agent1');
+    expect(world.warmed.length).toBeGreaterThan(0);
+    expect(world.warmed.every((servers) => servers[0] === 'ws://janus.test')).toBe(true);
+
+    await agent.answer(guest.snapshot.callId!);
+    await settle();
+    expect(agent.snapshot.phase).toBe('inCall');
+    const before = world.warmed.length;
+    guest.setMuted('audio', true); // the agent's desk changes state (the guest's presence) during the call
+    await settle();
+    expect(agent.snapshot.status.mutedAudioJIDs).toEqual([GUEST_JID]);
+    expect(world.warmed.length).toBe(before);
+  });
+
   it('when the agent holds and resumes, then the call continues under a new call id linked by hold-call', async () => {
     const world = new FakeWorld();
     const { guest, api, agent1, callId } = await inCall(world);

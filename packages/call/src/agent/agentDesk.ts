@@ -150,6 +150,10 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const wasBusy = this.#snapshot.activeCall !== null;
     this.#snapshot = { ...this.#snapshot, ...patch };
     if ((this.#snapshot.activeCall !== null) !== wasBusy) this.#tellAvailability();
+    // calls wait and we are free: the media server's connection is opened now, off the answer's path
+    if (this.#snapshot.phase === 'idle' && this.#snapshot.queue.length > 0) {
+      this.inCall.ports.warmMedia?.(this.#options.janusServers);
+    }
     this.emit('change', this.#snapshot);
   }
 

@@ -13,6 +13,7 @@ import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked } from './watermark.ts';
 import { IceRestarter } from './iceRestart.ts';
 import { reusedTracks } from './reusedTracks.ts';
+import { takeWarmSocket } from './warmSocket.ts';
 
 type JanusClass = typeof JanusJS.Janus;
 type Handle = JanusJS.PluginHandle;
@@ -162,7 +163,8 @@ export function loadJanus(debug = false): Promise<JanusClass> {
     const withSockets = Janus as unknown as { newWebSocket: (server: string, protocol: string) => WebSocket };
     const open = withSockets.newWebSocket;
     withSockets.newWebSocket = (server, protocol) => {
-      const ws = open(server, protocol);
+      // a socket the console opened while calls waited (warmSocket.ts), else a new one
+      const ws = takeWarmSocket(server, protocol) ?? open(server, protocol);
       watchSocket?.(ws);
       return ws;
     };

@@ -17,6 +17,7 @@ import {
   type RoomOptions,
 } from '../media/mediaSession.ts';
 import { getLocalMedia } from '../media/devices.ts';
+import { warmSocket } from '../media/warmSocket.ts';
 import { XmppSession, type XmppEvents, type XmppSessionOptions } from '../xmpp/session.ts';
 import type { CallControl } from '../xmpp/stanzas.ts';
 import type { OutgoingChat } from '../xmpp/session.ts';
@@ -104,6 +105,11 @@ export type MediaTransportOptions = MediaSessionOptions & { p2p?: P2POptions };
 export interface CallPorts {
   signalling: (options: XmppSessionOptions) => SignallingPort;
   media: (options: MediaTransportOptions) => MediaTransport;
+  /**
+   * Opens the connection to the media server ahead of a call (the first of `servers`), for the next
+   * media session to take (media/warmSocket.ts); optional: without it, a session opens its own.
+   */
+  warmMedia?: (servers: string[]) => void;
   devices: DevicesPort;
   clock: ClockPort;
   environment: EnvironmentPort;
@@ -127,6 +133,9 @@ export function defaultPorts(overrides: Partial<CallPorts> = {}): CallPorts {
   return {
     signalling: (options) => new XmppSession(options),
     media: (options) => (options.p2p ? new P2PTransport(options.p2p) : new MediaSession(options)),
+    warmMedia: (servers) => {
+      if (servers[0]) warmSocket(servers[0]);
+    },
     devices: {
       getUserMedia: (request) => getLocalMedia(request),
       getDisplayMedia: () => navigator.mediaDevices.getDisplayMedia({ video: true, audio: false }),

@@ -643,6 +643,8 @@ export class FakeWorld {
   readonly p2pTransports: P2PTransport[] = [];
   /** cameras (deviceIds) whose frames the encoder never sends, as Chromium's depth camera fake_device_1 */
   readonly unsendableCameras = new Set<string>();
+  /** each time an engine opened the media server's connection ahead of a call (warmMedia), its servers */
+  readonly warmed: string[][] = [];
 
   /** The ports of one participant (its own devices and page). */
   ports(): CallPorts & { devices: FakeDevices; environment: FakeEnvironment } {
@@ -655,6 +657,7 @@ export class FakeWorld {
         this.p2pTransports.push(transport);
         return transport;
       },
+      warmMedia: (servers) => void this.warmed.push(servers),
       devices: new FakeDevices(),
       clock: this.clock,
       environment: new FakeEnvironment(),
