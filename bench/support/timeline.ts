@@ -3,9 +3,11 @@
  * first presented frame, on the machine's one clock (performance.timeOrigin + performance.now()), so that
  * the two pages' marks line up. What is marked: the media grant's fetch, each Janus request and answer
  * on the websocket (verb and videoroom request or event), each peer connection's creation, remote
- * description, connection, ICE and gathering states and local candidates, and (polled every 20 ms, only while armed) the first video packet
- * received and the first frame decoded of each peer connection. The polling costs the measured page a
- * little: timeline runs show where the time goes, the plain runs give the figures.
+ * description, connection, ICE and gathering states and local candidates, and (polled every 20 ms, only
+ * while armed) the first video packet received and the first frame decoded of each peer connection, and
+ * each keyframe a publisher encodes, with the send rate its bandwidth estimate allowed then. The polling
+ * costs the measured page a little: timeline runs show where the time goes, the plain runs give the
+ * figures.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 
@@ -102,6 +104,7 @@ export function startPolling(page: Page): Promise<void> {
   return page.evaluate(() => {
     const w = window as unknown as { __marks: { t: number; what: string }[]; __pcs: RTCPeerConnection[]; __poll?: number };
     const seen = new Set<string>();
+    const keyframes = new Map<string, number>();
     const now = () => performance.timeOrigin + performance.now();
     w.__marks.length = 0;
     clearInterval(w.__poll);
@@ -109,9 +112,18 @@ export function startPolling(page: Page): Promise<void> {
       w.__pcs.forEach((pc, i) => {
         if (pc.connectionState === 'closed') return;
         void pc.getStats().then((stats) => {
-          stats.forEach((s: RTCStats & Partial<RTCInboundRtpStreamStats>) => {
-            if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
+          stats.forEach((s: RTCStats & Partial<RTCInboundRtpStreamStats> & { keyFramesEncoded?: number; availableOutgoingBitrate?: number; nominated?: boolean }) => {
             const key = `pc${i + 1}`;
+            // a publisher: each keyframe it encodes (a keyframe request answered), with the send rate allowed then
+            if (s.type === 'outbound-rtp' && s.kind === 'video' && (s.keyFramesEncoded ?? 0) > (keyframes.get(key) ?? 0)) {
+              keyframes.set(key, s.keyFramesEncoded ?? 0);
+              const pair = [...stats.values()].find((p: { type: string; nominated?: boolean }) => p.type === 'candidate-pair' && p.nominated) as
+                | { availableOutgoingBitrate?: number }
+                | undefined;
+              const rate = pair?.availableOutgoingBitrate ? ` (send rate ${Math.round(pair.availableOutgoingBitrate / 1000)} kbit/s)` : '';
+              w.__marks.push({ t: now(), what: `${key} keyframe #${s.keyFramesEncoded ?? 0} encoded${rate}` });
+            }
+            if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
             if ((s.packetsReceived ?? 0) > 0 && !seen.has(`${key}p`)) {
               seen.add(`${key}p`);
               w.__marks.push({ t: now(), what: `${key} first video packet` });
