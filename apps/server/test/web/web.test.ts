@@ -233,6 +233,37 @@ describe('route access declarations', () => {
     await app.close();
     await db.close();
   });
+
+  it('when a route declares its access, then GET and its HEAD are checked before the own hooks of the route, which see query integers as numbers', async () => {
+    const { buildApp } = await import('../../src/app.ts');
+    const { testConfig } = await import('../helpers/context.ts');
+    const { openDb } = await import('../../src/db/database.ts');
+    const db = openDb('sqlite::memory:');
+    const app = await buildApp(testConfig(), { db, logger: false, web: false });
+    const seen: unknown[] = [];
+    const probe = (access: 'console' | 'guest' | 'guestOrConsole' | 'public') => ({
+      config: { access },
+      schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } },
+      preValidation: (request: { query: unknown }, _reply: unknown, done: () => void) => {
+        seen.push((request.query as { n: unknown }).n);
+        done();
+      },
+    });
+    for (const access of ['console', 'guest', 'guestOrConsole', 'public'] as const) app.get(`/api/probe-${access}`, probe(access), () => ({ ok: true }));
+    const statuses: Record<string, number[]> = {};
+    for (const access of ['console', 'guest', 'guestOrConsole']) {
+      const ask = (method: 'GET' | 'HEAD', headers: Record<string, string> = {}) =>
+        app.inject({ method, url: `/api/probe-${access}?n=3`, headers }).then((r) => r.statusCode);
+      statuses[access] = [await ask('GET'), await ask('HEAD'), await ask('GET', { authorization: 'Bearer forged' })];
+    }
+    expect(statuses).toEqual({ console: [401, 401, 401], guest: [401, 401, 401], guestOrConsole: [401, 401, 401] });
+    expect(seen).toEqual([]);
+    const open = await app.inject({ method: 'GET', url: '/api/probe-public?n=3' });
+    expect(open.statusCode).toBe(200);
+    expect(seen).toEqual([3]);
+    await app.close();
+    await db.close();
+  });
 });
 
 function wsRoundTrip(url: string, protocol: string, message: string): Promise<{ protocol: string; message: string }> {
