@@ -19,6 +19,13 @@ export interface HotStatementOptions {
    * row that fails (a constraint) fails alone, as it would have in its own transaction.
    */
   batch?: boolean;
+  /**
+   * SQLite: the statement is an insert that ends in `returning <rowid column>`: run it without the
+   * RETURNING clause and answer `{ <column>: the new rowid }` when it inserted a row, nothing when it did
+   * not (`on conflict do nothing`). SQLite gathers RETURNING rows apart and hands them over at the end of
+   * the statement (≈ 1 µs per row of the report insert, ≈ 6 % of its SQLite time).
+   */
+  returnsRowid?: boolean;
 }
 
 export function hotStatement<Row>(
@@ -39,13 +46,18 @@ export function hotStatement<Row>(
     };
   }
   const database = raw.database;
+  const returning = options.returnsRowid ? /\s+returning\s+(\w+)\s*$/i.exec(text) : null;
+  if (options.returnsRowid && !returning) throw new Error(`${name}: returnsRowid needs a statement ending in "returning <column>"`);
+  const sqliteText = returning ? text.slice(0, returning.index) : text;
+  const rowidColumn = returning?.[1];
   let stmt: SQLite.Statement | null = null;
-  const prepared = () => (stmt ??= database.prepare(text));
+  const prepared = () => (stmt ??= database.prepare(sqliteText));
   const runOne = (params: readonly unknown[]) => {
     const s = prepared();
     if (s.reader) return s.get(...params) as Row | undefined;
-    s.run(...params);
-    return undefined;
+    const info = s.run(...params);
+    if (rowidColumn === undefined || info.changes === 0) return undefined;
+    return { [rowidColumn]: Number(info.lastInsertRowid) } as Row;
   };
   // A Kysely transaction keeps SQLite's only connection across awaits: a statement run now would join it.
   // Kysely's connection lock makes it wait for that transaction to end.

@@ -97,7 +97,7 @@ export function chainQuery(db: Kysely<Database>, companyId: number, originCallId
 
 /** `hot`: the Db under `db`, for the statements every request runs, prepared once (db/hotStatements.ts). */
 export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
-  const insertReport = hotStatement<{ id: number }>(hot, 'call_reports_add', ADD_SQL, { batch: true });
+  const insertReport = hotStatement<{ id: number }>(hot, 'call_reports_add', ADD_SQL, { batch: true, returnsRowid: true });
   return {
     /**
      * Whether an agent took a call of this chain (the first call and its hold/resume continuations), as the

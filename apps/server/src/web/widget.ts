@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { repoRoot } from '../config.ts';
 import { resolveCompany } from '../services/guests.ts';
 import type { Services } from '../services/index.ts';
@@ -93,10 +94,7 @@ export function registerWidget(app: App, services: Services): void {
     const p = url.split('?')[0] ?? '';
     return p === '/' || p === '/index.html' || p.startsWith('/appointment/');
   };
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' || !isGuestPage(request.url)) return payload;
-    const csp = reply.getHeader('content-security-policy');
-    if (typeof csp !== 'string') return payload;
+  const widenForWebsites = async (request: FastifyRequest, reply: FastifyReply, csp: string) => {
     const origins = await originsOf(request).catch(() => []);
     if (origins.length > 0) {
       reply.header('content-security-policy', csp.replace(/frame-ancestors [^;]*/, `frame-ancestors 'self' ${origins.join(' ')}`));
@@ -108,6 +106,11 @@ export function registerWidget(app: App, services: Services): void {
     if (new URLSearchParams(request.url.split('?')[1] ?? '').get('service') === 'widget') {
       reply.header('cross-origin-opener-policy', 'unsafe-none');
     }
-    return payload;
+  };
+  // a callback hook: every answer passes here, and only the guest's pages need the wait
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const csp = request.method === 'GET' && isGuestPage(request.url) ? reply.getHeader('content-security-policy') : undefined;
+    if (typeof csp !== 'string') return done(null, payload);
+    widenForWebsites(request, reply, csp).then(() => done(null, payload), done);
   });
 }

@@ -112,6 +112,42 @@ describe('front ends, proxies and security headers', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  const pageOnly = ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'origin-agent-cluster', 'referrer-policy', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+
+  it('when the API answers JSON (a result or an error), then it carries nosniff and CORP and none of the headers only a page obeys', async () => {
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/api/health' }),
+      await t.app.inject({ method: 'GET', url: '/api/nope' }),
+      await t.app.inject({ method: 'POST', url: '/api/call-report/add', payload: {} }),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 404, 401]);
+    for (const res of answers) {
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      for (const name of pageOnly) expect(res.headers[name], name).toBeUndefined();
+    }
+  });
+
+  it('when a page, a script or a page-not-found is served, then it carries the CSP and every header a page obeys', async () => {
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/' }),
+      await t.app.inject({ method: 'GET', url: '/console/' }),
+      await t.app.inject({ method: 'GET', url: '/assets/app.js' }),
+      await t.app.inject({ method: 'GET', url: '/nosuchpage', headers: { accept: 'text/html' } }),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 404]);
+    for (const res of answers) {
+      expect(String(res.headers['content-security-policy'])).toMatch(/^default-src 'self'; .*frame-ancestors 'self'/);
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      for (const name of pageOnly) expect(res.headers[name], name).toBeDefined();
+    }
+  });
+
   it('when a browser opens /xmpp-websocket with subprotocol xmpp, then it reaches ejabberd /ws with that subprotocol', async () => {
     const reply = await wsRoundTrip(`ws://127.0.0.1:${port}/xmpp-websocket`, 'xmpp', '<open/>');
     expect(reply).toEqual({ protocol: 'xmpp', message: 'echo:<open/>' });
@@ -194,6 +230,37 @@ describe('route access declarations', () => {
     const db = openDb('sqlite::memory:');
     const app = await buildApp(testConfig(), { db, logger: false, web: false });
     expect(() => app.get('/api/undeclared', () => ({}))).toThrow(/config.access/);
+    await app.close();
+    await db.close();
+  });
+
+  it('when a route declares its access, then GET and its HEAD are checked before the own hooks of the route, which see query integers as numbers', async () => {
+    const { buildApp } = await import('../../src/app.ts');
+    const { testConfig } = await import('../helpers/context.ts');
+    const { openDb } = await import('../../src/db/database.ts');
+    const db = openDb('sqlite::memory:');
+    const app = await buildApp(testConfig(), { db, logger: false, web: false });
+    const seen: unknown[] = [];
+    const probe = (access: 'console' | 'guest' | 'guestOrConsole' | 'public') => ({
+      config: { access },
+      schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } },
+      preValidation: (request: { query: unknown }, _reply: unknown, done: () => void) => {
+        seen.push((request.query as { n: unknown }).n);
+        done();
+      },
+    });
+    for (const access of ['console', 'guest', 'guestOrConsole', 'public'] as const) app.get(`/api/probe-${access}`, probe(access), () => ({ ok: true }));
+    const statuses: Record<string, number[]> = {};
+    for (const access of ['console', 'guest', 'guestOrConsole']) {
+      const ask = (method: 'GET' | 'HEAD', headers: Record<string, string> = {}) =>
+        app.inject({ method, url: `/api/probe-${access}?n=3`, headers }).then((r) => r.statusCode);
+      statuses[access] = [await ask('GET'), await ask('HEAD'), await ask('GET', { authorization: 'Bearer forged' })];
+    }
+    expect(statuses).toEqual({ console: [401, 401, 401], guest: [401, 401, 401], guestOrConsole: [401, 401, 401] });
+    expect(seen).toEqual([]);
+    const open = await app.inject({ method: 'GET', url: '/api/probe-public?n=3' });
+    expect(open.statusCode).toBe(200);
+    expect(seen).toEqual([3]);
     await app.close();
     await db.close();
   });

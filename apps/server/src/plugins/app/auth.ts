@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Role } from '@lobby/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 // request.cookies, reply.setCookie (plugins/external/cookie.ts registers @fastify/cookie)
 import type {} from '@fastify/cookie';
@@ -52,46 +52,75 @@ function deny(reply: FastifyReply, statusCode: 401 | 403, message: string) {
   return reply.code(statusCode).send({ statusCode, error: statusCode === 401 ? 'Unauthorized' : 'Forbidden', message });
 }
 
+/** preValidation hooks as a route declares them: none, one, or a list */
+type PreValidation = preValidationHookHandler | preValidationAsyncHookHandler;
+export function preValidationList(hooks: PreValidation | PreValidation[] | undefined): PreValidation[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? [...hooks] : [hooks];
+}
+
+/** Marks the hook that authenticates a route, so the validation plugin's hook goes right after it. */
+export const AUTHENTICATES = Symbol('authenticates');
+
 function registerAuth(app: App, services: Services): void {
   app.decorateRequest('guest', null);
   app.decorateRequest('consoleUser', null);
 
   // `this` is the scope the route is added in: a route file's (http/routes.ts) carries the file's callers.
+  // Each route gets the check of its own access, chosen once here rather than read from the route's
+  // options on every request (request.routeOptions builds a new object per read), first among its
+  // preValidation hooks. Every route is added after this plugin (app.ts: plugins/app, then routes/).
   app.addHook('onRoute', function declared(this: FastifyInstance, route) {
     route.config = withCallers(this.routeCallers, route.config);
-    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
-    if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
     const access = route.config.access;
-    if (!access) throw new Error(`route ${String(route.method)} ${route.url} does not declare config.access`);
-  });
-
-  // After body parsing (the beacon's token is in the body), before validation: a caller without
-  // credentials learns nothing about the shape of the request.
-  app.addHook('preValidation', async (request, reply) => {
-    const access = request.routeOptions.config.access;
+    const isApi = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs');
+    if (isApi && route.method !== 'HEAD' && route.method !== 'OPTIONS' && !access) {
+      throw new Error(`route ${String(route.method)} ${route.url} does not declare config.access`);
+    }
     if (!access || access === 'public') return;
-    const asGuest = access === 'guest' || access === 'guestBeacon' || (access === 'guestOrConsole' && request.headers.authorization !== undefined);
-    if (asGuest) {
-      let token = bearer(request);
-      if (!token && access === 'guestBeacon') {
-        const body = request.body as { access_token?: unknown } | null | undefined;
-        if (body && typeof body === 'object' && typeof body.access_token === 'string') token = body.access_token;
-      }
-      if (!token) return deny(reply, 401, 'authorization: a bearer access_token is required');
-      const claims = services.apiTokens.verify(token);
-      if (!claims) return deny(reply, 401, 'authorization: the access_token is invalid or expired');
-      request.guest = claims;
+    const check = access === 'console' ? consoleCheck(services, route.config.role) : guestCheck(services, access, route.config.role);
+    route.preValidation = [check, ...preValidationList(route.preValidation)];
+  });
+}
+
+/**
+ * After body parsing (the beacon's token is in the body), before validation: a caller without
+ * credentials learns nothing about the shape of the request. guestOrConsole: a bearer token if one is
+ * sent, else the console cookie.
+ */
+function guestCheck(services: Services, access: Exclude<Access, 'public' | 'console'>, role: Role | undefined): preValidationHookHandler {
+  const asConsole = access === 'guestOrConsole' ? consoleCheck(services, role) : null;
+  const check: preValidationHookHandler = function (request, reply, done) {
+    if (asConsole && request.headers.authorization === undefined) {
+      asConsole.call(this, request, reply).then(() => {
+        if (!reply.sent) done();
+      }, done);
       return;
     }
-    // console
+    let token = bearer(request);
+    if (!token && access === 'guestBeacon') {
+      const body = request.body as { access_token?: unknown } | null | undefined;
+      if (body && typeof body === 'object' && typeof body.access_token === 'string') token = body.access_token;
+    }
+    if (!token) return void deny(reply, 401, 'authorization: a bearer access_token is required');
+    const claims = services.apiTokens.verify(token);
+    if (!claims) return void deny(reply, 401, 'authorization: the access_token is invalid or expired');
+    request.guest = claims;
+    done();
+  };
+  return Object.assign(check, { [AUTHENTICATES]: true });
+}
+
+/** The console cookie's session, and the route's lowest role (403 below it, before the body is validated). */
+function consoleCheck(services: Services, role: Role | undefined): preValidationAsyncHookHandler {
+  const check: preValidationAsyncHookHandler = async (request, reply) => {
     const id = request.cookies[SESSION_COOKIE];
     if (!id) return deny(reply, 401, `${SESSION_COOKIE}: not logged in`);
     const user = await services.repos.users.sessionUser(hashSessionId(services, id), services.now());
     if (!user) return deny(reply, 401, `${SESSION_COOKIE}: the session is invalid or expired`);
     request.consoleUser = user;
-    const role = request.routeOptions.config.role;
     if (role && !hasRole(user.role, role)) return deny(reply, 403, `role: ${role} or higher is required`);
-  });
+  };
+  return Object.assign(check, { [AUTHENTICATES]: true });
 }
 
 /** Authentication of every /api route by its `config.access` (and `config.role`). */

@@ -84,11 +84,12 @@ export default fp(
 
     // A console write (settings, assignments, quotas, activation…) may change what opening a call reads:
     // the company's snapshot is dropped before the answer leaves, so the writer's next call sees it.
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const user = request.consoleUser;
       if (user && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
         services.companySnapshots.invalidate(user.companyId);
       }
+      done(null, payload);
     });
 
     // rooms whose call never reported its end are destroyed once no token for them is valid

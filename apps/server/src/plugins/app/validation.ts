@@ -1,6 +1,8 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import fp from 'fastify-plugin';
+import type { preValidationHookHandler } from 'fastify';
 import type { App } from '../../typebox.ts';
+import { AUTHENTICATES, preValidationList } from './auth.ts';
 
 /**
  * Strict request validation (issue 11, finding 2).
@@ -58,13 +60,22 @@ export function formatSchemaErrors(errors: FastifySchemaValidationError[], dataV
 
 export default fp(
   (app: App, _opts: unknown, done: (err?: Error) => void) => {
-    // Before the schema runs (preValidation), turn the query's and path's plain integers into numbers.
-    // After the auth hook (registered first): a caller without credentials learns nothing of the shape.
-    app.addHook('preValidation', (request, _reply, next) => {
-      const schema = request.routeOptions.schema;
-      if (schema?.querystring) convertAll(request.query, schema.querystring);
-      if (schema?.params) convertAll(request.params, schema.params);
-      next();
+    // Before the schema runs (preValidation), turn the query's and path's plain integers into numbers: on
+    // the routes whose schema has a query or path parameters, decided once per route. Right after the auth
+    // hook (plugins/app/auth.ts): a caller without credentials learns nothing of the shape.
+    app.addHook('onRoute', (route) => {
+      const schema = route.schema;
+      if (!schema || (schema.querystring === undefined && (schema as { query?: unknown }).query === undefined && schema.params === undefined)) return;
+      // read at request time: Fastify normalises the schema object (query → querystring) after onRoute
+      const convertParams: preValidationHookHandler = (request, _reply, next) => {
+        if (schema.querystring) convertAll(request.query, schema.querystring);
+        if (schema.params) convertAll(request.params, schema.params);
+        next();
+      };
+      const hooks = preValidationList(route.preValidation);
+      const auth = hooks.findIndex((hook) => AUTHENTICATES in hook);
+      hooks.splice(auth + 1, 0, convertParams);
+      route.preValidation = hooks;
     });
     done();
   },

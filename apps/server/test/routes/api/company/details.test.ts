@@ -93,10 +93,11 @@ describe.each(dialects())('GET /api/company/details (%s)', (dialect) => {
     expect(sneaky.json<{ data: { allowAutomation: unknown } }>().data.allowAutomation).toBe(false);
   });
 
-  it('when the deployment sets no LOBBY_SENTRY_DSN, then details say sentryDsn null and the CSP names no reporting origin', async () => {
+  it('when the deployment sets no LOBBY_SENTRY_DSN, then details say sentryDsn null and the CSP of the pages names no reporting origin', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=18' });
     expect(res.json<{ data: { sentryDsn: unknown } }>().data.sentryDsn).toBeNull();
-    expect(String(res.headers['content-security-policy'])).toMatch(/connect-src 'self' [^;]*wss:\/\/localhost:80;/);
+    const page = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    expect(String(page.headers['content-security-policy'])).toMatch(/connect-src 'self' [^;]*wss:\/\/localhost:80;/);
   });
 });
 
@@ -116,7 +117,7 @@ describe.each(dialects())('GET /api/company/details on a deployment allowing aut
   it('when LOBBY_SENTRY_DSN is set, then details carry it and every page may send to its origin (CSP connect-src)', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/company/details?companyId=18' });
     expect(res.json<{ data: { sentryDsn: unknown } }>().data.sentryDsn).toBe(dsn);
-    const page = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const page = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
     expect(String(page.headers['content-security-policy'])).toMatch(/connect-src 'self' [^;]* https:\/\/errors\.example\.com:9443;/);
   });
 });
