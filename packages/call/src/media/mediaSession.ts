@@ -14,7 +14,6 @@ import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked }
 import { IceRestarter } from './iceRestart.ts';
 import { reusedTracks } from './reusedTracks.ts';
 import { takeWarmSocket } from './warmSocket.ts';
-import { withStartBitrate } from './startBitrate.ts';
 
 type JanusClass = typeof JanusJS.Janus;
 type Handle = JanusJS.PluginHandle;
@@ -172,11 +171,6 @@ export function loadJanus(debug = false): Promise<JanusClass> {
     return Janus;
   })();
   return janusReady;
-}
-
-/** Janus's answer to one of our offers: our video starts at a rate that sends its first frames at once (startBitrate.ts). */
-function publisherAnswer(jsep: Jsep): Jsep {
-  return jsep.type === 'answer' && typeof jsep.sdp === 'string' ? { ...jsep, sdp: withStartBitrate(jsep.sdp) } : jsep;
 }
 
 function pluginError(message: Message): Error | null {
@@ -596,7 +590,7 @@ export class MediaSession extends Emitter<MediaEvents> {
         if (msg.videoroom === 'joined') joinedId(String(msg.id));
         if (jsep) {
           this.#answered('screen');
-          screen.handleRemoteJsep({ jsep: publisherAnswer(jsep) });
+          screen.handleRemoteJsep({ jsep });
         }
         if (msg.configured === 'ok') configured();
       },
@@ -677,7 +671,7 @@ export class MediaSession extends Emitter<MediaEvents> {
     }
     if (jsep) {
       this.#answered('publisher');
-      this.#publisher?.handleRemoteJsep({ jsep: publisherAnswer(jsep) });
+      this.#publisher?.handleRemoteJsep({ jsep });
     }
   }
 
