@@ -80,8 +80,15 @@ function arm(page: Page): Promise<void> {
   });
 }
 
-const frameOf = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __frame: Promise<number> }).__frame);
+/** A step that must end: the bench fails naming it rather than waiting for ever. */
+function within<T>(promise: Promise<T>, what: string, ms = 30_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+const frameOf = (page: Page, side: string) =>
+  within(page.evaluate(() => (window as unknown as { __frame: Promise<number> }).__frame), `the first frame at the ${side}`);
 
 async function lobbyRun(guest: Page, agent: Page): Promise<{ agent: number; guest: number }> {
   await guest.goto(`${BASE}/`);
@@ -95,7 +102,7 @@ async function lobbyRun(guest: Page, agent: Page): Promise<{ agent: number; gues
   if (TIMELINE) await Promise.all([startPolling(guest), startPolling(agent)]);
   await item.first().getByTestId('answer-button').click();
   const click = await agent.evaluate(() => (window as unknown as { __click: number }).__click);
-  const [atAgent, atGuest] = await Promise.all([frameOf(agent), frameOf(guest)]);
+  const [atAgent, atGuest] = await Promise.all([frameOf(agent, 'agent'), frameOf(guest, 'guest')]);
   if (TIMELINE) {
     // the last decoded-frame poll may land after the presented frame: wait one poll
     await new Promise((r) => setTimeout(r, 60));
@@ -114,13 +121,17 @@ async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number)
   const { query, destroy } = await bareRoom(`benchbare${i}`);
   await pubPage.goto(`${bareUrl}/bare.html?role=pub&${query}`);
   await pubPage.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
-  await pubPage.evaluate(() =>
-    (window as unknown as { bench: { publishOnly(): Promise<boolean> } }).bench.publishOnly(),
+  await within(
+    pubPage.evaluate(() => (window as unknown as { bench: { publishOnly(): Promise<boolean> } }).bench.publishOnly()),
+    'the bare publisher',
   );
   await subPage.goto(`${bareUrl}/bare.html?role=sub&${query}`);
   await subPage.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
   try {
-    return await subPage.evaluate(() => (window as unknown as { bench: { join(): Promise<number> } }).bench.join());
+    return await within(
+      subPage.evaluate(() => (window as unknown as { bench: { join(): Promise<number> } }).bench.join()),
+      'the bare join',
+    );
   } finally {
     await destroy();
   }
