@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/db/seed.ts';
 import { createMediaRoomsRepository } from '../../src/repositories/mediaRooms.ts';
-import type { JanusVideoroomAdmin, RoomSpec } from '../../src/services/media/janusAdmin.ts';
+import { JanusAdminError, NO_SUCH_ROOM, type JanusVideoroomAdmin, type RoomSpec } from '../../src/services/media/janusAdmin.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
 import { createMediaRooms } from '../../src/services/media/mediaRooms.ts';
 import { DEMO, freshDb, type TestDb } from '../helpers/context.ts';
@@ -85,6 +85,15 @@ describe('media rooms (the server owns each call room)', () => {
     refuse = false;
     await rooms.startRecording('gab--Retry');
     expect(calls.filter((c) => c.op === 'record')).toHaveLength(1);
+  });
+
+  it('when the room is gone from Janus by the time the recording starts (the call just ended), then nothing is recorded and nothing thrown', async () => {
+    const { admin, calls } = fakeJanus();
+    const rooms = make({ ...admin, enableRecording: (room) => Promise.reject(new JanusAdminError(`videoroom enable_recording: No such room (${room})`, NO_SUCH_ROOM)) });
+    await rooms.grantGuest({ callId: 'gab--Gone', companyId: DEMO.companyId, username: 'gab', webview: false });
+    await rooms.grantAgent({ callId: 'gab--Gone', companyId: DEMO.companyId, username: 'agent-18', record: true });
+    await expect(rooms.startRecording('gab--Gone')).resolves.toBeUndefined();
+    expect(calls.filter((c) => c.op === 'record')).toHaveLength(0);
   });
 
   it('when a call ends or its room outlives every token, then the server destroys it with its secret, once', async () => {

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
 import type { JanusVideoroomAdmin } from './janusAdmin.ts';
-import { ROOM_EXISTS, JanusAdminError } from './janusAdmin.ts';
+import { NO_SUCH_ROOM, ROOM_EXISTS, JanusAdminError } from './janusAdmin.ts';
 import type { JanusTokens, Participant } from './janusTokens.ts';
 
 export interface MediaGrant {
@@ -52,8 +52,9 @@ export interface MediaRooms {
 
 /**
  * Starts the room's recording when it is armed and not started yet (one caller wins the claim); the
- * claim is given back when Janus refuses, so that the next publish tries again. Shared by the server and
- * the gate process (gate.ts).
+ * claim is given back when Janus refuses, so that the next publish tries again. A room Janus no longer has
+ * is a call that ended meanwhile (the server destroys the room before it marks it destroyed): nothing to
+ * record, and nothing to report. Shared by the server and the gate process (gate.ts).
  */
 export async function startArmedRecording(
   repo: Pick<ReturnType<typeof createMediaRoomsRepository>, 'claimRecordingStart' | 'setRecording'>,
@@ -66,6 +67,7 @@ export async function startArmedRecording(
     await janus.enableRecording(callId, secret);
   } catch (error) {
     await repo.setRecording(callId, 0);
+    if (error instanceof JanusAdminError && error.code === NO_SUCH_ROOM) return;
     throw error;
   }
 }
