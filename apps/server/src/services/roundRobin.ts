@@ -4,7 +4,8 @@
  * moves to the next available agent when the agent declines, when the offer times out (the company's
  * roundRobinOfferSeconds, default 20 s), or when the agent goes away or offline. Every agent is offered
  * a call at most once; when nobody took it (or nobody was available), the call is `open`: every agent of
- * the assignment sees it, as without round robin. An answered or ended call leaves the routing.
+ * the assignment sees it, as without round robin. An answered or ended call leaves the routing, and so
+ * does a call whose guest vanished (services/vanishedGuests.ts).
  *
  * Framework-free and in memory (like the event bus): the clock and the timers are injected so the unit
  * tests drive time by hand. Several API instances would share this state through the same bus.
@@ -146,7 +147,7 @@ export class RoundRobin {
     return 'moved';
   }
 
-  /** Answered or ended: the call leaves the routing. */
+  /** Answered, ended, or its guest vanished: the call leaves the routing. */
   callClosed(callId: string): void {
     const state = this.#calls.get(callId);
     if (!state) return;

@@ -50,6 +50,12 @@ export function createVanishedGuestSweep(deps: {
   openMs: number;
   graceMs?: number;
   absentMs?: number;
+  /**
+   * A call whose guest is taken for gone leaves what follows open calls in memory (round robin's offers:
+   * nobody can answer it; a guest seen back later is open to every agent of its assignment, as any call
+   * round robin no longer offers)
+   */
+  callGone?: (callId: string) => void;
   log?: (message: string, error?: unknown) => void;
 }): VanishedGuestSweep {
   const graceMs = deps.graceMs ?? 5000;
@@ -89,6 +95,7 @@ export function createVanishedGuestSweep(deps: {
       await deps.db.updateTable('call_reports').set({ guest_exit_at: since }).where('id', '=', call.id).where('guest_exit_at', 'is', null).execute();
       missingSince.delete(call.call_id);
       stamped.push(call.call_id);
+      deps.callGone?.(call.call_id);
     }
     // calls no longer open are no longer followed
     const openIds = new Set(open.map((c) => c.call_id));

@@ -111,6 +111,7 @@ export default fp(
       ejabberd: services.ejabberd,
       now,
       openMs: config.openCallHours * 3600_000,
+      callGone: (callId) => services.roundRobin.callClosed(callId),
       log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
     });
     runWhileServing(app, vanishedGuests, 3000);
