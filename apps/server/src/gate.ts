@@ -10,7 +10,8 @@ import { openDb } from './db/database.ts';
 import { createMediaRoomsRepository } from './repositories/mediaRooms.ts';
 import { createJanusVideoroomAdmin } from './services/media/janusAdmin.ts';
 import { createJanusTokens } from './services/media/janusTokens.ts';
-import { startArmedRecording } from './services/media/mediaRooms.ts';
+import { createMediaRooms } from './services/media/mediaRooms.ts';
+import { recordingsRoot } from './services/recordings/index.ts';
 import type { App } from './typebox.ts';
 import { registerJanusGate } from './web/janusGate.ts';
 
@@ -18,23 +19,18 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit('lobby janus gate');
   const port = Number(process.env.JANUS_GATE_PORT ?? 8082);
   const db = openDb(config.databaseUrl);
-  const rooms = createMediaRoomsRepository(db.kysely);
   const app = Fastify({ logger: { level: config.logLevel }, forceCloseConnections: true }) as unknown as App;
   const tokens = createJanusTokens(config.janusTokenSecret);
-  const janusAdmin = createJanusVideoroomAdmin(config.janusHttpUrl, config.janusRoomAdminKey, tokens);
-  registerJanusGate(app, config, tokens, {
-    async secretOf(callId) {
-      const row = await rooms.byCallId(callId);
-      return row && row.destroyed_at === null ? row.secret : null;
-    },
-    async startRecording(callId) {
-      await startArmedRecording(rooms, janusAdmin, callId);
-    },
-    async recordArmed(callId) {
-      const row = await rooms.byCallId(callId);
-      return !!row && row.destroyed_at === null && row.record_armed === 1;
-    },
+  // the server's own media rooms on the same database: the gate reads secrets and starts recordings
+  const rooms = createMediaRooms({
+    repo: createMediaRoomsRepository(db.kysely),
+    janus: createJanusVideoroomAdmin(config.janusHttpUrl, config.janusRoomAdminKey, tokens),
+    tokens,
+    recordingsRoot: recordingsRoot(config),
+    tokenTtlSeconds: config.openCallHours * 3600,
+    now: Date.now,
   });
+  registerJanusGate(app, config, tokens, rooms);
   app.get('/health', () => ({ ok: true }));
   app.addHook('onClose', async () => db.close());
   await app.listen({ host: '127.0.0.1', port });

@@ -47,9 +47,14 @@ function refusal(message: Record<string, unknown> | null, reason: string): Recor
 }
 
 function parse(text: string): Record<string, unknown> | null {
+  const value = parseAny(text);
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** Any JSON (a long poll's batch is an array), or null. */
+function parseAny(text: string): unknown {
   try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return JSON.parse(text) as unknown;
   } catch {
     return null;
   }
@@ -106,18 +111,11 @@ async function withServerFields(
   return { ...message, body: { ...body, secret, filename, ...(record ? { record: true } : {}) } };
 }
 
-/** Janus's `webrtcup` for one of an agent's subscriber handles, in a websocket message or a long poll's batch. */
-function agentSubscriptionsUp(text: string, agentSubscribers: AgentSubscribers): string[] {
-  if (agentSubscribers.size === 0 || !text.includes('webrtcup')) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return [];
-  }
-  const events = (Array.isArray(parsed) ? parsed : [parsed]) as Array<Record<string, unknown> | null>;
+/** The rooms of an agent's subscriber handles that Janus says are up (`webrtcup`), in one event or a long poll's batch. */
+function agentSubscriptionsUp(events: unknown, agentSubscribers: AgentSubscribers): string[] {
+  if (agentSubscribers.size === 0) return [];
   const rooms: string[] = [];
-  for (const event of events) {
+  for (const event of (Array.isArray(events) ? events : [events]) as Array<Record<string, unknown> | null>) {
     const sender = event?.sender;
     if (event?.janus !== 'webrtcup' || (typeof sender !== 'number' && typeof sender !== 'string')) continue;
     const room = agentSubscribers.get(String(sender));
@@ -233,7 +231,7 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
       const id = (answer.data as { id?: unknown } | undefined)?.id ?? answer.session_id;
       if (answer.janus === 'success' && (typeof id === 'number' || typeof id === 'string')) sessions.add(String(id));
     }
-    for (const room of agentSubscriptionsUp(text, agentSubscribers)) gate.recording.agentSubscribed(room);
+    for (const room of agentSubscriptionsUp(answer, agentSubscribers)) gate.recording.agentSubscribed(room);
     if (client.readyState === WebSocket.OPEN) client.send(text);
   });
   const closeBoth = () => {
@@ -361,7 +359,10 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
       }
       const query = new URLSearchParams(request.query).toString();
       const res = await forward(`${base}/${session}?${query}`, { method: 'GET' });
-      for (const room of agentSubscriptionsUp(res.text, agentSubscribers)) gate.recording.agentSubscribed(room);
+      // a long poll answers a batch (an array): read only when it may hold a webrtcup of ours
+      if (agentSubscribers.size > 0 && res.text.includes('webrtcup')) {
+        for (const room of agentSubscriptionsUp(parseAny(res.text), agentSubscribers)) gate.recording.agentSubscribed(room);
+      }
       return reply.code(res.status).type('application/json').send(res.text);
     },
   );

@@ -54,9 +54,9 @@ export interface MediaRooms {
  * Starts the room's recording when it is armed and not started yet (one caller wins the claim); the
  * claim is given back when Janus refuses, so that the next publish tries again. A room Janus no longer has
  * is a call that ended meanwhile (the server destroys the room before it marks it destroyed): nothing to
- * record, and nothing to report. Shared by the server and the gate process (gate.ts).
+ * record, and nothing to report.
  */
-export async function startArmedRecording(
+async function startArmedRecording(
   repo: Pick<ReturnType<typeof createMediaRoomsRepository>, 'claimRecordingStart' | 'setRecording'>,
   janus: Pick<JanusVideoroomAdmin, 'enableRecording'>,
   callId: string,
