@@ -22,6 +22,7 @@ const snapshot = (over: Partial<AgentSnapshot> = {}): AgentSnapshot => ({
   ...{ muted: { audio: false, video: false }, error: null, lastEnded: null, live: true, transfers: [] },
   mediaNotice: null,
   networkQuality: UNKNOWN_QUALITY,
+  mediaReady: false,
   ...over,
 });
 

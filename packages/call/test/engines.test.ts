@@ -52,6 +52,28 @@ describe('call engines on fakes', () => {
     expect(world.warmed.length).toBe(before);
   });
 
+  it('when calls wait, then the desk asks for a standby media session with its own standby token, shows when it is ready, and ends it when it goes offline', async () => {
+    const world = new FakeWorld();
+    const { guest } = await guestWaiting(world);
+    const { agent } = await agentOnline(world, 'agent1');
+    expect(world.standbyRequests.length).toBeGreaterThan(0);
+    const request = world.standbyRequests.at(-1)!;
+    expect(await request.token()).toEqual({ token: `standby-${AGENT1}`, expires_in: 3600 });
+    expect(agent.snapshot.mediaReady).toBe(false);
+
+    request.onReady?.(true);
+    expect(agent.snapshot.mediaReady).toBe(true);
+    request.onReady?.(false); // taken by the answer
+    expect(agent.snapshot.mediaReady).toBe(false);
+    await agent.answer(guest.snapshot.callId!);
+    await settle();
+    expect(agent.snapshot.phase).toBe('inCall');
+
+    await agent.stop();
+    expect(world.cooled).toBe(1);
+    expect(agent.snapshot.mediaReady).toBe(false);
+  });
+
   it('when the agent holds and resumes, then the call continues under a new call id linked by hold-call', async () => {
     const world = new FakeWorld();
     const { guest, api, agent1, callId } = await inCall(world);

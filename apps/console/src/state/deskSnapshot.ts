@@ -21,6 +21,7 @@ export function fromDeskSnapshot(
     queue,
     error: snap.error,
     live: snap.live,
+    mediaReady: snap.mediaReady,
     // the media server waited for or reconnected to (issue 12, features/call/MediaNotice)
     mediaNotice: snap.mediaNotice,
     networkQuality: snap.networkQuality,

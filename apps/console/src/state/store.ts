@@ -77,6 +77,8 @@ export interface ConsoleData {
   error: string | null;
   /** the server's event stream is open (new calls and round-robin offers reach this console) */
   live: boolean;
+  /** a media session stands ready for the next answer (its create and attaches are off the answer's path) */
+  mediaReady: boolean;
   /** the active call as the desk reports it, and this console's choices for it (state/inCall.ts) */
   inCall: AgentInCallState;
   /** calls handed to this agent and the transfer methods (state/inCall.ts) */
@@ -137,6 +139,7 @@ export const initialConsoleData: ConsoleData = {
   loginError: null,
   error: null,
   live: false,
+  mediaReady: false,
   inCall: initialAgentInCall,
   transfers: initialTransfers,
   mediaNotice: null,

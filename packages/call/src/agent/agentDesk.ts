@@ -25,6 +25,7 @@ import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, SignallingPort } from '../room/ports.ts';
+import type { StandbyRequest } from '../media/standby.ts';
 import { ICE_FAILED, MEDIA_LOST, type MediaNotice } from '../media/mediaHealth.ts';
 import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
 
@@ -74,6 +75,8 @@ export interface AgentSnapshot {
   mediaNotice: MediaNotice;
   /** the line's quality in the active call (media/networkQuality.ts), for the indicator */
   networkQuality: NetworkQuality;
+  /** a media session stands ready for the next answer (media/standby.ts) */
+  mediaReady: boolean;
 }
 
 export interface AgentDeskOptions {
@@ -127,6 +130,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     transfers: [],
     mediaNotice: null,
     networkQuality: UNKNOWN_QUALITY,
+    mediaReady: false,
   };
 
   constructor(options: AgentDeskOptions) {
@@ -150,11 +154,25 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const wasBusy = this.#snapshot.activeCall !== null;
     this.#snapshot = { ...this.#snapshot, ...patch };
     if ((this.#snapshot.activeCall !== null) !== wasBusy) this.#tellAvailability();
-    // calls wait and we are free: the media server's connection is opened now, off the answer's path
+    // calls wait and we are free: the media server's connection, and a Janus session with its handles
+    // when the API gives a standby token, are made now, off the answer's path
     if (this.#snapshot.phase === 'idle' && this.#snapshot.queue.length > 0) {
-      this.inCall.ports.warmMedia?.(this.#options.janusServers);
+      this.inCall.ports.warmMedia?.(this.#options.janusServers, this.#standbyRequest());
     }
     this.emit('change', this.#snapshot);
+  }
+
+  #standbyRequest(): StandbyRequest | undefined {
+    const { api } = this.#options;
+    const xmpp = this.#xmpp;
+    if (!api.mediaStandby || !xmpp) return undefined;
+    return {
+      iceServers: xmpp.iceServers,
+      token: () => api.mediaStandby!(),
+      onReady: (ready) => {
+        if (this.#snapshot.mediaReady !== ready) this.#set({ mediaReady: ready });
+      },
+    };
   }
 
   async start(): Promise<void> {
@@ -752,7 +770,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     this.#unsubscribe = null;
     await this.#xmpp?.disconnect();
     this.#xmpp = null;
-    this.#set({ phase: 'offline', queue: [], live: false });
+    this.inCall.ports.coolMedia?.();
+    this.#set({ phase: 'offline', queue: [], live: false, mediaReady: false });
   }
 }
 

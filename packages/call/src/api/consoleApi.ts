@@ -27,8 +27,20 @@ export interface TransferEvents {
   onTransferAccepted?: (accepted: TransferAccepted) => void;
 }
 
+/** The agent's standby token (POST /console/media/standby): Janus, no room; media/standby.ts says what for. */
+export interface StandbyToken {
+  token: string;
+  /** seconds */
+  expires_in: number;
+}
+
 export interface ConsoleApi {
   xmppToken(): Promise<XmppToken>;
+  /**
+   * POST /console/media/standby: a Janus token of this agent for no room, to make the next answer's media
+   * session while calls wait (media/standby.ts); optional: without it, the answer makes its own.
+   */
+  mediaStandby?(): Promise<StandbyToken>;
   /** POST /console/calls/{callId}/media: the call's room, its pin and a Janus token (answering starts the recording). */
   mediaGrant(callId: string): Promise<MediaGrant>;
   rooms(): Promise<OpenCall[]>;
@@ -65,6 +77,7 @@ export function createConsoleApi(
   const base = options.baseUrl ?? '/api';
   return {
     xmppToken: () => requestJson(options, 'POST', '/console/xmpp-token', {}),
+    mediaStandby: () => requestJson(options, 'POST', '/console/media/standby', {}),
     mediaGrant: (callId) => requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/media`, {}),
     upload: (type, file, companyId, guestUsername) =>
       uploadFile(options, type, file, companyId, guestUsername ? { guestUsername } : {}),

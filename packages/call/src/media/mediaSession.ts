@@ -45,7 +45,11 @@ export interface MediaSessionOptions {
   debug?: boolean;
   /** Attempts for each gateway call (SPEC.md §8: 20). */
   attempts?: number;
-  /** the Janus token of the server's media grant (one room, one participant) */
+  /**
+   * The Janus token of the session: the server's media grant (one room, one participant), or an agent's
+   * standby token for a session made before the answer (media/standby.ts; `useGrant` then gives its
+   * handles the room's token).
+   */
   token?: string;
 }
 
@@ -206,10 +210,46 @@ export class MediaSession extends Emitter<MediaEvents> {
   #watermark: WatermarkOptions | null = null;
   /** the marked copy of the camera that is sent, while a watermark is on */
   #marked: Watermarked | null = null;
+  /** the token of the handles' requests when it is not the session's (a standby session given its grant) */
+  #handleToken: string | null = null;
+  /**
+   * The ICE servers janus.js is given: an array of our own, because janus.js reads it each time it makes a
+   * peer connection, and a session made before its call takes the TURN credentials of the answer (useGrant).
+   */
+  readonly #iceServers: RTCIceServer[] | undefined;
 
   constructor(options: MediaSessionOptions) {
     super();
     this.#options = options;
+    this.#iceServers = options.iceServers ? [...options.iceServers] : undefined;
+  }
+
+  /** Connected, with its publisher and subscriber handles attached, and not closed: ready for a room. */
+  get prepared(): boolean {
+    return this.#janus !== null && this.#publisher !== null && this.#subscriber !== null && !this.#closed;
+  }
+
+  /** Connects and attaches both handles, before any room is known (a standby session: media/standby.ts). */
+  async standBy(): Promise<void> {
+    await this.connect();
+    await this.attachPublisher();
+    await this.#subscriberHandle();
+  }
+
+  /**
+   * Hands a session made before its call (an agent's standby session: media/standby.ts) the call's media
+   * grant. janus.js sends a handle's own token with each of its requests (join, configure, trickle,
+   * detach) and the session's token only with create, keepalive, claim and destroy: from now on every
+   * handle, and any attached later (the screen), speaks with the room's token, which the gate requires
+   * for all that touches a room. The peer connections made from now on use `iceServers` (fresh TURN
+   * credentials).
+   */
+  useGrant(token: string, iceServers: RTCIceServer[] | undefined): void {
+    this.#handleToken = token;
+    for (const handle of [this.#publisher, this.#subscriber, this.#screen]) {
+      if (handle) (handle as Handle & { token?: string }).token = token;
+    }
+    if (this.#iceServers && iceServers) this.#iceServers.splice(0, this.#iceServers.length, ...iceServers);
   }
 
   get attempts(): number {
@@ -223,6 +263,8 @@ export class MediaSession extends Emitter<MediaEvents> {
    * set false and init retried"), each retry told as 'connectRetry'.
    */
   async connect(): Promise<void> {
+    // a standby session handed to its call is connected already
+    if (this.#janus) return;
     const Janus = await loadJanus(this.#options.debug);
     this.#Janus = Janus;
     if (!Janus.isWebrtcSupported()) throw new Error('WebRTC not supported by this browser');
@@ -269,7 +311,7 @@ export class MediaSession extends Emitter<MediaEvents> {
       };
       const janus: InstanceType<JanusClass> = new Janus({
         server,
-        iceServers: this.#options.iceServers,
+        iceServers: this.#iceServers,
         ...(this.#options.token ? { token: this.#options.token } : {}),
         destroyOnUnload: true,
         success: () => {
@@ -443,6 +485,7 @@ export class MediaSession extends Emitter<MediaEvents> {
           janus.attach({
             plugin: 'janus.plugin.videoroom',
             opaqueId: `lobby-${kind}-${Janus.randomString(12)}`,
+            ...(this.#handleToken ? { token: this.#handleToken } : {}),
             success: resolve,
             error: (e: string) => reject(new Error(e)),
             iceState: (state) => this.#restarter(kind).onState(state),
@@ -492,6 +535,8 @@ export class MediaSession extends Emitter<MediaEvents> {
    * waiting guest) then starts with its `join` and not with one more round trip to attach (issue 16).
    */
   async attachPublisher(): Promise<void> {
+    // a standby session handed to its call has both already
+    if (this.#publisher) return;
     const subscriber = this.#subscriberHandle();
     // its failure is the first subscription's to report (#negotiateSubscription attaches again)
     subscriber.catch(() => {

@@ -18,6 +18,7 @@ import {
 } from '../media/mediaSession.ts';
 import { getLocalMedia } from '../media/devices.ts';
 import { warmSocket } from '../media/warmSocket.ts';
+import { MediaStandby, type StandbyRequest } from '../media/standby.ts';
 import { XmppSession, type XmppEvents, type XmppSessionOptions } from '../xmpp/session.ts';
 import type { CallControl } from '../xmpp/stanzas.ts';
 import type { OutgoingChat } from '../xmpp/session.ts';
@@ -107,9 +108,13 @@ export interface CallPorts {
   media: (options: MediaTransportOptions) => MediaTransport;
   /**
    * Opens the connection to the media server ahead of a call (the first of `servers`), for the next
-   * media session to take (media/warmSocket.ts); optional: without it, a session opens its own.
+   * media session to take (media/warmSocket.ts), and with `standby` a whole Janus session with its
+   * handles, which the next call's `media` is then (media/standby.ts); optional: without it, a session
+   * opens its own.
    */
-  warmMedia?: (servers: string[]) => void;
+  warmMedia?: (servers: string[], standby?: StandbyRequest) => void;
+  /** Ends what warmMedia made (the console goes offline). */
+  coolMedia?: () => void;
   devices: DevicesPort;
   clock: ClockPort;
   environment: EnvironmentPort;
@@ -130,12 +135,19 @@ const browserEnvironment: EnvironmentPort = {
 
 /** The real ports (StanzaJS, janus.js, the browser), each replaceable by `overrides`. */
 export function defaultPorts(overrides: Partial<CallPorts> = {}): CallPorts {
+  // one standby session per engine (its CallRoom makes its ports once)
+  const standby = new MediaStandby((options) => new MediaSession(options));
   return {
     signalling: (options) => new XmppSession(options),
-    media: (options) => (options.p2p ? new P2PTransport(options.p2p) : new MediaSession(options)),
-    warmMedia: (servers) => {
-      if (servers[0]) warmSocket(servers[0]);
+    media: (options) => {
+      if (options.p2p) return new P2PTransport(options.p2p);
+      return standby.take(options) ?? new MediaSession(options);
     },
+    warmMedia: (servers, request) => {
+      if (servers[0]) warmSocket(servers[0]);
+      if (request) standby.prepare(servers, request);
+    },
+    coolMedia: () => standby.close(),
     devices: {
       getUserMedia: (request) => getLocalMedia(request),
       getDisplayMedia: () => navigator.mediaDevices.getDisplayMedia({ video: true, audio: false }),

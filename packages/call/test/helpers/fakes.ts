@@ -18,6 +18,7 @@ import type { GuestApi, TimestampFlag } from '../../src/api/guestApi.ts';
 import type { ConsoleApi, TransferEvents } from '../../src/api/consoleApi.ts';
 import type { JinglePort } from '../../src/xmpp/jingle.ts';
 import { P2PTransport } from '../../src/media/p2pTransport.ts';
+import type { StandbyRequest } from '../../src/media/standby.ts';
 import type { FakeJingleNetwork } from './fakeJingle.ts';
 
 /** Lets every queued delivery (and what it sets off) run. */
@@ -645,6 +646,10 @@ export class FakeWorld {
   readonly unsendableCameras = new Set<string>();
   /** each time an engine opened the media server's connection ahead of a call (warmMedia), its servers */
   readonly warmed: string[][] = [];
+  /** what each warmMedia asked of a standby session (media/standby.ts), when the desk asked for one */
+  readonly standbyRequests: StandbyRequest[] = [];
+  /** how many times an engine ended what warmMedia made (coolMedia) */
+  cooled = 0;
 
   /** The ports of one participant (its own devices and page). */
   ports(): CallPorts & { devices: FakeDevices; environment: FakeEnvironment } {
@@ -657,7 +662,11 @@ export class FakeWorld {
         this.p2pTransports.push(transport);
         return transport;
       },
-      warmMedia: (servers) => void this.warmed.push(servers),
+      warmMedia: (servers, request) => {
+        this.warmed.push(servers);
+        if (request) this.standbyRequests.push(request);
+      },
+      coolMedia: () => void this.cooled++,
       devices: new FakeDevices(),
       clock: this.clock,
       environment: new FakeEnvironment(),
@@ -771,6 +780,7 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
       live: (live) => listeners?.live?.(live),
     },
     xmppToken: () => Promise.resolve({ jid, credential: 'secret', expires_in: 3600 }),
+    mediaStandby: () => Promise.resolve({ token: `standby-${jid}`, expires_in: 3600 }),
     mediaGrant: (callId) => {
       api.grants.push(callId);
       return Promise.resolve(grantFor(callId));

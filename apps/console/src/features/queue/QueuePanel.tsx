@@ -99,8 +99,15 @@ export function QueuePanel() {
   const away = useConsoleStore((s) => s.availability === 'away');
   const now = useNow();
   const live = useConsoleStore((s) => s.live);
+  const mediaReady = useConsoleStore((s) => s.mediaReady);
   return (
-    <aside className={styles.panel} aria-labelledby="queue-title" data-testid="queue-panel" data-live={live}>
+    <aside
+      className={styles.panel}
+      aria-labelledby="queue-title"
+      data-testid="queue-panel"
+      data-live={live}
+      data-media-ready={mediaReady}
+    >
       <div className={styles.head}>
         <h2 id="queue-title" className={styles.title}>
           {t('queue.title')}
