@@ -28,6 +28,11 @@
  * `--recording-ab` adds, after each Lobby run, one with the demo company's recordCalls off (set through the
  * admin API, DEMO_ADMIN_PASSWORD; put back on at the end): the recording's start asks the guest's publisher
  * for a keyframe, which can hold the agent's subscription's own request back (Janus: one PLI a second).
+ * `--standby-ab` adds, after each Lobby run, one without the agent's standby media session (the console's
+ * POST /api/console/media/standby answered 404 in the agent's browser: the answer makes its Janus session
+ * and handles itself, as before 2026-11-27's evening). Each Lobby run otherwise waits, once the guest is
+ * listed, until the console says a standby session is ready (`data-media-ready`, at most 15 s), as an agent
+ * takes a moment to see the guest before clicking; whether it was is printed with the run.
  * `--timeline` prints, for each Lobby run, the steps at the agent and at the guest relative to the click
  * (media grant, Janus requests and events, peer connections, first packet and first decoded frame).
  * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), DEMO_AGENT_PASSWORD, JANUS_TOKEN_SECRET and
@@ -44,6 +49,9 @@ const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
 const RECORDING_AB = args.includes('--recording-ab');
 /** `--timeline`: print each Lobby run's page-side steps at both sides (support/timeline.ts) */
 const TIMELINE = args.includes('--timeline');
+const STANDBY_AB = args.includes('--standby-ab');
+/** how long a run waits for the console's standby session before it clicks (an agent's glance at the queue) */
+const STANDBY_WAIT_MS = 15_000;
 const GOAL = 1.0;
 const password = process.env.DEMO_AGENT_PASSWORD;
 if (!password) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
@@ -90,7 +98,7 @@ function within<T>(promise: Promise<T>, what: string, ms = 30_000): Promise<T> {
 const frameOf = (page: Page, side: string) =>
   within(page.evaluate(() => (window as unknown as { __frame: Promise<number> }).__frame), `the first frame at the ${side}`);
 
-async function lobbyRun(guest: Page, agent: Page): Promise<{ agent: number; guest: number }> {
+async function lobbyRun(guest: Page, agent: Page, standby = true): Promise<{ agent: number; guest: number; standby: boolean }> {
   await guest.goto(`${BASE}/`);
   await guest.getByTestId('assignment-option').first().click();
   await guest.locator('[data-testid="call-button"][data-call-kind="video"]').click();
@@ -99,6 +107,8 @@ async function lobbyRun(guest: Page, agent: Page): Promise<{ agent: number; gues
   // the guest is waiting and publishing; its side is armed before the agent can click
   await arm(guest);
   await arm(agent);
+  const ready = agent.locator('[data-testid="queue-panel"][data-media-ready="true"]');
+  const withStandby = standby && (await ready.waitFor({ timeout: STANDBY_WAIT_MS }).then(() => true, () => false));
   if (TIMELINE) await Promise.all([startPolling(guest), startPolling(agent)]);
   await item.first().getByTestId('answer-button').click();
   const click = await agent.evaluate(() => (window as unknown as { __click: number }).__click);
@@ -114,7 +124,7 @@ async function lobbyRun(guest: Page, agent: Page): Promise<{ agent: number; gues
   await agent.getByTestId('agent-hangup-button').click();
   await agent.getByTestId('call-idle').waitFor();
   await guest.locator('[data-screen="abandoned"], [data-screen="rating"]').waitFor();
-  return { agent: atAgent - click, guest: atGuest - click };
+  return { agent: atAgent - click, guest: atGuest - click, standby: withStandby };
 }
 
 async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number): Promise<number> {
@@ -183,6 +193,7 @@ async function main(): Promise<void> {
     const atGuest: number[] = [];
     const unrecorded = { agent: [] as number[], guest: [] as number[] };
     const bareTimes: number[] = [];
+    const cold = { agent: [] as number[], guest: [] as number[] };
     // alternate, so that drift of the machine's load affects both sides alike
     for (let i = 0; i < RUNS; i++) {
       bareTimes.push(await bareRun(bare.url, pubPage, subPage, i));
@@ -190,8 +201,20 @@ async function main(): Promise<void> {
       atAgent.push(run.agent);
       atGuest.push(run.guest);
       console.log(
-        `run ${i + 1}: bare ${bareTimes.at(-1)!.toFixed(0)} ms, Lobby at the agent ${run.agent.toFixed(0)} ms, at the guest ${run.guest.toFixed(0)} ms`,
+        `run ${i + 1}: bare ${bareTimes.at(-1)!.toFixed(0)} ms, Lobby at the agent ${run.agent.toFixed(0)} ms, at the guest ${run.guest.toFixed(0)} ms` +
+          (run.standby ? ' (standby session)' : ' (no standby session ready)'),
       );
+      if (STANDBY_AB) {
+        await agent.route('**/api/console/media/standby', (route) => route.fulfill({ status: 404, body: '{}' }));
+        try {
+          const off = await lobbyRun(guest, agent, false);
+          cold.agent.push(off.agent);
+          cold.guest.push(off.guest);
+          console.log(`       no standby: Lobby at the agent ${off.agent.toFixed(0)} ms, at the guest ${off.guest.toFixed(0)} ms`);
+        } finally {
+          await agent.unroute('**/api/console/media/standby');
+        }
+      }
       if (RECORDING_AB) {
         await setRecordCalls(false);
         try {
@@ -212,6 +235,13 @@ async function main(): Promise<void> {
         `Lobby at the agent ${m.agent.toFixed(0)} ms (ratio ${(m.agent / m.bare).toFixed(2)}), ` +
         `at the guest ${m.guest.toFixed(0)} ms (ratio ${(m.guest / m.bare).toFixed(2)}) (goal ≤ ${GOAL.toFixed(2)})`,
     );
+    if (STANDBY_AB) {
+      const off = { agent: median(cold.agent), guest: median(cold.guest) };
+      console.log(
+        `no standby session: Lobby at the agent ${off.agent.toFixed(0)} ms (ratio ${(off.agent / m.bare).toFixed(2)}), ` +
+          `at the guest ${off.guest.toFixed(0)} ms (ratio ${(off.guest / m.bare).toFixed(2)})`,
+      );
+    }
     if (RECORDING_AB) {
       const off = { agent: median(unrecorded.agent), guest: median(unrecorded.guest) };
       console.log(
