@@ -121,7 +121,11 @@ export function startPolling(page: Page): Promise<void> {
                 | { availableOutgoingBitrate?: number }
                 | undefined;
               const rate = pair?.availableOutgoingBitrate ? ` (send rate ${Math.round(pair.availableOutgoingBitrate / 1000)} kbit/s)` : '';
-              w.__marks.push({ t: now(), what: `${key} keyframe #${s.keyFramesEncoded ?? 0} encoded${rate}` });
+              // the picture sent, and how many frames the camera gave before (frames the encoder dropped)
+              const out = s as { frameWidth?: number; frameHeight?: number; framesEncoded?: number; qualityLimitationReason?: string; mediaSourceId?: string };
+              const source = out.mediaSourceId ? (stats.get(out.mediaSourceId) as { frames?: number } | undefined) : undefined;
+              const picture = ` ${out.frameWidth ?? '?'}×${out.frameHeight ?? '?'}, ${out.framesEncoded ?? '?'} encoded of ${source?.frames ?? '?'} captured, limited by ${out.qualityLimitationReason ?? '?'}`;
+              w.__marks.push({ t: now(), what: `${key} keyframe #${s.keyFramesEncoded ?? 0} encoded${rate}${picture}` });
             }
             if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
             if ((s.packetsReceived ?? 0) > 0 && !seen.has(`${key}p`)) {

@@ -99,13 +99,17 @@ describe('MediaStandby', () => {
     expect(made).toHaveLength(0);
   });
 
-  it('when the standby session is lost (Janus restarted), then it is not taken and the next preparation makes another', async () => {
+  it.each([
+    ['lost (Janus restarted)', (s: FakeSession) => s.emit('lost', { error: 'Janus restarted' })],
+    ['being claimed back (its websocket dropped)', (s: FakeSession) => s.emit('reconnecting', { error: 'Lost connection' })],
+  ])('when the standby session is %s, then it is ended, not taken, and the next preparation makes another', async (_what, happen) => {
     const { standby, made, ready, request, settle } = setUp();
     standby.prepare(SERVERS, request);
     await settle();
-    made[0]!.emit('lost', { error: 'Janus restarted' });
+    happen(made[0]!);
 
     expect(ready).toEqual([true, false]);
+    expect(made[0]!.closed).toBe(true);
     expect(standby.take(grant)).toBeNull();
     standby.prepare(SERVERS, request);
     await settle();

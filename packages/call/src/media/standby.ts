@@ -73,7 +73,9 @@ export class MediaStandby<Session extends StandbySession> {
       if (this.#closed) return;
       const made = this.#create({ servers: [server], iceServers: request.iceServers, token: token.token, attempts: 1 });
       session = made;
-      // a session lost or destroyed before its call (Janus restarted) is of no use: the next one is made
+      // a session whose connection dropped (being claimed back), lost or destroyed (Janus restarted) is
+      // no good start for a call: it is ended, and the next preparation makes another
+      made.on('reconnecting', () => this.#forget(made));
       made.on('lost', () => this.#forget(made));
       made.on('destroyed', () => this.#forget(made));
       await made.standBy();
@@ -116,9 +118,7 @@ export class MediaStandby<Session extends StandbySession> {
   }
 
   #forget(session: Session): void {
-    if (this.#session !== session) return;
-    this.#session = null;
-    this.#onReady?.(false);
+    if (this.#session === session) this.#discard();
   }
 
   #discard(): void {
