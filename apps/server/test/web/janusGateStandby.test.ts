@@ -4,6 +4,7 @@
  * room token works on it once it answered; a claim passes only for a session whose every handle was
  * attached with a token of the claimer (what Janus's admin API tells, faked here); HTTP refuses it.
  */
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -27,6 +28,8 @@ const STANDBY_REFUSAL = 'token: a standby token is for the websocket (/janus) on
 
 describe("the gate and an agent's standby token", () => {
   let janus: WebSocketServer;
+  /** the fake Janus's HTTP API: create answers a session, anything else an ack */
+  let janusHttp: Server;
   let app: App;
   let port: number;
   /** what reached the fake Janus */
@@ -49,10 +52,22 @@ describe("the gate and an agent's standby token", () => {
     });
     await new Promise((r) => janus.once('listening', r));
     const janusPort = (janus.address() as AddressInfo).port;
+    janusHttp = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        const m = JSON.parse(text) as Record<string, unknown>;
+        received.push(m);
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(m.janus === 'create' ? { janus: 'success', transaction: m.transaction, data: { id: ++ids } } : { janus: 'ack', transaction: m.transaction }));
+      });
+    });
+    await new Promise<void>((r) => janusHttp.listen(0, '127.0.0.1', r));
+    const httpPort = (janusHttp.address() as AddressInfo).port;
     app = Fastify();
     registerJanusGate(
       app,
-      { janusWsUrl: `ws://127.0.0.1:${janusPort}`, janusHttpUrl: `http://127.0.0.1:${janusPort}/janus` } as Config,
+      { janusWsUrl: `ws://127.0.0.1:${janusPort}`, janusHttpUrl: `http://127.0.0.1:${httpPort}/janus` } as Config,
       tokens,
       { secretOf: () => Promise.resolve('room-secret'), recordArmed: () => Promise.resolve(false), startRecording: () => Promise.resolve() },
       { handles: (session) => Promise.resolve(handlesOf.get(session) ?? null) },
@@ -64,6 +79,7 @@ describe("the gate and an agent's standby token", () => {
   afterAll(async () => {
     await app.close();
     janus.close();
+    janusHttp.close();
   });
   beforeEach(() => {
     received.length = 0;
@@ -185,5 +201,15 @@ describe("the gate and an agent's standby token", () => {
     // the gate has no record of 901 (it restarted): Janus's admin API tells whose handles they are
     const res = await app.inject({ method: 'POST', url: '/janus-http/901', payload: { janus: 'keepalive', token: agentRoomToken, transaction: 'h5' } });
     expect(res.json()).toMatchObject({ janus: 'error', error: { code: 403, reason: 'session_id: not a session of your token' } });
+  });
+
+  it("when a guest's HTTP session created through the gate is named with the agent's token of the same room, then it is refused; the guest's own passes", async () => {
+    const created = await app.inject({ method: 'POST', url: '/janus-http', payload: { janus: 'create', token: guestRoomToken, transaction: 'h6' } });
+    const id = created.json<{ data: { id: number } }>().data.id;
+    const asAgent = await app.inject({ method: 'POST', url: `/janus-http/${id}`, payload: { janus: 'keepalive', token: agentRoomToken, transaction: 'h7' } });
+    expect(asAgent.json()).toMatchObject({ janus: 'error', error: { code: 403, reason: 'session_id: not a session of your token' } });
+    const asGuest = await app.inject({ method: 'POST', url: `/janus-http/${id}`, payload: { janus: 'keepalive', token: guestRoomToken, transaction: 'h8' } });
+    expect(asGuest.json()).toMatchObject({ janus: 'ack' });
+    expect(reached('keepalive')).toHaveLength(1);
   });
 });
