@@ -61,3 +61,13 @@ export async function consoleXmppToken(cookie: string): Promise<{ jid: string; c
   });
   return json(response, 'console/xmpp-token');
 }
+
+/** The console user's standby Janus token (POST /api/console/media/standby): a warm session, no room. */
+export async function consoleMediaStandby(cookie: string): Promise<{ token: string; expires_in: number }> {
+  const response = await fetch(`${BASE_URL}/api/console/media/standby`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return json(response, 'console/media/standby');
+}

@@ -22,13 +22,16 @@ export function refused(answer: JanusAnswer): boolean {
 export class RawJanusSocket {
   readonly #ws: WebSocket;
   readonly #pending = new Map<string, (answer: JanusAnswer) => void>();
+  /** transactions whose `ack` is their answer (a keepalive has no other) */
+  readonly #ackIsAnswer = new Set<string>();
 
   private constructor(ws: WebSocket) {
     this.#ws = ws;
     ws.onmessage = (event) => {
       const answer = JSON.parse(String(event.data)) as JanusAnswer;
-      if (answer.janus === 'ack') return; // a plugin request's result follows as success or event
       const tx = typeof answer.transaction === 'string' ? answer.transaction : '';
+      // a plugin request's result follows as success or event
+      if (answer.janus === 'ack' && !this.#ackIsAnswer.delete(tx)) return;
       this.#pending.get(tx)?.(answer);
       this.#pending.delete(tx);
     };
@@ -42,12 +45,15 @@ export class RawJanusSocket {
     });
   }
 
-  request(body: Record<string, unknown>, timeoutMs = 10_000): Promise<JanusAnswer> {
+  /** Sends a request; its answer is the first that is not an `ack`, or its `ack` when `ackIsAnswer` (keepalive). */
+  request(body: Record<string, unknown>, timeoutMs = 10_000, ackIsAnswer = body.janus === 'keepalive'): Promise<JanusAnswer> {
     const transaction = randomUUID();
+    if (ackIsAnswer) this.#ackIsAnswer.add(transaction);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`janus ${String(body.janus)}: no answer`)), timeoutMs);
       this.#pending.set(transaction, (answer) => {
         clearTimeout(timer);
+        this.#ackIsAnswer.delete(transaction);
         resolve(answer);
       });
       this.#ws.send(JSON.stringify({ ...body, transaction }));

@@ -38,3 +38,17 @@ export const GuestMediaBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/**
+ * POST /api/console/media/standby: an agent's standby Janus token (docs/security.md "Media plane"): its
+ * console keeps a Janus session and its videoroom handles warm with it before it answers; it names no
+ * room, so it joins none, and it passes on the websocket only.
+ */
+export const MediaStandby = Type.Object(
+  {
+    token: Type.String(),
+    expires_in: Type.Integer({ description: 'seconds the token stays valid (as long as a call may stay open)' }),
+  },
+  { additionalProperties: false },
+);
+export type MediaStandby = Static<typeof MediaStandby>;

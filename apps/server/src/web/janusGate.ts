@@ -4,11 +4,16 @@
  * services/media/janusPolicy.ts before Janus sees it, and a session is held to what created it:
  *
  * - websocket: a request may name only sessions created (or claimed) on the same connection;
- * - HTTP: a request may name only sessions created through this gate with a token of the same room;
+ * - HTTP: a request may name only sessions created through this gate with a token of the same room and
+ *   participant;
  * - `claim` (janus.js reconnecting after its websocket dropped) and an HTTP session this gate has no
- *   record of (it restarted) pass only for a session whose handles are in the token's room, as Janus's
- *   admin API tells (services/media/janusSessions.ts). So a restart of the gate or of nginx mid-call
- *   costs the call nothing (docs/protocol.md "Session reclaim").
+ *   record of (it restarted) pass only for a session whose handles are in the token's room and were all
+ *   attached with tokens of the token's participant, as Janus's admin API tells
+ *   (services/media/janusSessions.ts). So a restart of the gate or of nginx mid-call costs the call
+ *   nothing (docs/protocol.md "Session reclaim").
+ * - an agent's standby token (no room: its console's warm session before it answers) is for the
+ *   websocket only; its claim passes for a session whose every handle was attached with a token of that
+ *   agent. Its session's handles send their room requests with the agent's room token once it answered.
  *
  * A publisher's configure gets the server's recording name for it and the room secret (lock_record
  * accepts a name only with the secret), so that when the server starts the room's recording every file
@@ -28,11 +33,11 @@ import type { FastifyReply } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Config } from '../config.ts';
 import { checkJanusRequest, type Verdict } from '../services/media/janusPolicy.ts';
-import type { JanusTokens } from '../services/media/janusTokens.ts';
+import type { JanusTokens, Participant } from '../services/media/janusTokens.ts';
 import type { MediaRooms } from '../services/media/mediaRooms.ts';
 import { recordingName } from '../services/media/recordingName.ts';
 import { createRecordingStarter, type RecordingStarter } from '../services/media/recordingStart.ts';
-import { createJanusSessions, sessionOfRoom, type JanusSessions } from '../services/media/janusSessions.ts';
+import { createJanusSessions, sessionOfParticipant, sessionOfRoom, type JanusSessions } from '../services/media/janusSessions.ts';
 import type { App } from '../typebox.ts';
 // config.access (declared by the auth plugin)
 import type {} from '../plugins/app/auth.ts';
@@ -69,7 +74,11 @@ const sessionOf = (m: Record<string, unknown>): string | null =>
   typeof m.session_id === 'number' || typeof m.session_id === 'string' ? String(m.session_id) : null;
 
 type Rooms = Pick<MediaRooms, 'secretOf' | 'recordArmed' | 'startRecording'>;
-type Allowed = Extract<Verdict, { ok: true }>;
+/** a room token's verdict (an agent's standby token names no room) */
+type Allowed = Extract<Verdict, { ok: true; standby: false }>;
+
+/** the standby token's websocket-only rule, in Janus's error shape */
+const STANDBY_HTTP = 'token: a standby token is for the websocket (/janus) only';
 
 /** Publisher handles, by handle id, and whether each publishes a screen (`{display}-screen`). */
 type Publishers = Map<string, { screen: boolean }>;
@@ -151,10 +160,20 @@ export function registerJanusGate(
   registerHttp(app, config, gate);
 }
 
-/** Notes a claimed session's publisher handles (their recording names) from what Janus told. */
-async function ownedSession(gate: Gate, session: string, room: string, publishers: Publishers): Promise<boolean> {
+/**
+ * Whether a session is the token's (its handles in the token's room, none elsewhere, unless the token is
+ * a standby one; each attached with a token of the token's participant), as Janus's admin API tells.
+ * Notes a claimed session's publisher handles (their recording names).
+ */
+async function ownedSession(
+  gate: Gate,
+  session: string,
+  claims: { room: string | null; participant: Participant },
+  publishers: Publishers,
+): Promise<boolean> {
   const handles = await gate.sessions.handles(session);
-  if (!sessionOfRoom(handles, room)) return false;
+  if (claims.room !== null && !sessionOfRoom(handles, claims.room)) return false;
+  if (!sessionOfParticipant(handles, claims.participant, gate.tokens)) return false;
   for (const h of handles ?? []) if (h.publisher) publishers.set(h.handle, h.publisher);
   return true;
 }
@@ -207,7 +226,7 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
     if (message.janus === 'create') {
       if (typeof message.transaction === 'string') creating.add(message.transaction);
     } else if (message.janus === 'claim') {
-      if (session === null || !(await ownedSession(gate, session, verdict.claims.room, publishers))) {
+      if (session === null || !(await ownedSession(gate, session, verdict.claims, publishers))) {
         client.send(JSON.stringify(refusal(message, 'session_id: not a session of your token')));
         return;
       }
@@ -217,7 +236,9 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
       return;
     }
     const handle = typeof message.handle_id === 'number' || typeof message.handle_id === 'string' ? String(message.handle_id) : null;
-    toJanus(JSON.stringify(await withServerFields(message, handle, verdict, { publishers, agentSubscribers }, gate)));
+    // a standby token sends no message (janusPolicy.ts): nothing of the server's to add
+    const passed = verdict.standby ? message : await withServerFields(message, handle, verdict, { publishers, agentSubscribers }, gate);
+    toJanus(JSON.stringify(passed));
   };
   client.on('message', (data) => {
     const text = rawText(data);
@@ -253,13 +274,13 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
   upstream.on('error', closeBoth);
 }
 
-/** HTTP sessions the gate created, with the room of the token that created them. */
+/** HTTP sessions the gate created, with the room and participant of the token that created them. */
 const MAX_HTTP_SESSIONS = 10_000;
 
 function registerHttp(app: App, config: Config, gate: Gate): void {
   const { tokens } = gate;
   const base = config.janusHttpUrl.replace(/\/+$/, '');
-  const sessions = new Map<string, { room: string; expiry: number }>();
+  const sessions = new Map<string, { room: string; participant: Participant; expiry: number }>();
   const publishers: Publishers = new Map();
   const agentSubscribers: AgentSubscribers = new Map();
   const notePublishers = () => {
@@ -267,13 +288,13 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
     while (publishers.size > MAX_HTTP_SESSIONS * 4) publishers.delete(publishers.keys().next().value as string);
     while (agentSubscribers.size > MAX_HTTP_SESSIONS * 4) agentSubscribers.delete(agentSubscribers.keys().next().value as string);
   };
-  const remember = (id: string, room: string, expiry: number) => {
+  const remember = (id: string, { room, participant, expiry }: Allowed['claims']) => {
     if (sessions.size >= MAX_HTTP_SESSIONS) {
       const now = Date.now() / 1000;
       for (const [key, s] of sessions) if (s.expiry < now) sessions.delete(key);
       if (sessions.size >= MAX_HTTP_SESSIONS) sessions.delete(sessions.keys().next().value as string);
     }
-    sessions.set(id, { room, expiry });
+    sessions.set(id, { room, participant, expiry });
   };
   const forward = async (url: string, init: RequestInit) => {
     try {
@@ -286,10 +307,14 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
   };
 
   /** ours by the gate's record, or (a restarted gate) by what Janus tells of the session's handles */
-  const owned = async (session: string, room: string, expiry: number) => {
-    if (sessions.has(session)) return sessions.get(session)?.room === room;
-    if (!(await ownedSession(gate, session, room, publishers))) return false;
-    remember(session, room, expiry);
+  const owned = async (session: string, claims: Allowed['claims']) => {
+    const known = sessions.get(session);
+    if (known) {
+      const { role, username } = known.participant;
+      return known.room === claims.room && role === claims.participant.role && username === claims.participant.username;
+    }
+    if (!(await ownedSession(gate, session, claims, publishers))) return false;
+    remember(session, claims);
     return true;
   };
 
@@ -298,10 +323,11 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
     const message = (request.body ?? null) as Record<string, unknown> | null;
     const verdict = checkJanusRequest(tokens, message);
     if (!verdict.ok) return reply.code(200).send(refusal(message, verdict.reason));
+    if (verdict.standby) return reply.code(200).send(refusal(message, STANDBY_HTTP));
     if (message?.janus === 'claim') {
       // janus.js over HTTP claims at the base path too: only a session of the token's room
       const session = sessionOf(message);
-      if (session === null || !(await owned(session, verdict.claims.room, verdict.claims.expiry))) {
+      if (session === null || !(await owned(session, verdict.claims))) {
         return reply.code(200).send(refusal(message, 'session_id: not a session of your token'));
       }
     } else if (message?.janus !== 'create') {
@@ -311,7 +337,7 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
     const answer = parse(res.text);
     const id = (answer?.data as { id?: unknown } | undefined)?.id;
     if (answer?.janus === 'success' && (typeof id === 'number' || typeof id === 'string')) {
-      remember(String(id), verdict.claims.room, verdict.claims.expiry);
+      remember(String(id), verdict.claims);
     }
     return reply.code(res.status).type('application/json').send(res.text);
   });
@@ -331,7 +357,8 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
     const message = (body ?? null) as Record<string, unknown> | null;
     const verdict = checkJanusRequest(tokens, message);
     if (!verdict.ok) return reply.code(200).send(refusal(message, verdict.reason));
-    if (!/^\d+$/.test(session) || (handle !== undefined && !/^\d+$/.test(handle)) || !(await owned(session, verdict.claims.room, verdict.claims.expiry))) {
+    if (verdict.standby) return reply.code(200).send(refusal(message, STANDBY_HTTP));
+    if (!/^\d+$/.test(session) || (handle !== undefined && !/^\d+$/.test(handle)) || !(await owned(session, verdict.claims))) {
       return reply.code(200).send(refusal(message, 'session_id: not a session of your token'));
     }
     const url = `${base}/${session}${handle ? `/${handle}` : ''}`;
@@ -354,7 +381,9 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
       const token = typeof request.query.token === 'string' ? request.query.token : '';
       const claims = tokens.verify(token);
       const session = request.params.session;
-      if (!claims?.room || !/^\d+$/.test(session) || !(await owned(session, claims.room, claims.expiry))) {
+      if (claims && claims.room === null && claims.participant?.role === 'agent') return reply.code(403).send(refusal(null, STANDBY_HTTP));
+      const { room, participant } = claims ?? {};
+      if (!claims || !room || !participant || !/^\d+$/.test(session) || !(await owned(session, { ...claims, room, participant }))) {
         return reply.code(403).send(refusal(null, 'token: missing, invalid or not of this session'));
       }
       const query = new URLSearchParams(request.query).toString();

@@ -66,6 +66,7 @@ const EXPECTED = [
     'POST /api/console/login',
     'POST /api/console/logout',
     'GET /api/console/me',
+    'POST /api/console/media/standby',
     'GET /api/console/recordings',
     'DELETE /api/console/recordings/:callId',
     'GET /api/console/recordings/:callId/file',

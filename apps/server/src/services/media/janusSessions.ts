@@ -3,17 +3,24 @@
  * `reconnect` after the gate or nginx restarted: docs/protocol.md "Session reclaim") or names an HTTP
  * session the gate has no record of (a restarted gate forgot them). The gate keeps no state worth
  * keeping across a restart, so it asks Janus's admin API (loopback only, admin_secret): a session belongs
- * to a token of room R when every handle of it that is in a room is in R, and at least one is.
+ * to a token of room R and participant P when every handle of it that is in a room is in R, and at least
+ * one is, and every handle was attached with a token of P (`handle_info` tells each handle's token:
+ * Janus 1.1 janus.c keeps the token a handle was attached with). An agent's standby token (no room:
+ * a warm session before it answers) owns a session when it has a handle and every handle was attached
+ * with a token of that agent.
  *
  * Its publisher handles come back too: the gate names their recordings (web/janusGate.ts).
  */
 import { randomBytes } from 'node:crypto';
+import type { JanusTokens, Participant } from './janusTokens.ts';
 
 export interface SessionHandle {
   handle: string;
   room: string | null;
   /** a publisher handle, and whether it publishes a screen (`{display}-screen`) */
   publisher: { screen: boolean } | null;
+  /** the token the handle was attached with (null when Janus tells none) */
+  token: string | null;
 }
 
 export interface JanusSessions {
@@ -60,7 +67,8 @@ export function toHandle(handle: string, info: Record<string, unknown> | null): 
     specific?.type === 'publisher'
       ? { screen: typeof specific.display === 'string' && specific.display.endsWith('-screen') }
       : null;
-  return { handle, room, publisher };
+  const token = typeof info?.token === 'string' ? info.token : null;
+  return { handle, room, publisher, token };
 }
 
 /** True when the session is of this room: some handle in it, none in another (see above). */
@@ -68,4 +76,16 @@ export function sessionOfRoom(handles: SessionHandle[] | null, room: string): bo
   if (!handles) return false;
   const rooms = handles.map((h) => h.room).filter((r): r is string => r !== null);
   return rooms.length > 0 && rooms.every((r) => r === room);
+}
+
+/**
+ * True when the session has a handle and every handle was attached with a token our secret signed for
+ * this participant (expired or not: a long call's handles keep their attach token).
+ */
+export function sessionOfParticipant(handles: SessionHandle[] | null, participant: Participant, tokens: Pick<JanusTokens, 'read'>): boolean {
+  if (!handles || handles.length === 0) return false;
+  return handles.every((h) => {
+    const of = h.token === null ? null : tokens.read(h.token)?.participant;
+    return !!of && of.role === participant.role && of.username === participant.username;
+  });
 }

@@ -1,4 +1,4 @@
-import { CallIdParams, DataEnvelope, MediaGrant } from '@lobby/contracts';
+import { CallIdParams, DataEnvelope, MediaGrant, MediaStandby } from '@lobby/contracts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
@@ -9,6 +9,7 @@ import { P2P_GRANT, isP2P, p2pJoinRefusal } from '../../../services/callMethod.t
  * pin and a Janus token for that room alone (the guest's: call-report/media.ts). A grant given is the
  * server's own proof that an agent took the call (call_reports.agent_answered_at, which the rating rule
  * reads; docs/security.md "The rules of a call"), for p2p calls too: the console asks before it answers.
+ * And its standby token, for no call: a Janus session kept warm before it answers.
  */
 export default routes({ access: 'console' }, (app, services) => {
   const { repos } = services;
@@ -49,6 +50,29 @@ export default routes({ access: 'console' }, (app, services) => {
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
       await repos.callReports.markAgentAnswered(report.id, services.now());
       return { data: grant };
+    },
+  );
+
+  // A console's warm Janus session (docs/security.md "Media plane"): its token names the user as an agent
+  // and no room, so it opens a session and its videoroom handles but joins nothing; it lives as long as
+  // a room token (a warm session may become a long call, and Janus refuses a keepalive with an expired token)
+  app.post(
+    '/media/standby',
+    {
+      schema: {
+        tags: ['console'],
+        summary: "A console user's standby Janus token: a session and its handles kept warm before it answers, in no room",
+        security: [{ consoleSession: [] }],
+        response: { 200: DataEnvelope(MediaStandby), ...errors(401) },
+      },
+    },
+    (request) => {
+      const user = consoleUserOf(request);
+      const { token, expiresIn } = services.janusTokens.mint(null, services.config.openCallHours * 3600, {
+        role: 'agent',
+        username: user.xmppUsername,
+      });
+      return { data: { token, expires_in: expiresIn } };
     },
   );
 });
