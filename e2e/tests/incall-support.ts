@@ -42,6 +42,9 @@ export async function guestCallsAndAgentAnswers(
   kind: 'video' | 'voice' = 'video',
 ): Promise<AnsweredCall> {
   const { item, callId, agentJid } = await guestCallsAndWaits(agent, guest, kind);
+  // as an agent who glances at the queue first: the answer takes the console's standby media session
+  // (docs/protocol.md), so every in-call journey (the fault ones too) runs on it
+  await expect(agent.page.getByTestId('queue-panel')).toHaveAttribute('data-media-ready', 'true');
   await item.getByTestId('answer-button').click();
   await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
   await expect(agent.page.getByTestId('active-call')).toHaveAttribute(

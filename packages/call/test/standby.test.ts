@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Emitter } from '../src/emitter.ts';
 import type { MediaEvents, MediaSessionOptions } from '../src/media/mediaSession.ts';
-import { MediaStandby, STANDBY_RETRY_MS, type StandbyRequest } from '../src/media/standby.ts';
+import { MediaStandby, P2P_RECHECK_MS, STANDBY_RETRY_MS, type StandbyRequest } from '../src/media/standby.ts';
 
 class FakeSession extends Emitter<MediaEvents> {
   prepared = false;
@@ -152,6 +152,23 @@ describe('MediaStandby', () => {
     await settle();
     expect(made).toHaveLength(2);
     expect(standby.ready).toBe(true);
+  });
+
+  it('when the company uses p2p, then no session is made, and the console asks again only minutes later', async () => {
+    const { standby, made, request, settle, advance } = setUp();
+    const p2p: StandbyRequest = { ...request, token: () => Promise.resolve({ method: 'p2p' }) };
+    standby.prepare(SERVERS, p2p);
+    await settle();
+    expect(made).toHaveLength(0);
+
+    advance(STANDBY_RETRY_MS);
+    standby.prepare(SERVERS, request);
+    await settle();
+    expect(made).toHaveLength(0);
+    advance(P2P_RECHECK_MS);
+    standby.prepare(SERVERS, request);
+    await settle();
+    expect(made).toHaveLength(1);
   });
 
   it('when the console goes offline, then the standby session is closed, also one still being made', async () => {

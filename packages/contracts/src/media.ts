@@ -52,3 +52,7 @@ export const MediaStandby = Type.Object(
   { additionalProperties: false },
 );
 export type MediaStandby = Static<typeof MediaStandby>;
+
+/** The standby route's answer: the token, or p2p for a company whose calls never touch the media server. */
+export const MediaStandbyAnswer = Type.Union([MediaStandby, P2PGrant]);
+export type MediaStandbyAnswer = Static<typeof MediaStandbyAnswer>;

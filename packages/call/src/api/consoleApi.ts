@@ -27,12 +27,11 @@ export interface TransferEvents {
   onTransferAccepted?: (accepted: TransferAccepted) => void;
 }
 
-/** The agent's standby token (POST /console/media/standby): Janus, no room; media/standby.ts says what for. */
-export interface StandbyToken {
-  token: string;
-  /** seconds */
-  expires_in: number;
-}
+/**
+ * The agent's standby token (POST /console/media/standby): Janus, no room; media/standby.ts says what for.
+ * A p2p company's agents get `{ method: 'p2p' }` instead: their calls never touch the media server.
+ */
+export type StandbyToken = { token: string; /** seconds */ expires_in: number } | { method: 'p2p' };
 
 export interface ConsoleApi {
   xmppToken(): Promise<XmppToken>;

@@ -17,6 +17,8 @@ import type { MediaSession, MediaSessionOptions } from './mediaSession.ts';
 const FRESH_SHARE = 0.5;
 /** After a failed preparation (the media server down), the next one waits this long. */
 export const STANDBY_RETRY_MS = 10_000;
+/** A p2p company's console asks again after this long (its admin may have changed the call method). */
+export const P2P_RECHECK_MS = 5 * 60_000;
 
 export interface StandbyRequest {
   /** the ICE servers of now (the answer hands the session those of its own time) */
@@ -36,7 +38,8 @@ export class MediaStandby<Session extends StandbySession> {
   #server = '';
   #freshUntil = 0;
   #preparing = false;
-  #failedAt = -Infinity;
+  /** no preparation before this time (after a failure, or for a p2p company) */
+  #pauseUntil = -Infinity;
   #closed = false;
   #onReady: ((ready: boolean) => void) | undefined;
   readonly #create: (options: MediaSessionOptions) => Session;
@@ -60,7 +63,7 @@ export class MediaStandby<Session extends StandbySession> {
     const server = servers.find((s) => /^wss?:\/\//.test(s));
     this.#closed = false;
     this.#onReady = request.onReady;
-    if (!server || this.#preparing || this.#usable() || this.#now() - this.#failedAt < STANDBY_RETRY_MS) return;
+    if (!server || this.#preparing || this.#usable() || this.#now() < this.#pauseUntil) return;
     this.#preparing = true;
     this.#discard(); // a stale one (its `onReady(false)` may bring us back here: #preparing says no)
     void this.#make(server, request).finally(() => (this.#preparing = false));
@@ -71,6 +74,10 @@ export class MediaStandby<Session extends StandbySession> {
     try {
       const token = await request.token();
       if (this.#closed) return;
+      if ('method' in token) {
+        this.#pauseUntil = this.#now() + P2P_RECHECK_MS;
+        return;
+      }
       const made = this.#create({ servers: [server], iceServers: request.iceServers, token: token.token, attempts: 1 });
       session = made;
       // a session whose connection dropped (being claimed back), lost or destroyed (Janus restarted) is
@@ -86,7 +93,7 @@ export class MediaStandby<Session extends StandbySession> {
       this.#onReady?.(true);
     } catch (error) {
       if (!this.#closed) {
-        this.#failedAt = this.#now();
+        this.#pauseUntil = this.#now() + STANDBY_RETRY_MS;
         console.warn(`media: no standby session (${String(error)})`);
       }
       void session?.close().catch(() => undefined);

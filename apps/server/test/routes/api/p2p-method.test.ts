@@ -45,6 +45,12 @@ describe.each(dialects())('callMethod p2p (%s)', (dialect) => {
     expect(rooms.grants.length).toBe(before);
   });
 
+  it("when an agent of a p2p company asks for a standby token, then it is told p2p and gets none (its calls never touch Janus)", async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/console/media/standby', headers: { cookie: agent.cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: { method: 'p2p' } });
+  });
+
   it('when a supervisor asks to join a p2p call its agent answered, then 409 names the call; the agent itself may (re)join', async () => {
     const guest = await registerGuest(t.app, { companyId });
     const call = await openCall(t.app, guest);

@@ -1,4 +1,4 @@
-import { CallIdParams, DataEnvelope, MediaGrant, MediaStandby } from '@lobby/contracts';
+import { CallIdParams, DataEnvelope, MediaGrant, MediaStandbyAnswer } from '@lobby/contracts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
@@ -63,11 +63,13 @@ export default routes({ access: 'console' }, (app, services) => {
         tags: ['console'],
         summary: "A console user's standby Janus token: a session and its handles kept warm before it answers, in no room",
         security: [{ consoleSession: [] }],
-        response: { 200: DataEnvelope(MediaStandby), ...errors(401) },
+        response: { 200: DataEnvelope(MediaStandbyAnswer), ...errors(401) },
       },
     },
-    (request) => {
+    async (request) => {
       const user = consoleUserOf(request);
+      // a p2p company's calls never touch the media server: no session of its agents is kept there
+      if (isP2P((await repos.companies.byId(user.companyId))?.settings)) return { data: P2P_GRANT };
       const { token, expiresIn } = services.janusTokens.mint(null, services.config.openCallHours * 3600, {
         role: 'agent',
         username: user.xmppUsername,
