@@ -154,12 +154,13 @@ describe('MediaStandby', () => {
     expect(standby.ready).toBe(true);
   });
 
-  it('when the company uses p2p, then no session is made, and the console asks again only minutes later', async () => {
-    const { standby, made, request, settle, advance } = setUp();
+  it('when the company uses p2p, then no session is made, the console is told it is ready, and it asks again only minutes later', async () => {
+    const { standby, made, ready, request, settle, advance } = setUp();
     const p2p: StandbyRequest = { ...request, token: () => Promise.resolve({ method: 'p2p' }) };
     standby.prepare(SERVERS, p2p);
     await settle();
     expect(made).toHaveLength(0);
+    expect(ready).toEqual([true]); // nothing stands between the agent and its answer
 
     advance(STANDBY_RETRY_MS);
     standby.prepare(SERVERS, request);

@@ -77,7 +77,7 @@ export interface ConsoleData {
   error: string | null;
   /** the server's event stream is open (new calls and round-robin offers reach this console) */
   live: boolean;
-  /** a media session stands ready for the next answer (its create and attaches are off the answer's path) */
+  /** the next answer needs nothing more made ahead (a standby media session is ready, or the calls are p2p) */
   mediaReady: boolean;
   /** the active call as the desk reports it, and this console's choices for it (state/inCall.ts) */
   inCall: AgentInCallState;

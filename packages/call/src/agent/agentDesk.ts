@@ -75,7 +75,7 @@ export interface AgentSnapshot {
   mediaNotice: MediaNotice;
   /** the line's quality in the active call (media/networkQuality.ts), for the indicator */
   networkQuality: NetworkQuality;
-  /** a media session stands ready for the next answer (media/standby.ts) */
+  /** the next answer needs nothing more made ahead: a standby media session is ready, or calls are p2p (media/standby.ts) */
   mediaReady: boolean;
 }
 

@@ -25,7 +25,7 @@ export interface StandbyRequest {
   iceServers: RTCIceServer[];
   /** the agent's standby token (POST /api/console/media/standby) */
   token: () => Promise<StandbyToken>;
-  /** told when a session is ready for an answer, and when it no longer is */
+  /** told when the next answer needs nothing more made (a session is ready, or calls are p2p), and when it does */
   onReady?: (ready: boolean) => void;
 }
 
@@ -75,7 +75,9 @@ export class MediaStandby<Session extends StandbySession> {
       const token = await request.token();
       if (this.#closed) return;
       if ('method' in token) {
+        // nothing to make ahead: the answer is as ready as it gets
         this.#pauseUntil = this.#now() + P2P_RECHECK_MS;
+        this.#onReady?.(true);
         return;
       }
       const made = this.#create({ servers: [server], iceServers: request.iceServers, token: token.token, attempts: 1 });
