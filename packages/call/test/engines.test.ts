@@ -65,9 +65,11 @@ describe('call engines on fakes', () => {
     expect(agent.snapshot.mediaReady).toBe(true);
     request.onReady?.(false); // taken by the answer
     expect(agent.snapshot.mediaReady).toBe(false);
+    expect(request.wanted?.()).toBe(true);
     await agent.answer(guest.snapshot.callId!);
     await settle();
     expect(agent.snapshot.phase).toBe('inCall');
+    expect(request.wanted?.()).toBe(false); // in a call: none is made by itself
 
     await agent.stop();
     expect(world.cooled).toBe(1);

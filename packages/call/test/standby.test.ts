@@ -42,8 +42,9 @@ const SERVERS = ['ws://janus.test/janus', 'http://janus.test/janus-http'];
 const STUN = [{ urls: 'stun:stun.test' }];
 const TURN_OF_THE_ANSWER = [{ urls: 'turn:turn.test', username: 'fresh', credential: 'c' }];
 
-function setUp(options: { failing?: number } = {}) {
+function setUp(options: { failing?: number; wanted?: () => boolean } = {}) {
   let clock = 1_000_000;
+  let timers: Array<{ at: number; run: () => void }> = [];
   let failing = options.failing ?? 0;
   const made: FakeSession[] = [];
   const ready: boolean[] = [];
@@ -53,16 +54,31 @@ function setUp(options: { failing?: number } = {}) {
       made.push(session);
       return session;
     },
-    () => clock,
+    {
+      now: () => clock,
+      setTimeout(run, ms) {
+        const timer = { at: clock + ms, run };
+        timers.push(timer);
+        return () => (timers = timers.filter((t) => t !== timer));
+      },
+    },
   );
   let tokens = 0;
   const request: StandbyRequest = {
     iceServers: STUN,
     token: () => Promise.resolve({ token: `standby-${++tokens}`, expires_in: 3600 }),
     onReady: (r) => ready.push(r),
+    ...(options.wanted ? { wanted: options.wanted } : {}),
   };
   const settle = () => new Promise((r) => setTimeout(r, 0));
-  return { standby, made, ready, request, settle, advance: (ms: number) => (clock += ms) };
+  /** moves the clock on, running the timers that come due */
+  const advance = (ms: number) => {
+    clock += ms;
+    const due = timers.filter((t) => t.at <= clock);
+    timers = timers.filter((t) => t.at > clock);
+    for (const t of due) t.run();
+  };
+  return { standby, made, ready, request, settle, advance };
 }
 
 const grant = { servers: SERVERS, iceServers: TURN_OF_THE_ANSWER, token: 'room-token' };
@@ -106,8 +122,8 @@ describe('MediaStandby', () => {
   it.each([
     ['lost (Janus restarted)', (s: FakeSession) => s.tell('lost', { error: 'Janus restarted' })],
     ['being claimed back (its websocket dropped)', (s: FakeSession) => s.tell('reconnecting', { error: 'Lost connection' })],
-  ])('when the standby session is %s, then it is ended, not taken, and the next preparation makes another', async (_what, happen) => {
-    const { standby, made, ready, request, settle } = setUp();
+  ])('when the standby session is %s, then it is ended, not taken, and another is made by itself', async (_what, happen) => {
+    const { standby, made, ready, request, settle, advance } = setUp();
     standby.prepare(SERVERS, request);
     await settle();
     happen(made[0]!);
@@ -115,10 +131,11 @@ describe('MediaStandby', () => {
     expect(ready).toEqual([true, false]);
     expect(made[0]!.closed).toBe(true);
     expect(standby.take(grant)).toBeNull();
-    standby.prepare(SERVERS, request);
+    advance(0);
     await settle();
     expect(made).toHaveLength(2);
     expect(made[1]!.options.token).toBe('standby-2');
+    expect(standby.take(grant)).toBe(made[1]);
   });
 
   it('when half of its token life has passed, then the session is closed and another is made (it may become a long call)', async () => {
@@ -135,7 +152,7 @@ describe('MediaStandby', () => {
     expect(standby.take(grant)).toBe(made[1]);
   });
 
-  it('when the media server is down, then the preparation is tried again only after a pause, and the failed session is closed', async () => {
+  it('when the media server is down, then the failed session is closed and the preparation is made again by itself after a pause', async () => {
     const { standby, made, request, settle, advance } = setUp({ failing: 1 });
     standby.prepare(SERVERS, request);
     await settle();
@@ -143,15 +160,26 @@ describe('MediaStandby', () => {
     expect(made[0]!.closed).toBe(true);
     expect(standby.ready).toBe(false);
 
-    standby.prepare(SERVERS, request);
+    standby.prepare(SERVERS, request); // a change of the desk during the pause
     await settle();
     expect(made).toHaveLength(1);
 
     advance(STANDBY_RETRY_MS);
-    standby.prepare(SERVERS, request);
     await settle();
     expect(made).toHaveLength(2);
     expect(standby.ready).toBe(true);
+  });
+
+  it('when no standby session is wanted any more after the pause (the queue emptied, a call began), then none is made by itself', async () => {
+    let wanted = true;
+    const { standby, made, request, settle, advance } = setUp({ failing: 1, wanted: () => wanted });
+    standby.prepare(SERVERS, request);
+    await settle();
+    await settle();
+    wanted = false;
+    advance(STANDBY_RETRY_MS);
+    await settle();
+    expect(made).toHaveLength(1);
   });
 
   it('when the company uses p2p, then no session is made, the console is told it is ready, and it asks again only minutes later', async () => {

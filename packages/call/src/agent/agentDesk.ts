@@ -172,6 +172,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       onReady: (ready) => {
         if (this.#snapshot.mediaReady !== ready) this.#set({ mediaReady: ready });
       },
+      wanted: () => this.#snapshot.phase === 'idle' && this.#snapshot.queue.length > 0,
     };
   }
 

@@ -27,7 +27,27 @@ export interface StandbyRequest {
   token: () => Promise<StandbyToken>;
   /** told when the next answer needs nothing more made (a session is ready, or calls are p2p), and when it does */
   onReady?: (ready: boolean) => void;
+  /**
+   * Whether a standby session is still wanted (calls wait, the agent is free): asked before a session is
+   * made again by itself, after a failure's pause or a lost session.
+   */
+  wanted?: () => boolean;
 }
+
+/** Time, as the engines' ClockPort has it (tests advance a fake one). */
+export interface StandbyClock {
+  now(): number;
+  /** runs `run` after `ms`; returns the function that cancels it */
+  setTimeout(run: () => void, ms: number): () => void;
+}
+
+const realClock: StandbyClock = {
+  now: () => Date.now(),
+  setTimeout(run, ms) {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  },
+};
 
 /** What a standby session is to this class (a MediaSession; unit tests pass fakes). */
 export type StandbySession = Pick<MediaSession, 'standBy' | 'useGrant' | 'close' | 'on' | 'prepared'>;
@@ -42,12 +62,19 @@ export class MediaStandby<Session extends StandbySession> {
   #pauseUntil = -Infinity;
   #closed = false;
   #onReady: ((ready: boolean) => void) | undefined;
+  /** the last preparation asked for, made again by itself after a pause or a loss (#again) */
+  #last: { servers: string[]; request: StandbyRequest } | null = null;
+  #cancelAgain: (() => void) | null = null;
   readonly #create: (options: MediaSessionOptions) => Session;
-  readonly #now: () => number;
+  readonly #clock: StandbyClock;
 
-  constructor(create: (options: MediaSessionOptions) => Session, now = () => Date.now()) {
+  constructor(create: (options: MediaSessionOptions) => Session, clock: StandbyClock = realClock) {
     this.#create = create;
-    this.#now = now;
+    this.#clock = clock;
+  }
+
+  #now(): number {
+    return this.#clock.now();
   }
 
   /** True while a session is ready for an answer. */
@@ -63,6 +90,7 @@ export class MediaStandby<Session extends StandbySession> {
     const server = servers.find((s) => /^wss?:\/\//.test(s));
     this.#closed = false;
     this.#onReady = request.onReady;
+    this.#last = { servers, request };
     if (!server || this.#preparing || this.#usable() || this.#now() < this.#pauseUntil) return;
     this.#preparing = true;
     this.#discard(); // a stale one (its `onReady(false)` may bring us back here: #preparing says no)
@@ -97,6 +125,7 @@ export class MediaStandby<Session extends StandbySession> {
       if (!this.#closed) {
         this.#pauseUntil = this.#now() + STANDBY_RETRY_MS;
         console.warn(`media: no standby session (${String(error)})`);
+        this.#again(STANDBY_RETRY_MS);
       }
       void session?.close().catch(() => undefined);
     }
@@ -118,7 +147,20 @@ export class MediaStandby<Session extends StandbySession> {
   /** Ends the standby session (the console goes offline). */
   close(): void {
     this.#closed = true;
+    this.#cancelAgain?.();
+    this.#cancelAgain = null;
     this.#discard();
+  }
+
+  /** Prepares again after `ms` (the media server back, a lost session replaced), when one is still wanted. */
+  #again(ms: number): void {
+    this.#cancelAgain?.();
+    this.#cancelAgain = this.#clock.setTimeout(() => {
+      this.#cancelAgain = null;
+      const last = this.#last;
+      if (!last || this.#closed || !(last.request.wanted?.() ?? true)) return;
+      this.prepare(last.servers, last.request);
+    }, ms);
   }
 
   #usable(): Session | null {
@@ -127,7 +169,9 @@ export class MediaStandby<Session extends StandbySession> {
   }
 
   #forget(session: Session): void {
-    if (this.#session === session) this.#discard();
+    if (this.#session !== session) return;
+    this.#discard();
+    this.#again(0);
   }
 
   #discard(): void {
