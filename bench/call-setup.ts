@@ -28,11 +28,16 @@
  * `--recording-ab` adds, after each Lobby run, one with the demo company's recordCalls off (set through the
  * admin API, DEMO_ADMIN_PASSWORD; put back on at the end): the recording's start asks the guest's publisher
  * for a keyframe, which can hold the agent's subscription's own request back (Janus: one PLI a second).
- * `--standby-ab` adds, after each Lobby run, one without the agent's standby media session (the console's
- * POST /api/console/media/standby answered 404 in the agent's browser: the answer makes its Janus session
- * and handles itself, as before 2026-11-27's evening). Each Lobby run otherwise waits, once the guest is
- * listed, until the console says a standby session is ready (`data-media-ready`, at most 15 s), as an agent
- * takes a moment to see the guest before clicking; whether it was is printed with the run.
+ * Each side's remote publisher has published for the same time when its subscription starts
+ * (PUBLISHER_AGE_MS, default 3000): the agent clicks that long after the guest is listed (as an agent
+ * takes a moment to see a guest), the bare page joins that long after its publisher published. A
+ * publisher that has sent for seconds has ramped its rate and picture up, and its keyframe is larger than
+ * a new one's: comparing a fresh bare publisher with a guest that waited seconds measured that, not the
+ * set-up. A Lobby run also waits (at most 15 s) until the console says its standby media session is ready
+ * (`data-media-ready`); whether it was is printed with the run.
+ * `--standby-ab` adds, after each Lobby run, one without the agent's standby media session: the console's
+ * POST /api/console/media/standby is held in the agent's browser until that run's frames are in, so the
+ * answer makes its Janus session and handles itself (as before 2026-11-27's evening).
  * `--timeline` prints, for each Lobby run, the steps at the agent and at the guest relative to the click
  * (media grant, Janus requests and events, peer connections, first packet and first decoded frame).
  * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), DEMO_AGENT_PASSWORD, JANUS_TOKEN_SECRET and
@@ -50,8 +55,10 @@ const RECORDING_AB = args.includes('--recording-ab');
 /** `--timeline`: print each Lobby run's page-side steps at both sides (support/timeline.ts) */
 const TIMELINE = args.includes('--timeline');
 const STANDBY_AB = args.includes('--standby-ab');
-/** how long a run waits for the console's standby session before it clicks (an agent's glance at the queue) */
+/** how long a run waits at most for the console's standby session */
 const STANDBY_WAIT_MS = 15_000;
+/** how long the remote publisher has published when the subscription starts, at both sides (see above) */
+const PUBLISHER_AGE_MS = Number(process.env.PUBLISHER_AGE_MS ?? 3000);
 const GOAL = 1.0;
 const password = process.env.DEMO_AGENT_PASSWORD;
 if (!password) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
@@ -104,11 +111,13 @@ async function lobbyRun(guest: Page, agent: Page, standby = true): Promise<{ age
   await guest.locator('[data-testid="call-button"][data-call-kind="video"]').click();
   const item = agent.getByTestId('queue-item');
   await item.first().waitFor({ timeout: 30_000 });
+  const listed = Date.now();
   // the guest is waiting and publishing; its side is armed before the agent can click
   await arm(guest);
   await arm(agent);
   const ready = agent.locator('[data-testid="queue-panel"][data-media-ready="true"]');
   const withStandby = standby && (await ready.waitFor({ timeout: STANDBY_WAIT_MS }).then(() => true, () => false));
+  await new Promise((r) => setTimeout(r, Math.max(0, listed + PUBLISHER_AGE_MS - Date.now())));
   if (TIMELINE) await Promise.all([startPolling(guest), startPolling(agent)]);
   await item.first().getByTestId('answer-button').click();
   const click = await agent.evaluate(() => (window as unknown as { __click: number }).__click);
@@ -135,6 +144,7 @@ async function bareRun(bareUrl: string, pubPage: Page, subPage: Page, i: number)
     pubPage.evaluate(() => (window as unknown as { bench: { publishOnly(): Promise<boolean> } }).bench.publishOnly()),
     'the bare publisher',
   );
+  await new Promise((r) => setTimeout(r, PUBLISHER_AGE_MS));
   await subPage.goto(`${bareUrl}/bare.html?role=sub&${query}`);
   await subPage.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
   try {
@@ -205,13 +215,20 @@ async function main(): Promise<void> {
           (run.standby ? ' (standby session)' : ' (no standby session ready)'),
       );
       if (STANDBY_AB) {
-        await agent.route('**/api/console/media/standby', (route) => route.fulfill({ status: 404, body: '{}' }));
+        // held, not refused: a refusal would pause the console's next try (10 s) into the next run
+        let release = () => undefined as void;
+        const held = new Promise<void>((r) => (release = r));
+        await agent.route('**/api/console/media/standby', async (route) => {
+          await held;
+          await route.continue().catch(() => undefined);
+        });
         try {
           const off = await lobbyRun(guest, agent, false);
           cold.agent.push(off.agent);
           cold.guest.push(off.guest);
           console.log(`       no standby: Lobby at the agent ${off.agent.toFixed(0)} ms, at the guest ${off.guest.toFixed(0)} ms`);
         } finally {
+          release();
           await agent.unroute('**/api/console/media/standby');
         }
       }

@@ -190,6 +190,13 @@ lobby_gen_janus() {
   if [ "${JANUS_EVENT_LOOPS:-0}" != 0 ]; then
     lobby_jcfg_set "$C" "s#^\t\#event_loops = 8#\tevent_loops = $JANUS_EVENT_LOOPS#" "${tab}event_loops = $JANUS_EVENT_LOOPS"
   fi
+  # Janus trickles its own candidates (full trickle) instead of holding each offer and answer until its
+  # gathering is done: that wait runs on the VideoRoom's one message thread, so every participant's
+  # request queued behind it (a guest's `start` waited 130–200 ms on an answer's; docs/performance.md).
+  # JANUS_FULL_TRICKLE=0 puts Debian's half trickle back.
+  if [ "${JANUS_FULL_TRICKLE:-1}" = 1 ]; then
+    lobby_jcfg_set "$C" 's#^\t\#full_trickle = true#\tfull_trickle = true#' "${tab}full_trickle = true"
+  fi
   lobby_jcfg_set "$C" "s#^\t\#rtp_port_range = \"20000-40000\"#\trtp_port_range = \"$JANUS_RTP_RANGE\"#" "rtp_port_range = \"$JANUS_RTP_RANGE\""
   if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then
     # 127.0.0.1 as the only host candidate (needs lo_shim.so preloaded, see lobby_build_lo_shim);

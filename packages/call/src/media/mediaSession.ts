@@ -14,6 +14,7 @@ import { canWatermark, watermarkTrack, type WatermarkOptions, type Watermarked }
 import { IceRestarter } from './iceRestart.ts';
 import { reusedTracks } from './reusedTracks.ts';
 import { takeWarmSocket } from './warmSocket.ts';
+import { startSmall } from './startSmall.ts';
 
 type JanusClass = typeof JanusJS.Janus;
 type Handle = JanusJS.PluginHandle;
@@ -614,6 +615,9 @@ export class MediaSession extends Emitter<MediaEvents> {
       this.emit('stage', { stage: 'createOffer', ok: false, error: String(error) });
       throw error;
     }
+    // its first frames small enough for the start rate (media/startSmall.ts): set before any is encoded
+    const pc = publisher.webrtcStuff?.pc;
+    if (pc && options.video) startSmall(pc);
     const configured = new Promise<void>((resolve) => (this.#configured = resolve));
     // no record/filename: the server records the room (the gate refuses them)
     const body: Record<string, unknown> = { request: 'configure', audio: options.audio, video: options.video };
