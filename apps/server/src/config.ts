@@ -56,6 +56,14 @@ export interface Config {
    */
   allowAutomation: boolean;
   /**
+   * Whether consoles keep their next answer's Janus session ready while calls wait (the agent's standby
+   * session, docs/protocol.md): `LOBBY_MEDIA_STANDBY=1`. Off by default: measured on 2026-11-27 it saved
+   * the agent nothing reliable on loopback and the guest's first frame came later in most paired runs
+   * (docs/performance.md). The test stack turns it on, so that the standby path and its gate rules are
+   * exercised; without it POST /api/console/media/standby answers `{standby: 'off'}`.
+   */
+  mediaStandby: boolean;
+  /**
    * Where the browser apps report their errors and session replays (a Sentry DSN, sentry.io or any
    * Sentry-compatible server: `LOBBY_SENTRY_DSN=https://<key>@<host>/<project>`). Null: off, and nothing
    * leaves the browser. It is public by design (every browser reads it), so it reaches the guest app in
@@ -164,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openCallHours: int(env, 'LOBBY_OPEN_CALL_HOURS', 4),
     companyCacheMs: int(env, 'LOBBY_COMPANY_CACHE_MS', 1000),
     allowAutomation: flag(env, 'LOBBY_ALLOW_AUTOMATION'),
+    mediaStandby: flag(env, 'LOBBY_MEDIA_STANDBY'),
     sentryDsn: sentryDsn(env),
     logLevel: s('LOG_LEVEL', isTest ? 'silent' : 'info'),
   };

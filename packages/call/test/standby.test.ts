@@ -182,6 +182,14 @@ describe('MediaStandby', () => {
     expect(made).toHaveLength(1);
   });
 
+  it('when the deployment keeps no standby sessions, then none is made and the console is told it is ready', async () => {
+    const { standby, made, ready, request, settle } = setUp();
+    standby.prepare(SERVERS, { ...request, token: () => Promise.resolve({ standby: 'off' }) });
+    await settle();
+    expect(made).toHaveLength(0);
+    expect(ready).toEqual([true]);
+  });
+
   it('when the company uses p2p, then no session is made, the console is told it is ready, and it asks again only minutes later', async () => {
     const { standby, made, ready, request, settle, advance } = setUp();
     const p2p: StandbyRequest = { ...request, token: () => Promise.resolve({ method: 'p2p' }) };

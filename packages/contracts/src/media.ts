@@ -53,6 +53,15 @@ export const MediaStandby = Type.Object(
 );
 export type MediaStandby = Static<typeof MediaStandby>;
 
-/** The standby route's answer: the token, or p2p for a company whose calls never touch the media server. */
-export const MediaStandbyAnswer = Type.Union([MediaStandby, P2PGrant]);
+/** The deployment keeps no standby sessions (LOBBY_MEDIA_STANDBY off, the default). */
+export const MediaStandbyOff = Type.Object(
+  { standby: Type.Literal('off', { description: 'this deployment keeps no standby sessions' }) },
+  { additionalProperties: false },
+);
+
+/**
+ * The standby route's answer: the token; p2p for a company whose calls never touch the media server; or
+ * off when the deployment keeps no standby sessions.
+ */
+export const MediaStandbyAnswer = Type.Union([MediaStandby, P2PGrant, MediaStandbyOff]);
 export type MediaStandbyAnswer = Static<typeof MediaStandbyAnswer>;

@@ -29,9 +29,10 @@ export interface TransferEvents {
 
 /**
  * The agent's standby token (POST /console/media/standby): Janus, no room; media/standby.ts says what for.
- * A p2p company's agents get `{ method: 'p2p' }` instead: their calls never touch the media server.
+ * A p2p company's agents get `{ method: 'p2p' }` instead (their calls never touch the media server), and
+ * every console `{ standby: 'off' }` where the deployment keeps no standby sessions (LOBBY_MEDIA_STANDBY).
  */
-export type StandbyToken = { token: string; /** seconds */ expires_in: number } | { method: 'p2p' };
+export type StandbyToken = { token: string; /** seconds */ expires_in: number } | { method: 'p2p' } | { standby: 'off' };
 
 export interface ConsoleApi {
   xmppToken(): Promise<XmppToken>;

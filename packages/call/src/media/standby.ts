@@ -17,7 +17,10 @@ import type { MediaSession, MediaSessionOptions } from './mediaSession.ts';
 const FRESH_SHARE = 0.5;
 /** After a failed preparation (the media server down), the next one waits this long. */
 export const STANDBY_RETRY_MS = 10_000;
-/** A p2p company's console asks again after this long (its admin may have changed the call method). */
+/**
+ * A console told there is nothing to make (a p2p company, or a deployment without standby sessions) asks
+ * again after this long (its admin may have changed the call method).
+ */
 export const P2P_RECHECK_MS = 5 * 60_000;
 
 export interface StandbyRequest {
@@ -102,7 +105,7 @@ export class MediaStandby<Session extends StandbySession> {
     try {
       const token = await request.token();
       if (this.#closed) return;
-      if ('method' in token) {
+      if ('method' in token || 'standby' in token) {
         // nothing to make ahead: the answer is as ready as it gets
         this.#pauseUntil = this.#now() + P2P_RECHECK_MS;
         this.#onReady?.(true);

@@ -18,7 +18,7 @@ describe.each(dialects())('callMethod p2p (%s)', (dialect) => {
   let supervisor: string;
   beforeAll(async () => {
     rooms = createFakeMediaRooms();
-    t = await createTestContext(dialect, { deps: { mediaRooms: rooms } });
+    t = await createTestContext(dialect, { deps: { mediaRooms: rooms }, config: { mediaStandby: true } });
     companyId = await addCompany(t.db, { name: 'P2P Co', settings: { callMethod: 'p2p', recordCalls: false } });
     const a = await addUser(t.db, { companyId, password: 'p2p-agent-password' });
     const s = await addUser(t.db, { companyId, role: 'supervisor', password: 'p2p-supervisor-pw' });

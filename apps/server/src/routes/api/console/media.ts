@@ -68,6 +68,7 @@ export default routes({ access: 'console' }, (app, services) => {
     },
     async (request) => {
       const user = consoleUserOf(request);
+      if (!services.config.mediaStandby) return { data: { standby: 'off' as const } };
       // a p2p company's calls never touch the media server: no session of its agents is kept there
       if (isP2P((await repos.companies.byId(user.companyId))?.settings)) return { data: P2P_GRANT };
       const { token, expiresIn } = services.janusTokens.mint(null, services.config.openCallHours * 3600, {

@@ -50,7 +50,7 @@ describe.each(dialects())('console media grant (%s)', (dialect) => {
 describe.each(dialects())('console standby Janus token (%s)', (dialect) => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext(dialect);
+    t = await createTestContext(dialect, { config: { mediaStandby: true } });
   });
   afterAll(async () => t.close());
 
@@ -81,5 +81,23 @@ describe.each(dialects())('console standby Janus token (%s)', (dialect) => {
       expect(res.statusCode, JSON.stringify(headers)).toBe(401);
       expect(res.body).not.toContain('janus.plugin.videoroom');
     }
+  });
+});
+
+describe.each(dialects())('console standby Janus token, deployment default (%s)', (dialect) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext(dialect);
+  });
+  afterAll(async () => t.close());
+
+  it('when the deployment keeps no standby sessions (LOBBY_MEDIA_STANDBY unset), then an agent is told off and gets no token', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/console/media/standby',
+      headers: { cookie: await login(t.app, DEMO.agentEmail, DEMO.agentPassword) },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: { standby: 'off' } });
   });
 });
