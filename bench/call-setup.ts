@@ -35,7 +35,8 @@
  * a new one's: comparing a fresh bare publisher with a guest that waited seconds measured that, not the
  * set-up. A Lobby run also waits (at most 15 s) until the console says its standby media session is ready
  * (`data-media-ready`); whether it was is printed with the run.
- * `--standby-ab` adds, after each Lobby run, one without the agent's standby media session: the console's
+ * `--standby-ab` (on a stack started with LOBBY_MEDIA_STANDBY=1; the default keeps no standby sessions)
+ * adds, after each Lobby run, one without the agent's standby media session: the console's
  * POST /api/console/media/standby is held in the agent's browser until that run's frames are in, so the
  * answer makes its Janus session and handles itself (as before 2026-11-27's evening).
  * `--timeline` prints, for each Lobby run, the steps at the agent and at the guest relative to the click
