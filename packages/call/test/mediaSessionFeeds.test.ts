@@ -30,20 +30,13 @@ class FakeMediaStream {
 }
 
 vi.mock('webrtc-adapter', () => ({ default: {} }));
-vi.mock('janus-gateway', () => {
-  class FakeJanus {
-    static init(options: { callback: () => void }) {
-      options.callback();
-    }
-    static useDefaultDependencies = () => ({});
-    static isWebrtcSupported = () => true;
-    static randomString = () => 'x';
-    static newWebSocket = () => ({}) as WebSocket;
+vi.mock('janus-gateway', async () => {
+  const { FakeJanusLibrary } = await import('./helpers/fakeJanusLibrary.ts');
+  class FakeJanus extends FakeJanusLibrary {
     constructor(options: { success: () => void }) {
+      super();
       setTimeout(options.success, 0);
     }
-    getSessionId = () => 1;
-    destroy() {}
     attach(options: Callbacks & { opaqueId: string }) {
       const kind = options.opaqueId.split('-')[1];
       const handle = {

@@ -13,22 +13,15 @@ const attaches: Array<{ kind: string; token?: string }> = [];
 const sent: Array<{ kind: string; request: string; token?: string }> = [];
 
 vi.mock('webrtc-adapter', () => ({ default: {} }));
-vi.mock('janus-gateway', () => {
-  class FakeJanus {
-    static init(options: { callback: () => void }) {
-      options.callback();
-    }
-    static useDefaultDependencies = () => ({});
-    static isWebrtcSupported = () => true;
-    static randomString = () => 'x';
-    static newWebSocket = () => ({}) as WebSocket;
+vi.mock('janus-gateway', async () => {
+  const { FakeJanusLibrary } = await import('./helpers/fakeJanusLibrary.ts');
+  class FakeJanus extends FakeJanusLibrary {
     constructor(options: { success: () => void; token?: string; iceServers?: RTCIceServer[] }) {
+      super();
       // janus.js keeps the array it is given and reads it for each peer connection
       sessions.push(options);
       setTimeout(options.success, 0);
     }
-    getSessionId = () => 1;
-    destroy() {}
     attach(options: Callbacks & { opaqueId: string; token?: string }) {
       const kind = options.opaqueId.split('-')[1]!;
       attaches.push({ kind, ...(options.token ? { token: options.token } : {}) });

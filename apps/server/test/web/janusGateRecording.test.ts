@@ -6,13 +6,14 @@
  */
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
 import { createRecordingStarter, FALLBACK_MS, KEYFRAME_GAP_MS } from '../../src/services/media/recordingStart.ts';
 import type { App } from '../../src/typebox.ts';
 import { registerJanusGate } from '../../src/web/janusGate.ts';
+import { gateSocket } from '../helpers/gateSocket.ts';
 
 const tokens = createJanusTokens('test-secret-test-secret');
 const ROOM = 'gab--Rec1';
@@ -70,25 +71,12 @@ describe('the gate and the recording of a call', () => {
 
   /** A browser's connection through the gate: sends a request, resolves with Janus's answer. */
   async function participant(token: string) {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/janus`, 'janus-protocol');
-    await new Promise((r) => ws.once('open', r));
-    let n = 0;
-    const ask = (m: Record<string, unknown>) =>
-      new Promise<Record<string, unknown>>((resolve) => {
-        const transaction = `t${++n}`;
-        const onMessage = (data: Buffer) => {
-          const answer = JSON.parse(data.toString()) as Record<string, unknown>;
-          if (answer.transaction !== transaction) return;
-          ws.off('message', onMessage);
-          resolve(answer);
-        };
-        ws.on('message', onMessage);
-        ws.send(JSON.stringify({ ...m, token, transaction }));
-      });
+    const socket = await gateSocket(port);
+    const ask = (m: Record<string, unknown>) => socket.ask({ ...m, token });
     const session = ((await ask({ janus: 'create' })).data as { id: number }).id;
     const attach = async () => ((await ask({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' })).data as { id: number }).id;
     const send = (handle: number, body: Record<string, unknown>) => ask({ janus: 'message', session_id: session, handle_id: handle, body });
-    return { ws, session, attach, send, close: () => ws.close() };
+    return { ws: socket.ws, session, attach, send, close: socket.close };
   }
   const lastBody = () => (received.at(-1)?.body ?? {}) as Record<string, unknown>;
   /** Janus tells the gate's upstream connection (the one that carries the participant's session) */

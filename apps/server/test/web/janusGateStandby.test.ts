@@ -7,13 +7,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import type { SessionHandle } from '../../src/services/media/janusSessions.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
 import type { App } from '../../src/typebox.ts';
 import { registerJanusGate } from '../../src/web/janusGate.ts';
+import { gateSocket } from '../helpers/gateSocket.ts';
 
 const tokens = createJanusTokens('test-secret-test-secret');
 const ROOM = 'gab--Warm1';
@@ -87,24 +88,7 @@ describe("the gate and an agent's standby token", () => {
   });
 
   /** A browser's websocket through the gate: `ask` sends a request and resolves with the answer. */
-  async function connection() {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/janus`, 'janus-protocol');
-    await new Promise((r) => ws.once('open', r));
-    let n = 0;
-    const ask = (m: Record<string, unknown>) =>
-      new Promise<Record<string, unknown>>((resolve) => {
-        const transaction = `t${++n}`;
-        const onMessage = (data: Buffer) => {
-          const answer = JSON.parse(data.toString()) as Record<string, unknown>;
-          if (answer.transaction !== transaction) return;
-          ws.off('message', onMessage);
-          resolve(answer);
-        };
-        ws.on('message', onMessage);
-        ws.send(JSON.stringify({ ...m, transaction }));
-      });
-    return { ask, close: () => ws.close() };
-  }
+  const connection = () => gateSocket(port);
   const reached = (janusVerb: string) => received.filter((m) => m.janus === janusVerb);
   const handle = (id: string, token: string | null, room: string | null = null): SessionHandle => ({ handle: id, room, publisher: null, token });
 
