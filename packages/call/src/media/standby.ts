@@ -37,20 +37,12 @@ export interface StandbyRequest {
   wanted?: () => boolean;
 }
 
-/** Time, as the engines' ClockPort has it (tests advance a fake one). */
+/** Time: the engines' ClockPort (room/ports.ts), whose clock defaultPorts hands over; tests advance a fake one. */
 export interface StandbyClock {
   now(): number;
   /** runs `run` after `ms`; returns the function that cancels it */
   setTimeout(run: () => void, ms: number): () => void;
 }
-
-const realClock: StandbyClock = {
-  now: () => Date.now(),
-  setTimeout(run, ms) {
-    const timer = setTimeout(run, ms);
-    return () => clearTimeout(timer);
-  },
-};
 
 /** What a standby session is to this class (a MediaSession; unit tests pass fakes). */
 export type StandbySession = Pick<MediaSession, 'standBy' | 'useGrant' | 'close' | 'on' | 'prepared'>;
@@ -71,7 +63,7 @@ export class MediaStandby<Session extends StandbySession> {
   readonly #create: (options: MediaSessionOptions) => Session;
   readonly #clock: StandbyClock;
 
-  constructor(create: (options: MediaSessionOptions) => Session, clock: StandbyClock = realClock) {
+  constructor(create: (options: MediaSessionOptions) => Session, clock: StandbyClock) {
     this.#create = create;
     this.#clock = clock;
   }

@@ -134,9 +134,18 @@ const browserEnvironment: EnvironmentPort = {
 };
 
 /** The real ports (StanzaJS, janus.js, the browser), each replaceable by `overrides`. */
+const browserClock: ClockPort = {
+  now: () => Date.now(),
+  setTimeout(run, ms) {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
 export function defaultPorts(overrides: Partial<CallPorts> = {}): CallPorts {
+  const clock = overrides.clock ?? browserClock;
   // one standby session per engine (its CallRoom makes its ports once)
-  const standby = new MediaStandby((options) => new MediaSession(options));
+  const standby = new MediaStandby((options) => new MediaSession(options), clock);
   return {
     signalling: (options) => new XmppSession(options),
     media: (options) => {
@@ -152,13 +161,7 @@ export function defaultPorts(overrides: Partial<CallPorts> = {}): CallPorts {
       getUserMedia: (request) => getLocalMedia(request),
       getDisplayMedia: () => navigator.mediaDevices.getDisplayMedia({ video: true, audio: false }),
     },
-    clock: {
-      now: () => Date.now(),
-      setTimeout(run, ms) {
-        const timer = setTimeout(run, ms);
-        return () => clearTimeout(timer);
-      },
-    },
+    clock,
     environment: browserEnvironment,
     ...overrides,
   };
