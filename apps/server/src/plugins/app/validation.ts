@@ -2,6 +2,7 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import fp from 'fastify-plugin';
 import type { preValidationHookHandler } from 'fastify';
 import type { App } from '../../typebox.ts';
+import { fail } from '../../http/errors.ts';
 import { AUTHENTICATES, preValidationList } from './auth.ts';
 
 /**
@@ -58,23 +59,52 @@ export function formatSchemaErrors(errors: FastifySchemaValidationError[], dataV
   return new Error(`${path}: ${e.message ?? 'invalid'}`);
 }
 
+/**
+ * The first string holding U+0000 in a request part, as `params.reference` or `body.items.2.name`.
+ * PostgreSQL's text cannot hold that character (it fails with 22021, which would be a 500) and no field of
+ * ours has a use for it, so the request is refused before any route sees it, on SQLite as on PostgreSQL.
+ */
+export function nulField(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (!value || typeof value !== 'object' || depth > 32 || Buffer.isBuffer(value)) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000')) return `${path}.${key.replaceAll('\u0000', '\\u0000')}`;
+    const found = nulField(inner, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 export default fp(
   (app: App, _opts: unknown, done: (err?: Error) => void) => {
     // Before the schema runs (preValidation), turn the query's and path's plain integers into numbers: on
     // the routes whose schema has a query or path parameters, decided once per route. Right after the auth
     // hook (plugins/app/auth.ts): a caller without credentials learns nothing of the shape.
+    //
+    // Every route also refuses a NUL character anywhere in its path, query or body (nulField above).
     app.addHook('onRoute', (route) => {
       const schema = route.schema;
-      if (!schema || (schema.querystring === undefined && (schema as { query?: unknown }).query === undefined && schema.params === undefined)) return;
-      // read at request time: Fastify normalises the schema object (query → querystring) after onRoute
-      const convertParams: preValidationHookHandler = (request, _reply, next) => {
-        if (schema.querystring) convertAll(request.query, schema.querystring);
-        if (schema.params) convertAll(request.params, schema.params);
+      const refuseNul: preValidationHookHandler = (request, reply, next) => {
+        const field =
+          nulField(request.params, 'params') ?? nulField(request.query, 'querystring') ?? nulField(request.body, 'body');
+        if (field) {
+          void fail(reply, 400, `${field}: must not contain the NUL character (U+0000)`);
+          return;
+        }
         next();
       };
+      const added: preValidationHookHandler[] = [refuseNul];
+      if (schema && (schema.querystring !== undefined || (schema as { query?: unknown }).query !== undefined || schema.params !== undefined)) {
+        // read at request time: Fastify normalises the schema object (query → querystring) after onRoute
+        added.push((request, _reply, next) => {
+          if (schema.querystring) convertAll(request.query, schema.querystring);
+          if (schema.params) convertAll(request.params, schema.params);
+          next();
+        });
+      }
       const hooks = preValidationList(route.preValidation);
       const auth = hooks.findIndex((hook) => AUTHENTICATES in hook);
-      hooks.splice(auth + 1, 0, convertParams);
+      hooks.splice(auth + 1, 0, ...added);
       route.preValidation = hooks;
     });
     done();
