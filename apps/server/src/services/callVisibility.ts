@@ -1,3 +1,6 @@
+import type { Selectable } from 'kysely';
+import type { CallReportsTable } from '../db/schema.ts';
+import { createAppointmentsRepository } from '../repositories/appointments.ts';
 import type { UserRow } from '../repositories/users.ts';
 import type { CallOpenedEvent, CallTransferEvent } from './events.ts';
 import type { Services } from './index.ts';
@@ -10,6 +13,7 @@ import type { CallRouting } from './roundRobin.ts';
  * - where a waiting call stands in round robin: the users who see its assignment;
  * - a transfer: the user it is for, or the agents serving the assignment it is for (never its sender);
  *   that a transfer was taken: everyone of the company.
+ * - taking a call's media (answering, joining as a supervisor, following a resume): mayTakeCall.
  * The console's room list, its event stream and its answers go through these rules and no other.
  */
 
@@ -57,4 +61,32 @@ export function seesTransfer(v: Viewer, e: CallTransferEvent): boolean {
 
 export function seesTransferAccepted(v: Viewer, e: { companyId: number }): boolean {
   return e.companyId === v.user.companyId;
+}
+
+const bareUsername = (jid: string | null) => (jid ? jid.split('@')[0]!.toLowerCase() : null);
+
+/**
+ * Whether a console user of the call's company may take the call's media (POST
+ * /api/console/calls/{callId}/media): its agent (the one who answered, or took it by transfer; also the
+ * agent of the held call a resume continues), else whoever sees the call (seesOpenedCall's rules): an
+ * appointment call's own agent; another call's assignment's agents, supervisors and admins. So an agent
+ * of another assignment cannot enter a conversation it was never shown.
+ */
+export async function mayTakeCall(
+  services: Pick<Services, 'repos' | 'db' | 'now'>,
+  user: UserRow,
+  report: Pick<Selectable<CallReportsTable>, 'company_id' | 'agent' | 'previous_call_id' | 'appointment_reference' | 'assignment_id'>,
+): Promise<boolean> {
+  if (report.company_id !== user.companyId) return false;
+  const me = user.xmppUsername.toLowerCase();
+  if (bareUsername(report.agent) === me) return true;
+  if (report.previous_call_id) {
+    const held = await services.repos.callReports.byCallId(report.previous_call_id);
+    if (held?.company_id === user.companyId && bareUsername(held.agent) === me) return true;
+  }
+  if (report.appointment_reference) {
+    const appointment = await createAppointmentsRepository(services.db.kysely, services.now).byReference(report.appointment_reference);
+    return appointment?.companyId === user.companyId && appointment.agentXmppUsername.toLowerCase() === me;
+  }
+  return report.assignment_id !== null && (await visibleAssignments(services.repos, user)).includes(report.assignment_id);
 }

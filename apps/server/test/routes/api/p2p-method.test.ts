@@ -3,7 +3,7 @@ import { DEMO, createTestContext, dialects } from '../../helpers/context.ts';
 import type { TestContext } from '../../helpers/context.ts';
 import { createFakeMediaRooms } from '../../helpers/fakes.ts';
 import type { FakeMediaRooms } from '../../helpers/fakes.ts';
-import { addCompany, addUser, bearer, login, openCall, registerGuest } from '../../helpers/fixtures.ts';
+import { addAssignment, addCompany, addUser, bearer, login, openCall, registerGuest } from '../../helpers/fixtures.ts';
 
 /**
  * The p2p call method on the server (issue 14, docs/protocol.md "p2p"): the media grants of a p2p
@@ -16,11 +16,13 @@ describe.each(dialects())('callMethod p2p (%s)', (dialect) => {
   let companyId: number;
   let agent: { cookie: string; xmpp: string };
   let supervisor: string;
+  let assignmentId: number;
   beforeAll(async () => {
     rooms = createFakeMediaRooms();
     t = await createTestContext(dialect, { deps: { mediaRooms: rooms }, config: { mediaStandby: true } });
     companyId = await addCompany(t.db, { name: 'P2P Co', settings: { callMethod: 'p2p', recordCalls: false } });
-    const a = await addUser(t.db, { companyId, password: 'p2p-agent-password' });
+    assignmentId = await addAssignment(t.db, companyId, 'P2P Sales');
+    const a = await addUser(t.db, { companyId, password: 'p2p-agent-password', assignmentIds: [assignmentId] });
     const s = await addUser(t.db, { companyId, role: 'supervisor', password: 'p2p-supervisor-pw' });
     const xmpp = (await t.db.kysely.selectFrom('users').select('xmpp_username').where('id', '=', a.id).executeTakeFirstOrThrow()).xmpp_username;
     agent = { cookie: await login(t.app, a.email, a.password), xmpp };
@@ -35,7 +37,7 @@ describe.each(dialects())('callMethod p2p (%s)', (dialect) => {
 
   it('when the guest and the agent of a p2p call ask for media, then both are told p2p and no media room is made', async () => {
     const guest = await registerGuest(t.app, { companyId });
-    const call = await openCall(t.app, guest);
+    const call = await openCall(t.app, guest, { assignment_id: assignmentId });
     const before = rooms.grants.length;
     const g = await guestGrant(guest.access_token, call.callId);
     const a = await consoleGrant(agent.cookie, call.callId);
@@ -53,7 +55,7 @@ describe.each(dialects())('callMethod p2p (%s)', (dialect) => {
 
   it('when a supervisor asks to join a p2p call its agent answered, then 409 names the call; the agent itself may (re)join', async () => {
     const guest = await registerGuest(t.app, { companyId });
-    const call = await openCall(t.app, guest);
+    const call = await openCall(t.app, guest, { assignment_id: assignmentId });
     await t.app.inject({
       method: 'PUT',
       url: '/api/call-report/update',
@@ -68,7 +70,7 @@ describe.each(dialects())('callMethod p2p (%s)', (dialect) => {
 
   it("when a p2p call's guest forged its answered flag, then its rating is 403 until the agent's console answers (its media request), then accepted", async () => {
     const guest = await registerGuest(t.app, { companyId });
-    const call = await openCall(t.app, guest);
+    const call = await openCall(t.app, guest, { assignment_id: assignmentId });
     expect((await guestGrant(guest.access_token, call.callId)).statusCode).toBe(200);
     const stamp = await t.app.inject({ method: 'PUT', url: '/api/call-report/update-timestamp', headers: bearer(guest.access_token), payload: { call_id: call.callId, call_answered_timestamp: true } });
     expect(stamp.statusCode).toBe(200);

@@ -2,10 +2,12 @@ import { CallIdParams, DataEnvelope, MediaGrant, MediaStandbyAnswer } from '@lob
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
+import { mayTakeCall } from '../../../services/callVisibility.ts';
 import { P2P_GRANT, isP2P, p2pJoinRefusal } from '../../../services/callMethod.ts';
 
 /**
- * A console user's media grant (docs/protocol.md "Media room"): the calls of its company, with the room's
+ * A console user's media grant (docs/protocol.md "Media room"): the calls of its company that it may take
+ * (services/callVisibility.ts mayTakeCall: its own, or one it is shown), with the room's
  * pin and a Janus token for that room alone (the guest's: call-report/media.ts). A grant given is the
  * server's own proof that an agent took the call (call_reports.agent_answered_at, which the rating rule
  * reads; docs/security.md "The rules of a call"), for p2p calls too: the console asks before it answers.
@@ -21,13 +23,14 @@ export default routes({ access: 'console' }, (app, services) => {
         summary: "A console user's way into a call's media room (answering, joining, following a resume)",
         security: [{ consoleSession: [] }],
         params: CallIdParams,
-        response: { 200: DataEnvelope(MediaGrant), ...errors(400, 401, 404, 409) },
+        response: { 200: DataEnvelope(MediaGrant), ...errors(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
       const user = consoleUserOf(request);
       const report = await repos.callReports.byCallId(request.params.callId);
       if (!report || report.company_id !== user.companyId) return fail(reply, 404, 'callId: no such call');
+      if (!(await mayTakeCall(services, user, report))) return fail(reply, 403, 'callId: this call is not one you may take (not of your assignments)');
       if (report.call_ended_at !== null) return fail(reply, 409, 'callId: this call has ended');
       const company = await repos.companies.byId(report.company_id);
       if (isP2P(company?.settings)) {

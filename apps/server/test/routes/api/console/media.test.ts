@@ -3,7 +3,7 @@ import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
 import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
 import type { FakeMediaRooms } from '../../../helpers/fakes.ts';
-import { addCompany, addUser, bearer, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
+import { addAssignment, addCompany, addUser, bearer, login, openCall, registerGuest, resumeAfterHold } from '../../../helpers/fixtures.ts';
 
 /** POST /api/console/calls/:callId/media: a console user's way into a call of its own company. */
 describe.each(dialects())('console media grant (%s)', (dialect) => {
@@ -35,6 +35,72 @@ describe.each(dialects())('console media grant (%s)', (dialect) => {
     } finally {
       rooms.roomOpen = true;
     }
+  });
+
+  /** A console user of the demo company: its cookie and XMPP username (the agent's id in a report). */
+  const consoleUser = async (u: { role?: 'agent' | 'supervisor'; assignmentIds?: number[] }) => {
+    const added = await addUser(t.db, { companyId: DEMO.companyId, password: 'media-rule-password', ...u });
+    const row = await t.db.kysely.selectFrom('users').select('xmpp_username').where('id', '=', added.id).executeTakeFirstOrThrow();
+    return { id: added.id, cookie: await login(t.app, added.email, added.password), xmpp: row.xmpp_username };
+  };
+  const setAgent = async (guest: { access_token: string }, callId: string, xmpp: string) => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/call-report/update', headers: bearer(guest.access_token), payload: { call_id: callId, agent: `${xmpp}@lobby.local` } });
+    expect(res.statusCode).toBe(200);
+  };
+  const answeredAt = async (callId: string) =>
+    (await t.db.kysely.selectFrom('call_reports').select('agent_answered_at').where('call_id', '=', callId).executeTakeFirstOrThrow()).agent_answered_at;
+
+  it("when an agent of another of the company's assignments asks, then 403, no grant and no answer recorded", async () => {
+    const other = await addAssignment(t.db, DEMO.companyId, `Billing ${dialect}`);
+    const outsider = await consoleUser({ assignmentIds: [other] });
+    const call = await openCall(t.app, await registerGuest(t.app));
+    const before = rooms.grants.length;
+
+    const res = await media(outsider.cookie, call.callId);
+
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ message: string }>().message).toMatch(/^callId: /);
+    expect(rooms.grants.length).toBe(before);
+    expect(await answeredAt(call.callId)).toBeNull();
+  });
+
+  it("when a supervisor asks (to join), then it gets the grant: it sees every assignment's calls", async () => {
+    const supervisor = await consoleUser({ role: 'supervisor' });
+    const call = await openCall(t.app, await registerGuest(t.app));
+
+    expect((await media(supervisor.cookie, call.callId)).statusCode).toBe(200);
+  });
+
+  it('when the call was handed to an agent of another assignment (its agent now), then that agent gets the grant, and after a resume too', async () => {
+    const other = await addAssignment(t.db, DEMO.companyId, `Returns ${dialect}`);
+    const taker = await consoleUser({ assignmentIds: [other] });
+    const guest = await registerGuest(t.app);
+    const call = await openCall(t.app, guest);
+    expect((await media(taker.cookie, call.callId)).statusCode).toBe(403);
+
+    await setAgent(guest, call.callId, taker.xmpp);
+    const taken = await media(taker.cookie, call.callId);
+    const resumed = await resumeAfterHold(t.app, guest, call.callId);
+    const followed = await media(taker.cookie, resumed);
+
+    expect(taken.statusCode).toBe(200);
+    expect(followed.statusCode).toBe(200);
+  });
+
+  it("when an appointment call is asked for, then only the appointment's agent gets it, not the assignment's agents nor a supervisor", async () => {
+    const booked = await consoleUser({});
+    const supervisor = await consoleUser({ role: 'supervisor' });
+    const admin = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
+    const made = await t.app.inject({ method: 'POST', url: '/api/admin/appointments', headers: { cookie: admin }, payload: { agentId: booked.id, startsAt: '2030-01-02T10:00:00.000Z' } });
+    expect(made.statusCode).toBe(201);
+    const { reference } = made.json<{ data: { reference: string } }>().data;
+    const call = await openCall(t.app, await registerGuest(t.app), { appointment_reference: reference });
+
+    const byAssignmentAgent = await media(agent, call.callId);
+    const bySupervisor = await media(supervisor.cookie, call.callId);
+    const byBooked = await media(booked.cookie, call.callId);
+
+    expect([byAssignmentAgent.statusCode, bySupervisor.statusCode, byBooked.statusCode]).toEqual([403, 403, 200]);
   });
 
   it("when a user of another company asks, then 404 as for an unknown call", async () => {
