@@ -108,8 +108,18 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
       return (await chainAnsweredQuery(db, companyId, rootCallId).executeTakeFirst()) !== undefined;
     },
     /** An agent of the company took the call's media (console media grant): kept once, the first time. */
-    async markAgentAnswered(id: number, now: number): Promise<void> {
-      await db.updateTable('call_reports').set({ agent_answered_at: now }).where('id', '=', id).where('agent_answered_at', 'is', null).execute();
+    /**
+     * The first console grant of a call: when, and who (`agentJid`, bare). One statement, so of two grants
+     * at once only the first is the answer; a later one (a supervisor joining, a transfer's taker, whose
+     * accept sets `agent` itself) changes nothing here.
+     */
+    async markAgentAnswered(id: number, now: number, agentJid: string): Promise<void> {
+      await db
+        .updateTable('call_reports')
+        .set({ agent_answered_at: now, agent: agentJid })
+        .where('id', '=', id)
+        .where('agent_answered_at', 'is', null)
+        .execute();
     },
     /**
      * Throws DuplicateCallId when call_id exists (one statement: the unique index decides, races included).

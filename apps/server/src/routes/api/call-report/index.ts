@@ -107,8 +107,12 @@ function callReportRoutes(app: App, services: Services): void {
       const { call_id: _callId, success, ...rest } = request.body;
       const patch: ReportPatch = { ...rest };
       if (success !== undefined) patch.success = success ? 1 : 0;
+      // Who answered is the server's record once an agent took the call's media (markAgentAnswered; a
+      // transfer's accept): the guest's word no longer changes it, and `updated` does not list it.
+      if (report.agent_answered_at !== null) delete patch.agent;
       await repos.callReports.patch(report.id, patch);
-      return { data: { id: report.id, updated: Object.keys(request.body).filter((k) => k !== 'call_id') } };
+      const updated = Object.keys(request.body).filter((k) => k !== 'call_id' && (k !== 'agent' || 'agent' in patch));
+      return { data: { id: report.id, updated } };
     },
   );
 }

@@ -37,7 +37,7 @@ export default routes({ access: 'console' }, (app, services) => {
         const refusal = p2pJoinRefusal(report.agent, user.xmppUsername);
         if (refusal) return fail(reply, 409, refusal);
         // the console asks this when it answers, before it opens the Jingle session: the server's sign of an agent
-        await repos.callReports.markAgentAnswered(report.id, services.now());
+        await repos.callReports.markAgentAnswered(report.id, services.now(), `${user.xmppUsername}@${services.config.xmppDomain}`);
         return { data: P2P_GRANT };
       }
       const wanted = company?.settings.recordCalls !== false;
@@ -51,7 +51,7 @@ export default routes({ access: 'console' }, (app, services) => {
         record: consented,
       });
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
-      await repos.callReports.markAgentAnswered(report.id, services.now());
+      await repos.callReports.markAgentAnswered(report.id, services.now(), `${user.xmppUsername}@${services.config.xmppDomain}`);
       return { data: grant };
     },
   );

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, dialects } from '../../../helpers/context.ts';
+import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
-import { addCompany, bearer, openCall, registerGuest } from '../../../helpers/fixtures.ts';
+import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
+import { addCompany, answeredCall, bearer, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
+import type { RegisteredGuest } from '../../../helpers/fixtures.ts';
 
 describe.each(dialects())('PUT /api/call-report/update (%s)', (dialect) => {
   let t: TestContext;
@@ -67,5 +69,54 @@ describe.each(dialects())('PUT /api/call-report/update (%s)', (dialect) => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json<{ message: string }>().message).toContain('success');
+  });
+});
+
+/** Who answered a call is the server's record (the first console media grant), never the guest's word. */
+describe.each(dialects())('the agent of a call report (%s)', (dialect) => {
+  let t: TestContext;
+  let agentJid: string;
+  beforeAll(async () => {
+    t = await createTestContext(dialect, { deps: { mediaRooms: createFakeMediaRooms() } });
+    const row = await t.db.kysely.selectFrom('users').select('xmpp_username').where('email', '=', DEMO.agentEmail).executeTakeFirstOrThrow();
+    agentJid = `${row.xmpp_username}@lobby.local`;
+  });
+  afterAll(async () => t.close());
+
+  const agentOf = async (callId: string) =>
+    (await t.db.kysely.selectFrom('call_reports').select('agent').where('call_id', '=', callId).executeTakeFirstOrThrow()).agent;
+  const update = (g: RegisteredGuest, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'PUT', url: '/api/call-report/update', headers: bearer(g.access_token), payload });
+
+  it('when an agent takes the media of a call the guest named someone else in, then the report names the agent who did', async () => {
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    await update(g, { call_id: call.callId, agent: 'somebody-else@lobby.local' });
+
+    const res = await t.app.inject({ method: 'POST', url: `/api/console/calls/${call.callId}/media`, headers: { cookie: await login(t.app, DEMO.agentEmail, DEMO.agentPassword) } });
+
+    expect(res.statusCode).toBe(200);
+    expect(await agentOf(call.callId)).toBe(agentJid);
+  });
+
+  it("when the guest names another agent after the answer, then the report keeps the answering agent and the answer does not list 'agent'", async () => {
+    const g = await registerGuest(t.app);
+    const call = await answeredCall(t.app, g);
+
+    const res = await update(g, { call_id: call.callId, agent: 'somebody-else@lobby.local', service_type: 'talk' });
+
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ data: { updated: string[] } }>().data.updated).toEqual(['service_type']);
+    expect(await agentOf(call.callId)).toBe(agentJid);
+  });
+
+  it('when a supervisor joins an answered call, then the report still names the agent who answered', async () => {
+    const g = await registerGuest(t.app);
+    const call = await answeredCall(t.app, g);
+
+    const joined = await t.app.inject({ method: 'POST', url: `/api/console/calls/${call.callId}/media`, headers: { cookie: await login(t.app, DEMO.adminEmail, DEMO.adminPassword) } });
+
+    expect(joined.statusCode).toBe(200);
+    expect(await agentOf(call.callId)).toBe(agentJid);
   });
 });
