@@ -107,9 +107,8 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
     async chainAnswered(companyId: number, rootCallId: string): Promise<boolean> {
       return (await chainAnsweredQuery(db, companyId, rootCallId).executeTakeFirst()) !== undefined;
     },
-    /** An agent of the company took the call's media (console media grant): kept once, the first time. */
     /**
-     * The first console grant of a call: when, and who (`agentJid`, bare). One statement, so of two grants
+     * An agent of the company took the call's media (the first console grant): when, and who (`agentJid`, bare). One statement, so of two grants
      * at once only the first is the answer; a later one (a supervisor joining, a transfer's taker, whose
      * accept sets `agent` itself) changes nothing here.
      */

@@ -4,6 +4,7 @@
  * answers the media grants with `{method: 'p2p'}`, and nothing records it.
  */
 import type { MediaGrant } from '@lobby/contracts';
+import { isReportAgent } from './callVisibility.ts';
 
 export const P2P_GRANT: MediaGrant = { method: 'p2p' };
 
@@ -27,6 +28,6 @@ export function callMethodConflict(settings: { callMethod?: unknown; recordCalls
  * a supervisor joining, has no place in a two-party p2p session: refused with this message.
  */
 export function p2pJoinRefusal(reportAgent: string | null, xmppUsername: string): string | null {
-  if (!reportAgent || reportAgent.split('@')[0]!.toLowerCase() === xmppUsername.toLowerCase()) return null;
+  if (!reportAgent || isReportAgent(reportAgent, xmppUsername)) return null;
   return 'callId: a p2p call has no room for another participant (p2pNoJoin)';
 }

@@ -63,7 +63,10 @@ export function seesTransferAccepted(v: Viewer, e: { companyId: number }): boole
   return e.companyId === v.user.companyId;
 }
 
-const bareUsername = (jid: string | null) => (jid ? jid.split('@')[0]!.toLowerCase() : null);
+/** Whether a report's agent (a jid, maybe with a resource; null before anyone answered) is this console user. */
+export function isReportAgent(reportAgent: string | null, xmppUsername: string): boolean {
+  return reportAgent !== null && reportAgent.split('@')[0]!.toLowerCase() === xmppUsername.toLowerCase();
+}
 
 /**
  * Whether a console user of the call's company may take the call's media (POST
@@ -78,15 +81,14 @@ export async function mayTakeCall(
   report: Pick<Selectable<CallReportsTable>, 'company_id' | 'agent' | 'previous_call_id' | 'appointment_reference' | 'assignment_id'>,
 ): Promise<boolean> {
   if (report.company_id !== user.companyId) return false;
-  const me = user.xmppUsername.toLowerCase();
-  if (bareUsername(report.agent) === me) return true;
+  if (isReportAgent(report.agent, user.xmppUsername)) return true;
   if (report.previous_call_id) {
     const held = await services.repos.callReports.byCallId(report.previous_call_id);
-    if (held?.company_id === user.companyId && bareUsername(held.agent) === me) return true;
+    if (held?.company_id === user.companyId && isReportAgent(held.agent, user.xmppUsername)) return true;
   }
   if (report.appointment_reference) {
     const appointment = await createAppointmentsRepository(services.db.kysely, services.now).byReference(report.appointment_reference);
-    return appointment?.companyId === user.companyId && appointment.agentXmppUsername.toLowerCase() === me;
+    return appointment?.companyId === user.companyId && appointment.agentXmppUsername.toLowerCase() === user.xmppUsername.toLowerCase();
   }
   return report.assignment_id !== null && (await visibleAssignments(services.repos, user)).includes(report.assignment_id);
 }

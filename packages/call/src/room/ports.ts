@@ -133,7 +133,6 @@ const browserEnvironment: EnvironmentPort = {
   userAgent: () => (typeof navigator !== 'undefined' ? navigator.userAgent : 'unknown'),
 };
 
-/** The real ports (StanzaJS, janus.js, the browser), each replaceable by `overrides`. */
 const browserClock: ClockPort = {
   now: () => Date.now(),
   setTimeout(run, ms) {
@@ -142,6 +141,7 @@ const browserClock: ClockPort = {
   },
 };
 
+/** The real ports (StanzaJS, janus.js, the browser), each replaceable by `overrides`. */
 export function defaultPorts(overrides: Partial<CallPorts> = {}): CallPorts {
   const clock = overrides.clock ?? browserClock;
   // one standby session per engine (its CallRoom makes its ports once)

@@ -75,24 +75,25 @@ export function nulField(value: unknown, path: string, depth = 0): string | unde
   return undefined;
 }
 
+/** The preValidation step every route gets: 400 naming the first field that holds U+0000 (nulField). */
+const refuseNul: preValidationHookHandler = (request, reply, next) => {
+  const field = nulField(request.params, 'params') ?? nulField(request.query, 'querystring') ?? nulField(request.body, 'body');
+  if (field) {
+    void fail(reply, 400, `${field}: must not contain the NUL character (U+0000)`);
+    return;
+  }
+  next();
+};
+
 export default fp(
   (app: App, _opts: unknown, done: (err?: Error) => void) => {
     // Before the schema runs (preValidation), turn the query's and path's plain integers into numbers: on
     // the routes whose schema has a query or path parameters, decided once per route. Right after the auth
     // hook (plugins/app/auth.ts): a caller without credentials learns nothing of the shape.
     //
-    // Every route also refuses a NUL character anywhere in its path, query or body (nulField above).
+    // Every route also refuses a NUL character anywhere in its path, query or body (refuseNul above).
     app.addHook('onRoute', (route) => {
       const schema = route.schema;
-      const refuseNul: preValidationHookHandler = (request, reply, next) => {
-        const field =
-          nulField(request.params, 'params') ?? nulField(request.query, 'querystring') ?? nulField(request.body, 'body');
-        if (field) {
-          void fail(reply, 400, `${field}: must not contain the NUL character (U+0000)`);
-          return;
-        }
-        next();
-      };
       const added: preValidationHookHandler[] = [refuseNul];
       if (schema && (schema.querystring !== undefined || (schema as { query?: unknown }).query !== undefined || schema.params !== undefined)) {
         // read at request time: Fastify normalises the schema object (query → querystring) after onRoute

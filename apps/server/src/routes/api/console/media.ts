@@ -32,12 +32,13 @@ export default routes({ access: 'console' }, (app, services) => {
       if (!report || report.company_id !== user.companyId) return fail(reply, 404, 'callId: no such call');
       if (!(await mayTakeCall(services, user, report))) return fail(reply, 403, 'callId: this call is not one you may take (not of your assignments)');
       if (report.call_ended_at !== null) return fail(reply, 409, 'callId: this call has ended');
+      const jid = `${user.xmppUsername}@${services.config.xmppDomain}`;
       const company = await repos.companies.byId(report.company_id);
       if (isP2P(company?.settings)) {
         const refusal = p2pJoinRefusal(report.agent, user.xmppUsername);
         if (refusal) return fail(reply, 409, refusal);
         // the console asks this when it answers, before it opens the Jingle session: the server's sign of an agent
-        await repos.callReports.markAgentAnswered(report.id, services.now(), `${user.xmppUsername}@${services.config.xmppDomain}`);
+        await repos.callReports.markAgentAnswered(report.id, services.now(), jid);
         return { data: P2P_GRANT };
       }
       const wanted = company?.settings.recordCalls !== false;
@@ -51,7 +52,7 @@ export default routes({ access: 'console' }, (app, services) => {
         record: consented,
       });
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
-      await repos.callReports.markAgentAnswered(report.id, services.now(), `${user.xmppUsername}@${services.config.xmppDomain}`);
+      await repos.callReports.markAgentAnswered(report.id, services.now(), jid);
       return { data: grant };
     },
   );
