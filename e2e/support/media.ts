@@ -67,37 +67,73 @@ export async function expectMediaFlowing(
 }
 
 /**
- * Samples both sides' decoded video frames every 250 ms while `during` runs (a server restarted): the
- * longest stretch without a new decoded frame on each side, and how many samples were taken.
+ * One reading of a page's decoded video frames, timed by the stats themselves: when the browser took
+ * them, not when the page or the test got round to them (a busy page answers seconds later).
+ * RTCStats timestamps count from the page's time origin (older Chromium: from the epoch).
+ */
+async function decodedFramesReading(page: Page): Promise<{ at: number; frames: number }> {
+  return page.evaluate(async () => {
+    const pcs = (
+      (window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? []
+    ).filter((pc) => pc.connectionState !== 'closed');
+    let frames = 0;
+    let at = 0;
+    for (const report of await Promise.all(pcs.map((pc) => pc.getStats()))) {
+      report.forEach((s: Record<string, unknown>) => {
+        if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
+        frames += Number(s.framesDecoded ?? 0);
+        const taken = Number(s.timestamp);
+        at = Math.max(at, taken < 1e12 ? performance.timeOrigin + taken : taken);
+      });
+    }
+    return { at: at || Date.now(), frames };
+  });
+}
+
+/** The longest stretch between readings of one page in which no new frame was decoded. */
+function longestStall(readings: { at: number; frames: number }[]): number {
+  let stall = 0;
+  let since = readings[0]?.at ?? 0;
+  for (let i = 1; i < readings.length; i++) {
+    if (readings[i]!.frames > readings[i - 1]!.frames) since = readings[i]!.at;
+    stall = Math.max(stall, readings[i]!.at - since);
+  }
+  return stall;
+}
+
+/**
+ * Samples both sides' decoded video frames about every 250 ms while `during` runs (a server restarted):
+ * the longest stretch without a new decoded frame on each side, and how many readings each side took.
+ * Each page is read in its own loop, each reading timed by when its browser took the stats: a page slow
+ * to answer (a loaded machine) must not stretch the other page's stall, nor its own.
  */
 export async function decodedFramesDuring(
   guest: Page,
   agent: Page,
   during: () => Promise<void>,
-): Promise<{ samples: number; longestStall: { guest: number; agent: number } }> {
-  const samples: { at: number; guest: number; agent: number }[] = [];
+): Promise<{ samples: number; readings: { guest: number; agent: number }; longestStall: { guest: number; agent: number } }> {
   let running = true;
-  const sampling = (async () => {
+  const sample = async (page: Page) => {
+    const readings: { at: number; frames: number }[] = [];
     while (running) {
-      const [g, a] = await Promise.all([mediaCounters(guest), mediaCounters(agent)]);
-      samples.push({ at: Date.now(), guest: g.videoFramesDecoded, agent: a.videoFramesDecoded });
+      readings.push(await decodedFramesReading(page));
       await new Promise((r) => setTimeout(r, 250));
     }
-  })();
+    return readings;
+  };
+  const sampling = Promise.all([sample(guest), sample(agent)]);
   try {
     await during();
-  } finally {
+  } catch (error) {
     running = false;
-    await sampling;
+    await sampling.catch(() => undefined);
+    throw error;
   }
-  const longest = (side: 'guest' | 'agent') => {
-    let stall = 0;
-    let since = samples[0]?.at ?? 0;
-    for (let i = 1; i < samples.length; i++) {
-      if (samples[i]![side] > samples[i - 1]![side]) since = samples[i]!.at;
-      stall = Math.max(stall, samples[i]!.at - since);
-    }
-    return stall;
+  running = false;
+  const [g, a] = await sampling;
+  return {
+    samples: Math.min(g.length, a.length),
+    readings: { guest: g.length, agent: a.length },
+    longestStall: { guest: longestStall(g), agent: longestStall(a) },
   };
-  return { samples: samples.length, longestStall: { guest: longest('guest'), agent: longest('agent') } };
 }
