@@ -23,9 +23,10 @@ export function callMethodConflict(settings: { callMethod?: unknown; recordCalls
 }
 
 /**
- * Who may take a p2p call's media (a Jingle session with the guest): the agent answering it (the report
- * has no agent yet) or the report's agent (after a transfer or a resume). A second participant, such as
- * a supervisor joining, has no place in a two-party p2p session: refused with this message.
+ * Who may take a p2p call's media (a Jingle session with the guest): the agent answering it (no agent
+ * recorded yet) or the recorded agent (after a transfer or a resume; callVisibility.ts recordedAgent). A
+ * second participant, such as a supervisor joining, has no place in a two-party p2p session: refused
+ * with this message.
  */
 export function p2pJoinRefusal(reportAgent: string | null, xmppUsername: string): string | null {
   if (!reportAgent || isReportAgent(reportAgent, xmppUsername)) return null;

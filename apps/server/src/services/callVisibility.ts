@@ -63,6 +63,15 @@ export function seesTransferAccepted(v: Viewer, e: { companyId: number }): boole
   return e.companyId === v.user.companyId;
 }
 
+/**
+ * The call's agent as the server recorded it: set by the first media grant (markAgentAnswered) or a
+ * transfer's accept. Before any grant, the report's `agent` is only what the guest reported (PUT
+ * /call-report/update), so it names nobody: a guest must not pick who may take or block its call.
+ */
+export function recordedAgent(report: Pick<Selectable<CallReportsTable>, 'agent' | 'agent_answered_at'>): string | null {
+  return report.agent_answered_at !== null ? report.agent : null;
+}
+
 /** Whether a report's agent (a jid, maybe with a resource; null before anyone answered) is this console user. */
 export function isReportAgent(reportAgent: string | null, xmppUsername: string): boolean {
   return reportAgent !== null && reportAgent.split('@')[0]!.toLowerCase() === xmppUsername.toLowerCase();
@@ -70,21 +79,21 @@ export function isReportAgent(reportAgent: string | null, xmppUsername: string):
 
 /**
  * Whether a console user of the call's company may take the call's media (POST
- * /api/console/calls/{callId}/media): its agent (the one who answered, or took it by transfer; also the
- * agent of the held call a resume continues), else whoever sees the call (seesOpenedCall's rules): an
+ * /api/console/calls/{callId}/media): its recorded agent (the one who answered, or took it by transfer;
+ * also the agent of the held call a resume continues), else whoever sees the call (seesOpenedCall's rules): an
  * appointment call's own agent; another call's assignment's agents, supervisors and admins. So an agent
  * of another assignment cannot enter a conversation it was never shown.
  */
 export async function mayTakeCall(
   services: Pick<Services, 'repos' | 'db' | 'now'>,
   user: UserRow,
-  report: Pick<Selectable<CallReportsTable>, 'company_id' | 'agent' | 'previous_call_id' | 'appointment_reference' | 'assignment_id'>,
+  report: Pick<Selectable<CallReportsTable>, 'company_id' | 'agent' | 'agent_answered_at' | 'previous_call_id' | 'appointment_reference' | 'assignment_id'>,
 ): Promise<boolean> {
   if (report.company_id !== user.companyId) return false;
-  if (isReportAgent(report.agent, user.xmppUsername)) return true;
+  if (isReportAgent(recordedAgent(report), user.xmppUsername)) return true;
   if (report.previous_call_id) {
     const held = await services.repos.callReports.byCallId(report.previous_call_id);
-    if (held?.company_id === user.companyId && isReportAgent(held.agent, user.xmppUsername)) return true;
+    if (held?.company_id === user.companyId && isReportAgent(recordedAgent(held), user.xmppUsername)) return true;
   }
   if (report.appointment_reference) {
     const appointment = await createAppointmentsRepository(services.db.kysely, services.now).byReference(report.appointment_reference);

@@ -56,16 +56,28 @@ describe.each(dialects())('callMethod p2p (%s)', (dialect) => {
   it('when a supervisor asks to join a p2p call its agent answered, then 409 names the call; the agent itself may (re)join', async () => {
     const guest = await registerGuest(t.app, { companyId });
     const call = await openCall(t.app, guest, { assignment_id: assignmentId });
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/call-report/update',
-      headers: bearer(guest.access_token),
-      payload: { call_id: call.callId, agent: `${agent.xmpp}@lobby.local` },
-    });
+    expect((await consoleGrant(agent.cookie, call.callId)).statusCode).toBe(200);
     const refused = await consoleGrant(supervisor, call.callId);
     expect(refused.statusCode).toBe(409);
     expect(refused.json<{ message: string }>().message).toMatch(/^callId: .*p2pNoJoin/);
     expect((await consoleGrant(agent.cookie, call.callId)).statusCode).toBe(200);
+  });
+
+  it("when the guest names someone else as its agent before anyone answered, then the assignment's agent still answers the p2p call: the guest's word blocks nobody", async () => {
+    const guest = await registerGuest(t.app, { companyId });
+    const call = await openCall(t.app, guest, { assignment_id: assignmentId });
+    const named = await t.app.inject({
+      method: 'PUT',
+      url: '/api/call-report/update',
+      headers: bearer(guest.access_token),
+      payload: { call_id: call.callId, agent: 'somebody-else@lobby.local' },
+    });
+    expect(named.statusCode).toBe(200);
+
+    const answered = await consoleGrant(agent.cookie, call.callId);
+
+    expect(answered.statusCode).toBe(200);
+    expect(answered.json()).toEqual({ data: { method: 'p2p' } });
   });
 
   it("when a p2p call's guest forged its answered flag, then its rating is 403 until the agent's console answers (its media request), then accepted", async () => {

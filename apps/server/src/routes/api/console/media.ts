@@ -2,7 +2,7 @@ import { CallIdParams, DataEnvelope, MediaGrant, MediaStandbyAnswer } from '@lob
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
-import { mayTakeCall } from '../../../services/callVisibility.ts';
+import { mayTakeCall, recordedAgent } from '../../../services/callVisibility.ts';
 import { P2P_GRANT, isP2P, p2pJoinRefusal } from '../../../services/callMethod.ts';
 
 /**
@@ -35,7 +35,7 @@ export default routes({ access: 'console' }, (app, services) => {
       const jid = `${user.xmppUsername}@${services.config.xmppDomain}`;
       const company = await repos.companies.byId(report.company_id);
       if (isP2P(company?.settings)) {
-        const refusal = p2pJoinRefusal(report.agent, user.xmppUsername);
+        const refusal = p2pJoinRefusal(recordedAgent(report), user.xmppUsername);
         if (refusal) return fail(reply, 409, refusal);
         // the console asks this when it answers, before it opens the Jingle session: the server's sign of an agent
         await repos.callReports.markAgentAnswered(report.id, services.now(), jid);

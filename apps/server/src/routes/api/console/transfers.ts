@@ -2,6 +2,7 @@ import { DataEnvelope, IdParams, TransferBody, TransferTargets, CallIdParams } f
 import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createTransfersRepository } from '../../../repositories/transfers.ts';
+import { recordedAgent } from '../../../services/callVisibility.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
@@ -63,7 +64,8 @@ function consoleTransferRoutes(app: App, services: Services): void {
       if (!report || report.company_id !== me.companyId || report.call_ended_at !== null || !report.room_jid) {
         return fail(reply, 404, 'callId: no open call under this id');
       }
-      if (report.agent !== jidOf(me.xmppUsername)) return fail(reply, 403, 'callId: you are not the agent of this call');
+      // the agent the server recorded (its media grant, or a transfer it took), not whom the guest named
+      if (recordedAgent(report) !== jidOf(me.xmppUsername)) return fail(reply, 403, 'callId: you are not the agent of this call');
       const roomName = report.room_jid.split('@')[0] ?? report.room_jid;
       let targets: string[];
       if (toUserId !== undefined) {

@@ -75,16 +75,35 @@ describe.each(dialects())('console media grant (%s)', (dialect) => {
     const other = await addAssignment(t.db, DEMO.companyId, `Returns ${dialect}`);
     const taker = await consoleUser({ assignmentIds: [other] });
     const guest = await registerGuest(t.app);
-    const call = await openCall(t.app, guest);
+    const call = await openCall(t.app, guest, { assignment_id: guest.guestRooms[0]?.assignmentId });
     expect((await media(taker.cookie, call.callId)).statusCode).toBe(403);
+    expect((await media(agent, call.callId)).statusCode).toBe(200);
+    const handed = await t.app.inject({ method: 'POST', url: `/api/console/calls/${call.callId}/transfer`, headers: { cookie: agent }, payload: { toUserId: taker.id } });
+    expect(handed.statusCode).toBe(201);
+    const accepted = await t.app.inject({ method: 'POST', url: `/api/console/transfers/${handed.json<{ data: { id: number } }>().data.id}/accept`, headers: { cookie: taker.cookie } });
+    expect(accepted.statusCode).toBe(200);
 
-    await setAgent(guest, call.callId, taker.xmpp);
     const taken = await media(taker.cookie, call.callId);
     const resumed = await resumeAfterHold(t.app, guest, call.callId);
     const followed = await media(taker.cookie, resumed);
 
     expect(taken.statusCode).toBe(200);
     expect(followed.statusCode).toBe(200);
+  });
+
+  it("when the guest names an agent of another assignment before anyone answered, then that agent is still refused: the guest's word picks nobody", async () => {
+    const other = await addAssignment(t.db, DEMO.companyId, `Claims ${dialect}`);
+    const named = await consoleUser({ assignmentIds: [other] });
+    const guest = await registerGuest(t.app);
+    const call = await openCall(t.app, guest);
+    await setAgent(guest, call.callId, named.xmpp);
+    const before = rooms.grants.length;
+
+    const res = await media(named.cookie, call.callId);
+
+    expect(res.statusCode).toBe(403);
+    expect(rooms.grants.length).toBe(before);
+    expect(await answeredAt(call.callId)).toBeNull();
   });
 
   it("when an appointment call is asked for, then only the appointment's agent gets it, not the assignment's agents nor a supervisor", async () => {

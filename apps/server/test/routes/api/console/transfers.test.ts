@@ -2,25 +2,28 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
+import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
 import { addAssignment, addCompany, addUser, bearer, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
 
 /** Transfer routes: who may hand a call over, who may take it, and what the database keeps. */
 describe.each(dialects())('call transfers (%s)', (dialect) => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext(dialect);
+    t = await createTestContext(dialect, { deps: { mediaRooms: createFakeMediaRooms() } });
   });
   afterAll(async () => t.close());
 
   const xmppOf = async (id: number) =>
     (await t.db.kysely.selectFrom('users').select('xmpp_username').where('id', '=', id).executeTakeFirstOrThrow()).xmpp_username;
 
-  /** A call the demo agent answered (the guest reported it as the agent). */
+  /** A call the demo agent answered: its console took the call's media (the server's record of who answered). */
   async function answeredCall() {
     const g = await registerGuest(t.app);
     const call = await openCall(t.app, g, { assignment_id: g.guestRooms[0]?.assignmentId });
     const demo = await t.db.kysely.selectFrom('users').select(['id', 'xmpp_username']).where('email', '=', DEMO.agentEmail).executeTakeFirstOrThrow();
-    await t.app.inject({ method: 'PUT', url: '/api/call-report/update', headers: bearer(g.access_token), payload: { call_id: call.callId, agent: `${demo.xmpp_username}@${t.config.xmppDomain}` } });
+    const cookie = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
+    const grant = await t.app.inject({ method: 'POST', url: `/api/console/calls/${call.callId}/media`, headers: { cookie } });
+    expect(grant.statusCode).toBe(200);
     return { g, call, demoId: demo.id };
   }
   const transfer = (cookie: string | undefined, callId: string, payload: unknown) =>
@@ -75,6 +78,21 @@ describe.each(dialects())('call transfers (%s)', (dialect) => {
     const stranger = await addUser(t.db, { companyId: company, password: 'stranger-t-pw', role: 'admin', assignmentIds: [desk] });
     const strangerCookie = await login(t.app, stranger.email, stranger.password);
     expect((await transfer(strangerCookie, call.callId, { toUserId: stranger.id })).statusCode).toBe(404);
+  });
+
+  it("when the guest named an agent before anyone answered, then that agent may not hand the call on: the guest's word makes nobody its agent", async () => {
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g, { assignment_id: g.guestRooms[0]?.assignmentId });
+    const named = await addUser(t.db, { companyId: DEMO.companyId, password: 'named-agent-pw' });
+    const target = await addUser(t.db, { companyId: DEMO.companyId, password: 'target-agent-pw' });
+    const reported = await t.app.inject({ method: 'PUT', url: '/api/call-report/update', headers: bearer(g.access_token), payload: { call_id: call.callId, agent: `${await xmppOf(named.id)}@${t.config.xmppDomain}` } });
+    expect(reported.statusCode).toBe(200);
+
+    const res = await transfer(await login(t.app, named.email, named.password), call.callId, { toUserId: target.id });
+
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ message: string }>().message).toBe('callId: you are not the agent of this call');
+    expect(Number((await sql<{ n: number }>`select count(*) as n from call_transfers where call_id = ${call.callId}`.execute(t.db.kysely)).rows[0]?.n)).toBe(0);
   });
 
   it('when the body names no target, both, yourself or a user of another company, then 4xx naming the field', async () => {
