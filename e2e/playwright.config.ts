@@ -13,7 +13,7 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: [['list'], ['html', { outputFolder: './artifacts/report', open: 'never' }]],
+  reporter: [['list'], ['./support/failureLogsReporter.ts'], ['html', { outputFolder: './artifacts/report', open: 'never' }]],
   use: {
     baseURL: process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080',
     trace: 'retain-on-failure',

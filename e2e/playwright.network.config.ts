@@ -10,6 +10,6 @@ export default defineConfig({
   ...baseConfig,
   testDir: './network',
   outputDir: './artifacts/network-results',
-  reporter: [['list'], ['html', { outputFolder: './artifacts/network-report', open: 'never' }]],
+  reporter: [['list'], ['./support/failureLogsReporter.ts'], ['html', { outputFolder: './artifacts/network-report', open: 'never' }]],
   use: { ...baseConfig.use, baseURL: process.env.LOBBY_BASE_URL ?? 'https://203.0.113.200' },
 });
