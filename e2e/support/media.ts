@@ -2,7 +2,7 @@
  * Proof of media from inside a page: sums getStats() over every RTCPeerConnection the page made
  * (recorded by the loopback init script) and checks that counters increase over an interval.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Frame, type Page } from '@playwright/test';
 
 export interface MediaCounters {
   videoFramesDecoded: number;
@@ -10,9 +10,15 @@ export interface MediaCounters {
   videoFramesEncoded: number;
   audioPacketsSent: number;
   connections: number;
+  /**
+   * When the browser took the inbound video stats (ms since the epoch), not when the page or the test
+   * got round to them: a busy page answers seconds later. Date.now() when nothing is received.
+   */
+  videoStatsAt: number;
 }
 
-export async function mediaCounters(page: Page): Promise<MediaCounters> {
+/** A page's (or an iframe's: the loopback init script records its peer connections too) media counters. */
+export async function mediaCounters(page: Page | Frame): Promise<MediaCounters> {
   return page.evaluate(async () => {
     const pcs = (
       (window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? []
@@ -23,12 +29,17 @@ export async function mediaCounters(page: Page): Promise<MediaCounters> {
       videoFramesEncoded: 0,
       audioPacketsSent: 0,
       connections: pcs.length,
+      videoStatsAt: 0,
     };
     for (const pc of pcs) {
       const report = await pc.getStats();
       report.forEach((s: Record<string, unknown>) => {
-        if (s.type === 'inbound-rtp' && s.kind === 'video')
+        if (s.type === 'inbound-rtp' && s.kind === 'video') {
           totals.videoFramesDecoded += Number(s.framesDecoded ?? 0);
+          // RTCStats timestamps count from the page's time origin (older Chromium: from the epoch)
+          const taken = Number(s.timestamp);
+          totals.videoStatsAt = Math.max(totals.videoStatsAt, taken < 1e12 ? performance.timeOrigin + taken : taken);
+        }
         if (s.type === 'inbound-rtp' && s.kind === 'audio')
           totals.audioPacketsReceived += Number(s.packetsReceived ?? 0);
         if (s.type === 'outbound-rtp' && s.kind === 'video')
@@ -37,6 +48,7 @@ export async function mediaCounters(page: Page): Promise<MediaCounters> {
           totals.audioPacketsSent += Number(s.packetsSent ?? 0);
       });
     }
+    totals.videoStatsAt ||= Date.now();
     return totals;
   });
 }
@@ -66,30 +78,6 @@ export async function expectMediaFlowing(
   return { before, after };
 }
 
-/**
- * One reading of a page's decoded video frames, timed by the stats themselves: when the browser took
- * them, not when the page or the test got round to them (a busy page answers seconds later).
- * RTCStats timestamps count from the page's time origin (older Chromium: from the epoch).
- */
-async function decodedFramesReading(page: Page): Promise<{ at: number; frames: number }> {
-  return page.evaluate(async () => {
-    const pcs = (
-      (window as unknown as { __lobbyPeerConnections?: RTCPeerConnection[] }).__lobbyPeerConnections ?? []
-    ).filter((pc) => pc.connectionState !== 'closed');
-    let frames = 0;
-    let at = 0;
-    for (const report of await Promise.all(pcs.map((pc) => pc.getStats()))) {
-      report.forEach((s: Record<string, unknown>) => {
-        if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
-        frames += Number(s.framesDecoded ?? 0);
-        const taken = Number(s.timestamp);
-        at = Math.max(at, taken < 1e12 ? performance.timeOrigin + taken : taken);
-      });
-    }
-    return { at: at || Date.now(), frames };
-  });
-}
-
 /** The longest stretch between readings of one page in which no new frame was decoded. */
 function longestStall(readings: { at: number; frames: number }[]): number {
   let stall = 0;
@@ -103,20 +91,21 @@ function longestStall(readings: { at: number; frames: number }[]): number {
 
 /**
  * Samples both sides' decoded video frames about every 250 ms while `during` runs (a server restarted):
- * the longest stretch without a new decoded frame on each side, and how many readings each side took.
- * Each page is read in its own loop, each reading timed by when its browser took the stats: a page slow
- * to answer (a loaded machine) must not stretch the other page's stall, nor its own.
+ * the longest stretch without a new decoded frame on each side, and how many readings the sparser side took.
+ * Each page is read in its own loop, each reading timed by when its browser took the stats
+ * (videoStatsAt): a page slow to answer (a loaded machine) must not stretch the other page's stall, nor its own.
  */
 export async function decodedFramesDuring(
   guest: Page,
   agent: Page,
   during: () => Promise<void>,
-): Promise<{ samples: number; readings: { guest: number; agent: number }; longestStall: { guest: number; agent: number } }> {
+): Promise<{ samples: number; longestStall: { guest: number; agent: number } }> {
   let running = true;
   const sample = async (page: Page) => {
     const readings: { at: number; frames: number }[] = [];
     while (running) {
-      readings.push(await decodedFramesReading(page));
+      const counters = await mediaCounters(page);
+      readings.push({ at: counters.videoStatsAt, frames: counters.videoFramesDecoded });
       await new Promise((r) => setTimeout(r, 250));
     }
     return readings;
@@ -133,7 +122,6 @@ export async function decodedFramesDuring(
   const [g, a] = await sampling;
   return {
     samples: Math.min(g.length, a.length),
-    readings: { guest: g.length, agent: a.length },
     longestStall: { guest: longestStall(g), agent: longestStall(a) },
   };
 }
