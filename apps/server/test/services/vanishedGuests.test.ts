@@ -12,15 +12,15 @@ import { bearer, login, openCall, registerGuest, resumeAfterHold, type Registere
 describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
   let t: TestContext;
   let admin: string;
-  const day = () => new Date(t.clock.now).toISOString().slice(0, 10);
   /** the calls the sweep told were gone (the server closes them in round robin) */
   const goneCalls: string[] = [];
   const sweep = () =>
     createVanishedGuestSweep({ db: t.db.kysely, ejabberd: t.ejabberd, now: () => t.clock.now, openMs: 4 * 3600_000, graceMs: 5000, absentMs: 20_000, callGone: (id) => void goneCalls.push(id) });
   const report = (callId: string) => t.db.kysely.selectFrom('call_reports').selectAll().where('call_id', '=', callId).executeTakeFirstOrThrow();
   const roomOf = async (callId: string) => ((await report(callId)).room_jid ?? '').split('@')[0] ?? '';
-  const totals = async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/console/reports?from=${day()}&to=${day()}`, headers: { cookie: admin } });
+  /** the reports' totals of one UTC day: the day the call was made, even when the clock has passed midnight since */
+  const totals = async (of: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/console/reports?from=${of}&to=${of}`, headers: { cookie: admin } });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ data: { totals: { calls: number; answered: number; abandoned: number } } }>().data.totals;
   };
@@ -37,9 +37,10 @@ describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
     const staying = await registerGuest(t.app);
     const a = await openCall(t.app, gone);
     const b = await openCall(t.app, staying);
+    const callsDay = new Date(Number((await report(a.callId)).created_at)).toISOString().slice(0, 10);
     t.ejabberd.occupants.set(await roomOf(a.callId), ['agent-18@lobby.local/console']);
     t.ejabberd.occupants.set(await roomOf(b.callId), [jidOf(staying), 'agent-18@lobby.local/console']);
-    const before = await totals();
+    const before = await totals(callsDay);
 
     // within the grace time, nothing is decided (the guest joins its room before it calls)
     const job = sweep();
@@ -59,7 +60,7 @@ describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
     // the exit is when it was first seen missing
     expect(Number((await report(a.callId)).guest_exit_at)).toBe(missingFrom);
     expect((await report(b.callId)).guest_exit_at).toBeNull();
-    const after = await totals();
+    const after = await totals(callsDay);
     expect(after.abandoned - before.abandoned).toBe(1);
     expect(after.calls).toBe(before.calls);
   });
