@@ -60,6 +60,37 @@ test('when an agent signs in and then signs out, then the workspace opens and af
   }
 });
 
+test('when a person opens the console without a session, or with an expired one, then the sign-in page shows and nothing fails in the browser', async ({}, testInfo) => {
+  const agent = await launchParticipant('agent');
+  // the console's check on load (GET /api/console/session, docs/api.md) answers 200 signed out: no failed
+  // request or error line in the browser's console, where a 401 from /api/console/me used to be
+  const failures: string[] = [];
+  agent.page.on('console', (line) => {
+    if (line.type() === 'error') failures.push(`console: ${line.text()}`);
+  });
+  agent.page.on('response', (response) => {
+    if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+  });
+  try {
+    await agent.page.goto('/console/');
+    await expect(agent.page.locator('[data-screen="login"]')).toBeVisible();
+    await screenshot(agent.page, testInfo, 'console-fresh-load');
+
+    // a session cookie the server no longer knows (expired, or from before a reset) is detected as signed out
+    await agent.context.addCookies([{ name: 'lobby_session', value: 'expired-session-id', url: BASE_URL }]);
+    await agent.page.reload();
+    await expect(agent.page.locator('[data-screen="login"]')).toBeVisible();
+    expect((await agent.context.cookies(BASE_URL)).map((c) => c.name)).not.toContain('lobby_session');
+
+    // and signing in still works from there
+    await agentSignsIn(agent.page, DEMO_AGENT);
+    await expect(agent.page.getByTestId('agent-name')).toHaveText('Demo Agent');
+    expect(failures).toEqual([]);
+  } finally {
+    await closeAll(testInfo, agent);
+  }
+});
+
 test('when an admin changes the company settings, then the guest page shows them', async ({}, testInfo) => {
   const cookie = await consoleLogin(DEMO_ADMIN);
   const original = await adminApi<Settings>(cookie, 'GET');

@@ -58,8 +58,12 @@ describe('console login', () => {
     expect(screen.getByTestId('queue-empty').textContent).toContain('No guests waiting');
   });
 
-  it('when there is no session on load, then /me 401 sends the agent to the login page', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(json(401, { statusCode: 401, error: 'Unauthorized', message: 'no session' }))));
+  it('when there is no session on load, then the session check answers 200 signed out, nothing fails, and the login page shows', async () => {
+    // GET /api/console/session answers 200 {signedIn:false}: a fresh visit leaves no 401 in the browser's console
+    const fetchMock = vi.fn((url: string) =>
+      Promise.resolve(url === '/api/console/session' ? json(200, { data: { signedIn: false } }) : json(401, { statusCode: 401, error: 'Unauthorized', message: 'no session' })),
+    );
+    vi.stubGlobal('fetch', fetchMock);
     const store = createConsoleStore();
     const { container } = render(
       <Wrapper store={store}>
@@ -67,5 +71,28 @@ describe('console login', () => {
       </Wrapper>,
     );
     await waitFor(() => expect(container.querySelector('[data-screen="login"]')).not.toBeNull());
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/api/console/session']);
+    expect(store.getState().session).toBe('anonymous');
+  });
+
+  it('when the session on load is live, then the session check restores the workspace without asking /me', async () => {
+    const fetchMock = vi.fn((url: string) =>
+      Promise.resolve(
+        url === '/api/console/session'
+          ? json(200, { data: { signedIn: true, user: agent } })
+          : url.startsWith('/api/company/details')
+            ? json(200, { data: { name: 'Acme' } })
+            : json(401, { statusCode: 401, error: 'Unauthorized', message: 'no session' }),
+      ),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const store = createConsoleStore();
+    render(
+      <Wrapper store={store}>
+        <AppRoutes />
+      </Wrapper>,
+    );
+    expect((await screen.findByTestId('agent-name')).textContent).toBe('Sarah Miller');
+    expect(fetchMock.mock.calls.map(([url]) => url)).not.toContain('/api/console/me');
   });
 });

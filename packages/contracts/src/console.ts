@@ -44,6 +44,16 @@ export type ProfileImageAnswer = Static<typeof ProfileImageAnswer>;
 export const ConsoleSession = Type.Object({ user: ConsoleUser });
 export type ConsoleSession = Static<typeof ConsoleSession>;
 
+/**
+ * GET /api/console/session: whether the cookie (if any) is a live session, answered 200 either way, so the
+ * console's check on load leaves no failed request in the browser's console (docs/api.md).
+ */
+export const ConsoleSessionStatus = Type.Union([
+  Type.Object({ signedIn: Type.Literal(true), user: ConsoleUser }),
+  Type.Object({ signedIn: Type.Literal(false) }),
+]);
+export type ConsoleSessionStatus = Static<typeof ConsoleSessionStatus>;
+
 export const XmppToken = Type.Object({
   jid: Type.String(),
   credential: Type.String({ description: 'XMPP password: HS256 JWT {jid, exp}' }),

@@ -1,6 +1,6 @@
 // The console's calls to the Lobby server (cookie session; see apps/server/src/routes/api/console).
 import { apiRequest, uploadFile } from '@lobby/call/http';
-import type { CompanyDetails, ConsoleSession, ConsoleUser, LoginBody, ProfileImageAnswer, ProfileImageBody } from '@lobby/contracts';
+import type { CompanyDetails, ConsoleSession, ConsoleSessionStatus, ConsoleUser, LoginBody, ProfileImageAnswer, ProfileImageBody } from '@lobby/contracts';
 
 export type { ConsoleUser, Role } from '@lobby/contracts';
 
@@ -26,10 +26,13 @@ export async function logout(): Promise<void> {
   await apiRequest<{ loggedOut: boolean }>('/console/logout', { method: 'POST', body: {} });
 }
 
-/** `GET /api/console/me`: the user of the session cookie (401 when none). */
-export async function me(signal?: AbortSignal): Promise<ConsoleUser> {
-  const data = await apiRequest<ConsoleSession>('/console/me', { signal });
-  return data.user;
+/**
+ * `GET /api/console/session`: the user of the session cookie, or null when there is none or it expired.
+ * Answered 200 either way, so a visit before sign-in leaves no failed request in the browser's console.
+ */
+export async function sessionUser(signal?: AbortSignal): Promise<ConsoleUser | null> {
+  const data = await apiRequest<ConsoleSessionStatus>('/console/session', { signal });
+  return data.signedIn ? data.user : null;
 }
 
 /** The company's name for the header (`GET /api/company/details?companyId=`). */

@@ -75,6 +75,7 @@ const EXPECTED = [
     'GET /api/console/reports',
     'GET /api/console/reports.csv',
     'GET /api/console/rooms',
+    'GET /api/console/session',
     'GET /api/console/transfer-targets',
     'POST /api/console/transfers/:id/accept',
     'POST /api/console/xmpp-token',

@@ -6,7 +6,7 @@ import * as consoleApi from '../../api/console.ts';
 import type { AgentActions } from '../../state/agentActions.ts';
 import type { ConsoleStore, LoginError } from '../../state/store.ts';
 
-export type ConsoleApi = Pick<typeof consoleApi, 'login' | 'logout' | 'me' | 'companyName'>;
+export type ConsoleApi = Pick<typeof consoleApi, 'login' | 'logout' | 'sessionUser' | 'companyName'>;
 
 function loginErrorOf(error: unknown): LoginError {
   if (error instanceof ApiError) {
@@ -50,9 +50,10 @@ export function placeholderAgentActions(store: ConsoleStore, api: ConsoleApi = c
     },
     async restoreSession() {
       try {
-        const user = await api.me();
+        // an expired session answers signed out: the sign-in page shows
+        const user = await api.sessionUser();
         s().setSession(user);
-        void loadCompanyName(user.companyId);
+        if (user) void loadCompanyName(user.companyId);
       } catch {
         s().setSession(null);
       }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { ConsoleSession, DataEnvelope, LoginBody, ProfileImageAnswer, ProfileImageBody, XmppToken } from '@lobby/contracts';
+import { ConsoleSession, ConsoleSessionStatus, DataEnvelope, LoginBody, ProfileImageAnswer, ProfileImageBody, XmppToken } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
@@ -85,6 +85,28 @@ export default routes({ access: 'console' }, (app, services) => {
       },
     },
     async (request) => ({ data: { user: await publicUser(services, consoleUserOf(request)) } }),
+  );
+
+  app.get(
+    '/session',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['console'],
+        summary: 'Whether the session cookie is a live session, and its user: 200 either way (the console asks on load, before sign-in)',
+        response: { 200: DataEnvelope(ConsoleSessionStatus) },
+      },
+    },
+    async (request, reply) => {
+      const id = request.cookies[SESSION_COOKIE];
+      const user = id ? await repos.users.sessionUser(hashSessionId(services, id), services.now()) : undefined;
+      if (!user) {
+        // an expired or unknown session: the browser drops its cookie, so the next load asks nothing of it
+        if (id) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        return { data: { signedIn: false as const } };
+      }
+      return { data: { signedIn: true as const, user: await publicUser(services, user) } };
+    },
   );
 
   app.put(

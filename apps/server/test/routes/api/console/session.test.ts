@@ -89,6 +89,46 @@ describe.each(dialects())('console session: login, me, xmpp-token, logout (%s)',
   });
 });
 
+describe.each(dialects())('GET /api/console/session: the console\'s check on load (%s)', (dialect) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext(dialect);
+  });
+  afterAll(async () => t.close());
+
+  const status = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/api/console/session', headers });
+
+  it('when there is no cookie, then 200 signedIn false and no cookie is set', async () => {
+    const res = await status({});
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: { signedIn: false } });
+    expect(res.cookies).toHaveLength(0);
+  });
+
+  it('when the cookie is a live session, then 200 signedIn true with the same user as /me', async () => {
+    const cookie = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
+    const res = await status({ cookie });
+    const me = await t.app.inject({ method: 'GET', url: '/api/console/me', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: { signedIn: true, user: me.json<{ data: { user: unknown } }>().data.user } });
+  });
+
+  it('when the session expired or the cookie is forged, then 200 signedIn false and the cookie is cleared', async () => {
+    const cookie = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
+    t.clock.now += 12 * 3600 * 1000 + 1;
+    try {
+      for (const headers of [{ cookie }, { cookie: 'lobby_session=forged' }]) {
+        const res = await status(headers);
+        expect(res.statusCode, headers.cookie).toBe(200);
+        expect(res.json(), headers.cookie).toEqual({ data: { signedIn: false } });
+        expect(res.cookies.find((c) => c.name === 'lobby_session')?.value, headers.cookie).toBe('');
+      }
+    } finally {
+      t.clock.now -= 12 * 3600 * 1000 + 1;
+    }
+  });
+});
+
 describe('POST /api/console/login rate limit', () => {
   let t: TestContext;
   beforeAll(async () => {
