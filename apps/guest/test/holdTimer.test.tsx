@@ -10,13 +10,13 @@ import { company, Wrapper } from './helpers.tsx';
 
 afterEach(cleanup);
 
-function renderOnHold(language: 'en' | 'ar') {
+function renderOnHold(language: 'en' | 'ar', callType: 'video' | 'voice' = 'video') {
   const store = createGuestStore({
     phase: 'ready',
     company: company({ language: language === 'ar' ? 'arabic' : 'english' }),
     language,
     screen: 'ongoing',
-    callType: 'video',
+    callType,
     // answered 75 s ago; on hold, so no remote stream at all
     callStartedAt: Date.now() - 75_000,
     remoteStreams: [],
@@ -45,5 +45,24 @@ describe('the guest call timer on hold', () => {
     await waitFor(() => expect(timer.textContent).toContain('في الانتظار'));
     expect(timer.textContent).not.toContain('جارٍ الاتصال');
     expect(timer.querySelector('time')?.textContent).toMatch(/^1:1\d$/);
+  });
+});
+
+describe('the guest call screen behind the hold page', () => {
+  // the agent's tile (video) or name (voice) lies under the hold page and is still read by a screen reader:
+  // on hold it must say on hold, never "Connecting…"
+  it.each(['video', 'voice'] as const)('when the agent holds a %s call, then nothing on the call screen says Connecting…', async (callType) => {
+    const call = renderOnHold('en', callType).closest('section');
+    expect(call?.dataset.callKind).toBe(callType);
+    await waitFor(() => expect(call?.textContent).toContain('On hold'));
+    expect(call?.textContent).not.toContain('Connecting');
+    if (callType === 'video') expect(screen.getByTestId('remote-on-hold').textContent).toBe('On hold');
+  });
+
+  it('when the page is Arabic, then the tile says on hold in Arabic, not connecting', async () => {
+    await ensureLanguage('ar');
+    const call = renderOnHold('ar').closest('section');
+    await waitFor(() => expect(screen.getByTestId('remote-on-hold').textContent).toBe('في الانتظار'));
+    expect(call?.textContent).not.toContain('جارٍ الاتصال');
   });
 });

@@ -1,10 +1,11 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UI_NAMESPACE } from './strings.ts';
 import Paperclip from 'lucide-react/icons/paperclip';
 import Send from 'lucide-react/icons/send';
 import X from 'lucide-react/icons/x';
 import { safeFileUrl } from './safeUrl.ts';
+import { usePanelDismiss } from './usePanelDismiss.ts';
 import styles from './ChatPanel.module.css';
 import panel from './SidePanel.module.css';
 
@@ -25,20 +26,44 @@ export interface ChatEngine {
 }
 
 export interface ChatPanelProps {
-  /** newest first */
+  /** newest first, as the engines keep them; shown oldest at the top, newest at the bottom by the input */
   messages: readonly ChatPanelMessage[];
   /** null while the call is not set up: nothing is sent */
   engine: ChatEngine | null;
   onClose: () => void;
+  /** the id of the button that opened the chat: the focus goes back to it when the chat closes */
+  openerId?: string;
   /** how a file message is shown (the guest reads files with its token, the console links them) */
   renderFile: (file: { url: string; name: string; kind: 'image' | 'document' }) => ReactNode;
 }
 
+/** How close to the bottom (px) the list counts as read to the end, so a new message scrolls it down. */
+const AT_END_SLACK = 48;
+
 /**
- * The call's chat, the same for guest and agent: messages newest first, text and files. Times are
- * written in the page's language (Arabic digits and ص/م in Arabic).
+ * Keeps the list at its newest message as messages arrive, as a messenger does, unless the reader has
+ * scrolled up to read older ones (their own new message brings them down all the same). Returns the
+ * list's scroll handler.
  */
-export function ChatPanel({ messages, engine, onClose, renderFile }: ChatPanelProps) {
+function useStickToNewest(list: RefObject<HTMLElement | null>, messages: readonly ChatPanelMessage[]): () => void {
+  const atEnd = useRef(true);
+  const newest = messages[0];
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (element && (atEnd.current || newest?.mine)) element.scrollTop = element.scrollHeight;
+  }, [list, newest]);
+  return () => {
+    const element = list.current;
+    if (element) atEnd.current = element.scrollHeight - element.scrollTop - element.clientHeight <= AT_END_SLACK;
+  };
+}
+
+/**
+ * The call's chat, the same for guest and agent: text and files, oldest at the top and the newest at the
+ * bottom next to the input. Times are written in the page's language (Arabic digits and ص/م in Arabic).
+ * Escape anywhere in the call closes it (usePanelDismiss).
+ */
+export function ChatPanel({ messages, engine, onClose, openerId, renderFile }: ChatPanelProps) {
   const { t, i18n } = useTranslation(UI_NAMESPACE);
   // the strings are this package's (src/strings, `chat.*`); each app types its catalogues, so untyped here
   const lookup = t as unknown as (key: string) => string;
@@ -47,6 +72,12 @@ export function ChatPanel({ messages, engine, onClose, renderFile }: ChatPanelPr
   const [uploading, setUploading] = useState(false);
   const [failed, setFailed] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  const close = usePanelDismiss(panelRef, onClose, openerId);
+  const onListScroll = useStickToNewest(listRef, messages);
+  // the engines keep the newest first (state rule); the reader sees them in the order they were said
+  const oldestFirst = [...messages].reverse();
   const timeFormat = new Intl.DateTimeFormat(i18n.language || undefined, { hour: '2-digit', minute: '2-digit' });
 
   const submit = (event: FormEvent) => {
@@ -71,22 +102,33 @@ export function ChatPanel({ messages, engine, onClose, renderFile }: ChatPanelPr
   };
 
   return (
-    <aside
-      className={panel.panel}
-      data-testid="chat-panel"
-      aria-label={k('chat')}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape' || e.defaultPrevented) return;
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <aside ref={panelRef} className={panel.panel} data-testid="chat-panel" aria-label={k('chat')}>
       <header className={panel.head}>
         <h2 className={panel.title}>{k('chat')}</h2>
-        <button type="button" className={`${panel.iconButton} ${panel.close}`} aria-label={k('closeChat')} onClick={onClose}>
+        <button type="button" className={`${panel.iconButton} ${panel.close}`} aria-label={k('closeChat')} onClick={close}>
           <X size={20} aria-hidden="true" />
         </button>
       </header>
+      <ol ref={listRef} className={styles.list} aria-live="polite" data-testid="chat-messages" onScroll={onListScroll}>
+        {messages.length === 0 ? <li className={styles.empty}>{k('noMessages')}</li> : null}
+        {oldestFirst.map((m) => {
+          const url = m.file ? safeFileUrl(m.file.url) : null;
+          return (
+            <li key={m.id} className={`${styles.message} ${m.mine ? styles.mine : ''}`} data-testid="chat-message" data-mine={m.mine}>
+              {m.file && url ? renderFile({ url, name: m.file.name, kind: m.file.kind }) : <bdi className={styles.body}>{m.body}</bdi>}
+              <time className={styles.time} dateTime={new Date(m.at).toISOString()} data-testid="chat-time">
+                {timeFormat.format(m.at)}
+              </time>
+            </li>
+          );
+        })}
+      </ol>
+      {uploading ? <p className={styles.note}>{k('uploading')}</p> : null}
+      {failed ? (
+        <p className={styles.note} role="alert">
+          {k('uploadFailed')}
+        </p>
+      ) : null}
       <form className={styles.compose} onSubmit={submit}>
         <button
           type="button"
@@ -119,26 +161,6 @@ export function ChatPanel({ messages, engine, onClose, renderFile }: ChatPanelPr
           <Send size={18} aria-hidden="true" />
         </button>
       </form>
-      {uploading ? <p className={styles.note}>{k('uploading')}</p> : null}
-      {failed ? (
-        <p className={styles.note} role="alert">
-          {k('uploadFailed')}
-        </p>
-      ) : null}
-      <ol className={styles.list} aria-live="polite" data-testid="chat-messages">
-        {messages.length === 0 ? <li className={styles.empty}>{k('noMessages')}</li> : null}
-        {messages.map((m) => {
-          const url = m.file ? safeFileUrl(m.file.url) : null;
-          return (
-            <li key={m.id} className={`${styles.message} ${m.mine ? styles.mine : ''}`} data-testid="chat-message" data-mine={m.mine}>
-              {m.file && url ? renderFile({ url, name: m.file.name, kind: m.file.kind }) : <bdi className={styles.body}>{m.body}</bdi>}
-              <time className={styles.time} dateTime={new Date(m.at).toISOString()} data-testid="chat-time">
-                {timeFormat.format(m.at)}
-              </time>
-            </li>
-          );
-        })}
-      </ol>
     </aside>
   );
 }

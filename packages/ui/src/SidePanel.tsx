@@ -1,5 +1,6 @@
-import type { HTMLAttributes, ReactNode } from 'react';
+import { useRef, type HTMLAttributes, type ReactNode } from 'react';
 import X from 'lucide-react/icons/x';
+import { usePanelDismiss } from './usePanelDismiss.ts';
 import styles from './SidePanel.module.css';
 
 export interface SidePanelProps extends Omit<HTMLAttributes<HTMLElement>, 'title'> {
@@ -8,19 +9,26 @@ export interface SidePanelProps extends Omit<HTMLAttributes<HTMLElement>, 'title
   /** The close button's accessible name. */
   closeLabel: string;
   onClose: () => void;
+  /** the id of the button that opened the panel: the focus goes back to it when the panel closes */
+  openerId?: string;
   'data-testid'?: string;
   children: ReactNode;
 }
 
-/** A panel over the call's stage (camera and sound, the agent's settings): heading, close, a scrolling body. */
-export function SidePanel({ title, closeLabel, onClose, children, ...rest }: SidePanelProps) {
+/**
+ * A panel over the call's stage (camera and sound, the agent's settings): heading, close, a scrolling body.
+ * Escape anywhere in the call closes it (usePanelDismiss).
+ */
+export function SidePanel({ title, closeLabel, onClose, openerId, children, ...rest }: SidePanelProps) {
+  const ref = useRef<HTMLElement>(null);
+  const close = usePanelDismiss(ref, onClose, openerId);
   return (
-    <aside className={styles.panel} {...rest}>
+    <aside ref={ref} className={styles.panel} {...rest}>
       <header className={styles.head}>
         <h2 className={styles.title} id={rest['aria-labelledby']}>
           {title}
         </h2>
-        <button type="button" className={`${styles.iconButton} ${styles.close}`} aria-label={closeLabel} onClick={onClose}>
+        <button type="button" className={`${styles.iconButton} ${styles.close}`} aria-label={closeLabel} onClick={close}>
           <X size={20} aria-hidden="true" />
         </button>
       </header>

@@ -6,6 +6,7 @@
 export { Avatar } from './Avatar.tsx';
 export { Button, type ButtonProps } from './Button.tsx';
 export { ScreenTile, SelfView, StageOthers, type SelfViewProps, type StageOthersProps, type StageStream } from './CallStage.tsx';
+export { ChatButton, type ChatButtonProps } from './ChatButton.tsx';
 export { ChatPanel, type ChatEngine, type ChatPanelMessage, type ChatPanelProps } from './ChatPanel.tsx';
 export { IconButton, type IconButtonProps } from './IconButton.tsx';
 export { LanguageSwitch, type Language } from './LanguageSwitch.tsx';

@@ -22,8 +22,12 @@ import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
 import { MediaNotice } from './MediaNotice.tsx';
-import { VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, NetworkQuality, stageStyles as stage } from '@lobby/ui';
+import { ChatButton, VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, NetworkQuality, stageStyles as stage } from '@lobby/ui';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
+
+/** the buttons the chat and the settings panel give the focus back to when they close */
+const CHAT_BUTTON_ID = 'agent-chat-button';
+const SETTINGS_BUTTON_ID = 'agent-settings-button';
 
 function CallControls({ video }: { video: boolean }) {
   const { t } = useTranslation(['translation', 'ui']);
@@ -96,25 +100,21 @@ function CallControls({ video }: { video: boolean }) {
           label={settingsOpen ? t('inCall.closeSettings') : t('inCall.openSettings')}
           icon={<Settings2 size={22} />}
           onClick={() => engine.setDeviceConfigOpen(!settingsOpen)}
+          id={SETTINGS_BUTTON_ID}
           data-testid="agent-settings-button"
           aria-expanded={settingsOpen}
         />
       ) : null}
       {engine ? (
-        <span className={stage.badgeWrap}>
-          <IconButton
-            label={chatOpen ? t('ui:chat.closeChat') : t('ui:chat.openChat')}
-            icon={<MessageCircle size={22} />}
-            onClick={() => engine.setChatOpen(!chatOpen)}
-            data-testid="agent-chat-toggle-button"
-            aria-expanded={chatOpen}
-          />
-          {unread > 0 ? (
-            <span className={stage.badge} data-testid="agent-chat-unread" aria-label={t('ui:chat.unread', { count: unread })}>
-              {unread}
-            </span>
-          ) : null}
-        </span>
+        <ChatButton
+          id={CHAT_BUTTON_ID}
+          open={chatOpen}
+          unread={unread}
+          icon={<MessageCircle size={22} />}
+          onToggle={() => engine.setChatOpen(!chatOpen)}
+          data-testid="agent-chat-toggle-button"
+          badgeTestId="agent-chat-unread"
+        />
       ) : null}
       <TransferControl />
       <IconButton
@@ -332,13 +332,14 @@ export function CallArea() {
               : t('ui:call.peerCameraOff', { name: call.guestName })}
           </p>
         ) : null}
-        {chatOpen ? <ChatPanel onClose={() => engine?.setChatOpen(false)} /> : null}
+        {chatOpen ? <ChatPanel onClose={() => engine?.setChatOpen(false)} openerId={CHAT_BUTTON_ID} /> : null}
         {settingsOpen ? (
           <CallSettings
             video={video}
             participants={participants}
             main={remote?.display ?? null}
             onClose={() => engine?.setDeviceConfigOpen(false)}
+            openerId={SETTINGS_BUTTON_ID}
           />
         ) : null}
       </div>

@@ -18,12 +18,14 @@ export interface Participant {
  * (deviceConfigChanged, without dropping it), each participant's volume, and who is shown large
  * (mainUser) when more than one other person is in the call.
  */
-export function CallSettings({ video, participants, main, onClose }: {
+export function CallSettings({ video, participants, main, onClose, openerId }: {
   video: boolean;
   participants: readonly Participant[];
   /** the display shown large now */
   main: string | null;
   onClose: () => void;
+  /** the settings button: the focus goes back to it when the panel closes */
+  openerId: string;
 }) {
   const { t } = useTranslation(['translation', 'ui']);
   const engine = useAgentInCall((s) => s.engine);
@@ -55,6 +57,7 @@ export function CallSettings({ video, participants, main, onClose }: {
       title={t('inCall.settings')}
       closeLabel={t('inCall.closeSettings')}
       onClose={onClose}
+      openerId={openerId}
       data-testid="agent-settings-panel"
       aria-labelledby="call-settings-title"
     >

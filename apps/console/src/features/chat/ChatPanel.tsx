@@ -17,8 +17,8 @@ function AgentChatFile({ url, name, kind }: { url: string; name: string; kind: '
 }
 
 /** The agent's chat: the shared panel on the agent engine. */
-export function ChatPanel({ onClose }: { onClose: () => void }) {
+export function ChatPanel({ onClose, openerId }: { onClose: () => void; openerId: string }) {
   const chat = useAgentInCall((s) => s.status?.chatMessages ?? NONE);
   const desk = useAgentInCall((s) => s.engine);
-  return <SharedChatPanel messages={chat} engine={desk} onClose={onClose} renderFile={AgentChatFile} />;
+  return <SharedChatPanel messages={chat} engine={desk} onClose={onClose} openerId={openerId} renderFile={AgentChatFile} />;
 }

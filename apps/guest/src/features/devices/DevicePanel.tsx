@@ -3,6 +3,7 @@ import { useTranslation } from '../../i18n/index.ts';
 import { DeviceSelect, SidePanel, sidePanelStyles } from '@lobby/ui';
 import SwitchCamera from 'lucide-react/icons/switch-camera';
 import { useGuestStore, useInCall } from '../../state/store.ts';
+import { DEVICES_BUTTON_ID } from '../ongoing/panelOpeners.ts';
 import styles from './DevicePanel.module.css';
 
 type Kind = 'audioinput' | 'videoinput' | 'audiooutput';
@@ -59,14 +60,9 @@ export function DevicePanel({ video }: { video: boolean }) {
       title={t('ongoing.devices')}
       closeLabel={t('ongoing.closeDevices')}
       onClose={() => engine?.setDeviceConfigOpen(false)}
+      openerId={DEVICES_BUTTON_ID}
       data-testid="device-panel"
       aria-label={t('ongoing.devices')}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape' || e.defaultPrevented) return;
-        e.preventDefault();
-        engine?.setDeviceConfigOpen(false);
-        document.querySelector<HTMLElement>('[data-testid="devices-button"]')?.focus();
-      }}
     >
       {video ? (
         <DeviceSelect

@@ -11,7 +11,8 @@ import { useInCall } from '../../state/store.ts';
 import { useGuestStore } from '../../state/store.ts';
 import { useCallActions } from '../../state/callActions.ts';
 import styles from './OngoingScreen.module.css';
-import { IconButton, stageStyles as stage } from '@lobby/ui';
+import { ChatButton, IconButton } from '@lobby/ui';
+import { CHAT_BUTTON_ID, DEVICES_BUTTON_ID } from './panelOpeners.ts';
 
 /** Mute, camera (video calls) and hang up. Labels say what a press will do. */
 export function CallControls({ video }: { video: boolean }) {
@@ -53,30 +54,24 @@ export function CallControls({ video }: { video: boolean }) {
             if (!devicesOpen) engine.setChatOpen(false);
             engine.setDeviceConfigOpen(!devicesOpen);
           }}
+          id={DEVICES_BUTTON_ID}
           data-testid="devices-button"
           aria-expanded={devicesOpen}
         />
       ) : null}
       {engine ? (
-        <span className={stage.badgeWrap}>
-          <IconButton
-            label={
-              chatOpen ? t('ui:chat.closeChat') : unread > 0 ? `${t('ui:chat.openChat')}, ${t('ui:chat.unread', { count: unread })}` : t('ui:chat.openChat')
-            }
-            icon={<MessageCircle size={24} />}
-            onClick={() => {
-              if (!chatOpen) engine.setDeviceConfigOpen(false);
-              engine.setChatOpen(!chatOpen);
-            }}
-            data-testid="chat-toggle-button"
-            aria-expanded={chatOpen}
-          />
-          {unread > 0 ? (
-            <span className={stage.badge} data-testid="chat-unread" aria-hidden="true">
-              {unread}
-            </span>
-          ) : null}
-        </span>
+        <ChatButton
+          id={CHAT_BUTTON_ID}
+          open={chatOpen}
+          unread={unread}
+          icon={<MessageCircle size={24} />}
+          onToggle={() => {
+            if (!chatOpen) engine.setDeviceConfigOpen(false);
+            engine.setChatOpen(!chatOpen);
+          }}
+          data-testid="chat-toggle-button"
+          badgeTestId="chat-unread"
+        />
       ) : null}
       <IconButton
         label={t('ui:call.hangup')}

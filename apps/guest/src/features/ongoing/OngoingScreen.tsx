@@ -2,6 +2,7 @@ import { useTranslation } from '../../i18n/index.ts';
 import { MediaNotice } from '../call/MediaNotice.tsx';
 import MicOff from 'lucide-react/icons/mic-off';
 import Headset from 'lucide-react/icons/headset';
+import Pause from 'lucide-react/icons/pause';
 import { useGuestStore } from '../../state/store.ts';
 import { CallControls } from './CallControls.tsx';
 import { HoldPage } from '../hold/HoldPage.tsx';
@@ -93,6 +94,12 @@ export function OngoingScreen() {
                   <Avatar name={agentName} imageUrl={agentImage} imageAlt={agentName} size={96} fallbackIcon={<Headset size={40} />} />
                   <span>{t('ui:call.cameraIsOff')}</span>
                 </span>
+              ) : onHold ? (
+                // on hold the agent's media is gone: the tile, under the hold page, says so (never "Connecting…")
+                <span className={styles.remoteOff} data-testid="remote-on-hold">
+                  <Pause size={36} aria-hidden="true" />
+                  <span>{t('ongoing.onHold')}</span>
+                </span>
               ) : (
                 <span className={styles.remoteOff}>
                   <Spinner size={36} />
@@ -128,7 +135,7 @@ export function OngoingScreen() {
             <span className={`${styles.avatarRings} ${remote ? styles.live : ''}`}>
               <Avatar name={remote ? agentName : null} imageUrl={agentImage} imageAlt={agentName} size={128} fallbackIcon={<Headset size={52} />} />
             </span>
-            <p className={styles.voiceName}>{remote ? agentName : t('ui:call.connecting')}</p>
+            <p className={styles.voiceName}>{remote ? agentName : onHold ? t('ongoing.onHold') : t('ui:call.connecting')}</p>
             <p className={stage.voiceKind}>{t('ui:call.voiceCall')}</p>
           </div>
           <VideoTile
