@@ -91,9 +91,20 @@ test('when the page is in Arabic on a phone, then English company texts keep the
       expect(time, 'a chat time not in Arabic').toMatch(/[صم]|[\u0660-\u0669]/);
     }
     await record(page, testInfo, 'guest-ar-phone-chat-times');
+    // oldest first, the newest at the bottom by the input
+    await expect(page.getByTestId('chat-message')).toHaveText([/مرحبا/, /Hello/]);
     await page.getByTestId('chat-input').focus();
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('chat-panel')).toHaveCount(0);
+    await expect(chatButton).toBeFocused();
+
+    // and from the chat button itself, where the focus is after opening it
+    await chatButton.click();
+    await expect(page.getByTestId('chat-panel')).toBeVisible();
+    await expect(chatButton).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('chat-panel')).toHaveCount(0);
+    await expect(chatButton).toBeFocused();
   } finally {
     await closeAll(testInfo, agent, guest);
   }

@@ -1,6 +1,7 @@
 /**
  * In-call chat (issue 5): messages travel through the guest's XMPP room between the guest and the
- * call's agent, newest first; while a side's chat is closed its unread count shows what arrived.
+ * call's agent, shown oldest to newest with the newest by the input at the bottom, as in a messenger;
+ * while a side's chat is closed its unread count shows what arrived, and its button's name says it.
  */
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
@@ -18,20 +19,20 @@ test('when the agent writes during a call, then the guest sees an unread count, 
     await sendChat(agent.page, 'agent-', 'Hello, how can I help?');
     await sendChat(agent.page, 'agent-', 'I can see your <b>camera</b> now');
 
-    // assert: the guest's unread count says 2; the agent's own messages are in its panel, newest first
+    // assert: the guest's unread count says 2; the agent's own messages are in its panel, newest last
     await expect(guest.page.getByTestId('chat-unread')).toHaveText('2');
     await expect(agent.page.getByTestId('chat-message')).toHaveText([
-      /I can see your <b>camera<\/b> now/,
       /Hello, how can I help\?/,
+      /I can see your <b>camera<\/b> now/,
     ]);
 
     // act: the guest opens the chat
     await guest.page.getByTestId('chat-toggle-button').click();
 
-    // assert: newest first, shown as text (no markup), and nothing is unread any more
+    // assert: newest last, shown as text (no markup), and nothing is unread any more
     const guestMessages = guest.page.getByTestId('chat-message');
-    await expect(guestMessages).toHaveText([/I can see your <b>camera<\/b> now/, /Hello, how can I help\?/]);
-    await expect(guestMessages.first()).toHaveAttribute('data-mine', 'false');
+    await expect(guestMessages).toHaveText([/Hello, how can I help\?/, /I can see your <b>camera<\/b> now/]);
+    await expect(guestMessages.last()).toHaveAttribute('data-mine', 'false');
     await expect(guest.page.getByTestId('chat-messages').locator('b')).toHaveCount(0);
     await expect(guest.page.getByTestId('chat-unread')).toHaveCount(0);
     // on a laptop (1024 px) the open chat docks beside the call: the hang-up button is not covered
@@ -48,15 +49,85 @@ test('when the agent writes during a call, then the guest sees an unread count, 
     await agent.page.getByTestId('agent-chat-toggle-button').click();
     await sendChat(guest.page, '', 'My order number is 12345');
 
-    // assert: the agent's unread count shows the reply, and opening shows it on top
+    // assert: the agent's unread count shows the reply, also in its button's name; opening shows it last
     await expect(agent.page.getByTestId('agent-chat-unread')).toHaveText('1');
-    await expect(guestMessages.first()).toHaveText(/My order number is 12345/);
-    await expect(guestMessages.first()).toHaveAttribute('data-mine', 'true');
+    await expect(agent.page.getByTestId('agent-chat-toggle-button')).toHaveAccessibleName('Open chat, 1 unread message');
+    await expect(guestMessages.last()).toHaveText(/My order number is 12345/);
+    await expect(guestMessages.last()).toHaveAttribute('data-mine', 'true');
     await agent.page.getByTestId('agent-chat-toggle-button').click();
-    await expect(agent.page.getByTestId('chat-message').first()).toHaveText(/My order number is 12345/);
+    await expect(agent.page.getByTestId('chat-message').last()).toHaveText(/My order number is 12345/);
     await expect(agent.page.getByTestId('agent-chat-unread')).toHaveCount(0);
     await screenshot(guest.page, testInfo, 'incall-chat-guest');
     await screenshot(agent.page, testInfo, 'incall-chat-agent');
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
+
+test('when many messages arrive, then the newest is at the bottom by the input, a reader of older ones stays where they read, and Escape from a panel\'s button closes it', async ({}, testInfo) => {
+  const { agent, guest } = await launchPair();
+  try {
+    await guestCallsAndAgentAnswers(agent, guest);
+    const page = guest.page;
+    const chatButton = page.getByTestId('chat-toggle-button');
+    await chatButton.click();
+    await expect(page.getByTestId('chat-panel')).toBeVisible();
+
+    // act: the agent writes more lines than the guest's chat shows at once
+    for (let line = 1; line <= 14; line++) await sendChat(agent.page, 'agent-', `Line ${line} of the offer`);
+
+    // assert: the newest is the last line, just above the input, in view; the oldest has scrolled away
+    const messages = page.getByTestId('chat-message');
+    await expect(messages).toHaveCount(14);
+    const newest = messages.last();
+    await expect(newest).toHaveText(/Line 14 of the offer/);
+    await expect(newest).toBeInViewport();
+    await expect(messages.first()).not.toBeInViewport();
+    const newestBox = await newest.boundingBox();
+    const inputBox = await page.getByTestId('chat-input').boundingBox();
+    expect(newestBox && inputBox && newestBox.y + newestBox.height <= inputBox.y).toBe(true);
+    await screenshot(page, testInfo, 'incall-chat-many-guest');
+
+    // act: the guest scrolls up with the mouse wheel to read the first lines; the agent writes again
+    await page.getByTestId('chat-messages').hover();
+    await page.mouse.wheel(0, -5000);
+    await expect(messages.first()).toBeInViewport();
+    await sendChat(agent.page, 'agent-', 'Line 15 of the offer');
+
+    // assert: the reader is left where they read (the new line arrived below, out of view)
+    await expect(messages).toHaveCount(15);
+    await expect(messages.first()).toBeInViewport();
+    await expect(messages.last()).not.toBeInViewport();
+
+    // act: back at the bottom, the next line is followed
+    await page.mouse.wheel(0, 5000);
+    await expect(messages.last()).toBeInViewport();
+    await sendChat(agent.page, 'agent-', 'Line 16 of the offer');
+    await expect(messages).toHaveCount(16);
+    await expect(messages.last()).toHaveText(/Line 16 of the offer/);
+    await expect(messages.last()).toBeInViewport();
+
+    // act: the focus is still on the chat button that opened the chat; the guest presses Escape
+    await expect(chatButton).toBeFocused();
+    await page.keyboard.press('Escape');
+    // assert: the chat closed; the focus stays on its button
+    await expect(page.getByTestId('chat-panel')).toHaveCount(0);
+    await expect(chatButton).toBeFocused();
+
+    // the same for the camera and sound panel, from its button
+    const devicesButton = page.getByTestId('devices-button');
+    await devicesButton.click();
+    await expect(page.getByTestId('device-panel')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('device-panel')).toHaveCount(0);
+    await expect(devicesButton).toBeFocused();
+
+    // and for the agent, from inside its chat: the focus goes back to its chat button
+    await screenshot(agent.page, testInfo, 'incall-chat-many-agent');
+    await agent.page.getByTestId('chat-input').click();
+    await agent.page.keyboard.press('Escape');
+    await expect(agent.page.getByTestId('chat-panel')).toHaveCount(0);
+    await expect(agent.page.getByTestId('agent-chat-toggle-button')).toBeFocused();
   } finally {
     await closeAll(testInfo, agent, guest);
   }
@@ -80,11 +151,11 @@ test('when the guest sends an image in the chat, then the agent sees its preview
     // assert: the agent's unread count goes up; opening shows the picture itself, loaded from our server
     await expect(agent.page.getByTestId('agent-chat-unread')).toHaveText('1');
     await agent.page.getByTestId('agent-chat-toggle-button').click();
-    const preview = agent.page.getByTestId('chat-message').first().getByTestId('chat-file').locator('img');
+    const preview = agent.page.getByTestId('chat-message').last().getByTestId('chat-file').locator('img');
     await expect(preview).toHaveAttribute('alt', 'receipt.png');
     await expect(preview).toHaveAttribute('src', /\/api\/files\//);
     await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
-    await expect(guest.page.getByTestId('chat-message').first()).toHaveAttribute('data-mine', 'true');
+    await expect(guest.page.getByTestId('chat-message').last()).toHaveAttribute('data-mine', 'true');
     await screenshot(agent.page, testInfo, 'incall-chat-file-agent');
   } finally {
     await closeAll(testInfo, agent, guest);
@@ -113,11 +184,11 @@ test('when the agent sends an image and a PDF in the chat, then the guest sees t
     await guest.page.getByTestId('chat-toggle-button').click();
     const files = guest.page.getByTestId('chat-message').getByTestId('chat-file');
     await expect(files).toHaveCount(2);
-    const pdfLink = files.nth(0);
+    const pdfLink = files.nth(1);
     await expect(pdfLink).toHaveAttribute('data-state', 'ready');
     await expect(pdfLink).toHaveAttribute('download', 'terms.pdf');
     await expect(pdfLink).toHaveText(/terms\.pdf/);
-    const picture = files.nth(1).locator('img');
+    const picture = files.nth(0).locator('img');
     await expect(picture).toHaveAttribute('alt', 'offer.png');
     await expect(picture).toHaveAttribute('src', /^blob:/);
     await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);

@@ -5,10 +5,13 @@
  * CallResumed and media flows again both ways.
  */
 import { expect, test, type Locator } from '@playwright/test';
+import { launchParticipant } from '../support/browser.ts';
 import { queryRows } from '../support/db.ts';
 import { DEMO_ADMIN } from '../support/api.ts';
 import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
 import { expectMediaFlowing, mediaCounters } from '../support/media.ts';
+import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
+import { PHONE } from '../support/guest/screens.ts';
 import { guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
 
 interface ReportRow {
@@ -138,3 +141,36 @@ test('when the agent holds and resumes, then both timers say on hold and run on 
     await closeAll(testInfo, agent, guest);
   }
 });
+
+for (const language of ['en', 'ar'] as const) {
+  test(`when the agent holds a call with a guest on a phone (${language}), then the on-hold timer pill stays on one line and nothing says connecting`, async ({}, testInfo) => {
+    if (language === 'ar') await arrangeCompanySettings({ language: 'arabic' });
+    const agent = await launchParticipant('agent');
+    const guest = await launchParticipant(`guest-${language}-phone`, { viewport: PHONE });
+    try {
+      await guestCallsAndAgentAnswers(agent, guest);
+      await expect(guest.page.locator('html')).toHaveAttribute('lang', language);
+
+      // act: the agent holds
+      await agent.page.getByTestId('agent-hold-button').click();
+
+      // assert: "On hold · 0:0x" is one line: no taller than the pill's own single-line height (32 px)
+      const timer = guest.page.getByTestId('call-timer');
+      await expect(timer).toHaveAttribute('data-on-hold', 'true');
+      await expect(timer).toContainText(language === 'ar' ? 'في الانتظار' : 'On hold');
+      const box = await timer.boundingBox();
+      expect(box?.height, 'the on-hold pill wrapped').toBeLessThanOrEqual(33);
+      // and it is inside the screen
+      expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
+
+      // assert: what lies under the hold page (the agent's tile) says on hold too, never connecting
+      const call = guest.page.locator('[data-screen="ongoing"]');
+      await expect(guest.page.getByTestId('remote-on-hold')).toHaveText(language === 'ar' ? 'في الانتظار' : 'On hold');
+      expect(await call.ariaSnapshot()).not.toMatch(language === 'ar' ? /جارٍ الاتصال/ : /Connecting/);
+      await screenshot(guest.page, testInfo, `incall-hold-phone-${language}`);
+    } finally {
+      await closeAll(testInfo, agent, guest);
+      if (language === 'ar') await restoreAll();
+    }
+  });
+}

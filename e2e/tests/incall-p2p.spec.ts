@@ -121,7 +121,7 @@ test('when in a p2p call, then chat, mute and the guest\'s device change work as
     // chat (XMPP, unchanged by the method)
     await sendChat(guest.page, '', 'Hello over p2p');
     await agent.page.getByTestId('agent-chat-toggle-button').click();
-    await expect(agent.page.getByTestId('chat-message').first()).toHaveText(/Hello over p2p/);
+    await expect(agent.page.getByTestId('chat-message').last()).toHaveText(/Hello over p2p/);
 
     // mute: the guest's microphone off its sender, the agent shows it and receives no more audio
     await guest.page.getByTestId('mute-audio-button').click();
