@@ -74,6 +74,7 @@ test('when a person opens the console without a session, or with an expired one,
   try {
     await agent.page.goto('/console/');
     await expect(agent.page.locator('[data-screen="login"]')).toBeVisible();
+    expect(failures, 'a fresh load').toEqual([]);
     await screenshot(agent.page, testInfo, 'console-fresh-load');
 
     // a session cookie the server no longer knows (expired, or from before a reset) is detected as signed out
