@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { initialCallStatus, type CallStatus } from '@lobby/call';
 import { CallArea } from '../src/features/call/CallArea.tsx';
-import { createConsoleStore, type ConsoleStore } from '../src/state/store.ts';
-import { initialAgentInCall, type AgentInCallEngine } from '../src/state/inCall.ts';
-import { agent, Wrapper } from './helpers.tsx';
+import type { ConsoleStore } from '../src/state/store.ts';
+import type { AgentInCallEngine } from '../src/state/inCall.ts';
+import { inCallStore, Wrapper } from './helpers.tsx';
 
 afterEach(cleanup);
 
@@ -33,14 +33,7 @@ function fakeEngine(store: ConsoleStore): AgentInCallEngine {
 }
 
 function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}) {
-  const store = createConsoleStore({
-    session: 'authenticated',
-    user: agent,
-    language,
-    activeCall: { callId: 'g1--a', guestName: 'Guest A1B2', kind: 'video', assignmentName: 'Sales', startedAt: Date.now() - 5_000 },
-    remoteStreams: [],
-    inCall: { ...initialAgentInCall, status: { ...initialCallStatus(), ...status } },
-  });
+  const store = inCallStore(language, { status: { ...initialCallStatus(), ...status } });
   store.setState((s) => ({ inCall: { ...s.inCall, engine: fakeEngine(store) } }));
   render(
     <Wrapper store={store}>

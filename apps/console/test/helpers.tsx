@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import '../src/i18n/index.ts';
 import { AppProviders } from '../src/app/App.tsx';
-import type { ConsoleStore } from '../src/state/store.ts';
+import { createConsoleStore, type ConsoleStore } from '../src/state/store.ts';
+import { initialAgentInCall, type AgentInCallState } from '../src/state/inCall.ts';
 
 export function Wrapper({ store, children, path = '/' }: { store: ConsoleStore; children: ReactNode; path?: string }) {
   return (
@@ -21,3 +22,15 @@ export const agent = {
   jid: 'sarah@lobby.local',
   assignmentIds: [1],
 };
+
+/** The agent in a video call with Guest A1B2 answered `talkedMs` ago, no media yet; `inCall` as given. */
+export function inCallStore(language: 'en' | 'ar', inCall: Partial<AgentInCallState>, talkedMs = 5_000): ConsoleStore {
+  return createConsoleStore({
+    session: 'authenticated',
+    user: agent,
+    language,
+    activeCall: { callId: 'g1--a', guestName: 'Guest A1B2', kind: 'video', assignmentName: 'Sales', startedAt: Date.now() - talkedMs },
+    remoteStreams: [],
+    inCall: { ...initialAgentInCall, ...inCall },
+  });
+}

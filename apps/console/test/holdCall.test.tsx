@@ -4,22 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { initialCallStatus } from '@lobby/call';
 import { CallArea } from '../src/features/call/CallArea.tsx';
-import { createConsoleStore } from '../src/state/store.ts';
-import { initialAgentInCall } from '../src/state/inCall.ts';
-import { agent, Wrapper } from './helpers.tsx';
+import { inCallStore, Wrapper } from './helpers.tsx';
 
 afterEach(cleanup);
 
 function renderHeld(language: 'en' | 'ar') {
-  const store = createConsoleStore({
-    session: 'authenticated',
-    user: agent,
-    language,
-    activeCall: { callId: 'g1--a', guestName: 'Guest A1B2', kind: 'video', assignmentName: 'Sales', startedAt: Date.now() - 75_000 },
-    // on hold: the media room is left, no stream from the guest
-    remoteStreams: [],
-    inCall: { ...initialAgentInCall, held: true, status: { ...initialCallStatus(), peerCall: 'Paused' } },
-  });
+  // on hold: the media room is left, no stream from the guest
+  const store = inCallStore(language, { held: true, status: { ...initialCallStatus(), peerCall: 'Paused' } }, 75_000);
   render(
     <Wrapper store={store}>
       <CallArea />
