@@ -14,7 +14,12 @@ const dir = mkdtempSync(path.join(tmpdir(), 'lobby-conf-'));
 const planted = path.join(dir, 'lobby.conf');
 writeFileSync(
   planted,
-  ['LOBBY_RUN_DIR=/var/lib/lobby/run', 'LOBBY_DATA_DIR=/var/lib/lobby/data', 'PORT=80', 'DATABASE_URL=postgres://lobby:x@127.0.0.1/lobby'].join('\n') + '\n',
+  [
+    'LOBBY_RUN_DIR=/var/lib/lobby/run',
+    'LOBBY_DATA_DIR=/var/lib/lobby/data',
+    'PORT=80',
+    'DATABASE_URL=postgres://lobby:x@127.0.0.1/lobby',
+  ].join('\n') + '\n',
 );
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -22,10 +27,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function settingsAfter(snippet: string): Record<string, string> {
   const out = execFileSync(
     'bash',
-    ['-c', `set -euo pipefail; lobby_root=$PWD; ${snippet}; . scripts/lib/conf.sh; lobby_load_conf; printf '%s\\n' "LOBBY_RUN_DIR=$LOBBY_RUN_DIR" "LOBBY_DATA_DIR=$LOBBY_DATA_DIR" "PORT=$PORT" "DATABASE_URL=\${DATABASE_URL:-}"`],
+    [
+      '-c',
+      `set -euo pipefail; lobby_root=$PWD; ${snippet}; . scripts/lib/conf.sh; lobby_load_conf; printf '%s\\n' "LOBBY_RUN_DIR=$LOBBY_RUN_DIR" "LOBBY_DATA_DIR=$LOBBY_DATA_DIR" "PORT=$PORT" "DATABASE_URL=\${DATABASE_URL:-}"`,
+    ],
     { cwd: root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LOBBY_CONF: planted }, encoding: 'utf8' },
   );
-  return Object.fromEntries(out.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
 }
 
 describe('the settings file of a deployment (scripts/lib/conf.sh)', () => {
@@ -39,7 +52,7 @@ describe('the settings file of a deployment (scripts/lib/conf.sh)', () => {
     });
   });
 
-  it("when the test suite sets up its stack on a machine with a lobby.conf, then the test stack keeps its own folders, ports and database", () => {
+  it('when the test suite sets up its stack on a machine with a lobby.conf, then the test stack keeps its own folders, ports and database', () => {
     const settings = settingsAfter('LOBBY_TEST_SLOT=6 . scripts/lib/test-env.sh');
     expect(settings).toEqual({
       LOBBY_RUN_DIR: `${root}/.run/test-6`,
