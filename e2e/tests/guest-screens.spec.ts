@@ -95,6 +95,29 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await record(page, testInfo, `unsupported-browser-${lang}`);
     });
 
+    test('when the page is opened over plain http on a real address, then unsupported (insecure) with the https address', async ({}, testInfo) => {
+      // a name, not loopback: Chromium treats http://127.0.0.1 as secure, http://<a name> not
+      const port = new URL(process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080').port;
+      const launched = await launchParticipant('guest', {
+        viewport,
+        extraArgs: [
+          '--host-resolver-rules=MAP support.lobby.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+        ],
+      });
+      browsers.push(launched);
+      await launched.page.goto(`http://support.lobby.test:${port}/?from=newsletter#top`);
+      await expectScreen(launched.page, 'unsupported', lang);
+      await expect(launched.page.locator('[data-unsupported-reason="insecure"]')).toBeVisible();
+      const link = launched.page.getByRole('link', { name: 'https://support.lobby.test/?from=newsletter#top' });
+      await expect(link).toHaveAttribute('href', 'https://support.lobby.test/?from=newsletter#top');
+      await expect(
+        launched.page.getByRole('button', {
+          name: lang === 'ar' ? 'افتح الصفحة الآمنة' : 'Open the secure page',
+        }),
+      ).toBeVisible();
+      await record(launched.page, testInfo, `unsupported-insecure-${lang}`);
+    });
+
     test('when the browser is offline, then unsupported (network)', async ({}, testInfo) => {
       const { page, context } = await guest(viewport);
       await context.addInitScript(() => {
@@ -110,7 +133,8 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await arrangeCompanySettings({ previewScreen: true });
       const { page, context } = await guest(viewport);
       await context.addInitScript(() => {
-        MediaDevices.prototype.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+        MediaDevices.prototype.getUserMedia = () =>
+          Promise.reject(new DOMException('denied', 'NotAllowedError'));
       });
       await page.goto('/');
       await expectScreen(page, 'unsupported', lang);
@@ -135,7 +159,9 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       const { page } = await guest(viewport);
       await page.goto('/');
       await expectScreen(page, 'schedule', lang);
-      await expect(page.getByText(lang === 'ar' ? 'نجيب في أيام العمل من ٩ إلى ٥.' : 'We answer on weekdays, 9 to 5.')).toBeVisible();
+      await expect(
+        page.getByText(lang === 'ar' ? 'نجيب في أيام العمل من ٩ إلى ٥.' : 'We answer on weekdays, 9 to 5.'),
+      ).toBeVisible();
       await expect(page.getByTestId('timetable').locator('tbody tr')).toHaveCount(7);
       await record(page, testInfo, `schedule-${lang}`);
 
@@ -150,7 +176,18 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await arrangeZone(riyadh, 5000);
       await arrangeCompanySettings({
         requestLocation: true,
-        locationOfService: { type: 'Polygon', coordinates: [[[46.6, 24.6], [46.8, 24.6], [46.8, 24.8], [46.6, 24.8], [46.6, 24.6]]] },
+        locationOfService: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [46.6, 24.6],
+              [46.8, 24.6],
+              [46.8, 24.8],
+              [46.6, 24.8],
+              [46.6, 24.6],
+            ],
+          ],
+        },
         outOfZoneMsg: 'We only serve Riyadh.',
         outOfZoneMsg_ar: 'نخدم مدينة الرياض فقط.',
       });
@@ -159,7 +196,9 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await context.setGeolocation({ latitude: 51.5072, longitude: -0.1276 }); // London
       await page.goto('/');
       await expectScreen(page, 'outofzone', lang);
-      await expect(page.getByText(lang === 'ar' ? 'نخدم مدينة الرياض فقط.' : 'We only serve Riyadh.')).toBeVisible();
+      await expect(
+        page.getByText(lang === 'ar' ? 'نخدم مدينة الرياض فقط.' : 'We only serve Riyadh.'),
+      ).toBeVisible();
       await record(page, testInfo, `outofzone-${lang}`);
 
       // the guest travels (or fixes the permission) and checks again
@@ -177,7 +216,9 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await expect(page.getByTestId('camera-select').locator('option')).not.toHaveCount(0);
       await expect(page.getByTestId('microphone-select').locator('option')).not.toHaveCount(0);
       // the fake microphone plays a beep: the level moves
-      await expect.poll(async () => Number(await page.getByTestId('mic-level').getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+      await expect
+        .poll(async () => Number(await page.getByTestId('mic-level').getAttribute('aria-valuenow')))
+        .toBeGreaterThan(0);
       await expect(page.getByTestId('flip-camera-button')).toBeVisible();
       await record(page, testInfo, `preview-${lang}`);
       await page.getByTestId('continue-button').click();
@@ -198,7 +239,9 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await expect(page.getByTestId('assignment-option')).toHaveCount(2);
       await expect(page.locator('[data-testid="call-button"]')).toHaveCount(2);
       await expect(page.getByTestId('website-link')).toHaveAttribute('href', 'https://example.com');
-      await expect(page.getByText(lang === 'ar' ? 'تحدث مع فريقنا وجهًا لوجه.' : 'Talk to our team, face to face.')).toBeVisible();
+      await expect(
+        page.getByText(lang === 'ar' ? 'تحدث مع فريقنا وجهًا لوجه.' : 'Talk to our team, face to face.'),
+      ).toBeVisible();
       await record(page, testInfo, `selection-${lang}`);
 
       // a voice-only company: one call button, for voice
@@ -210,12 +253,17 @@ for (const { setting, lang, viewport } of LANGUAGES) {
     });
 
     test('when the guest calls and nobody answers yet, then waiting; leaving, then abandoned', async ({}, testInfo) => {
-      await arrangeCompanySettings({ waitingMsg: 'An advisor will be with you shortly.', waitingMsg_ar: 'سينضم إليك مستشار قريبًا.' });
+      await arrangeCompanySettings({
+        waitingMsg: 'An advisor will be with you shortly.',
+        waitingMsg_ar: 'سينضم إليك مستشار قريبًا.',
+      });
       const { page } = await guest(viewport);
       await page.goto('/');
       await callWithVideo(page);
       await expectScreen(page, 'waiting', lang);
-      await expect(page.getByText(lang === 'ar' ? 'سينضم إليك مستشار قريبًا.' : 'An advisor will be with you shortly.')).toBeVisible();
+      await expect(
+        page.getByText(lang === 'ar' ? 'سينضم إليك مستشار قريبًا.' : 'An advisor will be with you shortly.'),
+      ).toBeVisible();
       await expect(page.getByTestId('local-video')).toHaveAttribute('data-has-video', 'true');
       await record(page, testInfo, `waiting-${lang}`);
       await page.getByTestId('cancel-button').click();
@@ -261,7 +309,12 @@ for (const { setting, lang, viewport } of LANGUAGES) {
 }
 
 test('when an agent answers a voice call and hangs up, then ongoing shows the voice layout, then rating (emojies) and thanks', async ({}, testInfo) => {
-  await arrangeCompanySettings({ language: 'arabic', callType: 'voice', showRatingPage: true, ratingStyle: 'emojies' });
+  await arrangeCompanySettings({
+    language: 'arabic',
+    callType: 'voice',
+    showRatingPage: true,
+    ratingStyle: 'emojies',
+  });
   const agent = await launchParticipant('agent');
   browsers.push(agent);
   const { page } = await guest(PHONE);
@@ -284,7 +337,12 @@ test('when an agent answers a voice call and hangs up, then ongoing shows the vo
 });
 
 test('when an agent answers a video call, then ongoing; the agent hangs up, then rating (stars)', async ({}, testInfo) => {
-  await arrangeCompanySettings({ language: 'english', callType: 'video', showRatingPage: true, ratingStyle: 'stars' });
+  await arrangeCompanySettings({
+    language: 'english',
+    callType: 'video',
+    showRatingPage: true,
+    ratingStyle: 'stars',
+  });
   const agent = await launchParticipant('agent');
   browsers.push(agent);
   const { page } = await guest(LAPTOP);
@@ -315,6 +373,14 @@ test('when a guest opens an appointment link in an app web view, then the refere
   await page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
   await expectScreen(page, 'waiting', 'en');
   await expect
-    .poll(async () => (await queryRows<{ appointment_reference: string | null }>('select appointment_reference from call_reports where appointment_reference = ?', [reference])).length)
+    .poll(
+      async () =>
+        (
+          await queryRows<{ appointment_reference: string | null }>(
+            'select appointment_reference from call_reports where appointment_reference = ?',
+            [reference],
+          )
+        ).length,
+    )
     .toBeGreaterThan(0);
 });

@@ -24,11 +24,15 @@ describe('opening hours', () => {
     expect(isOpen(dubai, wed('06:00'))).toBe(true); // 10:00 in Dubai
     expect(isOpen(dubai, wed('14:00'))).toBe(false); // 18:00 in Dubai
   });
-  it('when today is one of the closed days (in the schedule\'s zone), then closed whatever the weekly hours say', () => {
+  it("when today is one of the closed days (in the schedule's zone), then closed whatever the weekly hours say", () => {
     expect(isOpen({ ...schedule, closedDays: ['2026-11-18'] }, wed('10:00'))).toBe(false);
     expect(isOpen({ ...schedule, closedDays: ['2026-11-19'] }, wed('10:00'))).toBe(true);
     // 23:30 UTC on the 17th is already the 18th in Dubai
-    const dubai = { timezone: 'Asia/Dubai', weekly: [{ day: 3, from: '00:00', to: '12:00' }], closedDays: ['2026-11-18'] };
+    const dubai = {
+      timezone: 'Asia/Dubai',
+      weekly: [{ day: 3, from: '00:00', to: '12:00' }],
+      closedDays: ['2026-11-18'],
+    };
     expect(isOpen(dubai, new Date('2026-11-17T23:30:00Z'))).toBe(false);
   });
   it('when a period runs past midnight, then its morning part is open the next day', () => {
@@ -39,7 +43,10 @@ describe('opening hours', () => {
 });
 
 describe('browser checks', () => {
-  const ok = { RTCPeerConnection: function () {}, navigator: { mediaDevices: { getUserMedia: () => undefined }, onLine: true } };
+  const ok = {
+    RTCPeerConnection: function () {},
+    navigator: { mediaDevices: { getUserMedia: () => undefined }, onLine: true },
+  };
   it('when WebRTC and media devices are there and online, then supported', () => {
     expect(browserCheck(ok)).toBeNull();
   });
@@ -51,6 +58,10 @@ describe('browser checks', () => {
   });
   it('when offline, then network', () => {
     expect(browserCheck({ ...ok, navigator: { ...ok.navigator, onLine: false } })).toBe('network');
+  });
+  it('when the page was opened over plain http (no secure context: no media devices either), then insecure, not browser', () => {
+    expect(browserCheck({ ...ok, isSecureContext: false, navigator: { onLine: true } })).toBe('insecure');
+    expect(browserCheck({ ...ok, isSecureContext: true })).toBeNull();
   });
 });
 
@@ -99,7 +110,8 @@ describe('tabs of one guest', () => {
     return () => {
       const own: Array<(e: MessageEvent) => void> = [];
       return {
-        postMessage: (data: unknown) => listeners.filter((l) => !own.includes(l)).forEach((l) => l({ data } as MessageEvent)),
+        postMessage: (data: unknown) =>
+          listeners.filter((l) => !own.includes(l)).forEach((l) => l({ data } as MessageEvent)),
         addEventListener: (_: string, l: (e: MessageEvent) => void) => {
           own.push(l);
           listeners.push(l);
