@@ -280,8 +280,10 @@ lobby_gen_coturn() {
       return 1
     }
     TURN_TLS_PORT=${TURN_TLS_PORT:-5349}
+    # its PID file (Debian's place) and its log: beside the other servers' logs (docs/operations.md "Logs and
+    # their rotation"); TURN_LOG_FILE=syslog sends it to the journal instead
     TURN_PID_FILE=${TURN_PID_FILE:-/run/turnserver/turnserver.pid}
-    TURN_LOG_FILE=${TURN_LOG_FILE:-syslog}
+    TURN_LOG_FILE=${TURN_LOG_FILE:-$LOBBY_LOG_DIR/coturn.log}
     TURN_ALLOWED_PEERS=
     if [ -n "${TURN_ALLOWED_PEER_IP:-}" ]; then TURN_ALLOWED_PEERS="allowed-peer-ip=$TURN_ALLOWED_PEER_IP"; fi
     export TURN_LISTEN_IP TURN_RELAY_IP TURN_EXTERNAL_IP TURN_TLS_CERT TURN_TLS_KEY TURN_TLS_PORT TURN_PID_FILE \
