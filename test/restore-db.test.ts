@@ -7,24 +7,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './freePort.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runDir = mkdtempSync(path.join(tmpdir(), 'lobby-restore-'));
 chmodSync(runDir, 0o755); // the cluster's folder is written by the postgres user
 let env: NodeJS.ProcessEnv = {};
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** bash from the repository's root with the scripts' functions and this cluster's environment. */
 function bash(script: string): { status: number; out: string } {
