@@ -11,10 +11,7 @@ import { layerRules } from '../eslint.layers.js';
 const eslint = new ESLint({
   cwd: process.cwd(),
   overrideConfigFile: true,
-  overrideConfig: [
-    { files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser } },
-    ...layerRules,
-  ],
+  overrideConfig: [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser } }, ...layerRules],
 });
 
 async function restricted(filePath: string, source: string): Promise<string[]> {
@@ -29,10 +26,7 @@ describe('layer order (eslint.layers.js)', () => {
     ['packages/call/src/x.ts', "import { Button } from '@lobby/ui';"],
     ['packages/call/src/x.ts', "import { store } from '../../../apps/guest/src/app/store.ts';"],
     ['packages/ui/src/x.tsx', "import { apiRequest } from '@lobby/call/http';"],
-    [
-      'packages/ui/src/x.tsx',
-      "import { useAgentInCall } from '../../../apps/console/src/features/call/agentInCall.ts';",
-    ],
+    ['packages/ui/src/x.tsx', "import { useAgentInCall } from '../../../apps/console/src/features/call/agentInCall.ts';"],
     ['apps/guest/src/x.ts', "import { QueuePanel } from '../../console/src/features/queue/QueuePanel.tsx';"],
     ['apps/console/src/x.ts', "import { store } from '@lobby/guest';"],
     ['apps/server/src/x.ts', "import { GuestCall } from '@lobby/call';"],
@@ -41,10 +35,7 @@ describe('layer order (eslint.layers.js)', () => {
     ['apps/guest/src/journey/x.ts', "import { App } from '../app/App.tsx';"],
     ['apps/console/src/features/x/x.tsx', "import { BASENAME } from '../../app/App.tsx';"],
     ['apps/console/src/state/x.ts', "import { applyFixture } from '../app/fixtures.ts';"],
-    [
-      'apps/guest/src/features/x/x.ts',
-      "import { QueuePanel } from '../../../../console/src/features/queue/QueuePanel.tsx';",
-    ],
+    ['apps/guest/src/features/x/x.ts', "import { QueuePanel } from '../../../../console/src/features/queue/QueuePanel.tsx';"],
   ])('when %s imports across the layers (%s), then lint fails', async (filePath, source) => {
     expect(await restricted(filePath, source)).toHaveLength(1);
   });
@@ -52,20 +43,11 @@ describe('layer order (eslint.layers.js)', () => {
   it.each([
     ['packages/call/src/x.ts', "import { Company } from '@lobby/contracts';"],
     ['packages/ui/src/x.tsx', "import { Company } from '@lobby/contracts';"],
-    [
-      'apps/guest/src/x.ts',
-      "import { Button } from '@lobby/ui';\nimport { apiRequest } from '@lobby/call/http';",
-    ],
-    [
-      'apps/console/src/x.ts',
-      "import { GuestCall } from '@lobby/call';\nimport { Spinner } from '../base/Spinner.tsx';",
-    ],
+    ['apps/guest/src/x.ts', "import { Button } from '@lobby/ui';\nimport { apiRequest } from '@lobby/call/http';"],
+    ['apps/console/src/x.ts', "import { GuestCall } from '@lobby/call';\nimport { Spinner } from '../base/Spinner.tsx';"],
     ['apps/server/src/x.ts', "import { Company } from '@lobby/contracts';"],
     ['apps/guest/src/features/x/x.ts', "import { useGuestStore } from '../../state/store.ts';"],
-    [
-      'apps/guest/src/app/App.tsx',
-      "import { CallPage } from './CallPage.tsx';\nimport { ScreenSwitch } from '../features/screens/ScreenSwitch.tsx';",
-    ],
+    ['apps/guest/src/app/App.tsx', "import { CallPage } from './CallPage.tsx';\nimport { ScreenSwitch } from '../features/screens/ScreenSwitch.tsx';"],
     ['apps/console/src/main.tsx', "import { App } from './app/App.tsx';"],
   ])('when %s imports down the layers (%s), then lint passes', async (filePath, source) => {
     expect(await restricted(filePath, source)).toEqual([]);
