@@ -79,10 +79,7 @@ async function expectGuestRelayed(
 ) {
   for (const { local, remote } of await expectSelectedPairs(call.guest.page, 'guest')) {
     expect(local.candidateType, `guest: local candidate ${JSON.stringify({ local, remote })}`).toBe('relay');
-    expect(
-      ways.map((w) => w.relayProtocol),
-      'guest: to the relay over',
-    ).toContain(local.relayProtocol);
+    expect(ways.map((w) => w.relayProtocol), 'guest: to the relay over').toContain(local.relayProtocol);
     expect(local.url).toBe(ways.find((w) => w.relayProtocol === local.relayProtocol)?.url);
     expect(local.address).toBe(NET.turnPublic);
     expect(remote.address).toBe(NET.webPublic);

@@ -133,8 +133,7 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await arrangeCompanySettings({ previewScreen: true });
       const { page, context } = await guest(viewport);
       await context.addInitScript(() => {
-        MediaDevices.prototype.getUserMedia = () =>
-          Promise.reject(new DOMException('denied', 'NotAllowedError'));
+        MediaDevices.prototype.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
       });
       await page.goto('/');
       await expectScreen(page, 'unsupported', lang);
@@ -159,9 +158,7 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       const { page } = await guest(viewport);
       await page.goto('/');
       await expectScreen(page, 'schedule', lang);
-      await expect(
-        page.getByText(lang === 'ar' ? 'نجيب في أيام العمل من ٩ إلى ٥.' : 'We answer on weekdays, 9 to 5.'),
-      ).toBeVisible();
+      await expect(page.getByText(lang === 'ar' ? 'نجيب في أيام العمل من ٩ إلى ٥.' : 'We answer on weekdays, 9 to 5.')).toBeVisible();
       await expect(page.getByTestId('timetable').locator('tbody tr')).toHaveCount(7);
       await record(page, testInfo, `schedule-${lang}`);
 
@@ -176,18 +173,7 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await arrangeZone(riyadh, 5000);
       await arrangeCompanySettings({
         requestLocation: true,
-        locationOfService: {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [46.6, 24.6],
-              [46.8, 24.6],
-              [46.8, 24.8],
-              [46.6, 24.8],
-              [46.6, 24.6],
-            ],
-          ],
-        },
+        locationOfService: { type: 'Polygon', coordinates: [[[46.6, 24.6], [46.8, 24.6], [46.8, 24.8], [46.6, 24.8], [46.6, 24.6]]] },
         outOfZoneMsg: 'We only serve Riyadh.',
         outOfZoneMsg_ar: 'نخدم مدينة الرياض فقط.',
       });
@@ -196,9 +182,7 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await context.setGeolocation({ latitude: 51.5072, longitude: -0.1276 }); // London
       await page.goto('/');
       await expectScreen(page, 'outofzone', lang);
-      await expect(
-        page.getByText(lang === 'ar' ? 'نخدم مدينة الرياض فقط.' : 'We only serve Riyadh.'),
-      ).toBeVisible();
+      await expect(page.getByText(lang === 'ar' ? 'نخدم مدينة الرياض فقط.' : 'We only serve Riyadh.')).toBeVisible();
       await record(page, testInfo, `outofzone-${lang}`);
 
       // the guest travels (or fixes the permission) and checks again
@@ -216,9 +200,7 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await expect(page.getByTestId('camera-select').locator('option')).not.toHaveCount(0);
       await expect(page.getByTestId('microphone-select').locator('option')).not.toHaveCount(0);
       // the fake microphone plays a beep: the level moves
-      await expect
-        .poll(async () => Number(await page.getByTestId('mic-level').getAttribute('aria-valuenow')))
-        .toBeGreaterThan(0);
+      await expect.poll(async () => Number(await page.getByTestId('mic-level').getAttribute('aria-valuenow'))).toBeGreaterThan(0);
       await expect(page.getByTestId('flip-camera-button')).toBeVisible();
       await record(page, testInfo, `preview-${lang}`);
       await page.getByTestId('continue-button').click();
@@ -239,9 +221,7 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await expect(page.getByTestId('assignment-option')).toHaveCount(2);
       await expect(page.locator('[data-testid="call-button"]')).toHaveCount(2);
       await expect(page.getByTestId('website-link')).toHaveAttribute('href', 'https://example.com');
-      await expect(
-        page.getByText(lang === 'ar' ? 'تحدث مع فريقنا وجهًا لوجه.' : 'Talk to our team, face to face.'),
-      ).toBeVisible();
+      await expect(page.getByText(lang === 'ar' ? 'تحدث مع فريقنا وجهًا لوجه.' : 'Talk to our team, face to face.')).toBeVisible();
       await record(page, testInfo, `selection-${lang}`);
 
       // a voice-only company: one call button, for voice
@@ -253,17 +233,12 @@ for (const { setting, lang, viewport } of LANGUAGES) {
     });
 
     test('when the guest calls and nobody answers yet, then waiting; leaving, then abandoned', async ({}, testInfo) => {
-      await arrangeCompanySettings({
-        waitingMsg: 'An advisor will be with you shortly.',
-        waitingMsg_ar: 'سينضم إليك مستشار قريبًا.',
-      });
+      await arrangeCompanySettings({ waitingMsg: 'An advisor will be with you shortly.', waitingMsg_ar: 'سينضم إليك مستشار قريبًا.' });
       const { page } = await guest(viewport);
       await page.goto('/');
       await callWithVideo(page);
       await expectScreen(page, 'waiting', lang);
-      await expect(
-        page.getByText(lang === 'ar' ? 'سينضم إليك مستشار قريبًا.' : 'An advisor will be with you shortly.'),
-      ).toBeVisible();
+      await expect(page.getByText(lang === 'ar' ? 'سينضم إليك مستشار قريبًا.' : 'An advisor will be with you shortly.')).toBeVisible();
       await expect(page.getByTestId('local-video')).toHaveAttribute('data-has-video', 'true');
       await record(page, testInfo, `waiting-${lang}`);
       await page.getByTestId('cancel-button').click();
@@ -309,12 +284,7 @@ for (const { setting, lang, viewport } of LANGUAGES) {
 }
 
 test('when an agent answers a voice call and hangs up, then ongoing shows the voice layout, then rating (emojies) and thanks', async ({}, testInfo) => {
-  await arrangeCompanySettings({
-    language: 'arabic',
-    callType: 'voice',
-    showRatingPage: true,
-    ratingStyle: 'emojies',
-  });
+  await arrangeCompanySettings({ language: 'arabic', callType: 'voice', showRatingPage: true, ratingStyle: 'emojies' });
   const agent = await launchParticipant('agent');
   browsers.push(agent);
   const { page } = await guest(PHONE);
@@ -337,12 +307,7 @@ test('when an agent answers a voice call and hangs up, then ongoing shows the vo
 });
 
 test('when an agent answers a video call, then ongoing; the agent hangs up, then rating (stars)', async ({}, testInfo) => {
-  await arrangeCompanySettings({
-    language: 'english',
-    callType: 'video',
-    showRatingPage: true,
-    ratingStyle: 'stars',
-  });
+  await arrangeCompanySettings({ language: 'english', callType: 'video', showRatingPage: true, ratingStyle: 'stars' });
   const agent = await launchParticipant('agent');
   browsers.push(agent);
   const { page } = await guest(LAPTOP);
@@ -373,14 +338,6 @@ test('when a guest opens an appointment link in an app web view, then the refere
   await page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
   await expectScreen(page, 'waiting', 'en');
   await expect
-    .poll(
-      async () =>
-        (
-          await queryRows<{ appointment_reference: string | null }>(
-            'select appointment_reference from call_reports where appointment_reference = ?',
-            [reference],
-          )
-        ).length,
-    )
+    .poll(async () => (await queryRows<{ appointment_reference: string | null }>('select appointment_reference from call_reports where appointment_reference = ?', [reference])).length)
     .toBeGreaterThan(0);
 });

@@ -24,15 +24,11 @@ describe('opening hours', () => {
     expect(isOpen(dubai, wed('06:00'))).toBe(true); // 10:00 in Dubai
     expect(isOpen(dubai, wed('14:00'))).toBe(false); // 18:00 in Dubai
   });
-  it("when today is one of the closed days (in the schedule's zone), then closed whatever the weekly hours say", () => {
+  it('when today is one of the closed days (in the schedule\'s zone), then closed whatever the weekly hours say', () => {
     expect(isOpen({ ...schedule, closedDays: ['2026-11-18'] }, wed('10:00'))).toBe(false);
     expect(isOpen({ ...schedule, closedDays: ['2026-11-19'] }, wed('10:00'))).toBe(true);
     // 23:30 UTC on the 17th is already the 18th in Dubai
-    const dubai = {
-      timezone: 'Asia/Dubai',
-      weekly: [{ day: 3, from: '00:00', to: '12:00' }],
-      closedDays: ['2026-11-18'],
-    };
+    const dubai = { timezone: 'Asia/Dubai', weekly: [{ day: 3, from: '00:00', to: '12:00' }], closedDays: ['2026-11-18'] };
     expect(isOpen(dubai, new Date('2026-11-17T23:30:00Z'))).toBe(false);
   });
   it('when a period runs past midnight, then its morning part is open the next day', () => {
@@ -43,10 +39,7 @@ describe('opening hours', () => {
 });
 
 describe('browser checks', () => {
-  const ok = {
-    RTCPeerConnection: function () {},
-    navigator: { mediaDevices: { getUserMedia: () => undefined }, onLine: true },
-  };
+  const ok = { RTCPeerConnection: function () {}, navigator: { mediaDevices: { getUserMedia: () => undefined }, onLine: true } };
   it('when WebRTC and media devices are there and online, then supported', () => {
     expect(browserCheck(ok)).toBeNull();
   });
@@ -110,8 +103,7 @@ describe('tabs of one guest', () => {
     return () => {
       const own: Array<(e: MessageEvent) => void> = [];
       return {
-        postMessage: (data: unknown) =>
-          listeners.filter((l) => !own.includes(l)).forEach((l) => l({ data } as MessageEvent)),
+        postMessage: (data: unknown) => listeners.filter((l) => !own.includes(l)).forEach((l) => l({ data } as MessageEvent)),
         addEventListener: (_: string, l: (e: MessageEvent) => void) => {
           own.push(l);
           listeners.push(l);

@@ -12,16 +12,13 @@ export interface BrowserEnv {
 }
 
 /** SPEC.md §3 browser tests: WebRTC, media devices, internet. null = supported. */
-export function browserCheck(
-  win: BrowserEnv | undefined = typeof window === 'undefined' ? undefined : window,
-): UnsupportedReason | null {
+export function browserCheck(win: BrowserEnv | undefined = typeof window === 'undefined' ? undefined : window): UnsupportedReason | null {
   if (!win) return null;
   // First: an insecure page has no navigator.mediaDevices either, and "use another browser" would be
   // wrong advice; the same page over https works (docs/operations.md "HTTP and HTTPS").
   if (win.isSecureContext === false) return 'insecure';
   if (typeof win.RTCPeerConnection !== 'function') return 'browser';
-  if (!win.navigator.mediaDevices || typeof win.navigator.mediaDevices.getUserMedia !== 'function')
-    return 'browser';
+  if (!win.navigator.mediaDevices || typeof win.navigator.mediaDevices.getUserMedia !== 'function') return 'browser';
   if (win.navigator.onLine === false) return 'network';
   return null;
 }
@@ -35,9 +32,7 @@ export function automationAllowed(serverFlag: unknown): boolean {
   return serverFlag === true;
 }
 
-export function isAutomated(
-  nav: { webdriver?: boolean } | undefined = typeof navigator === 'undefined' ? undefined : navigator,
-): boolean {
+export function isAutomated(nav: { webdriver?: boolean } | undefined = typeof navigator === 'undefined' ? undefined : navigator): boolean {
   return nav?.webdriver === true;
 }
 
@@ -47,9 +42,7 @@ export interface Position {
 }
 
 /** The guest's position (SPEC.md §9: 10 s timeout, high accuracy, no cached position), as strings. */
-export function readPosition(
-  geo: Geolocation | undefined = typeof navigator === 'undefined' ? undefined : navigator.geolocation,
-): Promise<Position> {
+export function readPosition(geo: Geolocation | undefined = typeof navigator === 'undefined' ? undefined : navigator.geolocation): Promise<Position> {
   return new Promise((resolve, reject) => {
     if (!geo) {
       reject(new Error('geolocation unavailable'));

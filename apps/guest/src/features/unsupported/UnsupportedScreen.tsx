@@ -70,13 +70,7 @@ export function UnsupportedScreen() {
             {t('unsupported.insecureOpen')}
           </Button>
         ) : (
-          <Button
-            block
-            variant="secondary"
-            icon={<RefreshCw size={20} />}
-            onClick={() => window.location.reload()}
-            data-testid="reload-button"
-          >
+          <Button block variant="secondary" icon={<RefreshCw size={20} />} onClick={() => window.location.reload()} data-testid="reload-button">
             {t('unsupported.retry')}
           </Button>
         )
