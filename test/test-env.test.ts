@@ -72,3 +72,18 @@ describe('the settings file of a deployment (scripts/lib/conf.sh)', () => {
     ).toThrow(/LOBBY_CONF=.*absent\.conf does not exist/);
   });
 });
+
+describe('LOBBY_HTTPS_REDIRECT (scripts/lib/env.sh, docs/operations.md "HTTP and HTTPS")', () => {
+  const redirectWith = (env: Record<string, string>) =>
+    execFileSync('bash', ['-c', '. scripts/lib/env.sh >/dev/null; echo "$LOBBY_HTTPS_REDIRECT"'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LOBBY_RUN_DIR: dir, ...env },
+      encoding: 'utf8',
+    }).trim();
+
+  it("when the operator gives a certificate, then plain HTTP redirects by default; without one (development) it serves; a setting wins", () => {
+    expect(redirectWith({ LOBBY_TLS_CERT: '/etc/letsencrypt/live/x/fullchain.pem' })).toBe('1');
+    expect(redirectWith({})).toBe('0');
+    expect(redirectWith({ LOBBY_TLS_CERT: '/etc/letsencrypt/live/x/fullchain.pem', LOBBY_HTTPS_REDIRECT: '0' })).toBe('0');
+  });
+});
