@@ -33,7 +33,8 @@ async function startFront(redirect: '0' | '1', apiPort: number): Promise<Front> 
     'bash',
     [
       '-c',
-      'set -euo pipefail; mkdir -p "$LOBBY_LOG_DIR"; . scripts/lib/env.sh; . infra/lib.sh; lobby_gen_nginx >/dev/null; echo "$NGINX_DIR"',
+      // lobby_root is the run dir: no built apps there for lobby_sync_www to copy and compress (none is needed)
+      'set -euo pipefail; mkdir -p "$LOBBY_LOG_DIR"; lobby_root=$LOBBY_RUN_DIR; . scripts/lib/env.sh; . infra/lib.sh; lobby_gen_nginx >/dev/null; echo "$NGINX_DIR"',
     ],
     {
       cwd: root,
@@ -199,7 +200,7 @@ describe('nginx in production (LOBBY_HTTPS_REDIRECT=1)', () => {
     expect(answer.location).toBe(`https://support.example.com:${front.https}/?appointment=42`);
     // and the HTTPS address serves the app
     expect((await get(front.http, '/api/health')).status).toBe(301);
-  });
+  }, 30_000);
 
   it("when Let's Encrypt asks for its challenge over HTTP, then nginx serves the file and redirects nothing", async () => {
     writeFileSync(path.join(front.acmeDir, '.well-known/acme-challenge/token-1'), 'token-1.key');
@@ -208,7 +209,7 @@ describe('nginx in production (LOBBY_HTTPS_REDIRECT=1)', () => {
     expect(answer.body).toBe('token-1.key');
     // a path that leaves the challenge folder is redirected like any other
     expect((await get(front.http, '/.well-known/acme-challenge/../../api/health')).status).toBe(301);
-  });
+  }, 30_000);
 
   it('when a TLS 1.2 client offers only CBC, CCM8, ARIA or Camellia suites, then nginx refuses it; ECDHE with GCM or ChaCha20 is accepted', async () => {
     for (const cbc of ['ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA384']) {
@@ -234,7 +235,7 @@ describe('nginx in production (LOBBY_HTTPS_REDIRECT=1)', () => {
     expect(await handshake(front.https, front.ca, 'ECDHE-ECDSA-CHACHA20-POLY1305')).toEqual({
       cipher: 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256',
     });
-  });
+  }, 30_000);
 });
 
 describe('nginx of a development or test stack (LOBBY_HTTPS_REDIRECT=0)', () => {
@@ -248,7 +249,7 @@ describe('nginx of a development or test stack (LOBBY_HTTPS_REDIRECT=0)', () => 
     const answer = await get(front.http, '/api/health');
     expect(answer.status).toBe(200);
     expect(answer.body).toBe('upstream /api/health');
-  });
+  }, 30_000);
 
   it('when a client sends an over-long URL to /api, then nginx answers 414 in the server’s JSON error shape', async () => {
     const answer = await get(front.http, `/api/guest/register?x=${'a'.repeat(10_000)}`);
@@ -259,7 +260,7 @@ describe('nginx of a development or test stack (LOBBY_HTTPS_REDIRECT=0)', () => 
       error: 'URI Too Long',
       message: 'url: longer than 8 KB',
     });
-  });
+  }, 30_000);
 
   it('when a client sends a malformed request to /api, then nginx answers 400 in the server’s JSON error shape', async () => {
     for (const request of [
@@ -274,7 +275,7 @@ describe('nginx of a development or test stack (LOBBY_HTTPS_REDIRECT=0)', () => 
       expect([error.statusCode, error.error]).toEqual([400, 'Bad Request']);
       expect(error.message).toMatch(/^request: /);
     }
-  });
+  }, 30_000);
 
   it('when a client announces a body over the upload limit, then nginx answers 413 in the server’s JSON error shape', async () => {
     const answer = await raw(
@@ -288,5 +289,5 @@ describe('nginx of a development or test stack (LOBBY_HTTPS_REDIRECT=0)', () => 
       error: 'Payload Too Large',
       message: 'body: larger than 64 MB',
     });
-  });
+  }, 30_000);
 });

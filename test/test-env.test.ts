@@ -50,7 +50,7 @@ describe('the settings file of a deployment (scripts/lib/conf.sh)', () => {
       PORT: '80',
       DATABASE_URL: 'postgres://lobby:x@127.0.0.1/lobby',
     });
-  });
+  }, 30_000);
 
   it('when the test suite sets up its stack on a machine with a lobby.conf, then the test stack keeps its own folders, ports and database', () => {
     const settings = settingsAfter('LOBBY_TEST_SLOT=6 . scripts/lib/test-env.sh');
@@ -60,7 +60,7 @@ describe('the settings file of a deployment (scripts/lib/conf.sh)', () => {
       PORT: '8150',
       DATABASE_URL: '',
     });
-  });
+  }, 30_000);
 
   it('when a file named on purpose is missing, then configure stops naming it', () => {
     expect(() =>
@@ -70,7 +70,7 @@ describe('the settings file of a deployment (scripts/lib/conf.sh)', () => {
         stdio: 'pipe',
       }),
     ).toThrow(/LOBBY_CONF=.*absent\.conf does not exist/);
-  });
+  }, 30_000);
 });
 
 describe('LOBBY_HTTPS_REDIRECT (scripts/lib/env.sh, docs/operations.md "HTTP and HTTPS")', () => {
@@ -85,5 +85,5 @@ describe('LOBBY_HTTPS_REDIRECT (scripts/lib/env.sh, docs/operations.md "HTTP and
     expect(redirectWith({ LOBBY_TLS_CERT: '/etc/letsencrypt/live/x/fullchain.pem' })).toBe('1');
     expect(redirectWith({})).toBe('0');
     expect(redirectWith({ LOBBY_TLS_CERT: '/etc/letsencrypt/live/x/fullchain.pem', LOBBY_HTTPS_REDIRECT: '0' })).toBe('0');
-  });
+  }, 30_000);
 });

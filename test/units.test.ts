@@ -48,7 +48,7 @@ afterAll(() => rmSync(runDir, { recursive: true, force: true }));
 describe('the units of infra/systemd', () => {
   beforeAll(() => {
     bash(`lobby_render_units "$LOBBY_RUN_DIR/systemd"`);
-  });
+  }, 30_000);
 
   it.each([
     ['lobby-server', [dataDir]],
@@ -87,7 +87,7 @@ describe('the units of infra/systemd', () => {
         .split('\n')
         .filter((l) => /lobby-(server|janus)/.test(l) && !/not found|No such file/.test(l)),
     ).toEqual([]);
-  });
+  }, 30_000);
 });
 
 async function answer(url: string): Promise<{ status: number; body: string } | null> {
@@ -117,7 +117,7 @@ describe.runIf(process.getuid?.() === 0)('the server and the gate as the lobby u
       child.kill('SIGTERM');
       await exited;
     }
-  });
+  }, 30_000);
 
   it('when started as lobby with only the data dir theirs, then both answer and the database is written there', async () => {
     // arrange: the user and its folders, exactly as scripts/configure makes them
