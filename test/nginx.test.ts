@@ -187,33 +187,57 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
 
-describe('nginx in production (LOBBY_HTTPS_REDIRECT=1)', () => {
-  let front: Front;
+/** An error nginx answered itself, in the server's shape (apps/server/src/http/errors.ts). */
+function expectServerError(
+  answer: Answer,
+  statusCode: number,
+  error: string,
+  message: string | RegExp,
+): void {
+  expect(answer.status, answer.body).toBe(statusCode);
+  expect(answer.type).toBe('application/json');
+  const body = JSON.parse(answer.body) as { statusCode: number; error: string; message: string };
+  expect([body.statusCode, body.error]).toEqual([statusCode, error]);
+  if (typeof message === 'string') expect(body.message).toBe(message);
+  else expect(body.message).toMatch(message);
+}
+
+/** The nginx of one describe block: started before its tests, stopped after them. */
+function frontOf(redirect: '0' | '1'): () => Front {
+  let front: Front | undefined;
   beforeAll(async () => {
-    front = await startFront('1', apiPort);
+    front = await startFront(redirect, apiPort);
   }, 60_000);
-  afterAll(() => front.stop());
+  afterAll(() => front?.stop());
+  return () => {
+    if (!front) throw new Error('nginx did not start');
+    return front;
+  };
+}
+
+describe('nginx in production (LOBBY_HTTPS_REDIRECT=1)', () => {
+  const front = frontOf('1');
 
   it('when a guest opens the plain-HTTP address, then nginx redirects to the same page over HTTPS', async () => {
-    const answer = await get(front.http, '/?appointment=42');
+    const answer = await get(front().http, '/?appointment=42');
     expect(answer.status).toBe(301);
-    expect(answer.location).toBe(`https://support.example.com:${front.https}/?appointment=42`);
-    // and the HTTPS address serves the app
-    expect((await get(front.http, '/api/health')).status).toBe(301);
+    expect(answer.location).toBe(`https://support.example.com:${front().https}/?appointment=42`);
+    // an API call over plain HTTP too
+    expect((await get(front().http, '/api/health')).status).toBe(301);
   }, 30_000);
 
   it("when Let's Encrypt asks for its challenge over HTTP, then nginx serves the file and redirects nothing", async () => {
-    writeFileSync(path.join(front.acmeDir, '.well-known/acme-challenge/token-1'), 'token-1.key');
-    const answer = await get(front.http, '/.well-known/acme-challenge/token-1');
+    writeFileSync(path.join(front().acmeDir, '.well-known/acme-challenge/token-1'), 'token-1.key');
+    const answer = await get(front().http, '/.well-known/acme-challenge/token-1');
     expect(answer.status).toBe(200);
     expect(answer.body).toBe('token-1.key');
     // a path that leaves the challenge folder is redirected like any other
-    expect((await get(front.http, '/.well-known/acme-challenge/../../api/health')).status).toBe(301);
+    expect((await get(front().http, '/.well-known/acme-challenge/../../api/health')).status).toBe(301);
   }, 30_000);
 
   it('when a TLS 1.2 client offers only CBC, CCM8, ARIA or Camellia suites, then nginx refuses it; ECDHE with GCM or ChaCha20 is accepted', async () => {
     for (const cbc of ['ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA384']) {
-      const result = await handshake(front.https, front.ca, cbc);
+      const result = await handshake(front().https, front().ca, cbc);
       expect(result.cipher, cbc).toBeUndefined();
       expect(result.error, cbc).toMatch(/^ERR_SSL_.*ALERT_HANDSHAKE_FAILURE$/);
     }
@@ -224,42 +248,32 @@ describe('nginx in production (LOBBY_HTTPS_REDIRECT=1)', () => {
       'ECDHE-ECDSA-CAMELLIA128-SHA256',
     ]) {
       // "(NONE)": the handshake ran and ended without a suite (an unknown name would fail before connecting)
-      expect(await opensslHandshake(front.https, weak), weak).toBe('(NONE)');
+      expect(await opensslHandshake(front().https, weak), weak).toBe('(NONE)');
     }
-    expect(await opensslHandshake(front.https, 'ECDHE-ECDSA-AES256-GCM-SHA384')).toBe(
+    expect(await opensslHandshake(front().https, 'ECDHE-ECDSA-AES256-GCM-SHA384')).toBe(
       'ECDHE-ECDSA-AES256-GCM-SHA384',
     );
-    expect(await handshake(front.https, front.ca, 'ECDHE-ECDSA-AES128-GCM-SHA256')).toEqual({
+    expect(await handshake(front().https, front().ca, 'ECDHE-ECDSA-AES128-GCM-SHA256')).toEqual({
       cipher: 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256',
     });
-    expect(await handshake(front.https, front.ca, 'ECDHE-ECDSA-CHACHA20-POLY1305')).toEqual({
+    expect(await handshake(front().https, front().ca, 'ECDHE-ECDSA-CHACHA20-POLY1305')).toEqual({
       cipher: 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256',
     });
   }, 30_000);
 });
 
 describe('nginx of a development or test stack (LOBBY_HTTPS_REDIRECT=0)', () => {
-  let front: Front;
-  beforeAll(async () => {
-    front = await startFront('0', apiPort);
-  }, 60_000);
-  afterAll(() => front.stop());
+  const front = frontOf('0');
 
   it('when a page is opened over plain HTTP, then nginx serves it without a redirect', async () => {
-    const answer = await get(front.http, '/api/health');
+    const answer = await get(front().http, '/api/health');
     expect(answer.status).toBe(200);
     expect(answer.body).toBe('upstream /api/health');
   }, 30_000);
 
   it('when a client sends an over-long URL to /api, then nginx answers 414 in the server’s JSON error shape', async () => {
-    const answer = await get(front.http, `/api/guest/register?x=${'a'.repeat(10_000)}`);
-    expect(answer.status).toBe(414);
-    expect(answer.type).toBe('application/json');
-    expect(JSON.parse(answer.body)).toEqual({
-      statusCode: 414,
-      error: 'URI Too Long',
-      message: 'url: longer than 8 KB',
-    });
+    const answer = await get(front().http, `/api/guest/register?x=${'a'.repeat(10_000)}`);
+    expectServerError(answer, 414, 'URI Too Long', 'url: longer than 8 KB');
   }, 30_000);
 
   it('when a client sends a malformed request to /api, then nginx answers 400 in the server’s JSON error shape', async () => {
@@ -268,26 +282,15 @@ describe('nginx of a development or test stack (LOBBY_HTTPS_REDIRECT=0)', () => 
       'GET /api/health HTTP/1.1\r\nHost: a\r\nbroken header line\r\nConnection: close\r\n\r\n',
       `GET /api/health HTTP/1.1\r\nHost: a\r\nCookie: ${'c'.repeat(10_000)}\r\nConnection: close\r\n\r\n`, // a header over the buffers
     ]) {
-      const answer = await raw(front.http, request);
-      expect(answer.status, request.slice(0, 60)).toBe(400);
-      expect(answer.type).toBe('application/json');
-      const error = JSON.parse(answer.body) as { statusCode: number; error: string; message: string };
-      expect([error.statusCode, error.error]).toEqual([400, 'Bad Request']);
-      expect(error.message).toMatch(/^request: /);
+      expectServerError(await raw(front().http, request), 400, 'Bad Request', /^request: /);
     }
   }, 30_000);
 
   it('when a client announces a body over the upload limit, then nginx answers 413 in the server’s JSON error shape', async () => {
     const answer = await raw(
-      front.http,
+      front().http,
       `POST /api/upload HTTP/1.1\r\nHost: a\r\nContent-Length: ${65 * 1024 * 1024}\r\nConnection: close\r\n\r\n`,
     );
-    expect(answer.status).toBe(413);
-    expect(answer.type).toBe('application/json');
-    expect(JSON.parse(answer.body)).toEqual({
-      statusCode: 413,
-      error: 'Payload Too Large',
-      message: 'body: larger than 64 MB',
-    });
+    expectServerError(answer, 413, 'Payload Too Large', 'body: larger than 64 MB');
   }, 30_000);
 });
