@@ -280,8 +280,10 @@ lobby_gen_coturn() {
       return 1
     }
     TURN_TLS_PORT=${TURN_TLS_PORT:-5349}
+    # its PID file (Debian's place) and its log: beside the other servers' logs (docs/operations.md "Logs and
+    # their rotation"); TURN_LOG_FILE=syslog sends it to the journal instead
     TURN_PID_FILE=${TURN_PID_FILE:-/run/turnserver/turnserver.pid}
-    TURN_LOG_FILE=${TURN_LOG_FILE:-syslog}
+    TURN_LOG_FILE=${TURN_LOG_FILE:-$LOBBY_LOG_DIR/coturn.log}
     TURN_ALLOWED_PEERS=
     if [ -n "${TURN_ALLOWED_PEER_IP:-}" ]; then TURN_ALLOWED_PEERS="allowed-peer-ip=$TURN_ALLOWED_PEER_IP"; fi
     export TURN_LISTEN_IP TURN_RELAY_IP TURN_EXTERNAL_IP TURN_TLS_CERT TURN_TLS_KEY TURN_TLS_PORT TURN_PID_FILE \
@@ -490,6 +492,18 @@ load_module ${NGINX_BROTLI_MODULES[1]};"
   case "$NGINX_NOFILE" in '' | unlimited) NGINX_NOFILE=1048576 ;; esac
   [ "$NGINX_NOFILE" -gt 1048576 ] && NGINX_NOFILE=1048576
   NGINX_WORKER_CONNECTIONS=$((NGINX_NOFILE > 32768 ? 32768 : NGINX_NOFILE))
-  export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI NGINX_NOFILE NGINX_WORKER_CONNECTIONS
+  # HTTP to HTTPS (docs/operations.md "HTTP and HTTPS"); a redirect to 443 names no port.
+  case "$LOBBY_HTTPS_REDIRECT" in 0 | 1) ;; *)
+    echo "lobby: LOBBY_HTTPS_REDIRECT must be 0 or 1, not '$LOBBY_HTTPS_REDIRECT'" >&2
+    return 1
+    ;;
+  esac
+  NGINX_HTTPS_PORT_SUFFIX=
+  [ "$HTTPS_PORT" = 443 ] || NGINX_HTTPS_PORT_SUFFIX=":$HTTPS_PORT"
+  : "${LOBBY_ACME_DIR:=$NGINX_DIR/acme}"
+  lobby_mkhome "$LOBBY_ACME_DIR/.well-known/acme-challenge"
+  chmod -R a+rX "$LOBBY_ACME_DIR"
+  export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI NGINX_NOFILE NGINX_WORKER_CONNECTIONS \
+    NGINX_HTTPS_PORT_SUFFIX LOBBY_ACME_DIR LOBBY_HTTPS_REDIRECT
   lobby_render "$lobby_infra_dir/nginx/nginx.conf.tmpl" "$NGINX_DIR/nginx.conf"
 }

@@ -98,8 +98,8 @@ const relayed = [
     // TCP to 3478 and TLS (over TCP) to 443 are both open: Chromium nominates whichever pair connects
     // first (a clean-clone run chose TLS), and either is the relay over TCP
     ways: [
-      { relayProtocol: 'tcp', url: `turn:${NET.turnPublic}:3478?transport=tcp` },
-      { relayProtocol: 'tls', url: `turns:${NET.turnPublic}:443?transport=tcp` },
+      { relayProtocol: 'tcp', url: `turn:${NET.turnName}:3478?transport=tcp` },
+      { relayProtocol: 'tls', url: `turns:${NET.turnName}:443?transport=tcp` },
     ],
   },
   {
@@ -107,7 +107,7 @@ const relayed = [
       'when the guest network lets only TCP to port 443 out, then the page, the signalling and the media all go over 443, the media through TURN over TLS',
     firewall: 'tcp443-only',
     name: 'tls',
-    ways: [{ relayProtocol: 'tls', url: `turns:${NET.turnPublic}:443?transport=tcp` }],
+    ways: [{ relayProtocol: 'tls', url: `turns:${NET.turnName}:443?transport=tcp` }],
   },
 ] as const;
 

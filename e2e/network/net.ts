@@ -18,6 +18,8 @@ const NETNS_SCRIPT = path.resolve(import.meta.dirname, '../../scripts/lib/netns.
 export const NET = {
   webPublic: '203.0.113.200',
   turnPublic: '203.0.113.201',
+  /** coturn's public address by name: scripts/test's TURN_HOST, so the browsers resolve the TURN URLs they get */
+  turnName: 'turn.lobby.test',
   guestPrivate: '192.0.2.2',
   guestNatPublic: '203.0.113.2',
   agent: '203.0.113.66',
@@ -64,7 +66,8 @@ export function launchIn(role: 'guest' | 'agent', tag: string): Promise<Launched
     // which resolve nothing but loopback (IP literals included)
     extraArgs: [
       trustNetCertificateArg(),
-      `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE ${NET.webPublic}, EXCLUDE ${NET.turnPublic}`,
+      // the TURN host name (a deployment's DNS), the addresses as they are, no other name
+      `--host-resolver-rules=MAP ${NET.turnName} ${NET.turnPublic}, MAP * ~NOTFOUND, EXCLUDE ${NET.webPublic}, EXCLUDE ${NET.turnPublic}`,
     ],
     ...(role === 'guest' ? { viewport: { width: 1024, height: 768 } } : {}),
   });

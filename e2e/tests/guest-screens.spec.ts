@@ -95,6 +95,29 @@ for (const { setting, lang, viewport } of LANGUAGES) {
       await record(page, testInfo, `unsupported-browser-${lang}`);
     });
 
+    test('when the page is opened over plain http on a real address, then unsupported (insecure) with the https address', async ({}, testInfo) => {
+      // a name, not loopback: Chromium treats http://127.0.0.1 as secure, http://<a name> not
+      const port = new URL(process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080').port;
+      const launched = await launchParticipant('guest', {
+        viewport,
+        extraArgs: [
+          '--host-resolver-rules=MAP support.lobby.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+        ],
+      });
+      browsers.push(launched);
+      await launched.page.goto(`http://support.lobby.test:${port}/?from=newsletter#top`);
+      await expectScreen(launched.page, 'unsupported', lang);
+      await expect(launched.page.locator('[data-unsupported-reason="insecure"]')).toBeVisible();
+      const link = launched.page.getByRole('link', { name: 'https://support.lobby.test/?from=newsletter#top' });
+      await expect(link).toHaveAttribute('href', 'https://support.lobby.test/?from=newsletter#top');
+      await expect(
+        launched.page.getByRole('button', {
+          name: lang === 'ar' ? 'افتح الصفحة الآمنة' : 'Open the secure page',
+        }),
+      ).toBeVisible();
+      await record(launched.page, testInfo, `unsupported-insecure-${lang}`);
+    });
+
     test('when the browser is offline, then unsupported (network)', async ({}, testInfo) => {
       const { page, context } = await guest(viewport);
       await context.addInitScript(() => {

@@ -53,6 +53,14 @@ lobby_root=${lobby_root:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 : "${LOBBY_LOOPBACK_ICE:=1}"
 : "${JANUS_NAT_1_1_MAPPING:=}"
 : "${LOBBY_LOG_DIR:=$LOBBY_RUN_DIR/logs}"
+# 1: nginx's plain-HTTP port redirects to HTTPS (but Let's Encrypt's challenge); 0: it serves the apps over
+# HTTP too. On by default when the operator gives a certificate (LOBBY_TLS_CERT: a deployment), off for
+# the development certificate, so a dev or test stack keeps working on http://127.0.0.1 (a page on
+# loopback is a secure context for the browser: camera and microphone work). docs/operations.md.
+if [ -z "${LOBBY_HTTPS_REDIRECT:-}" ]; then
+  LOBBY_HTTPS_REDIRECT=0
+  [ -n "${LOBBY_TLS_CERT:-}" ] && LOBBY_HTTPS_REDIRECT=1
+fi
 
 # Relative dirs would break once a script cd's (ejabberdctl cd's into its spool dir).
 case "$LOBBY_RUN_DIR" in /*) ;; *) LOBBY_RUN_DIR="$lobby_root/$LOBBY_RUN_DIR" ;; esac
@@ -62,7 +70,7 @@ case "$LOBBY_LOG_DIR" in /*) ;; *) LOBBY_LOG_DIR="$lobby_root/$LOBBY_LOG_DIR" ;;
 export PORT HOST HTTPS_PORT LOBBY_API_PORT JANUS_GATE_PORT EJABBERD_WS_PORT EJABBERD_API_PORT EJABBERD_DIST_PORT JANUS_WS_PORT JANUS_HTTP_PORT \
   JANUS_ADMIN_PORT JANUS_RTP_RANGE JANUS_RECLAIM_SECONDS JANUS_SESSION_SECONDS JANUS_EVENT_LOOPS TURN_PORT TURN_RELAY_RANGE TURN_HOST PG_PORT LOBBY_RUN_DIR LOBBY_DATA_DIR \
   XMPP_DOMAIN XMPP_GUEST_DOMAIN XMPP_MUC_DOMAIN EJABBERD_API_URL EJABBERD_WS_URL JANUS_WS_URL \
-  JANUS_HTTP_URL JANUS_ADMIN_URL LOBBY_LOOPBACK_ICE JANUS_NAT_1_1_MAPPING LOBBY_LOG_DIR
+  JANUS_HTTP_URL JANUS_ADMIN_URL LOBBY_LOOPBACK_ICE JANUS_NAT_1_1_MAPPING LOBBY_LOG_DIR LOBBY_HTTPS_REDIRECT
 
 # The secrets every part shares. LOBBY_PG_PASSWORD is the tests' PostgreSQL user; EJABBERD_COOKIE is the
 # Erlang distribution cookie of our ejabberd node (so no other node on the machine can talk to it).

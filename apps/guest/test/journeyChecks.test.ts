@@ -52,6 +52,10 @@ describe('browser checks', () => {
   it('when offline, then network', () => {
     expect(browserCheck({ ...ok, navigator: { ...ok.navigator, onLine: false } })).toBe('network');
   });
+  it('when the page was opened over plain http (no secure context: no media devices either), then insecure, not browser', () => {
+    expect(browserCheck({ ...ok, isSecureContext: false, navigator: { onLine: true } })).toBe('insecure');
+    expect(browserCheck({ ...ok, isSecureContext: true })).toBeNull();
+  });
 });
 
 describe('automation switch', () => {

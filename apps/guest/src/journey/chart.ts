@@ -7,7 +7,7 @@
 // - `transition(state, event)`: the call itself (selection → waiting → ongoing → rating/abandoned …).
 import type { Screen } from '../state/screens.ts';
 
-export type UnsupportedReason = 'browser' | 'media' | 'network';
+export type UnsupportedReason = 'insecure' | 'browser' | 'media' | 'network';
 export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed' | 'unknownAppointment';
 
 /** What the gate knows. `undefined` = not checked yet. */

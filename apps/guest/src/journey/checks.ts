@@ -5,6 +5,8 @@ import type { UnsupportedReason } from './chart.ts';
 export { isOpen, localTime } from '@lobby/contracts/schedule';
 
 export interface BrowserEnv {
+  /** false on a page opened over plain HTTP (not on loopback): the browser gives it no camera nor microphone */
+  isSecureContext?: boolean;
   RTCPeerConnection?: unknown;
   navigator: { mediaDevices?: { getUserMedia?: unknown }; onLine?: boolean };
 }
@@ -12,6 +14,9 @@ export interface BrowserEnv {
 /** SPEC.md §3 browser tests: WebRTC, media devices, internet. null = supported. */
 export function browserCheck(win: BrowserEnv | undefined = typeof window === 'undefined' ? undefined : window): UnsupportedReason | null {
   if (!win) return null;
+  // First: an insecure page has no navigator.mediaDevices either, and "use another browser" would be
+  // wrong advice; the same page over https works (docs/operations.md "HTTP and HTTPS").
+  if (win.isSecureContext === false) return 'insecure';
   if (typeof win.RTCPeerConnection !== 'function') return 'browser';
   if (!win.navigator.mediaDevices || typeof win.navigator.mediaDevices.getUserMedia !== 'function') return 'browser';
   if (win.navigator.onLine === false) return 'network';

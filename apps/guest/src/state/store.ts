@@ -21,7 +21,7 @@ export type Phase = 'loading' | 'ready' | 'failed';
 /** Why the abandoned screen shows. */
 export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed' | 'unknownAppointment';
 /** Why the unsupported screen shows. */
-export type UnsupportedReason = 'browser' | 'media' | 'network';
+export type UnsupportedReason = 'insecure' | 'browser' | 'media' | 'network';
 
 export interface RemoteStream {
   /** Stable id (Janus feed id or peer JID). */

@@ -1,4 +1,5 @@
 import { useTranslation } from '../../i18n/index.ts';
+import LockKeyhole from 'lucide-react/icons/lock-keyhole';
 import MonitorX from 'lucide-react/icons/monitor-x';
 import VideoOff from 'lucide-react/icons/video-off';
 import WifiOff from 'lucide-react/icons/wifi-off';
@@ -8,11 +9,26 @@ import { MessageScreen } from '../base/MessageScreen.tsx';
 import styles from './UnsupportedScreen.module.css';
 import { Button } from '@lobby/ui';
 
-/** The browser, the devices or the network cannot carry a call; says what to do about it. */
+/**
+ * This page's address over https: the same host on HTTPS's default port (a deployment's nginx serves
+ * HTTPS on 443; its plain-HTTP port is another one), path, query and fragment kept.
+ */
+export function secureAddress(location: Pick<Location, 'hostname' | 'pathname' | 'search' | 'hash'>): string {
+  return `https://${location.hostname}${location.pathname}${location.search}${location.hash}`;
+}
+
+/** The page, the browser, the devices or the network cannot carry a call; says what to do about it. */
 export function UnsupportedScreen() {
   const { t } = useTranslation();
   const reason = useGuestStore((s) => s.unsupportedReason) ?? 'browser';
+  const secure = reason === 'insecure' ? secureAddress(window.location) : null;
   const content = {
+    insecure: {
+      icon: <LockKeyhole size={34} />,
+      title: t('unsupported.insecureTitle'),
+      body: t('unsupported.insecureBody'),
+      steps: [t('unsupported.insecureStep1'), t('unsupported.insecureStep2')],
+    },
     browser: {
       icon: <MonitorX size={34} />,
       title: t('unsupported.browserTitle'),
@@ -38,11 +54,26 @@ export function UnsupportedScreen() {
       tone="warning"
       icon={content.icon}
       title={content.title}
-      body={<p data-unsupported-reason={reason}>{content.body}</p>}
+      body={
+        <>
+          <p data-unsupported-reason={reason}>{content.body}</p>
+          {secure ? (
+            <p className={styles.address} dir="ltr">
+              <a href={secure}>{secure}</a>
+            </p>
+          ) : null}
+        </>
+      }
       actions={
-        <Button block variant="secondary" icon={<RefreshCw size={20} />} onClick={() => window.location.reload()} data-testid="reload-button">
-          {t('unsupported.retry')}
-        </Button>
+        secure ? (
+          <Button block icon={<LockKeyhole size={20} />} onClick={() => window.location.assign(secure)}>
+            {t('unsupported.insecureOpen')}
+          </Button>
+        ) : (
+          <Button block variant="secondary" icon={<RefreshCw size={20} />} onClick={() => window.location.reload()} data-testid="reload-button">
+            {t('unsupported.retry')}
+          </Button>
+        )
       }
     >
       <div className={styles.steps}>

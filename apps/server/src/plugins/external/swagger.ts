@@ -8,7 +8,14 @@ export default fp(
   async function registerSwagger(app: App): Promise<void> {
     await app.register(swagger, {
       openapi: {
-        info: { title: 'Lobby API', version: '0.1.0', description: 'Guest and console API. Answers are `{ data: … }`.' },
+        info: {
+          title: 'Lobby API',
+          version: '0.1.0',
+          description:
+            'Guest and console API. Answers are `{ data: … }`; errors are `{ statusCode, error, message }`, the message naming the field at fault. ' +
+            'nginx in front of the server answers three errors itself, in the same shape (infra/nginx/nginx.conf.tmpl): ' +
+            '400 for a malformed request or a header over 8 KB, 413 for a body over 64 MB, 414 for a URL over 8 KB.',
+        },
         components: {
           securitySchemes: {
             guestBearer: { type: 'http', scheme: 'bearer', description: 'guest access_token' },
