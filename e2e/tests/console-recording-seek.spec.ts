@@ -63,6 +63,9 @@ test('when an admin clicks along a recording’s timeline, then the player seeks
     await expect.poll(at, { message: 'it plays on from there', timeout: 10_000 }).toBeGreaterThan(landed + 0.5);
     expect(await player.evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
     await screenshot(admin.page, testInfo, 'recording-seeked');
+    // the row's downloads are buttons that look like buttons, not underlined links
+    const download = row.getByRole('link', { name: 'Download', exact: true });
+    expect(await download.evaluate((a) => [getComputedStyle(a).textDecorationLine, getComputedStyle(a).borderTopStyle])).toEqual(['none', 'solid']);
   } finally {
     await closeAll(testInfo, admin);
     fs.rmSync(dir, { recursive: true, force: true });
