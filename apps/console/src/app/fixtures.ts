@@ -32,7 +32,7 @@ export async function applyFixture(store: ConsoleStore, fixture: string, params:
     if (fixture === 'login-error') s.setLoginError('invalid');
     return;
   }
-  s.setSession({ id: 1, email: 'sarah@example.com', name: 'Sarah Miller', role: 'agent', companyId: 18, jid: 'sarah@lobby.local', assignmentIds: [1] });
+  s.setSession({ id: 1, email: 'sarah@example.com', name: 'Sarah Miller', role: params.get('role') === 'admin' ? 'admin' : 'agent', companyId: 18, jid: 'sarah@lobby.local', assignmentIds: [1] });
   s.setCompanyName('Acme Insurance');
   if (params.get('away') === 'true') s.setAvailability('away');
   if (fixture === 'empty') return;
