@@ -34,7 +34,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser.ts';
 import { BASE_URL as BASE } from '../e2e/support/api.ts';
 import type { AgentMessage, AgentWorkerData } from './lib/xmppAgent.ts';
 import { lightGuestLeaves, lightGuestsTry, registerRetries, type LightGuest } from '../e2e/support/lightGuest.ts';
-import { listedCallIds, queueCount } from '../e2e/support/queueList.ts';
+import { listedCallIds, queueCount, type QueueScreen } from '../e2e/support/queueList.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -118,8 +118,10 @@ interface BenchConsole {
   longTasks: () => Promise<number[]>;
   /** a real click on a queue row's details toggle: its Event Timing duration (input → next paint), ms */
   clickLatency: () => Promise<number | null>;
-  /** every call id the queue lists, read by scrolling through it */
-  listed: () => Promise<Set<string>>;
+  /** every call id the queue lists, read with the mouse wheel over the queue a screen at a time */
+  listed: () => Promise<{ ids: Set<string>; screens: QueueScreen[] }>;
+  /** GET /api/console/calls/{callId} (a queue row's details) the console sent since it opened */
+  detailRequests: () => number;
   /** starts the CDP CPU profiler of the console's page; the returned stop writes the profile to `file` */
   profile: () => Promise<(file: string) => Promise<void>>;
   close: () => Promise<void>;
@@ -138,6 +140,10 @@ async function startConsole(): Promise<BenchConsole | null> {
     baseURL: BASE,
   });
   const page: Page = context.pages()[0] ?? (await context.newPage());
+  let detailRequests = 0;
+  page.on('request', (r) => {
+    if (/^\/api\/console\/calls\/[^/]+$/.test(new URL(r.url()).pathname)) detailRequests++;
+  });
   await context.addInitScript(() => {
     const w = window as unknown as { __bench: { counts: Array<[number, number]>; longTasks: number[]; events: Array<[string, number]> } };
     w.__bench = { counts: [], longTasks: [], events: [] };
@@ -180,7 +186,12 @@ async function startConsole(): Promise<BenchConsole | null> {
       }
       return 16; // under Event Timing's smallest threshold (16 ms): not reported
     },
-    listed: () => listedCallIds(page),
+    async listed() {
+      const screens: QueueScreen[] = [];
+      const ids = await listedCallIds(page, (screen) => screens.push(screen));
+      return { ids, screens };
+    },
+    detailRequests: () => detailRequests,
     async profile() {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Profiler.enable');
@@ -257,6 +268,8 @@ function comparison(consoleAll: number | null, agentAll: number | null, consoleL
   };
 }
 
+/** a queue budget (`budgets` in the JSON line) was missed at some N: the bench exits 1 */
+let overBudget = false;
 for (const n of SIZES) {
   const memBefore = { server: rssKb('server'), ejabberd: rssKb('ejabberd'), janus: rssKb('janus') };
   const agent = await startAgent();
@@ -320,7 +333,30 @@ for (const n of SIZES) {
   await untilAll(seenArrivals, churnArrivals.length, 10_000);
   const lostArrivals = churnArrivals.length - seenArrivals();
   const consoleEnd = console_ ? await untilAll(console_.count, base + guests.length, 30_000) : null;
-  const listed = console_ ? await console_.listed() : null;
+  const requestsBeforeScroll = console_?.detailRequests() ?? null;
+  const read = console_ ? await console_.listed() : null;
+  const listed = read?.ids ?? null;
+  // the queue's DOM while a person scrolls it: rows drawn beyond those on screen (VirtualList's overscan, 3
+  // a side, is the budget), and the details asked on the way (budget: the rows that came on screen)
+  const queueDom = read
+    ? {
+        screens: read.screens.length,
+        maxDrawn: Math.max(...read.screens.map((x) => x.drawn)),
+        maxBeyondOnScreen: Math.max(...read.screens.map((x) => x.drawn - x.onScreen.length)),
+        detailRequestsBeforeScroll: requestsBeforeScroll,
+        detailRequestsWhileScrolling: console_!.detailRequests() - requestsBeforeScroll!,
+        rowsSeen: read.ids.size,
+      }
+    : null;
+  // a click once the whole queue was scrolled through (it once took 8–10 s at 5,000: every row drawn)
+  const clickAfterScroll = (await console_?.clickLatency()) ?? null;
+  const budgets = queueDom
+    ? {
+        overscan: queueDom.maxBeyondOnScreen <= 6,
+        detailsPerRowSeen: queueDom.detailRequestsWhileScrolling <= queueDom.rowsSeen + 6,
+        clickAfterScrollUnder200Ms: clickAfterScroll !== null && clickAfterScroll < 200,
+      }
+    : null;
   const notListed = listed ? guests.filter((g) => !listed.has(g.callId)).length : null;
   const stillListed = listed ? listed.size - (guests.length - (notListed ?? 0)) - base : null;
 
@@ -346,6 +382,9 @@ for (const n of SIZES) {
         churn: { count: churnLongTasks.length, max: pct(churnLongTasks, 100) },
       },
       clickMs: { p50: pct(clicks, 50), max: pct(clicks, 100) },
+      clickAfterScrollMs: clickAfterScroll,
+      queueDom,
+      budgets,
       // RSS before the first guest and once all are waiting, / N. The server's is not taken after a
       // garbage collection (it runs without --expose-gc or an inspector): it moves with its collector.
       memory,
@@ -366,6 +405,7 @@ for (const n of SIZES) {
         : null,
     }),
   );
+  if (budgets && Object.values(budgets).includes(false)) overBudget = true;
   const c = console_ ? comparison(consoleAllMs, agentAll, consoleListing, fanout) : null;
   const kb = (k: string) => (memory[k]?.perGuestKb ?? '–') + ' kB';
   console.error(
@@ -381,4 +421,4 @@ for (const n of SIZES) {
   await console_?.close();
   await sleep(2000);
 }
-process.exit(0);
+process.exit(overBudget ? 1 : 0);

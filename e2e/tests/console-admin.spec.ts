@@ -333,3 +333,30 @@ test('when an admin builds a welcome form, then the guest is asked exactly those
     await closeAll(testInfo, admin, guest);
   }
 });
+
+test('when an admin works on a 1366×768 laptop, then the navigation keeps its labels and the Reports CSV download looks like a button', async ({}, testInfo) => {
+  const admin = await launchParticipant('admin', { viewport: { width: 1366, height: 768 } });
+  try {
+    await agentSignsIn(admin.page, DEMO_ADMIN);
+    const nav = admin.page.getByRole('navigation', { name: 'Main' });
+    // every link shows its label on screen, not only its icon (a visually hidden label is 1 px wide)
+    for (const name of ['Queue', 'Appointments', 'Reports', 'Administration']) {
+      const label = nav.getByRole('link', { name }).getByText(name, { exact: true });
+      await expect(label).toBeInViewport();
+      expect((await label.boundingBox())!.width, `the label ${name}`).toBeGreaterThan(30);
+    }
+    await screenshot(admin.page, testInfo, 'console-nav-1366');
+
+    await nav.getByRole('link', { name: 'Reports' }).click();
+    const csv = admin.page.getByTestId('reports-csv');
+    await expect(csv).toBeVisible();
+    const look = await csv.evaluate((a) => {
+      const style = getComputedStyle(a);
+      return { underline: style.textDecorationLine, border: style.borderTopStyle };
+    });
+    expect(look).toEqual({ underline: 'none', border: 'solid' });
+    await screenshot(admin.page, testInfo, 'console-reports-1366');
+  } finally {
+    await closeAll(testInfo, admin);
+  }
+});

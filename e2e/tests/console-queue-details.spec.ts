@@ -137,5 +137,7 @@ test("when a guest fills the welcome form and shares the position, then the agen
   await admin.page.goto('/console/reports');
   const row = admin.page.locator(`[data-testid="recent-call"][data-call-id="${callId}"]`);
   await expect(row.getByTestId('recent-call-note')).toContainText('Wants a callback about the card limit on Sunday.');
+  // the guest is named as the queue named it (the welcome form's name), and the agent who answered
+  await expect(row.getByTestId('recent-call-guest')).toHaveText('Mona Haddad');
   await screenshot(admin.page, testInfo, 'console-reports-notes');
 });

@@ -153,6 +153,10 @@ test('when a recorded call ends, then every publisher was recorded and the conso
       await admin.page.goto('/console/recordings');
       const row = admin.page.locator(`[data-testid="recording-row"][data-call-id="${callId}"]`);
       await expect(row).toBeVisible();
+      // the row names the guest as the queue did, the agent who answered, the talk time and the rating
+      await expect(row.getByTestId('recording-guest')).toHaveText(`Guest ${guestUsername!.slice(-4).toUpperCase()}`);
+      await expect(row.getByTestId('recording-agent')).toHaveText('Demo Agent');
+      await expect(row.getByTestId('recording-duration')).toHaveText(/^\d+(\.\d)? s$/);
       await screenshot(admin.page, testInfo, 'recordings-admin');
       admin.page.once('dialog', (dialog) => void dialog.accept());
       await row.getByTestId('recording-delete').click();

@@ -13,7 +13,8 @@ async function start(): Promise<void> {
   const store = createConsoleStore({ language: initialLanguage() });
   let agentActions: AgentActions | undefined;
   let fixture: string | null = null;
-  // Dev-only fixtures (`?fixture=login|login-error|empty|queue|call|voice-call&lang=ar`): no server needed.
+  // Dev-only fixtures (`?fixture=login|login-error|empty|queue|call|voice-call&lang=ar`, with `&guests=N` for N made-up
+  // waiting guests and `&role=admin` for an admin's header): no server needed.
   // The branch and the fixtures module are dropped from production builds.
   if (import.meta.env.DEV) {
     const params = new URLSearchParams(window.location.search);

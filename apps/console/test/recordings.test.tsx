@@ -15,8 +15,10 @@ function json(status: number, body: unknown): Response {
 
 const supervisor = { ...agent, id: 3, name: 'Sam Supervisor', role: 'supervisor' as const };
 const rows = [
-  { callId: 'gaaa--one', serviceType: 'widget', size: 2_097_152, createdAt: Date.parse('2026-05-04T10:00:00Z'), url: '/api/console/recordings/gaaa--one/file', tracksUrl: '/api/console/recordings/gaaa--one/tracks' },
-  { callId: 'gbbb--two', serviceType: 'talk', size: 1_048_576, createdAt: Date.parse('2026-05-04T09:00:00Z'), url: '/api/console/recordings/gbbb--two/file' },
+  { callId: 'gaaa--one', serviceType: 'widget', size: 2_097_152, createdAt: Date.parse('2026-05-04T10:00:00Z'), url: '/api/console/recordings/gaaa--one/file', tracksUrl: '/api/console/recordings/gaaa--one/tracks',
+    guestUsername: 'g4bf8db1a8bcf98a4', guestName: null, agentName: 'Dana Agent', talkSeconds: 312.4, rating: { score: 4, comment: 'Helpful' } },
+  { callId: 'gbbb--two', serviceType: 'talk', size: 1_048_576, createdAt: Date.parse('2026-05-04T09:00:00Z'), url: '/api/console/recordings/gbbb--two/file',
+    guestUsername: 'g77aa01', guestName: 'Mona Haddad', agentName: null, talkSeconds: null, rating: null },
 ];
 
 /** Opens the recordings page as a supervisor and waits for both rows. */
@@ -91,5 +93,24 @@ describe('console recordings page', () => {
     expect(tracks[0]?.getAttribute('download')).toBe('gaaa--one.tracks.mkv');
     expect(tracks[0]?.textContent).toContain('Separate tracks');
     expect(document.querySelector('a[href="/api/console/recordings/gbbb--two/file"]')?.getAttribute('download')).toBe('gbbb--two.mp4');
+  });
+
+  it('when recordings are listed, then each row names the guest as the queue does, the agent who answered, the talk time and the rating', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) =>
+        Promise.resolve(url.startsWith('/api/console/recordings?') ? json(200, { data: { recordings: rows } }) : json(200, { data: { name: 'Acme' } })),
+      ),
+    );
+    await openAsSupervisor();
+    const cells = (testId: string) => screen.getAllByTestId(testId).map((cell) => cell.textContent);
+    // the guest without a name is "Guest" and the last four of its username, as in the queue
+    expect(cells('recording-guest')).toEqual(['Guest 98A4', 'Mona Haddad']);
+    expect(cells('recording-agent')).toEqual(['Dana Agent', '–']);
+    expect(cells('recording-duration')).toEqual(['312.4 s', '–']);
+    expect(cells('recording-rating')).toEqual(['4 / 5Helpful', '–']);
+    // the raw call id is not what names a row
+    expect(screen.queryByText('gaaa--one')).toBeNull();
+    expect(screen.getAllByTestId('recording-delete')[0]?.getAttribute('aria-label')).toMatch(/^Delete the recording of Guest 98A4, /);
   });
 });

@@ -66,6 +66,10 @@ export type CallsQuery = Static<typeof CallsQuery>;
 export const CallSummary = Type.Object({
   callId: Type.String(),
   guestUsername: Type.String(),
+  /** the name the guest gave on the welcome form (null: none); the label is guestLabel(guestUsername, guestName) */
+  guestName: Type.Union([Type.String(), Type.Null()]),
+  /** the console user who answered the conversation (the last part an agent took), by name */
+  agentName: Type.Union([Type.String(), Type.Null()]),
   assignmentName: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   /** an agent answered (any part of a call held and resumed) */

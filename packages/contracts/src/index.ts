@@ -13,3 +13,4 @@ export * from './routing.ts';
 export * from './callDetails.ts';
 export * from './media.ts';
 export * from './schedule.ts';
+export * from './guestLabel.ts';

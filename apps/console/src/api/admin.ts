@@ -96,6 +96,14 @@ export interface Recording {
   url: string;
   /** every participant apart (absent on recordings made before the mixed file) */
   tracksUrl?: string;
+  /** the conversation's guest (null: its report is gone) and the name it gave on the welcome form */
+  guestUsername: string | null;
+  guestName: string | null;
+  /** the console user who answered */
+  agentName: string | null;
+  /** talk time across the hold chain (null: not ended) */
+  talkSeconds: number | null;
+  rating: { score: number | null; comment: string | null } | null;
 }
 export const listRecordings = async (service: ServiceFilter = 'all') =>
   (await apiRequest<{ recordings: Recording[] }>('/console/recordings', { query: { service } })).recordings;

@@ -6,6 +6,14 @@ import { fakePersonStream } from '@lobby/ui/dev';
 const fakeRemoteStream = () =>
   fakePersonStream({ background: ['#6b5b4b', '#2b2520'], face: '#d8b094', shirt: '#4a6b52' });
 
+/** `?guests=N` lists N made-up guests instead (the queue's layout with many rows) */
+function manyGuests(n: number, now: number): QueueEntry[] {
+  return Array.from({ length: n }, (_, i) => {
+    const code = (0x1000 + i).toString(16).toUpperCase();
+    return { callId: `g${code.toLowerCase()}--1`, guestName: `Guest ${code}`, kind: i % 3 ? 'video' : 'voice', assignmentId: 1, assignmentName: 'Sales', waitingSince: now - (n - i) * 7_000 };
+  });
+}
+
 export function demoQueue(now = Date.now()): QueueEntry[] {
   return [
     { callId: 'g7f3a9--1', guestName: 'Guest 7F3A', kind: 'video', assignmentId: 1, assignmentName: 'Sales', waitingSince: now - 45_000 },
@@ -24,11 +32,12 @@ export async function applyFixture(store: ConsoleStore, fixture: string, params:
     if (fixture === 'login-error') s.setLoginError('invalid');
     return;
   }
-  s.setSession({ id: 1, email: 'sarah@example.com', name: 'Sarah Miller', role: 'agent', companyId: 18, jid: 'sarah@lobby.local', assignmentIds: [1] });
+  s.setSession({ id: 1, email: 'sarah@example.com', name: 'Sarah Miller', role: params.get('role') === 'admin' ? 'admin' : 'agent', companyId: 18, jid: 'sarah@lobby.local', assignmentIds: [1] });
   s.setCompanyName('Acme Insurance');
   if (params.get('away') === 'true') s.setAvailability('away');
   if (fixture === 'empty') return;
-  s.setQueue(demoQueue());
+  const guests = Number(params.get('guests') ?? 0);
+  s.setQueue(guests > 0 ? manyGuests(guests, Date.now()) : demoQueue());
   if (fixture === 'call' || fixture === 'voice-call') {
     const kind = fixture === 'call' ? 'video' : 'voice';
     let local: MediaStream | null = null;

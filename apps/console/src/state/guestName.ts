@@ -1,10 +1,12 @@
 import i18n from 'i18next';
+import { guestLabel } from '@lobby/contracts/guestLabel';
 
 /**
- * What the agent calls a guest: the name the guest gave (welcome form or the website's pre-fill, sent in
- * its room presence), else "Guest" and the last four characters of its username, easy to tell apart.
+ * What the agent calls a guest (the one label of @lobby/contracts' guestLabel, as Reports and Recordings
+ * show it): the name the guest gave (welcome form or the website's pre-fill, sent in its room presence,
+ * or the welcome form's as the server read it), else "Guest" and the last four characters of its
+ * username, in the console's language.
  */
-export function guestDisplayName(nick: string, announced: string | undefined): string {
-  const name = announced?.trim();
-  return name ? name : i18n.t('queue.guestLabel', { code: nick.slice(-4).toUpperCase() });
+export function guestDisplayName(username: string, name: string | null | undefined): string {
+  return guestLabel(username, name, (code) => i18n.t('queue.guestLabel', { code }));
 }

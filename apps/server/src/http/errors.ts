@@ -8,12 +8,13 @@ const NAMES: Record<number, string> = {
   404: 'Not Found',
   409: 'Conflict',
   413: 'Payload Too Large',
+  416: 'Range Not Satisfiable',
   429: 'Too Many Requests',
   503: 'Service Unavailable',
 };
 
 /** `{statusCode, error, message}`; the message names the field at fault (`field: what is wrong`). */
-export function fail(reply: FastifyReply, statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503, message: string) {
+export function fail(reply: FastifyReply, statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 416 | 429 | 503, message: string) {
   return reply.code(statusCode).send({ statusCode, error: NAMES[statusCode] ?? 'Error', message });
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { CallDetails, CallFormAnswer, CallSummary, FormField, ServiceFilter } from '@lobby/contracts';
+import { guestNameAnswer, type CallDetails, type CallFormAnswer, type CallSummary, type FormField, type ServiceFilter } from '@lobby/contracts';
 import { chainTalkMs, ratingScore, withService } from './reports.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -102,15 +102,72 @@ export function createCallDetailsRepository(db: Kysely<Database>) {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** The company's latest calls (newest first) with their notes. */
-    /** The latest calls; `service` narrows them to one service (reports.ts withService). */
     /**
      * The latest conversations, newest first: one per hold chain (a call held and resumed continues under
      * new call ids, counted once by the reports), with the chain's talk time, whether any part was
-     * answered, and the latest note and rating of any of its parts.
+     * answered, and the latest note and rating of any of its parts; `service` narrows them to one service
+     * (reports.ts withService).
      */
     async latest(companyId: number, limit: number, service: ServiceFilter = 'all'): Promise<CallSummary[]> {
-      const columns = [
+      return summaries(companyId, (origins) =>
+        origins
+          .$call((q) => withService(q, service, 'call_reports.service_type'))
+          .orderBy('call_reports.created_at', 'desc')
+          .orderBy('call_reports.id', 'desc')
+          .limit(limit),
+      );
+    },
+
+    /** The conversations whose first call ids are `callIds` (the recordings list), as `latest` tells them. */
+    async conversations(companyId: number, callIds: readonly string[]): Promise<Map<string, CallSummary>> {
+      if (!callIds.length) return new Map();
+      const list = await summaries(companyId, (origins) => origins.where('call_reports.call_id', 'in', [...callIds]));
+      return new Map(list.map((c) => [c.callId, c]));
+    },
+  };
+
+  /**
+   * The conversations of the first calls `pick` selects: each with its later parts, talk time, note,
+   * rating, the agent who answered (by name) and the guest's name from its welcome form.
+   */
+  async function summaries(companyId: number, pick: (origins: ReturnType<typeof originsQuery>) => ReturnType<typeof originsQuery>): Promise<CallSummary[]> {
+    const origins = await pick(originsQuery(companyId)).execute();
+    const ids = origins.map((o) => o.call_id);
+    const later = ids.length ? await partsQuery(companyId).where('call_reports.origin_call_id', 'in', ids).execute() : [];
+    const agents = await agentNames(companyId, [...origins, ...later].flatMap((p) => (p.agent_answered_at !== null && p.agent ? [p.agent] : [])));
+    const names = await guestNames(companyId, origins);
+    return origins.map((origin) => {
+      const parts = [origin, ...later.filter((p) => p.origin_call_id === origin.call_id && p.call_id !== origin.call_id)].sort(
+        (x, y) => Number(x.created_at) - Number(y.created_at),
+      );
+      const noted = parts.filter((p) => p.agent_note !== null && p.agent_note_at !== null).at(-1);
+      const rated = parts.filter((p) => p.rating_answers).at(-1);
+      const answeredBy = parts.filter((p) => p.agent_answered_at !== null && p.agent).at(-1)?.agent ?? null;
+      const talk = chainTalkMs(parts);
+      return {
+        callId: origin.call_id,
+        guestUsername: origin.guest_username,
+        guestName: names.get(origin.call_id) ?? null,
+        agentName: answeredBy === null ? null : (agents.get(answeredBy) ?? answeredBy.split('@')[0] ?? answeredBy),
+        assignmentName: origin.assignment_name ?? null,
+        createdAt: iso(origin.created_at),
+        answered: parts.some((p) => p.call_answered_at !== null),
+        talkSeconds: talk === null ? null : Math.round(talk / 100) / 10,
+        parts: parts.length,
+        note: noted ? { text: noted.agent_note ?? '', by: noted.note_author ?? null, at: iso(noted.agent_note_at ?? 0) } : null,
+        rating: rated?.rating_answers ? { score: ratingScore(rated.rating_answers), comment: ratingComment(rated.rating_answers) } : null,
+      };
+    });
+  }
+
+  /** Every part of the company's accepted calls, with what a conversation's summary reads. */
+  function partsQuery(companyId: number) {
+    return db
+      .selectFrom('call_reports')
+      .leftJoin('assignments', 'assignments.id', 'call_reports.assignment_id')
+      .leftJoin('users', 'users.id', 'call_reports.agent_note_by')
+      .leftJoin('rating_submissions', 'rating_submissions.call_report_id', 'call_reports.id')
+      .select([
         'rating_submissions.answers as rating_answers',
         'call_reports.call_id',
         'call_reports.origin_call_id',
@@ -122,46 +179,55 @@ export function createCallDetailsRepository(db: Kysely<Database>) {
         'call_reports.guest_exit_at',
         'call_reports.agent_note',
         'call_reports.agent_note_at',
+        'call_reports.agent',
+        'call_reports.agent_answered_at',
         'assignments.name as assignment_name',
         'users.name as note_author',
-      ] as const;
-      const base = () =>
-        db
-          .selectFrom('call_reports')
-          .leftJoin('assignments', 'assignments.id', 'call_reports.assignment_id')
-          .leftJoin('users', 'users.id', 'call_reports.agent_note_by')
-          .leftJoin('rating_submissions', 'rating_submissions.call_report_id', 'call_reports.id')
-          .select(columns)
-          .where('call_reports.company_id', '=', companyId)
-          .where('call_reports.status', '=', 'ok');
-      const origins = await base()
-        .where((eb) => eb.or([eb('call_reports.origin_call_id', 'is', null), eb('call_reports.origin_call_id', '=', eb.ref('call_reports.call_id'))]))
-        .$call((q) => withService(q, service, 'call_reports.service_type'))
-        .orderBy('call_reports.created_at', 'desc')
-        .orderBy('call_reports.id', 'desc')
-        .limit(limit)
-        .execute();
-      const ids = origins.map((o) => o.call_id);
-      const later = ids.length ? await base().where('call_reports.origin_call_id', 'in', ids).execute() : [];
-      return origins.map((origin) => {
-        const parts = [origin, ...later.filter((p) => p.origin_call_id === origin.call_id && p.call_id !== origin.call_id)].sort(
-          (x, y) => Number(x.created_at) - Number(y.created_at),
-        );
-        const noted = parts.filter((p) => p.agent_note !== null && p.agent_note_at !== null).at(-1);
-        const rated = parts.filter((p) => p.rating_answers).at(-1);
-        const talk = chainTalkMs(parts);
-        return {
-          callId: origin.call_id,
-          guestUsername: origin.guest_username,
-          assignmentName: origin.assignment_name ?? null,
-          createdAt: iso(origin.created_at),
-          answered: parts.some((p) => p.call_answered_at !== null),
-          talkSeconds: talk === null ? null : Math.round(talk / 100) / 10,
-          parts: parts.length,
-          note: noted ? { text: noted.agent_note ?? '', by: noted.note_author ?? null, at: iso(noted.agent_note_at ?? 0) } : null,
-          rating: rated?.rating_answers ? { score: ratingScore(rated.rating_answers), comment: ratingComment(rated.rating_answers) } : null,
-        };
-      });
-    },
-  };
+      ])
+      .where('call_reports.company_id', '=', companyId)
+      .where('call_reports.status', '=', 'ok');
+  }
+
+  /** The first call of each conversation (a call that continues none). */
+  function originsQuery(companyId: number) {
+    return partsQuery(companyId).where((eb) =>
+      eb.or([eb('call_reports.origin_call_id', 'is', null), eb('call_reports.origin_call_id', '=', eb.ref('call_reports.call_id'))]),
+    );
+  }
+
+  /** The console users' names by their bare XMPP address (what a report's `agent` holds). */
+  async function agentNames(companyId: number, jids: readonly string[]): Promise<Map<string, string>> {
+    const byUsername = new Map(jids.map((jid) => [jid.split('@')[0] ?? jid, jid]));
+    if (!byUsername.size) return new Map();
+    const users = await db
+      .selectFrom('users')
+      .select(['name', 'xmpp_username'])
+      .where('company_id', '=', companyId)
+      .where('xmpp_username', 'in', [...byUsername.keys()])
+      .execute();
+    return new Map(users.map((u) => [byUsername.get(u.xmpp_username) ?? u.xmpp_username, u.name]));
+  }
+
+  /** The name each conversation's guest gave on the company's welcome form, at the latest by the call. */
+  async function guestNames(companyId: number, origins: ReadonlyArray<{ call_id: string; guest_username: string; created_at: number }>): Promise<Map<string, string>> {
+    if (!origins.length) return new Map();
+    const form = await db.selectFrom('forms').select('id').where('company_id', '=', companyId).where('kind', '=', 'welcome').executeTakeFirst();
+    if (!form) return new Map();
+    const submissions = await db
+      .selectFrom('form_submissions')
+      .select(['guest_username', 'answers', 'created_at'])
+      .where('company_id', '=', companyId)
+      .where('form_id', '=', form.id)
+      .where('guest_username', 'in', [...new Set(origins.map((o) => o.guest_username))])
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    const names = new Map<string, string>();
+    for (const origin of origins) {
+      const latest = submissions.filter((s) => s.guest_username === origin.guest_username && Number(s.created_at) <= Number(origin.created_at)).at(-1);
+      const name = latest ? guestNameAnswer(JSON.parse(latest.answers) as Record<string, unknown>) : null;
+      if (name) names.set(origin.call_id, name);
+    }
+    return names;
+  }
 }

@@ -7,7 +7,8 @@ import { getCompany, putCompany, type AdminCompany, type AdminCompanyUpdate } fr
 import { useConsoleStore, useConsoleStoreApi } from '../../state/store.ts';
 import { AdminLayout } from './AdminLayout.tsx';
 import { GuestPreview } from './GuestPreview.tsx';
-import { BEHAVIOUR, GENERAL, LOOK, MESSAGE_KEYS, changedKeys, type FieldSpec, type SettingKey } from './settingsFields.ts';
+import { BEHAVIOUR, GENERAL, LOOK, MESSAGE_KEYS, changedKeys, p2pRecordingConflict, type FieldSpec, type SettingKey } from './settingsFields.ts';
+import { P2PRecordingConflict, conflictMessageId } from './P2PRecordingConflict.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
 import tabStyles from './Tabs.module.css';
@@ -15,11 +16,13 @@ import { Button, Spinner } from '@lobby/ui';
 
 type Draft = AdminCompany;
 
-function Field({ spec, draft, set }: { spec: FieldSpec; draft: Draft; set: (k: SettingKey, v: unknown) => void }) {
+function Field({ spec, draft, set, problem }: { spec: FieldSpec; draft: Draft; set: (k: SettingKey, v: unknown) => void; problem?: string }) {
   const { t } = useTranslation('admin');
   const id = `setting-${spec.key}`;
   const label = t(`settings.field.${spec.key}`, { defaultValue: spec.key });
   const raw: unknown = draft[spec.key];
+  // a field in conflict with another: marked, and its message read with it
+  const invalid = problem ? { 'aria-invalid': true, 'aria-describedby': problem } : {};
   if (spec.kind === 'lines') {
     const lines = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
     return (
@@ -54,7 +57,7 @@ function Field({ spec, draft, set }: { spec: FieldSpec; draft: Draft; set: (k: S
   if (spec.kind === 'bool') {
     return (
       <label className={styles.check} htmlFor={id}>
-        <input id={id} type="checkbox" checked={value === true} onChange={(e) => set(spec.key, e.target.checked)} data-testid={id} />
+        <input id={id} type="checkbox" checked={value === true} onChange={(e) => set(spec.key, e.target.checked)} data-testid={id} {...invalid} />
         {label}
       </label>
     );
@@ -65,7 +68,7 @@ function Field({ spec, draft, set }: { spec: FieldSpec; draft: Draft; set: (k: S
         {label}
       </label>
       {spec.kind === 'select' ? (
-        <select id={id} className={styles.select} value={String(value)} onChange={(e) => set(spec.key, typeof raw === 'number' ? Number(e.target.value) : e.target.value)} data-testid={id}>
+        <select id={id} className={styles.select} value={String(value)} onChange={(e) => set(spec.key, typeof raw === 'number' ? Number(e.target.value) : e.target.value)} data-testid={id} {...invalid}>
           {spec.options.map((o) => (
             <option key={o} value={o}>
               {t(`settings.option.${o}`, { defaultValue: o })}
@@ -164,9 +167,22 @@ export function SettingsPage() {
     }
   }
 
-  const fields = (list: FieldSpec[]) => (
+  const conflict = draft ? p2pRecordingConflict(draft) : false;
+  const conflictOn = (tab: 'general' | 'behaviour') =>
+    conflict ? <P2PRecordingConflict tab={tab} useP2P={() => set('recordCalls', false)} keepMediaServer={() => set('callMethod', 'mediaServer')} /> : null;
+  const fields = (list: FieldSpec[], tab?: 'general' | 'behaviour') => (
     <div className={styles.grid2}>
-      {draft ? list.map((spec) => <Field key={spec.key} spec={spec} draft={draft} set={set} />) : null}
+      {draft
+        ? list.map((spec) => (
+            <Field
+              key={spec.key}
+              spec={spec}
+              draft={draft}
+              set={set}
+              problem={conflict && tab && (spec.key === 'callMethod' || spec.key === 'recordCalls') ? conflictMessageId(tab) : undefined}
+            />
+          ))
+        : null}
     </div>
   );
 
@@ -188,7 +204,7 @@ export function SettingsPage() {
           <Button variant="secondary" icon={<Undo size={18} />} disabled={!changed.length || saving} onClick={() => setDraft(saved)}>
             {t('common.discard')}
           </Button>
-          <Button icon={<Save size={18} />} disabled={!changed.length || saving} onClick={() => void save()} data-testid="settings-save">
+          <Button icon={<Save size={18} />} disabled={!changed.length || saving || conflict} onClick={() => void save()} data-testid="settings-save">
             {saving ? t('common.saving') : t('common.save')}
           </Button>
         </div>
@@ -207,7 +223,8 @@ export function SettingsPage() {
               ))}
             </Tabs.List>
             <Tabs.Content value="general" className={styles.card}>
-              {fields(GENERAL)}
+              {fields(GENERAL, 'general')}
+              {conflictOn('general')}
             </Tabs.Content>
             <Tabs.Content value="messages" className={styles.card}>
               <p className={styles.hint}>{t('settings.messagesHint')}</p>
@@ -259,7 +276,8 @@ export function SettingsPage() {
               {fields(LOOK)}
             </Tabs.Content>
             <Tabs.Content value="behaviour" className={styles.card}>
-              {fields(BEHAVIOUR)}
+              {fields(BEHAVIOUR, 'behaviour')}
+              {conflictOn('behaviour')}
               <p className={styles.hint}>{t('settings.behaviourHint')}</p>
             </Tabs.Content>
           </Tabs.Root>

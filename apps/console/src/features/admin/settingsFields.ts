@@ -63,6 +63,14 @@ export const BEHAVIOUR: FieldSpec[] = [
   { key: 'widgetOrigins', kind: 'lines' },
 ];
 
+/**
+ * Peer-to-peer calls with recording on: nothing could record the call (it passes no media server), so the
+ * server refuses the pair (services/callMethod.ts); the editor says so beside both fields first.
+ */
+export function p2pRecordingConflict(draft: { callMethod?: unknown; recordCalls?: unknown }): boolean {
+  return draft.callMethod === 'p2p' && draft.recordCalls !== false;
+}
+
 /** The keys whose values differ between `draft` and `saved` (what PUT sends). */
 export function changedKeys(saved: AdminCompany, draft: AdminCompany): SettingKey[] {
   const keys = Object.keys(draft) as Array<keyof AdminCompany>;

@@ -2,21 +2,28 @@ import { memo, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import ChevronDown from 'lucide-react/icons/chevron-down';
 import MapPin from 'lucide-react/icons/map-pin';
-import { getCallDetails, type CallDetails } from '../../api/calls.ts';
+import type { CallDetails } from '../../api/calls.ts';
+import { detailsLoader } from './detailsLoader.ts';
 import { ApiError } from '@lobby/call/http';
 import { useConsoleStore } from '../../state/store.ts';
 import { answerLabel, answerText, mapLink } from './answerText.ts';
 import styles from './QueueEntryDetails.module.css';
 
-/** The call's details as the server knows them; a 404 right after the guest appears is retried once. */
+/**
+ * The call's details as the server knows them, through the queue's shared loader (detailsLoader.ts: asked
+ * only once the row stays on screen, a bounded number at once, cancelled when the row is scrolled away);
+ * a 404 right after the guest appears is retried once.
+ */
 function useCallDetails(callId: string): { details: CallDetails | null; failed: boolean } {
-  const [details, setDetails] = useState<CallDetails | null>(null);
+  const [details, setDetails] = useState<CallDetails | null>(() => detailsLoader.cached(callId) ?? null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
+    if (detailsLoader.cached(callId)) return;
     const abort = new AbortController();
     let retry: ReturnType<typeof setTimeout> | undefined;
     const load = (again: boolean) =>
-      getCallDetails(callId, abort.signal)
+      detailsLoader
+        .load(callId, abort.signal)
         .then(setDetails)
         .catch((error: unknown) => {
           if (abort.signal.aborted) return;

@@ -133,7 +133,7 @@ export function QueuePanel() {
           <p className={styles.emptyBody}>{t('queue.emptyBody')}</p>
         </div>
       ) : (
-        <VirtualList items={queue} itemKey={callIdOf} estimate={ROW_ESTIMATE_PX} gap={ROW_GAP_PX} className={styles.list}>
+        <VirtualList items={queue} itemKey={callIdOf} estimate={ROW_ESTIMATE_PX} gap={ROW_GAP_PX} className={styles.view} listClassName={styles.list}>
           {(entry, index) => (
             <QueueItem key={entry.callId} entry={entry} now={now} busy={busy} position={index + 1} size={queue.length} />
           )}

@@ -1,10 +1,17 @@
 import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 /**
- * A list that renders only the rows in (and near) view (issue 16): a queue of thousands of waiting guests
- * rendered whole cost the console seconds per change and made every row tick each second. The list is the
- * scroll container; rows above and below the window are replaced by padding of their measured height
- * (or the estimate until measured). Rows may grow (a details disclosure opens): they are measured again.
+ * A list that renders only the rows in view plus a few on each side (docs/performance.md "Waiting
+ * guests"): a queue of thousands of waiting guests rendered whole cost the console seconds per change and
+ * made every row tick each second; each drawn row also asks the server for its call's details.
+ *
+ * The view is a scroll container of its own (`className`, which must be held to its parent's height:
+ * `flex: 1; min-block-size: 0`) around the `<ol>`. The rows above and below the window are stood for by
+ * the `<ol>`'s padding. That padding sits inside the scroll container: once it was the scroll
+ * container's own padding, which a box cannot shrink below, so the list grew as tall as every row
+ * together and the page scrolled instead of the queue. Rows are keyed by the caller, so the same few
+ * elements are kept while they stay in the window and the count stays bounded however far one scrolls.
+ * Rows may grow (a details disclosure opens): they are measured again.
  *
  * Each row must render one element carrying `data-vkey={key}` (the list measures it) and should carry
  * aria-setsize / aria-posinset, so assistive technology still hears the whole length.
@@ -15,6 +22,7 @@ export function VirtualList<T>({
   estimate,
   gap,
   className,
+  listClassName,
   label,
   children,
 }: {
@@ -24,23 +32,27 @@ export function VirtualList<T>({
   estimate: number;
   /** the CSS gap between rows in px (the list's flex gap) */
   gap: number;
+  /** the scroll container (the view) */
   className?: string;
+  /** the `<ol>` inside it */
+  listClassName?: string;
   label?: string;
   children: (item: T, index: number) => ReactNode;
 }) {
-  const ref = useRef<HTMLOListElement>(null);
+  const viewRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
   const heights = useRef(new Map<string, number>());
   const [view, setView] = useState({ top: 0, height: 0 });
   const [, setMeasured] = useState(0);
 
   const onScroll = useCallback(() => {
-    const el = ref.current;
+    const el = viewRef.current;
     if (el) setView({ top: el.scrollTop, height: el.clientHeight });
   }, []);
 
-  // the list's own size (window resized, panel laid out)
+  // the view's own size (window resized, panel laid out)
   useLayoutEffect(() => {
-    const el = ref.current;
+    const el = viewRef.current;
     if (!el) return;
     onScroll();
     if (typeof ResizeObserver === 'undefined') return;
@@ -51,7 +63,7 @@ export function VirtualList<T>({
 
   // the rendered rows' heights; a change re-renders once with the corrected padding
   useLayoutEffect(() => {
-    const el = ref.current;
+    const el = listRef.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const measure = () => {
       let changed = false;
@@ -68,27 +80,37 @@ export function VirtualList<T>({
     return () => observer.disconnect();
   });
 
-  const { first, last, before, after } = windowOf(items.map((item) => heights.current.get(itemKey(item)) ?? estimate), gap, view);
+  const keys = items.map(itemKey);
+  forgetLeft(heights.current, keys);
+  const { first, last, before, after } = windowOf(
+    keys.map((key) => heights.current.get(key) ?? estimate),
+    gap,
+    view,
+  );
   return (
-    <ol
-      ref={ref}
-      className={className}
-      aria-label={label}
-      onScroll={onScroll}
-      style={{ paddingBlockStart: before, paddingBlockEnd: `calc(${after}px + 12px)` }}
-    >
-      {items.slice(first, last).map((item, i) => children(item, first + i))}
-    </ol>
+    <div ref={viewRef} className={className} onScroll={onScroll} data-testid="virtual-view">
+      <ol ref={listRef} className={listClassName} aria-label={label} style={{ paddingBlockStart: before, paddingBlockEnd: after }}>
+        {items.slice(first, last).map((item, i) => children(item, first + i))}
+      </ol>
+    </div>
   );
 }
 
-/** rows drawn beyond the visible ones on each side, in px (smooth scrolling, keyboard focus moving on) */
-const OVERSCAN_PX = 600;
-/** rows drawn before the list knows its height (first render, or no layout as in unit tests) */
-const UNMEASURED_ROWS = 30;
+/** rows drawn beyond the visible ones on each side (smooth scrolling, keyboard focus moving on) */
+export const OVERSCAN_ROWS = 3;
+/** rows drawn before the view knows its height (first render, or no layout as in unit tests) */
+export const UNMEASURED_ROWS = 10;
+
+/** The measured heights of rows that left the list are dropped once they outnumber the rows listed. */
+function forgetLeft(heights: Map<string, number>, keys: readonly string[]): void {
+  if (heights.size <= keys.length * 2 + 100) return;
+  const listed = new Set(keys);
+  for (const key of heights.keys()) if (!listed.has(key)) heights.delete(key);
+}
 
 /**
- * Which rows [first, last) to draw for a scroll position, and the padding that stands for the others.
+ * Which rows [first, last) to draw for a scroll position, and the padding that stands for the others:
+ * the rows that meet the view [top, top + height), and OVERSCAN_ROWS more on each side.
  * Exported for its unit test.
  */
 export function windowOf(
@@ -100,15 +122,15 @@ export function windowOf(
     const last = Math.min(heights.length, UNMEASURED_ROWS);
     return { first: 0, last, before: 0, after: sum(heights.slice(last), gap) };
   }
-  const from = view.top - OVERSCAN_PX;
-  const to = view.top + view.height + OVERSCAN_PX;
-  let first = 0;
+  const bottom = view.top + view.height;
+  let visibleFirst = 0;
   let offset = 0;
-  while (first < heights.length && offset + heights[first]! < from) offset += heights[first++]! + gap;
-  const before = offset;
-  let last = first;
-  while (last < heights.length && offset < to) offset += heights[last++]! + gap;
-  return { first, last, before, after: sum(heights.slice(last), gap) };
+  while (visibleFirst < heights.length - 1 && offset + heights[visibleFirst]! <= view.top) offset += heights[visibleFirst++]! + gap;
+  let visibleLast = visibleFirst;
+  while (visibleLast < heights.length && offset < bottom) offset += heights[visibleLast++]! + gap;
+  const first = Math.max(0, visibleFirst - OVERSCAN_ROWS);
+  const last = Math.min(heights.length, visibleLast + OVERSCAN_ROWS);
+  return { first, last, before: sum(heights.slice(0, first), gap), after: sum(heights.slice(last), gap) };
 }
 
 function sum(heights: readonly number[], gap: number): number {

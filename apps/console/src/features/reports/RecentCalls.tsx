@@ -5,6 +5,7 @@ import { useConsoleStore } from '../../state/store.ts';
 import { useAsync } from '../admin/useAsync.ts';
 import styles from '../admin/Admin.module.css';
 import { AdminTable } from '../admin/AdminParts.tsx';
+import { GuestCell, RatingCell, TalkTime } from './callCells.tsx';
 
 /** The company's latest calls of a service with the guests' ratings and the agents' notes after them (GET /api/console/calls). */
 export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
@@ -13,7 +14,6 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
   // (the page keys this component by service: a new service is a new list)
   const calls = useAsync(() => listCalls(50, service));
   const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
-  const score = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
   return (
     <section className={styles.card} aria-labelledby="recent-calls-h" data-testid="recent-calls" data-service={service}>
       <h2 id="recent-calls-h">{t('recentCalls.title')}</h2>
@@ -28,23 +28,16 @@ export function RecentCalls({ service = 'all' }: { service?: ServiceFilter }) {
             {calls.data.map((c) => (
               <tr key={c.callId} data-testid="recent-call" data-call-id={c.callId}>
                 <th scope="row">{when.format(new Date(c.createdAt))}</th>
-                <td>
-                  <bdi>{c.guestUsername}</bdi>
+                <td data-testid="recent-call-guest">
+                  <GuestCell username={c.guestUsername} name={c.guestName} />
                 </td>
                 <td>{c.assignmentName ?? '–'}</td>
                 <td>{c.answered ? t('recentCalls.yes') : t('recentCalls.no')}</td>
                 <td data-testid="recent-call-talk" data-parts={c.parts}>
-                  {c.talkSeconds !== null ? t('recentCalls.talkSeconds', { value: score.format(c.talkSeconds) }) : '–'}
+                  <TalkTime seconds={c.talkSeconds} />
                 </td>
                 <td data-testid="recent-call-rating">
-                  {c.rating ? (
-                    <>
-                      {c.rating.score !== null ? <div>{t('recentCalls.score', { score: score.format(c.rating.score) })}</div> : null}
-                      {c.rating.comment ? <bdi style={{ whiteSpace: 'pre-wrap' }}>{c.rating.comment}</bdi> : null}
-                    </>
-                  ) : (
-                    '–'
-                  )}
+                  <RatingCell rating={c.rating} />
                 </td>
                 <td data-testid="recent-call-note">
                   {c.note ? (

@@ -35,22 +35,22 @@ export function Header() {
         </span>
       </div>
       <nav className={styles.nav} aria-label={t('nav.label')} data-crowded={user && hasRole(user.role, 'supervisor') ? 'true' : 'false'}>
-        <NavLink to="/" end className={styles.navLink}>
+        <NavLink to="/" end className={styles.navLink} title={t('nav.queue')}>
           <ListOrdered size={18} aria-hidden="true" />
           <span className={styles.navText}>{t('nav.queue')}</span>
         </NavLink>
-        <NavLink to="/appointments" className={styles.navLink} data-testid="nav-appointments">
+        <NavLink to="/appointments" className={styles.navLink} title={ta('nav.appointments')} data-testid="nav-appointments">
           <CalendarClock size={18} aria-hidden="true" />
           <span className={styles.navText}>{ta('nav.appointments')}</span>
         </NavLink>
         {user && hasRole(user.role, 'supervisor') ? (
-          <NavLink to="/reports" className={styles.navLink} data-testid="nav-reports">
+          <NavLink to="/reports" className={styles.navLink} title={ta('nav.reports')} data-testid="nav-reports">
             <ChartColumn size={18} aria-hidden="true" />
             <span className={styles.navText}>{ta('nav.reports')}</span>
           </NavLink>
         ) : null}
         {user && hasRole(user.role, 'admin') ? (
-          <NavLink to="/admin" className={styles.navLink} data-testid="nav-admin">
+          <NavLink to="/admin" className={styles.navLink} title={ta('nav.admin')} data-testid="nav-admin">
             <Settings size={18} aria-hidden="true" />
             <span className={styles.navText}>{ta('nav.admin')}</span>
           </NavLink>

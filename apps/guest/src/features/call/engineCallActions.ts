@@ -10,14 +10,8 @@ import type { CallActions } from '../../state/callActions.ts';
 import type { GuestStore } from '../../state/store.ts';
 import { serviceTypeFor } from '../widget/context.ts';
 import { widgetPrefill } from '../widget/bridge.ts';
+import { guestNameAnswer } from '@lobby/contracts/guestLabel';
 
-/** A welcome-form answer that is the guest's name: a field keyed name, full_name or fullName. */
-export function nameAnswer(answers: Record<string, unknown>): string | null {
-  for (const [key, value] of Object.entries(answers)) {
-    if (/^(full_?)?name$/i.test(key) && typeof value === 'string' && value.trim()) return value.trim();
-  }
-  return null;
-}
 import { streamWatermarkOf } from './streamWatermark.ts';
 
 /** Same-origin endpoints: the server proxies ejabberd and Janus. */
@@ -297,7 +291,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       await prepare();
       if (!session) throw new Error('no guest session');
       await submitForm(session, formId, answers);
-      formName = nameAnswer(answers) ?? formName;
+      formName = guestNameAnswer(answers) ?? formName;
       s().setFormRequired(false);
       // the gate continues: preview when the company has one, else the call buttons
       sendEvent(store, { type: 'FORM_DONE' });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DataEnvelope, ServiceQuery } from '@lobby/contracts';
+import { DataEnvelope, ServiceQuery, type CallSummary } from '@lobby/contracts';
+import { createCallDetailsRepository } from '../../../repositories/callDetails.ts';
 import { Type } from '@sinclair/typebox';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import type { Services } from '../../../services/index.ts';
@@ -10,6 +11,7 @@ import { runWhileServing } from '../../../services/periodicJob.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
+import { byteRangeOf } from '../../../http/byteRange.ts';
 
 const Recording = Type.Object({
   callId: Type.String({ description: 'the first call id of the conversation (a call resumed after hold is one recording)' }),
@@ -18,8 +20,26 @@ const Recording = Type.Object({
   createdAt: Type.Integer({ description: 'epoch ms' }),
   url: Type.String({ description: 'GET it (console session) for the file: MP4 H.264/AAC, one picture, all audio mixed' }),
   tracksUrl: Type.String({ description: "GET it for the raw tracks (Matroska, every participant's streams apart, not re-encoded)" }),
+  guestUsername: Type.Union([Type.String(), Type.Null()], { description: 'the guest of the conversation (null: its report is gone)' }),
+  guestName: Type.Union([Type.String(), Type.Null()], { description: 'the name the guest gave on the welcome form; the label is guestLabel(guestUsername, guestName)' }),
+  agentName: Type.Union([Type.String(), Type.Null()], { description: 'the console user who answered, by name' }),
+  talkSeconds: Type.Union([Type.Number(), Type.Null()], { description: "the conversation's talk time across its hold chain (null: not ended)" }),
+  rating: Type.Union([Type.Object({ score: Type.Union([Type.Number(), Type.Null()]), comment: Type.Union([Type.String(), Type.Null()]) }), Type.Null()], {
+    description: "the guest's rating of the call",
+  }),
 });
 const Recordings = Type.Object({ recordings: Type.Array(Recording) });
+
+/** What a recording's row says of its conversation: who, who answered, how long, the rating. */
+function conversationOf(c: CallSummary | undefined) {
+  return {
+    guestUsername: c?.guestUsername ?? null,
+    guestName: c?.guestName ?? null,
+    agentName: c?.agentName ?? null,
+    talkSeconds: c?.talkSeconds ?? null,
+    rating: c?.rating ?? null,
+  };
+}
 
 /**
  * The company's call recordings, one playable file per conversation (post-processed on the server after
@@ -34,6 +54,7 @@ function consoleRecordingRoutes(
   }),
 ): RecordingsService {
   const security = [{ consoleSession: [] }];
+  const calls = createCallDetailsRepository(services.db.kysely);
   const CallIdParams = Type.Object({ callId: Type.String({ maxLength: 140 }) });
   // Recording retention (docs/operations.md "Recording retention") beside the recordings service whose files
   // it deletes: hourly, and at start (a server that was down past a recording's retention deletes it right away).
@@ -72,11 +93,16 @@ function consoleRecordingRoutes(
         user.companyId,
         list.map((r) => r.callId),
       );
+      const conversations = await calls.conversations(
+        user.companyId,
+        list.map((r) => r.callId),
+      );
       return {
         data: {
           recordings: list
             .map((r) => ({
               ...r,
+              ...conversationOf(conversations.get(r.callId)),
               serviceType: types.get(r.callId) === 'widget' ? ('widget' as const) : ('talk' as const),
               url: `/api/console/recordings/${encodeURIComponent(r.callId)}/file`,
               tracksUrl: `/api/console/recordings/${encodeURIComponent(r.callId)}/tracks`,
@@ -96,7 +122,11 @@ function consoleRecordingRoutes(
           summary,
           security,
           params: CallIdParams,
-          response: { 200: Type.Unknown({ description: `the recording (${type})` }), ...errors(400, 401, 403, 404) },
+          response: {
+            200: Type.Unknown({ description: `the recording (${type})` }),
+            206: Type.Unknown({ description: 'the part of the recording the Range header asked for (Content-Range says which)' }),
+            ...errors(400, 401, 403, 404, 416),
+          },
         },
       },
       async (request, reply) => {
@@ -105,11 +135,22 @@ function consoleRecordingRoutes(
         const file = variant === 'file' ? await recordings.fileOf(user.companyId, callId) : await recordings.tracksOf(user.companyId, callId);
         if (!file) return fail(reply, 404, 'callId: no recording of this company');
         const stat = await fs.promises.stat(file);
-        return reply
-          .header('content-type', type)
-          .header('content-length', String(stat.size))
-          .header('content-disposition', `attachment; filename="${path.basename(file)}"`)
-          .send(fs.createReadStream(file));
+        // a player seeks by asking for byte ranges: one range is answered with its part (docs/api.md)
+        const range = byteRangeOf(request.headers.range, stat.size);
+        reply.header('accept-ranges', 'bytes');
+        if (range.kind === 'unsatisfiable') {
+          reply.header('content-range', `bytes */${stat.size}`);
+          return fail(reply, 416, `Range: the recording has ${stat.size} bytes`);
+        }
+        reply.header('content-type', type).header('content-disposition', `attachment; filename="${path.basename(file)}"`);
+        if (range.kind === 'part') {
+          return reply
+            .code(206)
+            .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
+            .header('content-length', String(range.end - range.start + 1))
+            .send(fs.createReadStream(file, { start: range.start, end: range.end }));
+        }
+        return reply.header('content-length', String(stat.size)).send(fs.createReadStream(file));
       },
     );
   serve('file', 'video/mp4', "One call's recording (MP4 H.264/AAC: every participant's video on one picture, all audio mixed); supervisors and admins");

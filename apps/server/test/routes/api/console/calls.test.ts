@@ -42,6 +42,26 @@ describe.each(dialects())('console calls: details and the note after the call (%
     expect(calls.find((c) => c.callId === unrated.callId)?.rating).toBeNull();
   });
 
+  it('when a guest named itself on the welcome form and an agent answered, then the latest calls give the guest\u2019s name and the agent\u2019s; a guest without a form has no name', async () => {
+    const named = await registerGuest(t.app);
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: '/api/form-submission',
+      headers: bearer(named.access_token),
+      payload: { company: 18, guestUsername: named.username, serviceType: 'talk', formId, answers: { name: '  Sara Nasser ', email: 'sara@example.com', topic: 'help' } },
+    });
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    t.clock.now += 1000;
+    const namedCall = await answeredCall(t.app, named);
+    const unnamed = await answeredCall(t.app, await registerGuest(t.app));
+    const agentUser = await t.db.kysely.selectFrom('users').select('name').where('email', '=', DEMO.agentEmail).executeTakeFirstOrThrow();
+
+    const res = await t.app.inject({ method: 'GET', url: '/api/console/calls?limit=50', headers: { cookie: admin } });
+    const calls = res.json<{ data: CallSummary[] }>().data;
+    expect(calls.find((c) => c.callId === namedCall.callId)).toMatchObject({ guestUsername: named.username, guestName: 'Sara Nasser', agentName: agentUser.name });
+    expect(calls.find((c) => c.callId === unnamed.callId)).toMatchObject({ guestName: null, agentName: agentUser.name });
+  });
+
   it("when a guest filled the welcome form and called with a position, then the company's agent reads both with the call", async () => {
     const g = await registerGuest(t.app);
     const submitted = await t.app.inject({
