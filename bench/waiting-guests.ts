@@ -13,14 +13,19 @@
  * arrival the agent never sees, or a guest the console does not list at the end (its whole list is read
  * by scrolling through it: the queue is drawn virtually), is a lost presence.
  * Reports per N: failures, time to list everyone (console and XMPP agent), fan-out p50/p95/max, memory
- * per guest of the Lobby server, ejabberd and Janus (RSS before/after ÷ N), churn losses, and the console's
- * figures against the agent's of the same run (`consoleVsAgent`, console / agent). Prints one JSON line
+ * per guest of the Lobby server, ejabberd and Janus (RSS before/after ÷ N) and ejabberd's per room, churn
+ * losses, and the console's figures against the agent's of the same run (`consoleVsAgent`, console /
+ * agent). The idle cost (`idle`): with everyone waiting and nothing happening, the CPU of ejabberd and the
+ * server over IDLE_SECONDS against the same before the first guest (its baseline), and ejabberd's API calls
+ * per second (bench/lib/idleCost.ts). After everyone has left: how long until their rooms are gone
+ * (`roomsGoneAfterLeavingS`, a sample of 20 guests' rooms; --no-room-wait skips it). Prints one JSON line
  * per N on stdout and a one-line summary with the ratios on stderr.
  *
  *   LOBBY_REGISTER_RATE_LIMIT=100000 ./scripts/start --detach   (all guests register from one address)
  *   set -a; . .run/secrets.env; set +a
- *   node bench/waiting-guests.ts 100,500 [--churn-seconds 120] [--no-console] [--in-flight 25]
- * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), LOBBY_RUN_DIR (default .run; for the PID files).
+ *   node bench/waiting-guests.ts 100,500 [--churn-seconds 120] [--no-console] [--in-flight 25] [--idle-seconds 10] [--no-room-wait]
+ * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), LOBBY_RUN_DIR (default .run; for the PID files),
+ * LOBBY_LOG_DIR (default $LOBBY_RUN_DIR/logs), EJABBERD_API_URL (default http://127.0.0.1:5281/api).
  * Bounded: every wait has a time limit, every guest is disconnected and its call ended at the end.
  */
 import fs from 'node:fs';
@@ -35,10 +40,13 @@ import { BASE_URL as BASE } from '../e2e/support/api.ts';
 import type { AgentMessage, AgentWorkerData } from './lib/xmppAgent.ts';
 import { lightGuestLeaves, lightGuestsTry, registerRetries, type LightGuest } from '../e2e/support/lightGuest.ts';
 import { listedCallIds, queueCount, type QueueScreen } from '../e2e/support/queueList.ts';
+import { apiCallsPerSecond, cpuPercent, pidOf, roomsStillThere } from './lib/idleCost.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const RUN_DIR = process.env.LOBBY_RUN_DIR ?? path.join(root, '.run');
+const EJABBERD_LOG = path.join(process.env.LOBBY_LOG_DIR ?? path.join(RUN_DIR, 'logs'), 'ejabberd', 'ejabberd.log');
+const EJABBERD_API = process.env.EJABBERD_API_URL ?? 'http://127.0.0.1:5281/api';
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -48,6 +56,9 @@ const { values: opts, positionals } = parseArgs({
     'in-flight': { type: 'string', default: '25' },
     // a CPU profile of the console during churn (CDP Profiler), written to <file>-<N>.cpuprofile
     'profile-churn': { type: 'string' },
+    // the idle windows (CPU, then API calls) with everyone waiting, and the baseline's before the first guest
+    'idle-seconds': { type: 'string', default: '10' },
+    'no-room-wait': { type: 'boolean', default: false },
   },
 });
 const SIZES = (positionals[0] ?? '100')
@@ -55,6 +66,7 @@ const SIZES = (positionals[0] ?? '100')
   .map(Number)
   .filter((n) => n > 0);
 const CHURN_SECONDS = Number(opts['churn-seconds']);
+const IDLE_SECONDS = Number(opts['idle-seconds']);
 const CONCURRENCY = Number(opts['in-flight']);
 const PASSWORD = process.env.DEMO_AGENT_PASSWORD;
 if (!PASSWORD) throw new Error('DEMO_AGENT_PASSWORD is not set (source .run/secrets.env)');
@@ -270,7 +282,27 @@ function comparison(consoleAll: number | null, agentAll: number | null, consoleL
 
 /** a queue budget (`budgets` in the JSON line) was missed at some N: the bench exits 1 */
 let overBudget = false;
+
+/** CPU of ejabberd and the server (% of a core) over IDLE_SECONDS, then ejabberd's API calls per second over as long. */
+async function idleCost() {
+  const cpuPct = await cpuPercent({ ejabberd: pidOf(RUN_DIR, 'ejabberd'), server: pidOf(RUN_DIR, 'server') }, IDLE_SECONDS);
+  const apiCallsPerS = await apiCallsPerSecond(root, RUN_DIR, EJABBERD_LOG, IDLE_SECONDS);
+  return { cpuPct, apiCallsPerS };
+}
+
+/** Seconds until none of `rooms` exists in ejabberd any more (null: some still there after `limitS`). */
+async function roomsGone(rooms: string[], limitS: number): Promise<number | null> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < limitS * 1000) {
+    if ((await roomsStillThere(EJABBERD_API, rooms)) === 0) return Math.round((performance.now() - t0) / 1000);
+    await sleep(5000);
+  }
+  return null;
+}
+
 for (const n of SIZES) {
+  // the baseline: the same stack before this N's guests (the server's jobs run, nobody waits)
+  const idleBaseline = await idleCost();
   const memBefore = { server: rssKb('server'), ejabberd: rssKb('ejabberd'), janus: rssKb('janus') };
   const agent = await startAgent();
   const console_ = await startConsole();
@@ -303,6 +335,11 @@ for (const n of SIZES) {
       return [k, { beforeKb: before, afterKb: after, perGuestKb }];
     }),
   );
+  const rooms = guests.reduce((sum, g) => sum + g.rooms.length, 0);
+  const ejabberdDeltaKb = memBefore.ejabberd !== null && memAfter.ejabberd !== null ? memAfter.ejabberd - memBefore.ejabberd : null;
+  const ejabberdPerRoomKb = ejabberdDeltaKb !== null && rooms ? round1(ejabberdDeltaKb / rooms) : null;
+  // everyone waits, nothing happens: what the queue costs by itself
+  const idle = { baseline: idleBaseline, waiting: await idleCost() };
 
   // churn: 10 % leave and as many arrive every 10 s; one real click on the queue per round
   const churnArrivals: Guest[] = [];
@@ -388,6 +425,9 @@ for (const n of SIZES) {
       // RSS before the first guest and once all are waiting, / N. The server's is not taken after a
       // garbage collection (it runs without --expose-gc or an inspector): it moves with its collector.
       memory,
+      rooms,
+      ejabberdPerRoomKb,
+      idle,
       // the console against its baseline in the same run, the XMPP-only agent: console / agent
       consoleVsAgent: console_ ? comparison(consoleAllMs, agentAll, consoleListing, fanout) : null,
       churn: rounds
@@ -414,9 +454,18 @@ for (const n of SIZES) {
         ? `console/agent: lists all ${c.listsAllAfterLastArrivalMs.ratio}× (${c.listsAllAfterLastArrivalMs.console} / ${c.listsAllAfterLastArrivalMs.agent} ms after the last arrival), ` +
           `per guest p50 ${c.perGuestP50Ms.ratio}× (${c.perGuestP50Ms.console} / ${c.perGuestP50Ms.agent} ms), p95 ${c.perGuestP95Ms.ratio}× (${c.perGuestP95Ms.console} / ${c.perGuestP95Ms.agent} ms); `
         : `fan-out p50/p95 ${pct(fanout, 50)} / ${pct(fanout, 95)} ms; `) +
-      `RSS per guest: server ${kb('server')} (no GC), ejabberd ${kb('ejabberd')}, Janus ${kb('janus')}`,
+      `RSS per guest: server ${kb('server')} (no GC), ejabberd ${kb('ejabberd')} (${ejabberdPerRoomKb} kB per room), Janus ${kb('janus')}; ` +
+      `idle CPU ejabberd ${idle.waiting.cpuPct.ejabberd} % (baseline ${idle.baseline.cpuPct.ejabberd} %), server ${idle.waiting.cpuPct.server} % (baseline ${idle.baseline.cpuPct.server} %), ` +
+      `ejabberd API ${idle.waiting.apiCallsPerS}/s (baseline ${idle.baseline.apiCallsPerS}/s)`,
   );
+  const sample = guests.slice(0, 20).flatMap((g) => g.rooms);
   await leaveAll(guests);
+  if (!opts['no-room-wait']) {
+    // the guests ended their calls and closed their sessions: their rooms go after the departure grace (2 min)
+    const goneS = await roomsGone(sample, 240);
+    console.log(JSON.stringify({ n, roomsGoneAfterLeavingS: goneS, sampledRooms: sample.length }));
+    console.error(`N=${n}: the sampled guests' ${sample.length} rooms gone ${goneS === null ? 'NOT within 240' : `within ${goneS}`} s of their leaving`);
+  }
   agent.close();
   await console_?.close();
   await sleep(2000);

@@ -137,7 +137,7 @@ lobby_build_ejabberd_modules() {
   for src in "$lobby_infra_dir"/ejabberd/modules/*.erl; do
     out="$ebin/$(basename "$src" .erl).beam"
     if [ ! -f "$out" ] || [ "$src" -nt "$out" ]; then
-      erlc -o "$ebin" -pa "$ej_ebin" "$src" || return 1
+      erlc -o "$ebin" -pa "$ej_ebin" -I "$ej_ebin/../include" "$src" || return 1
     fi
   done
 }

@@ -44,7 +44,7 @@ const agentPassword = secret();
 await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword, adminPassword: secret() });
 
 // Room provisioning is ejabberd's job and not what is measured: a no-op stands in for it.
-const ejabberd: EjabberdClient = { ensureRoom: () => Promise.resolve(), setAffiliation: () => Promise.resolve(), status: () => Promise.resolve(true), roomOccupants: () => Promise.resolve(null), destroyRoom: () => Promise.resolve() };
+const ejabberd: EjabberdClient = { ensureRoom: () => Promise.resolve(), setAffiliation: () => Promise.resolve(), status: () => Promise.resolve(true), roomOccupants: () => Promise.resolve(null), roomGuests: () => Promise.resolve(null), guestOnline: () => Promise.resolve(null), destroyRoom: () => Promise.resolve() };
 // Both servers without request logging, so the ratio compares the routes, not pino.
 // Nor is Janus's: an agent's media grant (what makes a call answered for its rating) without a Janus room.
 const grant = { room: 'bench', pin: 'bench', token: 'bench', expires_in: 3600 };

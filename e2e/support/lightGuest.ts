@@ -12,6 +12,8 @@ export interface LightGuest {
   username: string;
   callId: string;
   room: string;
+  /** every room registration provisioned for it (one per assignment) */
+  rooms: string[];
   /** the guest's API token (to end its call) */
   token: string;
   xmpp: RawXmpp;
@@ -51,7 +53,7 @@ export async function lightGuestWaits(companyId = 18): Promise<LightGuest> {
   xmpp.send(
     `<presence to="${self}"><status>OpenCall||${callId}</status><lobby xmlns="urn:lobby:presence:0" userType="guest" appointmentID=""/></presence>`,
   );
-  return { username: reg.username, callId, room, token: reg.access_token, xmpp, sentAt };
+  return { username: reg.username, callId, room, rooms: reg.guestRooms.map((r) => r.room), token: reg.access_token, xmpp, sentAt };
 }
 
 /** Starts `n` guests, at most `inFlight` registering at once; rejects when any fails. */

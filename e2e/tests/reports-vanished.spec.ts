@@ -1,7 +1,7 @@
 /**
  * Issue 15 defect 9, on the real stack: a guest whose browser dies while it waits (closed or crashed:
- * no pagehide beacon reaches the server) leaves its XMPP room at once; the server's sweep sees the room
- * without it and closes the call, so Reports count it abandoned within half a minute instead of "Waiting or
+ * no pagehide beacon reaches the server) leaves its XMPP room at once; ejabberd tells the server
+ * (mod_lobby_events), the server sees the room without it and closes the call, so Reports count it abandoned within half a minute instead of "Waiting or
  * open" for hours. And a call whose camera was refused ends (its report is not left open).
  */
 import { expect, test } from '@playwright/test';
@@ -63,8 +63,9 @@ test('when a waiting guest\u2019s browser dies without a word, then within half 
     await guest.context.close();
     closed = true;
 
-    // assert: the call is counted abandoned within half a minute (the sweep runs every 3 s, after a 5 s
-    // grace, and takes a guest for gone after 20 s missing from its room: an XMPP drop is not leaving)
+    // assert: the call is counted abandoned within half a minute (ejabberd posts the guest's leaving within
+    // half a second; the server asks about that room every 3 s and takes the guest for gone after 20 s
+    // missing from it: an XMPP drop is not leaving)
     await expect.poll(() => guestGone(callId), { message: 'the call is stamped as left by its guest', timeout: 40_000, intervals: [1000] }).toBe(true);
     const [row] = await queryRows<{ call_answered_at: number | null }>('select call_answered_at from call_reports where call_id = ?', [callId]);
     expect(row?.call_answered_at).toBeNull();

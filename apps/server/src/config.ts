@@ -15,6 +15,8 @@ export interface Config {
   apiTokenSecret: string;
   sessionSecret: string;
   ejabberdApiUrl: string;
+  /** the bearer ejabberd's mod_lobby_events posts its guest events with (POST /api/ejabberd-events) */
+  ejabberdEventsSecret: string;
   ejabberdWsUrl: string;
   janusWsUrl: string;
   janusHttpUrl: string;
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiTokenSecret: secret('API_TOKEN_SECRET'),
     sessionSecret: secret('SESSION_SECRET'),
     ejabberdApiUrl: s('EJABBERD_API_URL', 'http://127.0.0.1:5281/api'),
+    ejabberdEventsSecret: secret('EJABBERD_EVENTS_SECRET'),
     ejabberdWsUrl: s('EJABBERD_WS_URL', 'ws://127.0.0.1:5280/ws'),
     janusWsUrl: s('JANUS_WS_URL', 'ws://127.0.0.1:8188'),
     janusHttpUrl: s('JANUS_HTTP_URL', 'http://127.0.0.1:8088/janus'),

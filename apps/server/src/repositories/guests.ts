@@ -68,6 +68,17 @@ export function createGuestsRepository(db: Kysely<Database>) {
       return rows.map((r) => ({ username: r.guest_username, assignmentId: r.assignment_id, room: r.room_jid }));
     },
 
+    /** One guest's rooms last provisioned before `before` (services/guestDepartures.ts: a room provisioned since is a new page's). */
+    async roomsOfProvisionedBefore(username: string, before: number): Promise<Array<{ assignmentId: number; room: string }>> {
+      const rows = await db
+        .selectFrom('guest_rooms')
+        .select(['assignment_id', 'room_jid'])
+        .where('guest_username', '=', username)
+        .where('created_at', '<', before)
+        .execute();
+      return rows.map((r) => ({ assignmentId: r.assignment_id, room: r.room_jid }));
+    },
+
     /** Forgets a destroyed room (only if it was not provisioned again meanwhile). */
     async forgetRoom(username: string, assignmentId: number, provisionedBefore: number): Promise<void> {
       await db

@@ -18,6 +18,13 @@ export interface EjabberdClient {
   status(): Promise<boolean>;
   /** The real JIDs of a room's occupants now; null when ejabberd could not say (no such room, down). */
   roomOccupants(room: string): Promise<string[] | null>;
+  /**
+   * Every guest in a room of the MUC service now, as room name and guest username, in one call
+   * (mod_lobby_events' `lobby_room_guests`); null when ejabberd could not say.
+   */
+  roomGuests(): Promise<Array<{ room: string; user: string }> | null>;
+  /** Whether the guest has an XMPP session now; null when ejabberd could not say. */
+  guestOnline(username: string): Promise<boolean | null>;
   /** Destroys the room (its occupants are told); a room already gone is fine. */
   destroyRoom(room: string): Promise<void>;
 }
@@ -27,6 +34,8 @@ export class EjabberdError extends Error {}
 export interface EjabberdHttpOptions {
   apiUrl: string;
   host: string;
+  /** the guests' XMPP host (XMPP_GUEST_DOMAIN) */
+  guestHost: string;
   mucService: string;
   /** one API call's time limit, counted from when it is sent (not while it waits for a slot) */
   timeoutMs?: number;
@@ -148,6 +157,30 @@ export function createEjabberdHttpClient(opts: EjabberdHttpOptions): EjabberdCli
         return list
           .map((o: unknown): unknown => (Array.isArray(o) ? (o as unknown[])[0] : (o as { jid?: unknown } | null)?.jid))
           .filter((jid): jid is string => typeof jid === 'string');
+      } catch {
+        return null;
+      }
+    },
+    async roomGuests() {
+      try {
+        const r = await call('lobby_room_guests', { service: opts.mucService, guest_host: opts.guestHost });
+        if (r.status !== 200) return null;
+        const list = JSON.parse(r.body) as unknown;
+        if (!Array.isArray(list)) return null;
+        return list
+          .map((o: unknown) => o as { room?: unknown; user?: unknown } | null)
+          .filter((o): o is { room: string; user: string } => typeof o?.room === 'string' && typeof o.user === 'string')
+          .map(({ room, user }) => ({ room, user }));
+      } catch {
+        return null;
+      }
+    },
+    async guestOnline(username) {
+      try {
+        const r = await call('user_resources', { user: username, host: opts.guestHost });
+        if (r.status !== 200) return null;
+        const list = JSON.parse(r.body) as unknown;
+        return Array.isArray(list) ? list.length > 0 : null;
       } catch {
         return null;
       }

@@ -1,7 +1,9 @@
 /**
- * Guest rooms are destroyed once nobody can use them (issue 16): registration creates one persistent
- * room per assignment (≈ 90 KB each in ejabberd, all reloaded at every ejabberd start) and nothing ever
- * destroyed them, so a busy site grew ejabberd by two rooms per visitor, forever.
+ * Guest rooms are destroyed once nobody can use them: registration creates one persistent room per
+ * assignment (≈ 100 KB each in ejabberd, all reloaded at every ejabberd start). A guest gone for good
+ * loses its rooms two minutes after its session ended (services/guestDepartures.ts, on ejabberd's
+ * events); this janitor is the backstop for the rest — events lost while the server restarted, guests
+ * that registered and never connected.
  *
  * A room may go when all of these hold:
  * - it was last provisioned (registration or guest auth, which re-create a missing room and stamp it)

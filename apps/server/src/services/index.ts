@@ -20,6 +20,8 @@ import type { MediaRooms } from './media/mediaRooms.ts';
 import type { ReportStatusFn } from './reportStatus.ts';
 import type { RoundRobin } from './roundRobin.ts';
 import type { ApiTokens, XmppTokens } from './tokens.ts';
+import type { GuestDepartures } from './guestDepartures.ts';
+import type { VanishedGuestSweep } from './vanishedGuests.ts';
 
 /** Everything a route needs; built once per app (plugins/app/services.ts, on plugins/app/repositories.ts). */
 export interface Services {
@@ -55,6 +57,10 @@ export interface Services {
   loginThrottle: LoginThrottle;
   /** round robin offering of waiting calls (docs/protocol.md) */
   roundRobin: RoundRobin;
+  /** closes the calls of guests gone from their rooms; told of rooms left and joined by ejabberd's events */
+  vanishedGuests: VanishedGuestSweep;
+  /** destroys the rooms of guests gone for good; told of sessions ended and opened by ejabberd's events */
+  guestDepartures: GuestDepartures;
   now: () => number;
 }
 

@@ -11,6 +11,12 @@ export interface FakeEjabberd extends EjabberdClient {
   up: boolean;
   /** occupants' JIDs per room name; a room missing here answers null (ejabberd could not say) */
   occupants: Map<string, string[]>;
+  /** guest usernames with an XMPP session now (guestOnline) */
+  sessions: Set<string>;
+  /** how many times each question was asked of ejabberd (roomOccupants, roomGuests, guestOnline) */
+  queries: { roomOccupants: number; roomGuests: number; guestOnline: number };
+  /** the rooms roomOccupants was asked about, in order */
+  askedRooms: string[];
 }
 
 export function createFakeEjabberd(): FakeEjabberd {
@@ -19,6 +25,9 @@ export function createFakeEjabberd(): FakeEjabberd {
     calls: [],
     up: true,
     occupants: new Map(),
+    sessions: new Set(),
+    queries: { roomOccupants: 0, roomGuests: 0, guestOnline: 0 },
+    askedRooms: [],
     ensureRoom(room: RoomSpec) {
       fake.calls.push({ command: 'ensureRoom', args: room });
       if (!fake.up) return Promise.reject(new EjabberdError('ejabberd down'));
@@ -33,7 +42,21 @@ export function createFakeEjabberd(): FakeEjabberd {
       return Promise.resolve(fake.up);
     },
     roomOccupants(room: string) {
+      fake.queries.roomOccupants++;
+      fake.askedRooms.push(room);
       return Promise.resolve(fake.up ? (fake.occupants.get(room) ?? null) : null);
+    },
+    roomGuests() {
+      fake.queries.roomGuests++;
+      if (!fake.up) return Promise.resolve(null);
+      const guests = [...fake.occupants].flatMap(([room, jids]) =>
+        jids.filter((jid) => jid.split('/')[0]?.endsWith('@guest.lobby.local')).map((jid) => ({ room, user: jid.split('@')[0] ?? '' })),
+      );
+      return Promise.resolve(guests);
+    },
+    guestOnline(username: string) {
+      fake.queries.guestOnline++;
+      return Promise.resolve(fake.up ? fake.sessions.has(username) : null);
     },
     destroyRoom(room: string) {
       fake.calls.push({ command: 'destroyRoom', args: { room } });

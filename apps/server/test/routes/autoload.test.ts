@@ -84,6 +84,7 @@ const EXPECTED = [
     'GET /api/profile-images/:id',
     'POST /api/form-submission',
     'POST /api/form-submission/get-submission',
+    'POST /api/ejabberd-events',
     'PUT /api/geo-fence/check',
     'POST /api/guest-auth',
     'GET /api/guest/details',

@@ -54,7 +54,7 @@ describe('ejabberd HTTP client: provisioning under load', () => {
 
   it('when ejabberd answers a room creation after the time limit, then it is asked again and the room is provisioned', async () => {
     api = await fakeApi((command, n) => (command === 'create_room_with_opts' && n === 1 ? 'hang' : { status: 200, body: '0' }));
-    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', mucService: 'muc.lobby.local', timeoutMs: 200, retryDelayMs: 10 });
+    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', guestHost: 'guest.lobby.local', mucService: 'muc.lobby.local', timeoutMs: 200, retryDelayMs: 10 });
 
     await expect(client.ensureRoom(room('a1-g1'))).resolves.toBeUndefined();
     expect(api.calls.filter((c) => c === 'create_room_with_opts')).toHaveLength(2);
@@ -69,7 +69,7 @@ describe('ejabberd HTTP client: provisioning under load', () => {
           ? { status: 200, body: '0', delayMs: 400 }
           : { status: 400, body: '{"status":"error","code":1,"message":"Room already exists"}' },
     );
-    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', mucService: 'muc.lobby.local', timeoutMs: 200, retryDelayMs: 10 });
+    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', guestHost: 'guest.lobby.local', mucService: 'muc.lobby.local', timeoutMs: 200, retryDelayMs: 10 });
 
     await expect(client.ensureRoom(room('a1-g2'))).resolves.toBeUndefined();
   });
@@ -81,7 +81,7 @@ describe('ejabberd HTTP client: provisioning under load', () => {
       affiliations++;
       return affiliations === 1 ? { status: 503, body: 'busy' } : { status: 200, body: '0' };
     });
-    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', mucService: 'muc.lobby.local', retryDelayMs: 10 });
+    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', guestHost: 'guest.lobby.local', mucService: 'muc.lobby.local', retryDelayMs: 10 });
     await expect(client.ensureRoom(room('a1-g3'))).resolves.toBeUndefined();
     expect(affiliations).toBe(3);
     await api.close();
@@ -89,7 +89,7 @@ describe('ejabberd HTTP client: provisioning under load', () => {
     api = await fakeApi((command) =>
       command === 'set_room_affiliation' ? { status: 400, body: "Room doesn't exists" } : { status: 200, body: '0' },
     );
-    const refused = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', mucService: 'muc.lobby.local', retryDelayMs: 10 });
+    const refused = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', guestHost: 'guest.lobby.local', mucService: 'muc.lobby.local', retryDelayMs: 10 });
     // one affiliation only: the refusal then comes after that call's every try, so the count is exact (with
     // two, the first refusal ends ensureRoom while the other call may still be on its way)
     await expect(refused.ensureRoom({ ...room('a1-g4'), members: [] })).rejects.toThrow(/400/);
@@ -98,14 +98,14 @@ describe('ejabberd HTTP client: provisioning under load', () => {
 
   it('when ejabberd never answers, then provisioning fails after its tries (the route answers 503)', async () => {
     api = await fakeApi(() => 'hang');
-    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', mucService: 'muc.lobby.local', timeoutMs: 100, retryDelayMs: 10, attempts: 3 });
+    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', guestHost: 'guest.lobby.local', mucService: 'muc.lobby.local', timeoutMs: 100, retryDelayMs: 10, attempts: 3 });
     await expect(client.ensureRoom(room('a1-g5'))).rejects.toThrow();
     expect(api.calls).toEqual(['create_room_with_opts', 'create_room_with_opts', 'create_room_with_opts']);
   });
 
   it('when 50 registrations provision at once, then at most maxInFlight calls reach ejabberd together and every room is made', async () => {
     api = await fakeApi(() => ({ status: 200, body: '0', delayMs: 5 }));
-    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', mucService: 'muc.lobby.local', maxInFlight: 4 });
+    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', guestHost: 'guest.lobby.local', mucService: 'muc.lobby.local', maxInFlight: 4 });
 
     await Promise.all(Array.from({ length: 50 }, (_, i) => client.ensureRoom(room(`a1-g${100 + i}`))));
     expect(api.calls).toHaveLength(150);
@@ -113,5 +113,26 @@ describe('ejabberd HTTP client: provisioning under load', () => {
     expect(api.maxInFlight).toBe(4);
     // the health check is not queued behind provisioning
     expect(await client.status()).toBe(true);
+  });
+
+  it('when the server asks who is in the guests\' rooms and whether a guest is online, then one call each answers it, and a failure is "cannot say"', async () => {
+    api = await fakeApi((command) => {
+      if (command === 'lobby_room_guests') return { status: 200, body: JSON.stringify([{ room: 'a1-g1', user: 'g1' }, { room: 'a2-g2', user: 'g2' }]) };
+      if (command === 'user_resources') return { status: 200, body: JSON.stringify(['web']) };
+      return { status: 500, body: 'no' };
+    });
+    const client = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', guestHost: 'guest.lobby.local', mucService: 'muc.lobby.local' });
+
+    expect(await client.roomGuests()).toEqual([
+      { room: 'a1-g1', user: 'g1' },
+      { room: 'a2-g2', user: 'g2' },
+    ]);
+    expect(await client.guestOnline('g1')).toBe(true);
+    expect(api.calls).toEqual(['lobby_room_guests', 'user_resources']);
+    await api.close();
+    api = await fakeApi(() => ({ status: 500, body: 'down' }));
+    const down = createEjabberdHttpClient({ apiUrl: api.url, host: 'lobby.local', guestHost: 'guest.lobby.local', mucService: 'muc.lobby.local' });
+    expect(await down.roomGuests()).toBeNull();
+    expect(await down.guestOnline('g1')).toBeNull();
   });
 });

@@ -19,8 +19,9 @@ import type { App } from '../../typebox.ts';
  * - guestBeacon: the bearer header, or `access_token` in the body (navigator.sendBeacon cannot set headers)
  * - console: the `lobby_session` cookie of a console user; `config.role` narrows it (agent < supervisor < admin)
  * - guestOrConsole: a bearer token if one is sent, else the console cookie (uploads and files: both sides of a chat)
+ * - ejabberd: `Authorization: Bearer <EJABBERD_EVENTS_SECRET>`, the events ejabberd posts (mod_lobby_events)
  */
-export type Access = 'public' | 'guest' | 'guestBeacon' | 'console' | 'guestOrConsole';
+export type Access = 'public' | 'guest' | 'guestBeacon' | 'console' | 'guestOrConsole' | 'ejabberd';
 
 export const SESSION_COOKIE = 'lobby_session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -77,7 +78,8 @@ function registerAuth(app: App, services: Services): void {
       throw new Error(`route ${String(route.method)} ${route.url} does not declare config.access`);
     }
     if (!access || access === 'public') return;
-    const check = access === 'console' ? consoleCheck(services, route.config.role) : guestCheck(services, access, route.config.role);
+    const check =
+      access === 'console' ? consoleCheck(services, route.config.role) : access === 'ejabberd' ? ejabberdCheck(services) : guestCheck(services, access, route.config.role);
     route.preValidation = [check, ...preValidationList(route.preValidation)];
   });
 }
@@ -87,7 +89,7 @@ function registerAuth(app: App, services: Services): void {
  * credentials learns nothing about the shape of the request. guestOrConsole: a bearer token if one is
  * sent, else the console cookie.
  */
-function guestCheck(services: Services, access: Exclude<Access, 'public' | 'console'>, role: Role | undefined): preValidationHookHandler {
+function guestCheck(services: Services, access: Exclude<Access, 'public' | 'console' | 'ejabberd'>, role: Role | undefined): preValidationHookHandler {
   const asConsole = access === 'guestOrConsole' ? consoleCheck(services, role) : null;
   const check: preValidationHookHandler = function (request, reply, done) {
     if (asConsole && request.headers.authorization === undefined) {
@@ -105,6 +107,18 @@ function guestCheck(services: Services, access: Exclude<Access, 'public' | 'cons
     const claims = services.apiTokens.verify(token);
     if (!claims) return void deny(reply, 401, 'authorization: the access_token is invalid or expired');
     request.guest = claims;
+    done();
+  };
+  return Object.assign(check, { [AUTHENTICATES]: true });
+}
+
+/** ejabberd's own posts: the shared secret as bearer, compared in constant time. */
+function ejabberdCheck(services: Services): preValidationHookHandler {
+  const expected = crypto.createHash('sha256').update(services.config.ejabberdEventsSecret).digest();
+  const check: preValidationHookHandler = function (request, reply, done) {
+    const token = bearer(request);
+    const given = crypto.createHash('sha256').update(token ?? '').digest();
+    if (!token || !crypto.timingSafeEqual(given, expected)) return void deny(reply, 401, 'authorization: the ejabberd events secret is required');
     done();
   };
   return Object.assign(check, { [AUTHENTICATES]: true });

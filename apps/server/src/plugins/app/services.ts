@@ -18,6 +18,7 @@ import { createApiTokens, createXmppTokens } from '../../services/tokens.ts';
 import { runWhileServing } from '../../services/periodicJob.ts';
 import { createVanishedGuestSweep } from '../../services/vanishedGuests.ts';
 import { createGuestRoomJanitor } from '../../services/guestRoomJanitor.ts';
+import { createGuestDepartures } from '../../services/guestDepartures.ts';
 import type { App } from '../../typebox.ts';
 import type { AppPluginOptions } from './options.ts';
 // app.db and app.repos (decorated by the plugins this one depends on; these imports only bring their types)
@@ -40,6 +41,14 @@ export default fp(
     const now = deps.now ?? Date.now;
     const events = deps.events ?? createEventBus();
     const janusTokens = createJanusTokens(config.janusTokenSecret, now);
+    const ejabberd =
+      deps.ejabberd ??
+      createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, guestHost: config.xmppGuestDomain, mucService: config.xmppMucDomain });
+    const roundRobin = new RoundRobin({
+      timers: deps.routingTimers ?? { ...realTimers, now },
+      publish: (routing) => events.publish('callRouting', routing),
+    });
+    const log = (message: string, error?: unknown) => (error ? app.log.warn({ err: error }, message) : app.log.info(message));
     const services: Services = {
       config,
       db,
@@ -55,9 +64,7 @@ export default fp(
       ),
       xmppTokens: createXmppTokens(config.xmppJwtSecret, 3600, now),
       apiTokens: createApiTokens(config.apiTokenSecret, 7200, now),
-      ejabberd:
-        deps.ejabberd ??
-        createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, mucService: config.xmppMucDomain }),
+      ejabberd,
       janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
       janusTokens,
       mediaRooms:
@@ -74,10 +81,19 @@ export default fp(
       reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
       geofencePasses: createGeofencePasses(now),
       loginThrottle: createLoginThrottle(now),
-      roundRobin: new RoundRobin({
-        timers: deps.routingTimers ?? { ...realTimers, now },
-        publish: (routing) => events.publish('callRouting', routing),
+      roundRobin,
+      // guests whose browser closed or crashed without a word: their calls are closed within seconds
+      // (services/vanishedGuests.ts, docs/operations.md "Calls whose guest vanished")
+      vanishedGuests: createVanishedGuestSweep({
+        db: db.kysely,
+        ejabberd,
+        now,
+        openMs: config.openCallHours * 3600_000,
+        callGone: (callId) => roundRobin.callClosed(callId),
+        log,
       }),
+      // the rooms of guests gone for good (services/guestDepartures.ts)
+      guestDepartures: createGuestDepartures({ db: db.kysely, guests: repos.guests, ejabberd, now, openMs: config.openCallHours * 3600_000, log }),
       now,
     };
     app.decorate('services', services);
@@ -104,26 +120,19 @@ export default fp(
       closed();
     });
 
-    // guests whose browser closed or crashed without a word: their calls are closed within seconds
-    // (services/vanishedGuests.ts, docs/operations.md "Calls whose guest vanished")
-    const vanishedGuests = createVanishedGuestSweep({
-      db: db.kysely,
-      ejabberd: services.ejabberd,
-      now,
-      openMs: config.openCallHours * 3600_000,
-      callGone: (callId) => services.roundRobin.callClosed(callId),
-      log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
-    });
-    runWhileServing(app, vanishedGuests, 3000);
+    // the rooms guests left are followed every 3 s; every open call once a minute (the backstop)
+    runWhileServing(app, services.vanishedGuests, 3000);
+    runWhileServing(app, services.guestDepartures, 15_000);
 
-    // guest rooms nobody can use any more are destroyed (services/guestRoomJanitor.ts)
+    // guest rooms nobody can use any more are destroyed (services/guestRoomJanitor.ts): the backstop of
+    // guestDepartures for guests whose session events were lost or who never connected
     const guestRooms = createGuestRoomJanitor({
       db: db.kysely,
       guests: services.repos.guests,
-      ejabberd: services.ejabberd,
+      ejabberd,
       now,
       keepMs: config.openCallHours * 3600_000,
-      log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
+      log,
     });
     runWhileServing(app, guestRooms, 60_000);
     done();

@@ -33,7 +33,7 @@ describe.each(dialects())('GET /api/health (%s)', (dialect) => {
     const { createEjabberdHttpClient } = await import('../../../src/services/ejabberd.ts');
     const { createJanusHttpClient } = await import('../../../src/services/janus.ts');
     const started = Date.now();
-    const ej = createEjabberdHttpClient({ apiUrl: 'http://127.0.0.1:1/api', host: 'lobby.local', mucService: 'conference.lobby.local' });
+    const ej = createEjabberdHttpClient({ apiUrl: 'http://127.0.0.1:1/api', host: 'lobby.local', guestHost: 'guest.lobby.local', mucService: 'conference.lobby.local' });
     expect(await ej.status()).toBe(false);
     expect(await createJanusHttpClient('http://127.0.0.1:1/janus').status()).toBe(false);
     expect(Date.now() - started).toBeLessThan(4000);
