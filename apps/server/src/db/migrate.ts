@@ -14,6 +14,7 @@ import { profileImages } from './migrations/0010_profile_images.ts';
 import { agentAnswered } from './migrations/0011_agent_answered.ts';
 import { partialOriginIndex } from './migrations/0012_partial_origin_index.ts';
 import { callBugGuestIndex } from './migrations/0013_call_bug_guest_index.ts';
+import { openCallAddress } from './migrations/0014_open_call_address.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0011_agent_answered': agentAnswered,
   '0012_partial_origin_index': partialOriginIndex,
   '0013_call_bug_guest_index': callBugGuestIndex,
+  '0014_open_call_address': openCallAddress,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
