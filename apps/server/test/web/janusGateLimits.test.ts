@@ -48,17 +48,17 @@ describe('the gate ends a room token with its call and caps its sessions', () =>
         janusHttpUrl: `http://127.0.0.1:${(janusHttp.address() as AddressInfo).port}/janus`,
       } as Config,
       tokens,
+      // a room the server destroyed has no secret any more
       { secretOf: (room) => Promise.resolve(closed.has(room) ? null : 'room-secret'), recordArmed: () => Promise.resolve(false), startRecording: () => Promise.resolve() },
       { handles: () => Promise.resolve([]) },
       { agentPublishing: () => undefined, agentSubscribed: () => undefined },
     );
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as AddressInfo).port;
+    port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
   });
   afterAll(async () => {
-    await app.close();
     janus.close();
     janusHttp.close();
+    await app.close();
   });
 
   const httpCreate = async (token: string) => {
