@@ -92,6 +92,43 @@ test("when a guest joins another guest's room, then it is refused while its own 
   }
 });
 
+test("when a guest asks another guest's room what it is (disco#info, disco#items), then nothing comes back while its own room answers", async () => {
+  // arrange: two guests of one company, each with its own room of the same assignment; the victim is in its room
+  const attackerReg = await registerGuest();
+  const victimReg = await registerGuest();
+  const own = attackerReg.guestRooms[0]!;
+  const victimRoom = victimReg.guestRooms.find((r) => r.assignmentId === own.assignmentId)!;
+  const attacker = new RawXmpp(attackerReg.jabberusername);
+  const victim = new RawXmpp(victimReg.jabberusername);
+  try {
+    await attacker.connect(XMPP_WS_URL, attackerReg.credential, 'attacker');
+    await victim.connect(XMPP_WS_URL, victimReg.credential, `victim-${randomUUID().slice(0, 8)}`);
+    victim.send(`<presence to="${victimRoom.room}/${victimReg.username}"><x xmlns="http://jabber.org/protocol/muc"/></presence>`);
+    await victim.waitFor((x) => x.startsWith('<presence') && x.includes(`from="${victimRoom.room}/${victimReg.username}"`), "the victim's join");
+    const marker = `disco-${randomUUID().slice(0, 8)}`;
+
+    // act: disco#info of its own room (control), then disco#info and disco#items of the victim's room and of the victim in it
+    attacker.send(`<iq type="get" to="${own.room}" id="${marker}-own"><query xmlns="http://jabber.org/protocol/disco#info"/></iq>`);
+    const ownInfo = await attacker.waitFor((x) => x.includes(`id="${marker}-own"`), 'its own room\'s disco#info');
+    attacker.send(`<iq type="get" to="${victimRoom.room}" id="${marker}-info"><query xmlns="http://jabber.org/protocol/disco#info"/></iq>`);
+    attacker.send(`<iq type="get" to="${victimRoom.room}" id="${marker}-items"><query xmlns="http://jabber.org/protocol/disco#items"/></iq>`);
+    attacker.send(`<iq type="get" to="${victimRoom.room}/${victimReg.username}" id="${marker}-nick"><query xmlns="http://jabber.org/protocol/disco#info"/></iq>`);
+    attacker.send(`<iq type="get" id="${marker}-ping"><ping xmlns="urn:xmpp:ping"/></iq>`);
+    await attacker.waitFor((x) => x.includes(`id="${marker}-ping"`), 'ping answer');
+    // one more round trip through the MUC service: any answer of the victim's room would be in by now
+    attacker.send(`<iq type="get" to="${own.room}" id="${marker}-own2"><query xmlns="http://jabber.org/protocol/disco#info"/></iq>`);
+    await attacker.waitFor((x) => x.includes(`id="${marker}-own2"`), 'its own room\'s second disco#info');
+
+    // assert: its own room answers with what a room is; the victim's room tells nothing (no answer, not even an error naming it)
+    expect(ownInfo).toContain('type="result"');
+    expect(ownInfo).toContain('http://jabber.org/protocol/muc');
+    expect(attacker.received.filter((x) => x.includes(victimRoom.room) || x.includes(`${marker}-info`) || x.includes(`${marker}-items`) || x.includes(`${marker}-nick`))).toEqual([]);
+  } finally {
+    attacker.close();
+    victim.close();
+  }
+});
+
 /** A Jingle RTP session-initiate (XEP-0166/0167/0176) as a p2p guest sends it, from `from` to `to`. */
 function jingleInitiate(from: string, to: string, id: string): string {
   return (

@@ -7,6 +7,11 @@
 %%%   - the guest's own account (carbons, its other resources).
 %%% So no message, presence (subscription requests included) or IQ passes between a guest and another
 %%% guest (of its company or another) or an agent's JID; agents reach guests only through rooms.
+%%% Within the MUC service, an IQ to a room or to an occupant of one (disco#info, disco#items, a vCard …)
+%%% passes only to a room the guest is affiliated with (member, admin, owner): the MUC service answers
+%%% disco#info about any room to anyone, and another guest's room must tell a guest nothing (its name,
+%%% its features, whether someone is in it). Joining and messaging another room are refused by the room
+%%% itself (members-only, occupants only).
 %%% One exception, for p2p calls (docs/protocol.md "p2p"): Jingle IQs (XEP-0166, and the answers to
 %%% them) between a guest and an agent who is an admin or owner of a room the guest is in right now,
 %%% i.e. an agent of the guest's call (its assignment's agents, the appointment agent, a transfer's taker).
@@ -50,7 +55,9 @@ is_guest_host(Host) ->
 %% A stanza the guest sends: only to its rooms, a server or itself.
 user_send_packet({drop, _} = Acc) -> Acc;
 user_send_packet({Pkt, #{jid := Own, lserver := Host} = State} = Acc) ->
-    case allowed(Own, xmpp:get_to(Pkt), Host) orelse jingle_with_agent(Own, xmpp:get_to(Pkt), Host, Pkt) of
+    To = xmpp:get_to(Pkt),
+    case (allowed(Own, To, Host) andalso room_iq_allowed(Own, To, Host, Pkt))
+         orelse jingle_with_agent(Own, To, Host, Pkt) of
         true -> Acc;
         false ->
             logger:info("mod_lobby_guest_filter: dropped a ~ts from ~ts to ~ts",
@@ -80,6 +87,26 @@ allowed(Own, Peer, Host) ->
         true -> false
     end.
 
+%% An IQ to a room of the MUC service, or to an occupant of one: only to a room the guest is affiliated
+%% with. Everything else (presence, messages, IQs to the service itself) is left to allowed/3 and the rooms.
+room_iq_allowed(_Own, undefined, _Host, _Pkt) -> true;
+room_iq_allowed(Own, Peer, Host, Pkt) ->
+    {RoomName, PeerServer, _} = jid:tolower(Peer),
+    MucHost = gen_mod:get_module_opt(Host, ?MODULE, muc_host),
+    case xmpp:get_name(Pkt) == <<"iq">> andalso PeerServer == MucHost andalso RoomName /= <<>> of
+        false -> true;
+        true ->
+            {OwnUser, OwnServer, _} = jid:tolower(Own),
+            affiliated(RoomName, MucHost, jid:encode({OwnUser, OwnServer, <<>>}), [member, admin, owner])
+    end.
+
+%% Whether the JID has one of these affiliations with the room (a room keeps one alone or with its reason).
+affiliated(RoomName, Service, Bare, Affiliations) ->
+    Affiliation = try mod_muc_admin:get_room_affiliation(RoomName, Service, Bare)
+                  catch _:_ -> none end,
+    lists:member(Affiliation, Affiliations)
+        orelse (is_tuple(Affiliation) andalso lists:member(element(1, Affiliation), Affiliations)).
+
 -define(NS_JINGLE, <<"urn:xmpp:jingle:1">>).
 
 %% A Jingle IQ between the guest and an agent of its call (p2p): the agent is a user of another local
@@ -106,12 +133,7 @@ agent_of_guest(GuestUser, GuestServer, AgentBare) ->
     lists:any(
       fun(RoomJid) ->
               case binary:split(RoomJid, <<"@">>) of
-                  [Name, Service] ->
-                      Affiliation = try mod_muc_admin:get_room_affiliation(Name, Service, AgentBare)
-                                    catch _:_ -> none end,
-                      %% a room keeps an affiliation alone or with its reason
-                      lists:member(Affiliation, [admin, owner, {admin, <<>>}, {owner, <<>>}])
-                          orelse (is_tuple(Affiliation) andalso lists:member(element(1, Affiliation), [admin, owner]));
+                  [Name, Service] -> affiliated(Name, Service, AgentBare, [admin, owner]);
                   _ -> false
               end
       end, Rooms).

@@ -123,6 +123,8 @@ export const CompanySettings = Type.Object({
   roundRobin: Type.Boolean(),
   /** round robin: seconds an agent has to answer an offered call before it moves to the next agent */
   roundRobinOfferSeconds: Type.Integer({ minimum: 3, maximum: 300 }),
+  /** open calls the company takes at once from one network address (docs/security.md "Open calls"); 0: no cap */
+  maxOpenCallsPerAddress: Type.Integer({ minimum: 0, maximum: 10_000 }),
   assignmentFilter: AssignmentFilter,
   /** Websites allowed to embed the widget (origins like https://www.example.com; docs/widget.md). */
   widgetOrigins: Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$', maxLength: 255 }), { maxItems: 50 }),
@@ -175,6 +177,7 @@ export const companyDefaults: CompanySettings = {
   streamWatermark: 'hidden',
   roundRobin: false,
   roundRobinOfferSeconds: 20,
+  maxOpenCallsPerAddress: 50,
   assignmentFilter: 'all',
   widgetOrigins: [],
 };

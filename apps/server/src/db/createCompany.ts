@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from './database.ts';
 import { hashPassword } from '../services/passwords.ts';
+import { normaliseEmail } from '../services/emailAddress.ts';
 
 export interface NewCompany {
   name: string;
@@ -26,7 +27,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export async function createCompany(db: Db, c: NewCompany): Promise<CreateCompanyResult> {
   const name = c.name.trim();
   const host = c.host.trim().toLowerCase();
-  const email = c.adminEmail.trim().toLowerCase();
+  const email = normaliseEmail(c.adminEmail);
   if (!name || name.length > 200) return { field: 'name', error: 'name: 1 to 200 characters' };
   if (!HOST.test(host))
     return { field: 'host', error: `host: "${c.host}" is not a host name (e.g. support.example.com)` };

@@ -13,6 +13,8 @@ import { guestRoomIndex } from './migrations/0009_guest_room_index.ts';
 import { profileImages } from './migrations/0010_profile_images.ts';
 import { agentAnswered } from './migrations/0011_agent_answered.ts';
 import { partialOriginIndex } from './migrations/0012_partial_origin_index.ts';
+import { callBugGuestIndex } from './migrations/0013_call_bug_guest_index.ts';
+import { openCallAddress } from './migrations/0014_open_call_address.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -31,6 +33,8 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0010_profile_images': profileImages,
   '0011_agent_answered': agentAnswered,
   '0012_partial_origin_index': partialOriginIndex,
+  '0013_call_bug_guest_index': callBugGuestIndex,
+  '0014_open_call_address': openCallAddress,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -114,6 +114,8 @@ export interface CallReportsTable {
    * saw it; "answered" for the rules (call_answered_at is the guest's report, for talk times only)
    */
   agent_answered_at: Generated<number | null>;
+  /** a keyed hash of the address the call was opened from (services/openCalls.ts), for the per-address cap */
+  opened_from: Generated<string | null>;
 }
 
 export interface FormsTable {

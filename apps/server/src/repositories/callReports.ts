@@ -21,6 +21,8 @@ export interface NewCallReport {
   previousCallId?: string;
   /** the guest's position (strings); empty strings are stored as unknown */
   location?: { latitude: string; longitude: string } | null;
+  /** the keyed hash of the address the call was opened from (services/openCalls.ts) */
+  openedFrom?: string | null;
 }
 
 export type TimestampColumn = 'call_initiated_at' | 'call_answered_at' | 'call_ended_at' | 'guest_exit_at';
@@ -63,6 +65,7 @@ const ADD_COLUMNS = [
   'previous_call_id',
   'latitude',
   'longitude',
+  'opened_from',
 ] as const;
 const ADD_SQL = `insert into call_reports (${ADD_COLUMNS.join(', ')}) values (${ADD_COLUMNS.map(() => '?').join(', ')}) on conflict (call_id) do nothing returning id`;
 
@@ -93,6 +96,17 @@ export function chainQuery(db: Kysely<Database>, companyId: number, originCallId
     .where(ofCompany(companyId))
     .orderBy('created_at')
     .orderBy('id');
+}
+
+/** A company's open calls (accepted, not ended, opened since `since`, not continued by a resumed call). */
+function openQuery(db: Kysely<Database>, companyId: number, since: number) {
+  return db
+    .selectFrom('call_reports as r')
+    .where('r.company_id', '=', companyId)
+    .where('r.status', '=', 'ok')
+    .where('r.call_ended_at', 'is', null)
+    .where('r.created_at', '>=', since)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('call_reports as next').select('next.id').whereRef('next.previous_call_id', '=', 'r.call_id'))));
 }
 
 /** `hot`: the Db under `db`, for the statements every request runs, prepared once (db/hotStatements.ts). */
@@ -142,6 +156,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
         previous_call_id: r.previousCallId ?? null,
         latitude: r.location?.latitude || null,
         longitude: r.location?.longitude || null,
+        opened_from: r.openedFrom ?? null,
       } satisfies Record<(typeof ADD_COLUMNS)[number], unknown>;
       const row = await insertReport.first(ADD_COLUMNS.map((c) => values[c]));
       if (!row) throw new DuplicateCallId(r.callId);
@@ -184,6 +199,42 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
       const values: Partial<Record<TimestampColumn, number>> = {};
       for (const c of columns) values[c] = now;
       await db.updateTable('call_reports').set(values).where('id', '=', id).execute();
+    },
+
+    /**
+     * The guest's open calls (docs/security.md "Open calls"): accepted, not ended, opened since `since`,
+     * not continued by a resumed call (its continuation is the open one). Reads the open-call index.
+     */
+    async openOfGuest(companyId: number, guestUsername: string, since: number) {
+      return openQuery(db, companyId, since).where('r.guest_username', '=', guestUsername).select(['r.id', 'r.call_id', 'r.room_jid']).execute();
+    },
+
+    /**
+     * How many open calls of the company were opened from `openedFrom` by guests other than `exceptGuest`
+     * and still have their guest (one who left or vanished, services/vanishedGuests.ts, no longer counts).
+     */
+    async openFromAddress(companyId: number, openedFrom: string, since: number, exceptGuest: string): Promise<number> {
+      const r = await openQuery(db, companyId, since)
+        .where('r.opened_from', '=', openedFrom)
+        .where('r.guest_exit_at', 'is', null)
+        .where('r.guest_username', '!=', exceptGuest)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+
+    /**
+     * The server ends these calls for their guest (a newer call replaced them, the guest was blocked): the
+     * call and the guest's exit are stamped `now` unless the guest reported them already.
+     */
+    async endForGuest(ids: number[], now: number): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .updateTable('call_reports')
+        .set((eb) => ({ call_ended_at: now, guest_exit_at: eb.fn.coalesce('guest_exit_at', eb.val(now)) }))
+        .where('id', 'in', ids)
+        .where('call_ended_at', 'is', null)
+        .execute();
     },
 
     async patch(id: number, patch: ReportPatch): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, UsersTable } from '../db/schema.ts';
+import { normaliseEmail } from '../services/emailAddress.ts';
 
 export interface UserRow {
   id: number;
@@ -28,7 +29,7 @@ export function createUsersRepository(db: Kysely<Database>) {
   });
   return {
     async byEmail(email: string): Promise<UserRow | null> {
-      const r = await db.selectFrom('users').select(COLUMNS).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+      const r = await db.selectFrom('users').select(COLUMNS).where('email', '=', normaliseEmail(email)).executeTakeFirst();
       return r ? toRow(r) : null;
     },
     async byId(id: number): Promise<UserRow | null> {

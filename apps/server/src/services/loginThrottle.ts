@@ -11,7 +11,11 @@
  *   account), new addresses wait in the same way; an address that logged into this account before keeps
  *   logging in, so a distributed attack does not lock the owner out.
  * Failures are forgotten FORGET_MS after the last one; a successful login clears its address's count.
+ * The account is the email as the lookup matches it (services/emailAddress.ts): every spelling of one
+ * address (white space, capitals, full-width letters) shares one count.
  */
+import { normaliseEmail } from './emailAddress.ts';
+
 export const FREE_FAILURES = 3;
 export const ACCOUNT_FREE_FAILURES = 30;
 export const MAX_DELAY_MS = 15 * 60 * 1000;
@@ -50,19 +54,19 @@ export function createLoginThrottle(now: () => number) {
   return {
     /** Milliseconds this address must still wait before it may try this email (0: it may try now). */
     waitMs(emailRaw: string, ip: string): number {
-      const email = emailRaw.toLowerCase();
+      const email = normaliseEmail(emailRaw);
       const own = waitOf(pairs.get(pairKey(email, ip)), FREE_FAILURES);
       const known = (knownAddresses.get(pairKey(email, ip)) ?? -Infinity) > now() - 30 * 24 * 3600_000;
       const account = known ? 0 : waitOf(accounts.get(email), ACCOUNT_FREE_FAILURES);
       return Math.max(own, account);
     },
     failed(emailRaw: string, ip: string): void {
-      const email = emailRaw.toLowerCase();
+      const email = normaliseEmail(emailRaw);
       bump(pairs, pairKey(email, ip));
       bump(accounts, email);
     },
     succeeded(emailRaw: string, ip: string): void {
-      const email = emailRaw.toLowerCase();
+      const email = normaliseEmail(emailRaw);
       pairs.delete(pairKey(email, ip));
       boundedSet(knownAddresses, pairKey(email, ip), now());
     },

@@ -22,6 +22,11 @@
  * packet), and the guest's recording starts once Janus tells this gate that the agent's subscription is
  * up (`webrtcup` of the agent's subscriber handle): services/media/recordingStart.ts says why.
  *
+ * A room token ends with its call: once the server destroyed the call's room (the call ended, was held,
+ * or its guest was blocked) a `create`, `claim` or `attach` with it is refused, though the token has not
+ * expired. And one room token (its room and participant) creates at most MAX_SESSIONS_PER_TOKEN sessions
+ * in a while (services/media/sessionBudget.ts), over the websocket and HTTP together.
+ *
  * A refused request is answered in Janus's own error shape (code 403), so janus.js reports it like any
  * Janus error. `info` and every GET but a session's long poll are refused: the version and the plugins
  * are nobody's business. Janus itself enforces the same tokens (token_auth), the videoroom admin_key and
@@ -38,6 +43,7 @@ import type { MediaRooms } from '../services/media/mediaRooms.ts';
 import { recordingName } from '../services/media/recordingName.ts';
 import { createRecordingStarter, type RecordingStarter } from '../services/media/recordingStart.ts';
 import { createJanusSessions, sessionOfParticipant, sessionOfRoom, type JanusSessions } from '../services/media/janusSessions.ts';
+import { createSessionBudget, MAX_SESSIONS_PER_TOKEN, type SessionBudget } from '../services/media/sessionBudget.ts';
 import type { App } from '../typebox.ts';
 // config.access (declared by the auth plugin)
 import type {} from '../plugins/app/auth.ts';
@@ -142,6 +148,24 @@ interface Gate {
   rooms: Rooms;
   sessions: JanusSessions;
   recording: RecordingStarter;
+  budget: SessionBudget;
+}
+
+/** Requests that start using a room token anew: refused once its call's room is gone. */
+const OPENING = new Set(['create', 'claim', 'attach']);
+
+/**
+ * Why a room token's request may not go on (its call's room destroyed, its sessions used up), or null. A
+ * standby token names no room: its agent's console is the server's own client, logged in.
+ */
+async function tokenRefusal(gate: Gate, message: Record<string, unknown>, verdict: Extract<Verdict, { ok: true }>): Promise<string | null> {
+  if (verdict.standby || typeof message.janus !== 'string' || !OPENING.has(message.janus)) return null;
+  const { room, participant } = verdict.claims;
+  if ((await gate.rooms.secretOf(room).catch(() => null)) === null) return "token: its call's media room is closed";
+  if (message.janus === 'create' && !gate.budget.take(`${room}\u0000${participant.role}\u0000${participant.username}`)) {
+    return `token: at most ${MAX_SESSIONS_PER_TOKEN} sessions a token; use the one you have`;
+  }
+  return null;
 }
 
 export function registerJanusGate(
@@ -155,7 +179,7 @@ export function registerJanusGate(
     (message, error) => app.log.warn({ err: error }, message),
   ),
 ): void {
-  const gate = { tokens, rooms, sessions, recording };
+  const gate = { tokens, rooms, sessions, recording, budget: createSessionBudget() };
   registerWebsocket(app, config, gate);
   registerHttp(app, config, gate);
 }
@@ -220,6 +244,11 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
     const verdict = checkJanusRequest(tokens, message);
     if (!verdict.ok || !message) {
       client.send(JSON.stringify(refusal(message, verdict.ok ? 'not JSON' : verdict.reason)));
+      return;
+    }
+    const refused = await tokenRefusal(gate, message, verdict);
+    if (refused) {
+      client.send(JSON.stringify(refusal(message, refused)));
       return;
     }
     const session = sessionOf(message);
@@ -324,6 +353,8 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
     const verdict = checkJanusRequest(tokens, message);
     if (!verdict.ok) return reply.code(200).send(refusal(message, verdict.reason));
     if (verdict.standby) return reply.code(200).send(refusal(message, STANDBY_HTTP));
+    const refused = message ? await tokenRefusal(gate, message, verdict) : null;
+    if (refused) return reply.code(200).send(refusal(message, refused));
     if (message?.janus === 'claim') {
       // janus.js over HTTP claims at the base path too: only a session of the token's room
       const session = sessionOf(message);
@@ -361,6 +392,8 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
     if (!/^\d+$/.test(session) || (handle !== undefined && !/^\d+$/.test(handle)) || !(await owned(session, verdict.claims))) {
       return reply.code(200).send(refusal(message, 'session_id: not a session of your token'));
     }
+    const refused = message ? await tokenRefusal(gate, message, verdict) : null;
+    if (refused) return reply.code(200).send(refusal(message, refused));
     const url = `${base}/${session}${handle ? `/${handle}` : ''}`;
     const passed = message ? await withServerFields(message, handle ?? null, verdict, { publishers, agentSubscribers }, gate) : message;
     const res = await forward(url, { method: 'POST', body: JSON.stringify(passed), headers: { 'content-type': 'application/json' } });

@@ -82,6 +82,8 @@ export function createFakeJanus(): FakeJanus {
 export interface FakeMediaRooms extends MediaRooms {
   grants: Array<{ side: 'guest' | 'agent'; callId: string; companyId: number; username: string; webview?: boolean; record?: boolean }>;
   roomOpen: boolean;
+  /** the calls whose room the server destroyed (end), in order */
+  ended: string[];
 }
 
 export function createFakeMediaRooms(): FakeMediaRooms {
@@ -89,6 +91,7 @@ export function createFakeMediaRooms(): FakeMediaRooms {
   const fake: FakeMediaRooms = {
     grants: [],
     roomOpen: true,
+    ended: [],
     grantGuest(input) {
       fake.grants.push({ side: 'guest', ...input });
       return Promise.resolve(grant(input.callId));
@@ -100,7 +103,10 @@ export function createFakeMediaRooms(): FakeMediaRooms {
     secretOf: () => Promise.resolve(null),
     startRecording: () => Promise.resolve(),
     recordArmed: () => Promise.resolve(false),
-    end: () => Promise.resolve(),
+    end(callId) {
+      fake.ended.push(callId);
+      return Promise.resolve();
+    },
     sweepStale: () => Promise.resolve(),
   };
   return fake;

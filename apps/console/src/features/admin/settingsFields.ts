@@ -52,6 +52,8 @@ export const BEHAVIOUR: FieldSpec[] = [
   { key: 'recordCalls', kind: 'bool' },
   // days before the server deletes a recording; 0 keeps them (docs/operations.md "Recording retention")
   { key: 'recordingRetentionDays', kind: 'number', min: 0, max: 3650 },
+  // open calls taken at once from one network address; 0: no cap (docs/security.md "Open calls")
+  { key: 'maxOpenCallsPerAddress', kind: 'number', min: 0, max: 10000 },
   { key: 'previewScreen', kind: 'bool' },
   { key: 'welcomeForm', kind: 'bool' },
   { key: 'requestLocation', kind: 'bool' },

@@ -7,6 +7,7 @@ import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { callMethodConflict } from '../../../services/callMethod.ts';
+import { scheduleProblem } from './schedule.ts';
 
 const ALLOWED = new Set(Object.keys(AdminCompanyUpdate.properties));
 
@@ -73,6 +74,9 @@ function adminCompanyRoutes(app: App, services: Services): void {
       const current = await repos.companies.byId(companyId);
       const conflict = current && callMethodConflict({ ...current.settings, ...request.body });
       if (conflict) return fail(reply, 400, conflict);
+      // the same schedule rules as PUT /admin/schedule (an unknown time zone, a period that ends before it begins)
+      const problem = request.body.schedule ? scheduleProblem(request.body.schedule) : null;
+      if (problem) return fail(reply, 400, problem);
       if (!(await admin.update(companyId, request.body))) return fail(reply, 404, 'company: no such company');
       const data = await details(companyId);
       if (!data) return fail(reply, 404, 'company: no such company');

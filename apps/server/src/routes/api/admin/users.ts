@@ -4,13 +4,13 @@ import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { createAdminUsersRepository } from '../../../repositories/adminUsers.ts';
 import type { Services } from '../../../services/index.ts';
 import { hashPassword } from '../../../services/passwords.ts';
+import { normaliseEmail } from '../../../services/emailAddress.ts';
 import { setProfileImage } from '../../../services/profileImages.ts';
 import { applyMembership, userChanges } from '../../../services/roomMembership.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 
-const normEmail = (e: string) => e.trim().toLowerCase();
 
 function adminUserRoutes(app: App, services: Services): void {
   const repo = createAdminUsersRepository(services.db.kysely, services.now);
@@ -45,7 +45,7 @@ function adminUserRoutes(app: App, services: Services): void {
     },
     async (request, reply) => {
       const companyId = consoleUserOf(request).companyId;
-      const email = normEmail(request.body.email);
+      const email = normaliseEmail(request.body.email);
       if (await repo.emailTaken(email)) return fail(reply, 409, 'email: already in use');
       const r = await repo.create(companyId, {
         email,
@@ -86,7 +86,7 @@ function adminUserRoutes(app: App, services: Services): void {
       if (b.role !== undefined && b.role !== 'admin' && current === 'admin' && (await repo.adminCount(me.companyId)) <= 1) {
         return fail(reply, 409, 'role: the company would have no admin left');
       }
-      const email = b.email !== undefined ? normEmail(b.email) : undefined;
+      const email = b.email !== undefined ? normaliseEmail(b.email) : undefined;
       if (email !== undefined && (await repo.emailTaken(email, id))) return fail(reply, 409, 'email: already in use');
       const before = await services.repos.users.assignmentIds(id);
       const r = await repo.update(me.companyId, id, {

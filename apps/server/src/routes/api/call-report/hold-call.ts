@@ -6,6 +6,7 @@ import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { ownedReport, ownsCallId } from '../../../services/callOwnership.ts';
+import { endCallsForGuest, openSince } from '../../../services/openCalls.ts';
 import { routes } from '../../../http/routes.ts';
 
 /**
@@ -75,6 +76,9 @@ function holdCallRoute(app: App, services: Services): void {
         });
         // the held call's media room is over: the conversation goes on in the new call's room
         void services.mediaRooms.end(current.call_id);
+        // a guest has one open call (services/openCalls.ts): this one, the continuation of the held call
+        const others = (await repos.callReports.openOfGuest(guest.companyId, guest.username, openSince(services))).filter((c) => c.id !== id);
+        await endCallsForGuest(services, others);
         return await reply.code(201).send({ data: { id } });
       } catch (err) {
         if (err instanceof DuplicateCallId) return fail(reply, 409, 'new_call_id: this call was already reported');

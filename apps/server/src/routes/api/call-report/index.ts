@@ -9,6 +9,7 @@ import {
 import { guestOf } from '../../../plugins/app/auth.ts';
 import { ownedReport } from '../../../services/callOwnership.ts';
 import { openCall } from '../../../services/callOpening.ts';
+import { createKeyedQueue } from '../../../services/keyedQueue.ts';
 import type { ReportPatch, TimestampColumn } from '../../../repositories/callReports.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
@@ -24,6 +25,8 @@ const TIMESTAMP_FLAGS: Record<string, TimestampColumn> = {
 
 function callReportRoutes(app: App, services: Services): void {
   const { repos } = services;
+  // one guest's openings one at a time: each ends the open call the one before it opened (callOpening.ts)
+  const oneAtATime = createKeyedQueue();
 
   app.post(
     '/add',
@@ -33,11 +36,12 @@ function callReportRoutes(app: App, services: Services): void {
         summary: 'Open the report of a new call; status ok | outOfQuota | blocked decides whether the call goes on',
         security: [{ guestBearer: [] }],
         body: CallReportAddBody,
-        response: { 201: DataEnvelope(CallReportAdded), ...errors(400, 401, 403, 409) },
+        response: { 201: DataEnvelope(CallReportAdded), ...errors(400, 401, 403, 409, 429) },
       },
     },
     async (request, reply) => {
-      const opened = await openCall(services, guestOf(request), request.body);
+      const guest = guestOf(request);
+      const opened = await oneAtATime(`${guest.companyId}:${guest.username}`, () => openCall(services, guest, request.body, request.ip));
       if ('refused' in opened) return fail(reply, opened.refused.statusCode, opened.refused.message);
       return reply.code(201).send({ data: opened.added });
     },

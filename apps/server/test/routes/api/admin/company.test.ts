@@ -77,6 +77,20 @@ describe.each(dialects())('GET/PUT /api/admin/company (%s)', (dialect) => {
     expect(after.json<{ data: Details }>().data.welcomeMsg).not.toBe('not stored');
   });
 
+  it('when the schedule names an unknown time zone or an empty period, then 400 names the field and the company stays as it was', async () => {
+    const put = (schedule: unknown) => t.app.inject({ method: 'PUT', url: '/api/admin/company', headers: { cookie: admin }, payload: { welcomeMsg: 'not stored either', schedule } });
+    const zone = await put({ timezone: 'Mars/Olympus_Mons', weekly: [{ day: 1, from: '09:00', to: '17:00' }] });
+    expect(zone.statusCode).toBe(400);
+    expect(zone.json<{ message: string }>().message).toBe('schedule/timezone: unknown time zone Mars/Olympus_Mons');
+    const period = await put({ timezone: 'UTC', weekly: [{ day: 1, from: '17:00', to: '09:00' }] });
+    expect(period.statusCode).toBe(400);
+    expect(period.json<{ message: string }>().message).toMatch(/^schedule\/weekly\/0: /);
+    const after = await t.app.inject({ method: 'GET', url: '/api/admin/company', headers: { cookie: admin } });
+    const { data } = after.json<{ data: Details }>();
+    expect(data.welcomeMsg).not.toBe('not stored either');
+    expect(JSON.stringify(data.schedule)).not.toContain('Mars');
+  });
+
   it('when an agent calls either route, then 403 and nothing changes', async () => {
     const get = await t.app.inject({ method: 'GET', url: '/api/admin/company', headers: { cookie: agent } });
     expect(get.statusCode).toBe(403);

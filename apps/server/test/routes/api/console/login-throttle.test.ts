@@ -59,4 +59,41 @@ describe.each(dialects())('POST /api/console/login throttling per account (%s)',
     for (let i = 0; i < FREE_FAILURES; i++) await login(u.email.toUpperCase(), 'wrong', '203.0.113.50');
     expect((await login(u.email, u.password, '203.0.113.50')).statusCode).toBe(429);
   });
+
+  // Each spelling the account lookup takes for this email: white space of several kinds (trim() removes
+  // more than 25), capitals, full-width letters (NFKC).
+  const spellings = (email: string) => [
+    ` ${email}`,
+    `  ${email}`,
+    `\t${email}`,
+    `${email}\n`,
+    `\u00a0${email}`,
+    `\u3000${email}\u3000`,
+    `\ufeff${email}`,
+    email.toUpperCase(),
+    email.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x61 + 0xff41)),
+  ];
+
+  it('when the email is spelled with white space, other capitals or full-width letters, then every spelling is the same account for the throttle', async () => {
+    const u = await newAccount();
+    const tries = spellings(u.email);
+    const answers: number[] = [];
+    for (let i = 0; i < 12; i++) answers.push((await login(tries[i % tries.length] as string, 'wrong', '203.0.113.60')).statusCode);
+    expect(answers).toEqual([401, 401, 401, ...Array<number>(9).fill(429)]);
+    expect((await login(` ${u.email}`, u.password, '203.0.113.60')).statusCode).toBe(429);
+  });
+
+  it('when many addresses guessed an account, then no spelling of its email lets a new address in with the right password', async () => {
+    const u = await newAccount();
+    for (let i = 0; i < ACCOUNT_FREE_FAILURES; i++) {
+      const spelling = spellings(u.email)[i % 9] as string;
+      expect((await login(spelling, 'wrong', `10.8.${Math.floor(i / 250)}.${i % 250}`)).statusCode).toBe(401);
+    }
+    for (const spelling of [u.email, ...spellings(u.email)]) expect((await login(spelling, u.password, '192.0.2.77')).statusCode).toBe(429);
+  });
+
+  it('when the owner types the email with spaces or full-width letters, then the right password logs in', async () => {
+    const u = await newAccount();
+    for (const [i, spelling] of spellings(u.email).entries()) expect((await login(spelling, u.password, `192.0.2.${100 + i}`)).statusCode).toBe(200);
+  });
 });

@@ -18,11 +18,13 @@ describe.each(dialects())('GET /api/console/rooms (%s)', (dialect) => {
     const c1 = await openCall(t.app, g1, { assignment_id: sales?.assignmentId });
     t.clock.now += 1000;
     const c2 = await openCall(t.app, g2, { assignment_id: support?.assignmentId });
-    const c3 = await openCall(t.app, g2, { assignment_id: support?.assignmentId });
+    // another guest: a guest has one open call (a second one would end c2: open-calls.test.ts)
+    const g3 = await registerGuest(t.app);
+    const c3 = await openCall(t.app, g3, { assignment_id: support?.assignmentId });
     await t.app.inject({
       method: 'PUT',
       url: '/api/call-report/update-timestamp',
-      headers: bearer(g2.access_token),
+      headers: bearer(g3.access_token),
       payload: { call_id: c3.callId, call_ended_timestamp: true },
     });
 
