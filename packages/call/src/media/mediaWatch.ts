@@ -56,8 +56,12 @@ export function watchMedia(options: MediaWatchOptions): () => void {
     }
     if (before) {
       const measured = qualityBetween(before, after);
-      // nothing arrives at all: the line is as bad as it gets, whatever the last measures said
-      const quality: NetworkQuality = stalled ? { ...measured, level: 'poor', lossPercent: 100 } : measured;
+      // nothing arrives at all (the others' audio stalled, or not one packet of any kind came in the
+      // window after media flowed: the media server is down): the line is as bad as it gets, whatever
+      // the last round trip and jitter, which stay as they were, said
+      const flowedBefore = before.audioReceived + before.videoReceived > 0;
+      const nothingCame = flowedBefore && after.audioReceived + after.videoReceived === before.audioReceived + before.videoReceived;
+      const quality: NetworkQuality = stalled || nothingCame ? { ...measured, level: 'poor', lossPercent: 100 } : measured;
       const text = JSON.stringify(quality);
       if (text !== told) {
         told = text;
