@@ -11,7 +11,7 @@ import type { LaunchedBrowser } from '../support/browser.ts';
 import { closeAll } from '../support/journey.ts';
 import { expectMediaFlowing, mediaCounters } from '../support/media.ts';
 import { guestCallsAndAgentAnswers } from '../tests/incall-support.ts';
-import { cutDrops, cutGuestNetwork, guestFirewall, launchIn } from './net.ts';
+import { cutDrops, cutGuestNetwork, guestFirewall, launchIn, netJanusRoomExists, netReportTimes } from './net.ts';
 
 /** The ICE username fragment of each open peer connection's local description (it changes on an ICE restart). */
 function iceUfrags(page: Page): Promise<string[]> {
@@ -108,3 +108,40 @@ for (const seconds of [5, 20, 70]) {
     }
   });
 }
+
+test('when the guest hangs up while its network is cut, then once the network is back its end reaches the server: the report has its end and exit times and the Janus room is gone', async ({}, testInfo) => {
+  test.setTimeout(240_000);
+  await guestFirewall('open');
+  await cutGuestNetwork(false);
+  let agent: LaunchedBrowser | undefined;
+  let guest: LaunchedBrowser | undefined;
+  try {
+    agent = await launchIn('agent', 'hangup-offline-agent');
+    guest = await launchIn('guest', 'hangup-offline-guest');
+    const { callId } = await guestCallsAndAgentAnswers(agent, guest, 'video');
+    expect(await netJanusRoomExists(callId)).toBe(true);
+
+    // the guest's network goes; a few seconds later the guest presses End call
+    await cutGuestNetwork(true);
+    try {
+      await guest.page.waitForTimeout(3000);
+      await guest.page.getByTestId('hangup-button').click();
+      await expect(guest.page.locator('[data-screen="ongoing"]')).toHaveCount(0);
+      await guest.page.waitForTimeout(20_000);
+      // nothing of the hang-up reached the server while the network was gone
+      expect((await netReportTimes(callId))?.call_ended_at ?? null).toBeNull();
+    } finally {
+      await cutGuestNetwork(false);
+    }
+
+    // back: the end is delivered, the call closed and its media room destroyed
+    await expect
+      .poll(async () => netReportTimes(callId), { message: 'the report has its end and exit times', timeout: 45_000, intervals: [1000] })
+      .toEqual({ call_ended_at: expect.any(Number), guest_exit_at: expect.any(Number) });
+    await expect.poll(() => netJanusRoomExists(callId), { message: 'the Janus room is destroyed', timeout: 15_000 }).toBe(false);
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await cutGuestNetwork(false);
+    await closeAll(testInfo, ...[agent, guest].filter((b): b is LaunchedBrowser => !!b));
+  }
+});
