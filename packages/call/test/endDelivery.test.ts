@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api/http.ts';
 import type { TimestampFlag } from '../src/api/guestApi.ts';
-import { FIRST_RETRY_MS, MAX_RETRY_MS } from '../src/guest/timestampDelivery.ts';
+import { ATTEMPT_TIMEOUT_MS, FIRST_RETRY_MS, MAX_RETRY_MS } from '../src/guest/timestampDelivery.ts';
 import { ASSIGNMENT_ROOM, FakeWorld, settle, type FakeSignalling } from './helpers/fakes.ts';
 import { inCall } from './helpers/participants.ts';
 
@@ -90,6 +90,25 @@ describe('the end of a call reaches the server', () => {
     const count = sent.length;
     await advance(world, 5 * MAX_RETRY_MS);
     expect(sent.length).toBe(count);
+  });
+
+  it('when a request hangs (a cut network drops it, nothing answers), then it is given up on and sent again', async () => {
+    const world = new FakeWorld();
+    const { guest, api, callId } = await callWithNetwork(world);
+    const sent: number[] = [];
+    api.updateTimestamp = () => {
+      sent.push(world.clock.now());
+      return sent.length === 1 ? new Promise<void>(() => undefined) : Promise.resolve();
+    };
+    await guest.hangup();
+    await advance(world, ATTEMPT_TIMEOUT_MS - 1);
+    expect(sent).toHaveLength(1);
+    await advance(world, 1);
+    await advance(world, FIRST_RETRY_MS);
+    expect(sent).toHaveLength(2);
+    await advance(world, 5 * MAX_RETRY_MS);
+    expect(sent, 'acknowledged: no more').toHaveLength(2);
+    expect(callId).toBeTruthy();
   });
 
   it('when the server refuses the request (404: not this guest\'s call), then it is not sent again', async () => {

@@ -16,6 +16,8 @@ import type { ClockPort } from '../room/ports.ts';
 
 export const FIRST_RETRY_MS = 1000;
 export const MAX_RETRY_MS = 8000;
+/** how long one request may go unanswered before it counts as failed */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export type SendTimestamps = (callId: string, flags: TimestampFlag[], options?: { beacon?: boolean }) => Promise<void>;
 
@@ -48,21 +50,22 @@ export class TimestampDelivery {
   }
 
   /**
-   * Sends the flags now and again until acknowledged. Resolves after the first attempt, whatever its
-   * outcome: a hang-up never waits for the network (the retries go on by themselves).
+   * Sends the flags now (the request leaves before this returns) and again until acknowledged. Nothing
+   * waits for it: a hang-up never waits for the network.
    */
-  deliver(callId: string, flags: TimestampFlag[]): Promise<void> {
+  deliver(callId: string, flags: TimestampFlag[]): void {
     const existing = this.#pending.get(callId);
     if (existing) {
-      // a call's later flags ride with its delivery in flight (sent with the next attempt)
+      // a call's later flags ride with its delivery (sent with the next attempt, or now when none is in flight)
       for (const flag of flags) existing.flags.add(flag);
-      if (existing.inFlight) return Promise.resolve();
+      if (existing.inFlight) return;
       existing.cancel();
-      return this.#attempt(callId, existing);
+      void this.#attempt(callId, existing);
+      return;
     }
     const pending: Pending = { flags: new Set(flags), attempt: 0, cancel: () => undefined, inFlight: false };
     this.#pending.set(callId, pending);
-    return this.#attempt(callId, pending);
+    void this.#attempt(callId, pending);
   }
 
   /** The network is back (the engine saw its stream reconnect): every pending delivery is tried at once. */
@@ -95,10 +98,18 @@ export class TimestampDelivery {
     const flags = [...pending.flags];
     pending.inFlight = true;
     let error: Error | null = null;
+    let stopTimer: () => void = () => undefined;
     try {
-      await this.#send(callId, flags);
+      // a request into a cut network is not refused, it hangs (TCP retries for minutes): given up on
+      // after ATTEMPT_TIMEOUT_MS and sent anew, so that one sent after the network is back carries it
+      const noAnswer = new Promise<never>((_, reject) => {
+        stopTimer = this.#clock.setTimeout(() => reject(new ApiError(0, 'no answer', 'Timeout')), ATTEMPT_TIMEOUT_MS);
+      });
+      await Promise.race([this.#send(callId, flags), noAnswer]);
     } catch (failure) {
       error = failure instanceof Error ? failure : new Error(String(failure));
+    } finally {
+      stopTimer();
     }
     pending.inFlight = false;
     if (this.#pending.get(callId) !== pending) return; // flushed meanwhile
