@@ -58,7 +58,7 @@ describe('qualityBetween', () => {
 });
 
 describe('watchMedia', () => {
-  function watched(expectsAudio = true) {
+  function watched(expectsAudio = true, expectsMedia = expectsAudio) {
     const clock = new FakeClock();
     let packets = 0;
     let flowing = true;
@@ -75,6 +75,7 @@ describe('watchMedia', () => {
       clock,
       current: () => true,
       expectsAudio: () => expectsAudio,
+      expectsMedia: () => expectsMedia,
       quality: (q) => qualities.push(q),
       stalled: (s) => stalls.push(s),
     });
@@ -112,12 +113,13 @@ describe('watchMedia', () => {
     w.stop();
   });
 
-  it('when no packet of any kind arrives any more (the media server is down), then the line reads poor even when no audio is expected', async () => {
-    const w = watched(false);
+  it('when no packet of any kind arrives any more (the media server is down), then the line reads poor even when no audio is expected (the others\' cameras are on)', async () => {
+    const w = watched(false, true);
     await w.tick(3);
     expect(w.qualities.at(-1)?.level).toBe('good');
     w.cut(true);
-    await w.tick(2);
+    await w.tick(3);
+    expect(w.stalls).toEqual([true]);
     expect(w.qualities.at(-1)).toMatchObject({ level: 'poor', lossPercent: 100 });
     w.cut(false);
     await w.tick(2);

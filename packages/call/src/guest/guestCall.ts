@@ -13,7 +13,7 @@ import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contract
 import type { GuestApi } from '../api/guestApi.ts';
 import type { CallStage, RemoteFeed } from '../media/mediaSession.ts';
 import { consoleBuffer } from '../consoleBuffer.ts';
-import { ICE_FAILED, MEDIA_LOST, grantWithRetry, type MediaNotice } from '../media/mediaHealth.ts';
+import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, grantWithRetry, lostCode, type MediaNotice } from '../media/mediaHealth.ts';
 import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
 import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
@@ -418,7 +418,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       await this.#teardown('error');
       // the call is over (the media room could not be joined…): its report gets its end time (and the
       // server destroys its room), or the reports count it "Waiting or open"
-      await this.#delivery.deliver(callId, ['call_ended_timestamp']);
+      this.#delivery.deliver(callId, ['call_ended_timestamp']);
       this.#set({ phase: 'failed', error: message });
       throw error;
     }
@@ -579,15 +579,15 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     callId: string,
     error: string,
     handle?: 'publisher' | 'subscriber' | 'screen',
-    code = handle ? ICE_FAILED : MEDIA_LOST,
+    code: string = handle ? ICE_FAILED : lostCode(error),
   ): Promise<void> {
     await this.#reportFailed(media, callId, handle);
-    this.#reportBug(callId, code === MEDIA_LOST ? `${MEDIA_LOST}: ${error}` : error);
+    this.#reportBug(callId, code === MEDIA_LOST || code === MEDIA_SERVER_DOWN ? `${code}: ${error}` : error);
     if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
     // 'failed' at once (not 'ended' first): the guest app shows why the call stopped
     this.#set({ phase: 'failed', error: code, endReason: 'error' });
     await this.#teardown('error');
-    await this.#delivery.deliver(callId, ['call_ended_timestamp']);
+    this.#delivery.deliver(callId, ['call_ended_timestamp']);
   }
   /**
    * SPEC.md §4/§7: the report marked failed, with the SDPs of the connection that failed (ICE failure),
@@ -829,7 +829,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       reason === 'guest'
         ? (['guest_exit_timestamp', 'call_ended_timestamp'] as const)
         : (['call_ended_timestamp'] as const);
-    await this.#delivery.deliver(callId, [...flags]);
+    this.#delivery.deliver(callId, [...flags]);
   }
 
   async #teardown(reason: EndReason): Promise<void> {
