@@ -9,8 +9,15 @@ import { watchMediaHealth, type MediaNotice } from '../src/media/mediaHealth.ts'
 import type { MediaEvents } from '../src/media/mediaSession.ts';
 import type { MediaTransport } from '../src/room/ports.ts';
 
+/** A transport that only tells its health, as the real one does (mediaSession.ts). */
+class FakeHealth extends Emitter<MediaEvents> {
+  tell<K extends keyof MediaEvents>(event: K, payload: MediaEvents[K]): void {
+    this.emit(event, payload);
+  }
+}
+
 function watched() {
-  const media = new Emitter<MediaEvents>();
+  const media = new FakeHealth();
   const notices: MediaNotice[] = [];
   const { peerStalled } = watchMediaHealth(media as unknown as MediaTransport, {
     current: () => true,
@@ -23,19 +30,19 @@ function watched() {
 describe('the media notice while Janus is unreachable', () => {
   it('when the transport drops and the media keeps flowing (the gate restarted), then reconnecting, then nothing', () => {
     const { media, notices } = watched();
-    media.emit('reconnecting', { error: 'websocket closed' });
-    media.emit('reconnected', undefined);
+    media.tell('reconnecting', { error: 'websocket closed' });
+    media.tell('reconnected', undefined);
     expect(notices).toEqual(['reconnecting', null]);
   });
 
   it('when the transport drops and nothing arrives either (Janus down), then serverUnreachable until the media flows and the session is back', () => {
     const { media, notices, peerStalled } = watched();
-    media.emit('reconnecting', { error: 'Lost connection to the server (is it down?)' });
+    media.tell('reconnecting', { error: 'Lost connection to the server (is it down?)' });
     peerStalled(true);
     expect(notices.at(-1)).toBe('serverUnreachable');
     peerStalled(false);
     expect(notices.at(-1)).toBe('reconnecting');
-    media.emit('reconnected', undefined);
+    media.tell('reconnected', undefined);
     expect(notices.at(-1)).toBeNull();
   });
 });
