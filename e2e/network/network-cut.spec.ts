@@ -132,8 +132,11 @@ test('when the guest hangs up while its network is cut, then once the network is
     const { callId } = await guestCallsAndAgentAnswers(agent, guest, 'video');
     expect(await netJanusRoomExists(callId)).toBe(true);
 
-    // the guest's network goes; a few seconds later the guest presses End call
+    // the guest's network goes (the cut stops its media; the browser's offline switch makes its requests
+    // fail at once, as a device that lost its link sees them, instead of hanging in TCP's retries);
+    // a few seconds later the guest presses End call
     await cutGuestNetwork(true);
+    await guest.context.setOffline(true);
     try {
       await guest.page.waitForTimeout(3000);
       await guest.page.getByTestId('hangup-button').click();
@@ -142,6 +145,7 @@ test('when the guest hangs up while its network is cut, then once the network is
       // nothing of the hang-up reached the server while the network was gone
       expect((await netReportTimes(callId))?.call_ended_at ?? null).toBeNull();
     } finally {
+      await guest.context.setOffline(false);
       await cutGuestNetwork(false);
     }
 

@@ -13,12 +13,8 @@ let publisher: Callbacks | null = null;
 
 vi.mock('webrtc-adapter', () => ({ default: {} }));
 vi.mock('janus-gateway', async () => {
-  const { FakeJanusLibrary } = await import('./helpers/fakeJanusLibrary.ts');
-  class FakeJanus extends FakeJanusLibrary {
-    constructor(options: { success: () => void }) {
-      super();
-      setTimeout(options.success, 0);
-    }
+  const { ConnectedFakeJanus } = await import('./helpers/fakeJanusLibrary.ts');
+  class FakeJanus extends ConnectedFakeJanus {
     /** the session claimed on a new websocket: the signalling is back */
     reconnect(options: { success: () => void }) {
       setTimeout(options.success, 0);
@@ -45,10 +41,10 @@ vi.mock('janus-gateway', async () => {
 async function publishing() {
   const { MediaSession } = await import('../src/media/mediaSession.ts');
   const media = new MediaSession({ servers: ['ws://janus.test'], iceServers: [], attempts: 1 });
-  let ready = false;
-  const connecting = media.connect().then(() => media.attachPublisher()).then(() => (ready = true));
-  for (let i = 0; i < 100 && !ready; i++) await vi.advanceTimersByTimeAsync(10);
-  await connecting;
+  // connected on real time (janus.js's module loads on its own), then the clock is the test's
+  await media.connect();
+  await media.attachPublisher();
+  vi.useFakeTimers();
   return media;
 }
 
@@ -60,7 +56,6 @@ async function pathDrops(): Promise<void> {
 }
 
 beforeEach(() => {
-  vi.useFakeTimers();
   pc.iceConnectionState = 'connected';
   offers.length = 0;
 });
