@@ -76,9 +76,9 @@ test('when Janus is killed mid-call and restarted, then both sides are told, and
     // act: Janus crashes
     await killServer('janus');
 
-    // assert: both sides are told the media service is being reconnected to
-    await expect(guest.page.getByTestId('media-notice')).toHaveAttribute('data-notice', 'reconnecting');
-    await expect(agent.page.getByTestId('agent-media-notice')).toHaveAttribute('data-notice', 'reconnecting');
+    // assert: both sides are told the video is being reconnected and is frozen meanwhile (nothing flows)
+    await expect(guest.page.getByTestId('media-notice')).toHaveAttribute('data-notice', 'serverUnreachable');
+    await expect(agent.page.getByTestId('agent-media-notice')).toHaveAttribute('data-notice', 'serverUnreachable');
     await screenshot(agent.page, testInfo, 'fault-janus-killed-agent-reconnecting');
 
     // act: Janus is back a few seconds later (without the call's session: it crashed)
