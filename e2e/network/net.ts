@@ -135,3 +135,44 @@ export async function expectSelectedPairs(page: Page, who: string) {
     .toBeGreaterThan(0);
   return selectedPairs(page);
 }
+
+/** The network stack's run dir (scripts/test: its certificate is `{run dir}/tls/server.pem`). */
+const netRunDir = () => path.dirname(path.dirname(process.env.LOBBY_NET_CERT ?? ''));
+
+/** A call's end and exit times as the network stack's server recorded them (its SQLite database). */
+export async function netReportTimes(callId: string): Promise<{ call_ended_at: number | null; guest_exit_at: number | null } | undefined> {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(netRunDir(), 'data', 'lobby.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('select call_ended_at, guest_exit_at from call_reports where call_id = ?').get(callId) as
+      | { call_ended_at: number | null; guest_exit_at: number | null }
+      | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Asks the network stack's Janus (its admin API listens on 127.0.0.1 inside the public namespace)
+ * whether a videoroom room exists.
+ */
+export async function netJanusRoomExists(room: string): Promise<boolean> {
+  // the network stack started with the test run's environment, whose secrets win over its own file's
+  const secret =
+    process.env.JANUS_ADMIN_SECRET ??
+    /^JANUS_ADMIN_SECRET=(.*)$/m.exec(fs.readFileSync(path.join(netRunDir(), 'secrets.env'), 'utf8'))?.[1] ??
+    '';
+  const url = process.env.JANUS_ADMIN_URL ?? `http://127.0.0.1:${process.env.JANUS_ADMIN_PORT ?? '7088'}/admin`;
+  const body = JSON.stringify({
+    janus: 'message_plugin',
+    transaction: crypto.randomBytes(6).toString('hex'),
+    admin_secret: secret,
+    plugin: 'janus.plugin.videoroom',
+    request: { request: 'exists', room },
+  });
+  const ns = `lobby${process.env.LOBBY_TEST_SLOT ?? '0'}-pub`;
+  const { stdout } = await run('ip', ['netns', 'exec', ns, 'curl', '-s', '--max-time', '5', '-H', 'content-type: application/json', '-d', body, url]);
+  const answer = JSON.parse(stdout) as { janus?: string; response?: { exists?: boolean }; error?: { reason?: string } };
+  if (answer.janus !== 'success') throw new Error(`Janus admin: ${answer.error?.reason ?? stdout}`);
+  return answer.response?.exists === true;
+}

@@ -76,9 +76,9 @@ test('when Janus is killed mid-call and restarted, then both sides are told, and
     // act: Janus crashes
     await killServer('janus');
 
-    // assert: both sides are told the media service is being reconnected to
-    await expect(guest.page.getByTestId('media-notice')).toHaveAttribute('data-notice', 'reconnecting');
-    await expect(agent.page.getByTestId('agent-media-notice')).toHaveAttribute('data-notice', 'reconnecting');
+    // assert: both sides are told the video is being reconnected and is frozen meanwhile (nothing flows)
+    await expect(guest.page.getByTestId('media-notice')).toHaveAttribute('data-notice', 'serverUnreachable');
+    await expect(agent.page.getByTestId('agent-media-notice')).toHaveAttribute('data-notice', 'serverUnreachable');
     await screenshot(agent.page, testInfo, 'fault-janus-killed-agent-reconnecting');
 
     // act: Janus is back a few seconds later (without the call's session: it crashed)
@@ -145,5 +145,44 @@ test('when the guest closes its tab mid-call, then the report has its end time a
     await expect.poll(() => janusRoomExists(callId), { message: 'the call room is destroyed' }).toBe(false);
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
     await screenshot(agent.page, testInfo, 'fault-tab-closed-agent-idle');
+  });
+});
+
+test('when Janus stays down mid-call, then each moment reads true on both sides: the video is being reconnected and frozen, the line not good, and the end says the service stopped answering (not restarted)', async ({}, testInfo) => {
+  test.setTimeout(180_000);
+  await withPair(testInfo, async ({ agent, guest }) => {
+    // arrange: a call with media both ways
+    const { callId } = await guestCallsAndAgentAnswers(agent, guest);
+    const guestNotice = guest.page.getByTestId('media-notice');
+    const agentNotice = agent.page.getByTestId('agent-media-notice');
+
+    // act: Janus crashes and stays down
+    await killServer('janus');
+
+    // assert: both are told the video is being reconnected and the picture is frozen (no "call goes on"),
+    // and neither indicator says the line is good while nothing flows
+    await expect(guestNotice).toHaveAttribute('data-notice', 'serverUnreachable', { timeout: 15_000 });
+    await expect(guestNotice).toContainText('Reconnecting the video');
+    await expect(guestNotice).toContainText('frozen');
+    await expect(guestNotice).not.toContainText('goes on');
+    await expect(agentNotice).toHaveAttribute('data-notice', 'serverUnreachable');
+    await expect(agentNotice).toContainText('frozen');
+    await expect(agentNotice).not.toContainText('goes on');
+    await expect(agent.page.getByTestId('network-quality')).toHaveAttribute('data-quality', 'poor');
+    await expect(guest.page.getByTestId('network-quality')).toHaveAttribute('data-quality', 'poor');
+    await expect(agent.page.getByTestId('network-quality')).not.toContainText('good');
+    await screenshot(guest.page, testInfo, 'fault-janus-down-guest-frozen');
+    await screenshot(agent.page, testInfo, 'fault-janus-down-agent-frozen');
+
+    // assert: once the claims run out with Janus still down, the end says it stopped answering, not "restarted"
+    const ended = guest.page.locator('[data-end-reason="failed"]');
+    await expect(ended).toHaveAttribute('data-failure', 'mediaServerDown', { timeout: 90_000 });
+    await expect(ended).toContainText('could not be reached');
+    await expect(ended).not.toContainText('restarted');
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+    await expect(agentNotice).toContainText('stopped answering');
+    await expect(agentNotice).not.toContainText('restarted');
+    await screenshot(agent.page, testInfo, 'fault-janus-down-agent-ended');
+    await expectReportEnded(callId);
   });
 });

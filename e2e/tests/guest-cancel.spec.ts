@@ -24,8 +24,11 @@ test('when the guest cancels before the call report is answered, then no camera 
     // arrange: getUserMedia is recorded; the call report's answer arrives 2.5 s late
     await guest.context.addInitScript(RECORD_MEDIA);
     let reportAnswered!: () => void;
+    let reportAsked!: () => void;
     const reportDone = new Promise<void>((resolve) => (reportAnswered = resolve));
+    const reportSent = new Promise<void>((resolve) => (reportAsked = resolve));
     await guest.page.route('**/api/call-report/add', async (route) => {
+      reportAsked();
       await new Promise((resolve) => setTimeout(resolve, 2500));
       await route.continue();
       reportAnswered();
@@ -33,8 +36,10 @@ test('when the guest cancels before the call report is answered, then no camera 
     await guest.page.goto('/');
     await guest.page.getByTestId('assignment-option').first().click();
 
-    // act: Call, then Cancel while the report is still on its way
+    // act: Call, then Cancel while the report is still on its way (it is sent once the camera is open:
+    // docs/guest-journey.md "Rules")
     await guest.page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+    await reportSent;
     await guest.page.getByTestId('cancel-button').click();
     await reportDone;
     // what the engine would do next (camera, Janus session, publish) takes well under 3 s on this stack

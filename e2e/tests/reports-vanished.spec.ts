@@ -1,8 +1,9 @@
 /**
  * Issue 15 defect 9, on the real stack: a guest whose browser dies while it waits (closed or crashed:
  * no pagehide beacon reaches the server) leaves its XMPP room at once; ejabberd tells the server
- * (mod_lobby_events), the server sees the room without it and closes the call, so Reports count it abandoned within half a minute instead of "Waiting or
- * open" for hours. And a call whose camera was refused ends (its report is not left open).
+ * (mod_lobby_events), the server sees the room without it and closes the call, so Reports count it
+ * abandoned within half a minute instead of "Waiting or open" for hours. And a guest who refuses its
+ * camera never entered the queue: no report is made for it.
  */
 import { expect, test } from '@playwright/test';
 import { BASE_URL, DEMO_ADMIN, consoleLogin } from '../support/api.ts';
@@ -33,11 +34,6 @@ async function newestCall(cookie: string): Promise<{ callId: string; answered: b
 async function guestGone(callId: string): Promise<boolean> {
   const [row] = await queryRows<{ guest_exit_at: number | null }>('select guest_exit_at from call_reports where call_id = ?', [callId]);
   return row?.guest_exit_at !== null && row?.guest_exit_at !== undefined;
-}
-
-async function endedAt(cookie: string, callId: string): Promise<string | null> {
-  const res = await fetch(`${BASE_URL}/api/console/calls/${encodeURIComponent(callId)}`, { headers: { cookie } });
-  return ((await res.json()) as { data: { endedAt: string | null } }).data.endedAt;
 }
 
 test('when a waiting guest\u2019s browser dies without a word, then within half a minute the call leaves "Waiting or open" for abandoned', async ({}, testInfo) => {
@@ -76,7 +72,7 @@ test('when a waiting guest\u2019s browser dies without a word, then within half 
   }
 });
 
-test('when the guest refuses the camera as the call starts, then the call is reported ended, not left open', async ({}, testInfo) => {
+test('when the guest refuses the camera as the call starts, then no call is reported (none counted abandoned) and the guest is told what to fix', async ({}, testInfo) => {
   const admin = await consoleLogin(DEMO_ADMIN);
   const guest = await launchParticipant('guest');
   try {
@@ -84,14 +80,20 @@ test('when the guest refuses the camera as the call starts, then the call is rep
       MediaDevices.prototype.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
     });
     const previous = (await newestCall(admin))?.callId;
+    const before = await totals(admin);
     await guest.page.goto('/');
     await guest.page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
     await guest.page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
-    await expect.poll(async () => (await newestCall(admin))?.callId).not.toBe(previous);
-    const call = await newestCall(admin);
 
-    // assert: the report ends (the guest is still on the page, in its room: only the guest can say it)
-    await expect.poll(async () => endedAt(admin, call?.callId ?? ''), { message: 'endedAt', timeout: 15_000 }).not.toBeNull();
+    // the guest reads why it cannot call (the camera), and never entered the queue
+    await expect(guest.page.locator('[data-screen="unsupported"]')).toBeVisible({ timeout: 15_000 });
+    await expect(guest.page.getByText("We can't use your camera or microphone")).toBeVisible();
+    // assert: no report was made for it (Reports count no call, abandoned or other, from this guest)
+    await guest.page.waitForTimeout(2000); // a report, were one sent, would be in by now
+    expect((await newestCall(admin))?.callId).toBe(previous);
+    const after = await totals(admin);
+    expect(after.calls - before.calls).toBe(0);
+    expect(after.abandoned - before.abandoned).toBe(0);
   } finally {
     await closeAll(testInfo, guest);
   }

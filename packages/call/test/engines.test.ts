@@ -198,7 +198,7 @@ describe('call engines on fakes', () => {
     expect(guest.snapshot.phase).toBe('ended');
     expect(guest.snapshot.endReason).toBe('agentLeft');
     expect(api.timestamps).toContainEqual({ callId, flags: ['call_ended_timestamp'] });
-    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1'), 'the guest left its room').toBeNull();
   });
 
   it('when a second agent joins a running call, then everybody receives everybody and the call stays the first agent\'s', async () => {
@@ -300,7 +300,7 @@ describe('call engines on fakes', () => {
     expect(guest.snapshot.localStream).toBeNull();
   });
 
-  it('when the guest hangs up, then both leave the media, the report gets both timestamps and the presence is empty', async () => {
+  it('when the guest hangs up, then both leave the media, the report gets both timestamps and the guest leaves its room', async () => {
     const world = new FakeWorld();
     const { guest, api, agent1, callId } = await inCall(world);
     const guestMedia = world.media.transports.find((t) => t.display === 'guest1')!;
@@ -311,7 +311,7 @@ describe('call engines on fakes', () => {
 
     expect(guest.snapshot).toMatchObject({ phase: 'ended', endReason: 'guest', localStream: null, remoteFeeds: [] });
     expect(api.timestamps).toContainEqual({ callId, flags: ['guest_exit_timestamp', 'call_ended_timestamp'] });
-    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1'), 'the guest left its room').toBeNull();
     expect(guestMedia.closedWith).toEqual({ destroyRoom: true });
     expect(agentMedia.closed).toBe(true);
     expect(agent1.agent.snapshot.activeCall).toBeNull();
@@ -319,7 +319,7 @@ describe('call engines on fakes', () => {
     expect(asFake(agent1.agent.snapshot.localStream)).toBeNull();
   });
 
-  it('when the agent hangs up, then the guest ends as agent, stamps the end and leaves the media with an empty presence', async () => {
+  it('when the agent hangs up, then the guest ends as agent, stamps the end and leaves the media and its room', async () => {
     const world = new FakeWorld();
     const { guest, api, agent1, callId } = await inCall(world);
     const guestMedia = world.media.transports.find((t) => t.display === 'guest1')!;
@@ -334,7 +334,7 @@ describe('call engines on fakes', () => {
     expect(api.timestamps).toContainEqual({ callId, flags: ['call_ended_timestamp'] });
     expect(api.timestamps.some((t) => t.flags.includes('guest_exit_timestamp'))).toBe(false);
     expect(guestMedia.closed).toBe(true);
-    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1'), 'the guest left its room').toBeNull();
   });
 
   it('when chat messages and a file go both ways, then each side lists them with the right sender', async () => {

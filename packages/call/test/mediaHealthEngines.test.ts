@@ -39,6 +39,20 @@ describe('media server health on fakes', () => {
     expect(agent1.agent.snapshot.mediaNotice).toBeNull();
   });
 
+  it('when the claims of the session end with Janus still unreachable, then both sides end as mediaServerDown (never "restarted")', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1, callId } = await inCall(world);
+
+    world.media.transportDropped(callId, 'Lost connection to the server (is it down?)');
+    world.media.sessionsLost(callId, 'Error: Lost connection to the server (is it down?)');
+    await settle();
+
+    expect(guest.snapshot.phase).toBe('failed');
+    expect(guest.snapshot.error).toBe(MEDIA_SERVER_DOWN);
+    expect(agent1.agent.snapshot.activeCall).toBeNull();
+    expect(agent1.agent.snapshot.error).toBe(MEDIA_SERVER_DOWN);
+  });
+
   it('when Janus never answers, then the guest call fails as mediaServerDown, its notice cleared and the call ended', async () => {
     const world = new FakeWorld();
     world.media.connectRetries = 2;

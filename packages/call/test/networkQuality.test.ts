@@ -13,15 +13,22 @@ describe('classifyQuality', () => {
   it('when loss < 1 %, jitter < 30 ms and round trip < 300 ms, then good', () => {
     expect(classifyQuality(measures(0.9, 29, 299))).toBe('good');
   });
-  it('when loss reaches 1 % or jitter 30 ms, then fair (Twilio pre-call thresholds)', () => {
+  it('when loss reaches 1 %, round trip 300 ms or the bandwidth falls under 300 kbit/s, then fair (Twilio pre-call thresholds)', () => {
     expect(classifyQuality(measures(1, 5, 50))).toBe('fair');
-    expect(classifyQuality(measures(0, 30, 50))).toBe('fair');
     expect(classifyQuality(measures(0, 5, 300))).toBe('fair');
+    expect(classifyQuality({ ...measures(0, 5, 50), availableKbps: 299 })).toBe('fair');
   });
-  it('when loss reaches 5 %, jitter 100 ms or round trip 800 ms, then poor', () => {
+  it('when loss reaches 5 %, round trip 800 ms or the bandwidth falls under 100 kbit/s, then poor', () => {
     expect(classifyQuality(measures(5, 5, 50))).toBe('poor');
-    expect(classifyQuality(measures(0, 100, 50))).toBe('poor');
     expect(classifyQuality(measures(0, 5, 800))).toBe('poor');
+    expect(classifyQuality({ ...measures(0, 5, 50), availableKbps: 99 })).toBe('poor');
+  });
+  it('when jitter is high on a clean line (a busy machine), then it does not count; with trouble on the line it does', () => {
+    expect(classifyQuality(measures(0, 150, 20))).toBe('good');
+    expect(classifyQuality({ ...measures(0, 150, 20), availableKbps: 2500 })).toBe('good');
+    expect(classifyQuality(measures(1.5, 40, 20))).toBe('fair');
+    expect(classifyQuality(measures(1.5, 120, 20))).toBe('poor');
+    expect(classifyQuality(measures(0, 120, 350))).toBe('poor');
   });
   it('when nothing is measured, then unknown; a missing measure does not count against the line', () => {
     expect(classifyQuality(measures(null, null, null))).toBe('unknown');
@@ -41,17 +48,17 @@ describe('qualityBetween', () => {
   it('when 20 of 1000 packets of the window were lost, then 2 % loss, the audio jitter (not video\'s frame bursts) and the pair round trip: fair', () => {
     const before = countersOf([report(100, 400, 10, 0.01, 0.05)]);
     const after = countersOf([report(380, 1100, 30, 0.012, 0.08)]);
-    expect(qualityBetween(before, after)).toEqual<NetworkQuality>({ level: 'fair', lossPercent: 2, jitterMs: 12, rttMs: 80 });
+    expect(qualityBetween(before, after)).toEqual<NetworkQuality>({ level: 'fair', lossPercent: 2, jitterMs: 12, rttMs: 80, availableKbps: null });
   });
 
   it('when counters of several peer connections come, then they are summed', () => {
     const counters = countersOf([report(10, 20, 1, 0.001, 0.01), report(5, 5, 2, 0.04, 0.02)]);
-    expect(counters).toEqual({ audioReceived: 15, videoReceived: 25, lost: 3, jitter: 0.04, rtt: 0.02 });
+    expect(counters).toEqual({ audioReceived: 15, videoReceived: 25, lost: 3, jitter: 0.04, rtt: 0.02, outgoingBitrate: null });
   });
 });
 
 describe('watchMedia', () => {
-  function watched(expectsAudio = true) {
+  function watched(expectsAudio = true, expectsMedia = expectsAudio) {
     const clock = new FakeClock();
     let packets = 0;
     let flowing = true;
@@ -68,6 +75,7 @@ describe('watchMedia', () => {
       clock,
       current: () => true,
       expectsAudio: () => expectsAudio,
+      expectsMedia: () => expectsMedia,
       quality: (q) => qualities.push(q),
       stalled: (s) => stalls.push(s),
     });
@@ -102,6 +110,20 @@ describe('watchMedia', () => {
     w.cut(true);
     await w.tick(10);
     expect(w.stalls).toEqual([]);
+    w.stop();
+  });
+
+  it('when no packet of any kind arrives any more (the media server is down), then the line reads poor even when no audio is expected (the others\' cameras are on)', async () => {
+    const w = watched(false, true);
+    await w.tick(3);
+    expect(w.qualities.at(-1)?.level).toBe('good');
+    w.cut(true);
+    await w.tick(3);
+    expect(w.stalls).toEqual([true]);
+    expect(w.qualities.at(-1)).toMatchObject({ level: 'poor', lossPercent: 100 });
+    w.cut(false);
+    await w.tick(2);
+    expect(w.qualities.at(-1)?.level).toBe('good');
     w.stop();
   });
 });

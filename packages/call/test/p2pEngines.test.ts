@@ -100,7 +100,7 @@ describe('p2p transport in the engines, on fakes', () => {
     expect(guest.snapshot.stages.createOffer).toBe(false);
     expect(api.reports).toContainEqual(expect.objectContaining({ call_id: callId, success: false }));
     expect(api.timestamps).toContainEqual({ callId, flags: ['call_ended_timestamp'] });
-    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
+    expect(world.xmpp.statusOf(ASSIGNMENT_ROOM, 'guest1'), 'the guest left its room').toBeNull();
     // the agent who answered is not left in a call without media
     expect(agent1.agent.snapshot.activeCall).toBeNull();
     expect(agent1.agent.snapshot.lastEnded).toMatchObject({ callId });

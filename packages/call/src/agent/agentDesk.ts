@@ -26,7 +26,7 @@ import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, SignallingPort } from '../room/ports.ts';
 import type { StandbyRequest } from '../media/standby.ts';
-import { ICE_FAILED, MEDIA_LOST, type MediaNotice } from '../media/mediaHealth.ts';
+import { ICE_FAILED, lostCode, type MediaNotice } from '../media/mediaHealth.ts';
 import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
 
 export type AgentPhase = 'offline' | 'connecting' | 'idle' | 'joining' | 'inCall';
@@ -680,7 +680,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   #mediaHealth(): FeedHooks['health'] {
     return {
       notice: (mediaNotice) => this.#set({ mediaNotice }),
-      onLost: () => void this.#leaveCall('error').then(() => this.#set({ error: MEDIA_LOST })),
+      // MEDIA_LOST when Janus came back without the session (restarted), MEDIA_SERVER_DOWN while it is still unreachable
+      onLost: (error) => void this.#leaveCall('error').then(() => this.#set({ error: lostCode(error) })),
       onIceFailed: () => void this.#leaveCall('error').then(() => this.#set({ error: ICE_FAILED })),
       quality: (networkQuality) => this.#set({ networkQuality }),
     };

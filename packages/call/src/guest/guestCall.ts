@@ -2,9 +2,9 @@
  * The guest's side of a call (SPEC.md §4), framework-free: the guest app renders its snapshots.
  *
  *   prepare()  register → XMPP session start (roster, presence, ICE servers, carbons) → join own room
- *   call()     report add (ok | outOfQuota | blocked) → Janus room → publish → OpenCall|target|callId
+ *   call()     camera → report add (ok | outOfQuota | blocked) → Janus room → publish → OpenCall|target|callId
  *   (agent)    first remote stream → peer call Resumed → InCall|agentJid|callId
- *   hangup()   end control → leave media → empty room presence → report timestamps
+ *   hangup()   end control → leave media → leave the room → report timestamps (until acknowledged)
  */
 import { newCallId } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
@@ -13,7 +13,7 @@ import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contract
 import type { GuestApi } from '../api/guestApi.ts';
 import type { CallStage, RemoteFeed } from '../media/mediaSession.ts';
 import { consoleBuffer } from '../consoleBuffer.ts';
-import { ICE_FAILED, MEDIA_LOST, grantWithRetry, type MediaNotice } from '../media/mediaHealth.ts';
+import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, grantWithRetry, lostCode, type MediaNotice } from '../media/mediaHealth.ts';
 import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
 import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
@@ -21,6 +21,7 @@ import { initialCallStatus, isScreenDisplay, peerJoined, peerLeft, peerPaused, t
 import { ApiError } from '../api/http.ts';
 import { retry } from '../media/retry.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
+import { TimestampDelivery } from './timestampDelivery.ts';
 import { P2P_UNREACHABLE, answeringPeer, isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { CallPorts, MediaTransport, SignallingPort } from '../room/ports.ts';
 
@@ -142,6 +143,15 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     networkQuality: UNKNOWN_QUALITY,
   };
 
+  /** the end and exit timestamps, sent until the server has them (a hang-up while offline: guest/timestampDelivery.ts) */
+  readonly #delivery: TimestampDelivery;
+  /**
+   * Whether the guest belongs in its room: from prepare() until a call ends, and again from the next
+   * call. A guest whose call ended leaves the room and a reconnection does not bring it back, so the
+   * server's vanished-guest rule sees it gone (docs/protocol.md "End").
+   */
+  #inRoom = false;
+
   /** the appointment this call is for, filled by prepare() from the reference */
   #appointment: { reference: string; id: string; agentUsername: string } | null = null;
 
@@ -157,6 +167,10 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       signalling: () => this.#xmpp,
       videoConstraints: options.videoConstraints,
     });
+    this.#delivery = new TimestampDelivery(
+      (callId, flags, sendOptions) => options.api.updateTimestamp(callId, flags, sendOptions),
+      this.inCall.ports.clock,
+    );
   }
 
   get snapshot(): GuestCallSnapshot {
@@ -241,7 +255,11 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       xmpp.on('disconnected', () => {
         this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: false } }));
       });
-      xmpp.on('reconnected', () => void this.#rejoin());
+      xmpp.on('reconnected', () => {
+        // the network is back: what the guest did meanwhile (a hang-up) goes to the server now
+        this.#delivery.retryNow();
+        void this.#rejoin();
+      });
       await xmpp.connect();
       this.#setStatus((s) => ({
         ...s,
@@ -249,6 +267,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         callInitiated: this.inCall.ports.clock.now(),
       }));
       await xmpp.joinRoom(this.#room.room, registration.username, '', this.#lobbyElement());
+      this.#inRoom = true;
       this.#set({ phase: 'ready', username: registration.username });
     } catch (error) {
       this.#set({ phase: 'failed', error: String(error instanceof Error ? error.message : error) });
@@ -282,9 +301,23 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (!registration || !xmpp) throw new Error('not prepared');
     const next = registration.guestRooms.find((r) => r.assignmentId === assignmentId);
     if (!next || next.room === this.#room?.room) return;
-    if (this.#room) await xmpp.leaveRoom(this.#room.room, registration.username);
+    if (this.#room && this.#inRoom) await xmpp.leaveRoom(this.#room.room, registration.username);
     this.#room = next;
-    await xmpp.joinRoom(next.room, registration.username, '', this.#lobbyElement());
+    this.#inRoom = false;
+    await this.#enterRoom();
+  }
+
+  /**
+   * Joins the guest's room again for a new call (it left at the last call's end). With the stream down
+   * the reconnection joins it (#rejoin).
+   */
+  async #enterRoom(): Promise<void> {
+    const xmpp = this.#xmpp;
+    const room = this.#room;
+    const username = this.#registration?.username;
+    if (this.#inRoom || !xmpp || !room || !username) return;
+    this.#inRoom = true;
+    if (xmpp.connected) await xmpp.joinRoom(room.room, username, '', this.#lobbyElement());
   }
 
   /** Starts a call. Resolves with the report status once the guest is published (or stopped). */
@@ -293,6 +326,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     const room = this.#room;
     const xmpp = this.#xmpp;
     if (!registration || !room || !xmpp) throw new Error('prepare() first');
+    await this.#enterRoom();
     const callId = newCallId(registration.username);
     this.#set({
       phase: 'starting',
@@ -312,32 +346,54 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       },
     });
     const { api } = this.#options;
-    const report = await api.addReport({
-      call_id: callId,
-      company: this.#options.companyId,
-      source: 'site',
-      assignment_id: room.assignmentId,
-      ...(this.#appointment ? { appointment_reference: this.#appointment.reference } : {}),
-      ...(this.#options.serviceType ? { service_type: this.#options.serviceType } : {}),
-      ...this.#locationField(),
-      // the guest starts the call below the company's recording notice (the selection screen shows it
-      // whenever the company records): that is its acknowledgement, stored with the call
-      ...(this.#options.recordCalls !== false ? { recording_acknowledged: true } : {}),
-    });
     // The guest may hang up at any await below (Cancel while the call starts): from then on this call
     // must not open the camera, publish or change the state of the screen that followed.
     const current = () => this.#snapshot.callId === callId && this.#snapshot.phase === 'starting';
+    // The camera and microphone first: a guest who refuses them never enters the queue, so no report is
+    // made for it (docs/guest-journey.md: the call is reported once the guest can wait for an agent; a
+    // refused camera is not an abandoned call)
+    let localStream: MediaStream;
+    try {
+      localStream = await this.#localMedia(kind);
+    } catch (error) {
+      if (!current()) return 'ok';
+      const message = error instanceof Error ? error.message : String(error);
+      console.warn(`call: no camera or microphone, no call reported: ${message}`);
+      this.#set({ phase: 'failed', error: message });
+      throw error;
+    }
+    const stopCamera = () => {
+      for (const track of localStream.getTracks()) track.stop();
+    };
+    if (!current()) {
+      stopCamera();
+      return 'ok';
+    }
+    let report: Awaited<ReturnType<GuestApi['addReport']>>;
+    try {
+      report = await api.addReport({
+        call_id: callId,
+        company: this.#options.companyId,
+        source: 'site',
+        assignment_id: room.assignmentId,
+        ...(this.#appointment ? { appointment_reference: this.#appointment.reference } : {}),
+        ...(this.#options.serviceType ? { service_type: this.#options.serviceType } : {}),
+        ...this.#locationField(),
+        // the guest starts the call below the company's recording notice (the selection screen shows it
+        // whenever the company records): that is its acknowledgement, stored with the call
+        ...(this.#options.recordCalls !== false ? { recording_acknowledged: true } : {}),
+      });
+    } catch (error) {
+      stopCamera();
+      throw error;
+    }
+    if (!current() || report.status !== 'ok') stopCamera();
     if (!current()) return report.status;
     if (report.status !== 'ok') {
       this.#set({ phase: report.status });
       return report.status;
     }
     try {
-      const localStream = await this.#localMedia(kind);
-      if (!current()) {
-        for (const track of localStream.getTracks()) track.stop();
-        return 'ok';
-      }
       this.#set({
         localStream,
         status: { ...this.#snapshot.status, streamsReady: { local: true, remote: false } },
@@ -360,12 +416,10 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       const message = error instanceof Error ? error.message : String(error);
       this.#reportBug(callId, message);
       await this.#teardown('error');
-      // the call is over (the camera was refused, the media room could not be joined…): say so, or the
-      // reports count it "Waiting or open" while the guest still sits on the page (issue 15 defect 9)
-      await api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
+      // the call is over (the media room could not be joined…): its report gets its end time (and the
+      // server destroys its room), or the reports count it "Waiting or open"
+      this.#delivery.deliver(callId, ['call_ended_timestamp']);
       this.#set({ phase: 'failed', error: message });
-      // a failed call ends too: its report gets its end time (and the server destroys its room)
-      await api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
       throw error;
     }
   }
@@ -496,11 +550,11 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     // attempt: unless another agent's media reached us (a transfer), the call fails and the guest is told
     media.on('peerUnreachable', ({ peer, error }) => {
       if (!this.inCall.isCurrent(media) || this.#snapshot.status.peers.length > 0) return;
+      // the agent's console waits for our session with no media to lose: the end control tells it (sent
+      // before the teardown, which takes the guest out of its room)
       const room = this.#room?.room;
-      void this.#mediaLost(media, callId, `${P2P_UNREACHABLE}: ${peer}: ${error}`, undefined, P2P_UNREACHABLE).then(() => {
-        // the agent's console waits for our session with no media to lose: the end control tells it
-        if (room) this.#xmpp?.sendControl(room, { action: 'end', callId });
-      });
+      if (room) this.#xmpp?.sendControl(room, { action: 'end', callId });
+      void this.#mediaLost(media, callId, `${P2P_UNREACHABLE}: ${peer}: ${error}`, undefined, P2P_UNREACHABLE);
     });
   }
 
@@ -525,15 +579,15 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     callId: string,
     error: string,
     handle?: 'publisher' | 'subscriber' | 'screen',
-    code = handle ? ICE_FAILED : MEDIA_LOST,
+    code: string = handle ? ICE_FAILED : lostCode(error),
   ): Promise<void> {
     await this.#reportFailed(media, callId, handle);
-    this.#reportBug(callId, code === MEDIA_LOST ? `${MEDIA_LOST}: ${error}` : error);
+    this.#reportBug(callId, code === MEDIA_LOST || code === MEDIA_SERVER_DOWN ? `${code}: ${error}` : error);
     if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
     // 'failed' at once (not 'ended' first): the guest app shows why the call stopped
     this.#set({ phase: 'failed', error: code, endReason: 'error' });
     await this.#teardown('error');
-    await this.#options.api.updateTimestamp(callId, ['call_ended_timestamp']).catch(() => undefined);
+    this.#delivery.deliver(callId, ['call_ended_timestamp']);
   }
   /**
    * SPEC.md §4/§7: the report marked failed, with the SDPs of the connection that failed (ICE failure),
@@ -596,6 +650,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     const username = this.#registration?.username;
     if (!xmpp || !room || !username) return;
     this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: true } }));
+    if (!this.#inRoom) return; // between calls the guest is in no room (its last call ended)
     await xmpp.joinRoom(room.room, username, this.#roomStatus, this.#lobbyElement()).catch((error: unknown) => {
       console.warn(`rejoining ${room.room} after a reconnection failed: ${String(error)}`);
     });
@@ -663,6 +718,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
 
   #onControl(control: ControlMessage): void {
     if (control.callId !== this.#snapshot.callId || control.room !== this.#room?.room) return;
+    // the room echoes our own controls (an end we sent as our call failed) back to us
+    if (control.from === `${control.room}/${this.#registration?.username ?? ''}`) return;
     if (control.action === 'end') void this.#end('agent');
     else if (control.action === 'hold') void this.#hold(control.from);
     else if (control.action === 'resume') void this.#resume();
@@ -772,7 +829,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       reason === 'guest'
         ? (['guest_exit_timestamp', 'call_ended_timestamp'] as const)
         : (['call_ended_timestamp'] as const);
-    await this.#options.api.updateTimestamp(callId, [...flags]).catch(() => undefined);
+    this.#delivery.deliver(callId, [...flags]);
   }
 
   async #teardown(reason: EndReason): Promise<void> {
@@ -805,8 +862,12 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     await this.inCall.dispose(taken, { destroyRoom: reason === 'guest' || reason === 'error' });
     const xmpp = this.#xmpp;
     const nextCallStarted = this.#snapshot.callId !== endedCallId;
-    if (!nextCallStarted && xmpp && this.#room && this.#registration) {
-      this.#sendRoomPresence(xmpp, this.#room.room, this.#registration.username, '');
+    if (!nextCallStarted && xmpp && this.#room && this.#registration && this.#inRoom) {
+      // the call is over: the guest leaves its room (its presence there is its call's), and stays out
+      // until its next call, so a reconnection meanwhile does not count it back in (docs/protocol.md "End")
+      this.#inRoom = false;
+      this.#roomStatus = '';
+      if (xmpp.connected) void xmpp.leaveRoom(this.#room.room, this.#registration.username);
     }
   }
 
@@ -826,9 +887,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
    */
   pageHide(): void {
     const callId = this.#snapshot.callId;
-    if (callId && this.#snapshot.phase !== 'ended' && this.#snapshot.phase !== 'failed') {
-      void this.#options.api.updateTimestamp(callId, ['guest_exit_timestamp', 'call_ended_timestamp'], { beacon: true });
-    }
+    const open = callId && this.#snapshot.phase !== 'ended' && this.#snapshot.phase !== 'failed';
+    // what the server has not acknowledged yet (this end, a hang-up pressed offline) outlives the page
+    this.#delivery.flush(open ? { callId, flags: ['guest_exit_timestamp', 'call_ended_timestamp'] } : undefined);
   }
 
   /**

@@ -6,6 +6,10 @@
  * - 'waitingForServer': Janus does not answer (the room cannot be made, or connecting fails); retried
  *   up to SPEC.md §8's 20 times with a bounded delay, then the call fails with MEDIA_SERVER_DOWN.
  * - 'reconnecting': the transport to Janus dropped; the media goes on and the session is claimed again.
+ * - 'serverUnreachable': the transport dropped and no media arrives either (Janus itself is down): the
+ *   picture is frozen while the session is claimed again.
+ * - MEDIA_SERVER_DOWN (after the claims): Janus never answered again; MEDIA_LOST: it answered without
+ *   the session (it restarted). Only the latter says "restarted" to people.
  * - MEDIA_LOST: the session is gone; the call ends, its report marked failed.
  * - 'networkReconnecting': our own peer connection lost its path and is ICE-restarted (media/iceRestart.ts);
  *   ICE_FAILED when no restart brought it back.
@@ -17,7 +21,7 @@ import type { MediaGrant } from '@lobby/contracts';
 import type { MediaTransport } from '../room/ports.ts';
 import { isTransientGatewayError, retry } from './retry.ts';
 
-export type MediaNotice = 'waitingForServer' | 'networkReconnecting' | 'reconnecting' | 'peerReconnecting' | null;
+export type MediaNotice = 'waitingForServer' | 'networkReconnecting' | 'reconnecting' | 'serverUnreachable' | 'peerReconnecting' | null;
 
 /**
  * The notices by precedence, when several troubles overlap: Janus's transport dropped (Janus crashed or
@@ -33,6 +37,11 @@ export const ICE_FAILED = 'iceFailed';
 export const MEDIA_SERVER_DOWN = 'mediaServerDown';
 /** The engines' error when Janus lost the call's session (restarted or crashed) mid-call. */
 export const MEDIA_LOST = 'mediaLost';
+
+/** Why a session was lost: Janus still unreachable after every claim, or back without it (restarted). */
+export function lostCode(error: string): typeof MEDIA_SERVER_DOWN | typeof MEDIA_LOST {
+  return isTransientGatewayError(error) ? MEDIA_SERVER_DOWN : MEDIA_LOST;
+}
 
 /** A media grant failing because Janus is down (the server cannot make the room): 5xx or no answer. */
 export function isTransientGrantError(error: unknown): boolean {
@@ -82,7 +91,10 @@ export function watchMediaHealth(
   const set = (trouble: Trouble, on: boolean) => {
     if (on) troubles.add(trouble);
     else troubles.delete(trouble);
-    const notice = NOTICE_ORDER.find((t) => troubles.has(t)) ?? null;
+    let notice: MediaNotice = NOTICE_ORDER.find((t) => troubles.has(t)) ?? null;
+    // the transport dropped and nothing arrives either: not a websocket hiccup (the call goes on), the
+    // media server is unreachable and the picture frozen
+    if (notice === 'reconnecting' && troubles.has('peerReconnecting')) notice = 'serverUnreachable';
     if (notice === shown || !handlers.current()) return;
     shown = notice;
     handlers.notice(notice);

@@ -134,6 +134,13 @@ export const RECLAIM_ATTEMPTS = 20;
 export const RENEWED_RECENTLY_MS = 5000;
 /** A restart request unanswered for this long is taken as lost (its transport was replaced): sent again. */
 export const PENDING_RESTART_MS = 40_000;
+/**
+ * Once the signalling is back (the network returned), how long a `disconnected` path is given to come
+ * back by itself before it is restarted: Chromium's consent checks find the old path again within a
+ * second or so, and a restart landing after that (seen 100 ms later after a 20 s cut) switches the
+ * connection to new credentials for nothing, freezing the incoming video a second time for seconds.
+ */
+export const PATH_RECOVERY_GRACE_MS = 2500;
 
 /** A websocket janus.js opened, watched so that a close before its session exists is not ignored. */
 let watchSocket: ((ws: WebSocket) => void) | null = null;
@@ -456,9 +463,9 @@ export class MediaSession extends Emitter<MediaEvents> {
     const handle = kind === 'publisher' ? this.#publisher : kind === 'screen' ? this.#screen : this.#subscriber;
     if (!handle) return;
     await this.#renewTransport();
-    const state = handle.webrtcStuff?.pc?.iceConnectionState;
-    // back by itself meanwhile (a short cut: the old path works again), or over: nothing to restart
-    if (this.#closed || state === 'connected' || state === 'completed' || state === 'closed') return;
+    // back by itself meanwhile or within a moment of the network's return (the old path works again),
+    // or over: nothing to restart
+    if (this.#closed || (await this.#pathRecovers(handle))) return;
     const pending = this.#pendingRestart.get(kind);
     if (pending !== undefined && Date.now() - pending < PENDING_RESTART_MS) {
       console.info(`media: ICE restart of the ${kind} still under way`);
@@ -474,6 +481,20 @@ export class MediaSession extends Emitter<MediaEvents> {
       handle.createOffer({ iceRestart: true, success: resolve, error: (e) => reject(e instanceof Error ? e : new Error(String(e))) }),
     );
     await this.#request(handle, { request: 'configure' }, jsep);
+  }
+
+  /**
+   * Whether the handle's connection is up again (or over) within PATH_RECOVERY_GRACE_MS. A `failed`
+   * connection does not come back by itself: no wait.
+   */
+  async #pathRecovers(handle: Handle): Promise<boolean> {
+    const deadline = Date.now() + PATH_RECOVERY_GRACE_MS;
+    for (;;) {
+      const state = handle.webrtcStuff?.pc?.iceConnectionState;
+      if (this.#closed || state === 'connected' || state === 'completed' || state === 'closed') return true;
+      if (state === 'failed' || Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   #attach(kind: HandleKind, callbacks: JanusJS.PluginCallbacks): Promise<Handle> {

@@ -20,6 +20,8 @@ export interface MediaWatchOptions {
   current: () => boolean;
   /** someone else in the call has an open microphone: their audio packets are expected */
   expectsAudio: () => boolean;
+  /** someone else has an open microphone or camera: some packet is expected (muted ones send none) */
+  expectsMedia?: () => boolean;
   quality: (quality: NetworkQuality) => void;
   stalled: (stalled: boolean) => void;
 }
@@ -30,6 +32,8 @@ export function watchMedia(options: MediaWatchOptions): () => void {
   let cancel: () => void = () => undefined;
   let before: StatsCounters | null = null;
   let lastAudioAt: number | null = null;
+  /** when a packet of any kind last came (null: none yet) */
+  let lastAnyAt: number | null = null;
   let stalled = false;
   let told = '';
 
@@ -48,7 +52,11 @@ export function watchMedia(options: MediaWatchOptions): () => void {
     const after = countersOf(reports);
     const now = options.clock.now();
     if (after.audioReceived > (before?.audioReceived ?? 0)) lastAudioAt = now;
-    const isStalled = options.expectsAudio() && lastAudioAt !== null && now - lastAudioAt >= STALL_MS;
+    if (after.audioReceived + after.videoReceived > (before ? before.audioReceived + before.videoReceived : 0)) lastAnyAt = now;
+    // the others' audio stopped, or nothing at all comes any more (the media server is down: muted or not)
+    const isStalled =
+      (options.expectsAudio() && lastAudioAt !== null && now - lastAudioAt >= STALL_MS) ||
+      (!!options.expectsMedia?.() && lastAnyAt !== null && now - lastAnyAt >= STALL_MS);
     if (isStalled !== stalled) {
       stalled = isStalled;
       console.warn(`media: the others' media ${stalled ? 'stalled' : 'flows again'}`);
@@ -56,7 +64,8 @@ export function watchMedia(options: MediaWatchOptions): () => void {
     }
     if (before) {
       const measured = qualityBetween(before, after);
-      // nothing arrives at all: the line is as bad as it gets, whatever the last measures said
+      // nothing arrives (the others' audio, or any media at all: the media server down): the line is as
+      // bad as it gets, whatever the last round trip and jitter, which stay as they were, said
       const quality: NetworkQuality = stalled ? { ...measured, level: 'poor', lossPercent: 100 } : measured;
       const text = JSON.stringify(quality);
       if (text !== told) {

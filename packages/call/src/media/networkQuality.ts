@@ -4,8 +4,14 @@
  * (mediaWatch.ts) polls, the apps show the class in words and bars (never colour alone).
  *
  * Thresholds follow Twilio's pre-call test: a good line has jitter < 30 ms and packet loss < 1 %; we add
- * a round-trip time < 300 ms (conversation still feels live). "poor" begins where a call visibly
- * suffers: loss ≥ 5 %, jitter ≥ 100 ms or round-trip time ≥ 800 ms.
+ * a round-trip time < 300 ms (conversation still feels live) and, when we send video, a bandwidth
+ * estimate of at least 300 kbit/s (the camera's lowest useful rate). "poor" begins where a call visibly
+ * suffers: loss ≥ 5 %, jitter ≥ 100 ms, round-trip time ≥ 800 ms or under 100 kbit/s.
+ *
+ * Only what the network does counts. A busy machine (CPU) decodes late and drops frames, and its audio
+ * arrival times wobble, which raises the measured jitter on a perfect line: so jitter counts only when
+ * the line itself shows trouble too (loss, round trip or bandwidth past "good"); decode times and dropped
+ * frames are never read.
  */
 
 export type NetworkQualityLevel = 'good' | 'fair' | 'poor' | 'unknown';
@@ -18,12 +24,15 @@ export interface NetworkQuality {
   rttMs: number | null;
   /** the worst inbound audio jitter in ms; null when not measured */
   jitterMs: number | null;
+  /** the congestion controller's estimate of what we can send, in kbit/s (connections sending video); null when none */
+  availableKbps?: number | null;
 }
 
-export const UNKNOWN_QUALITY: NetworkQuality = { level: 'unknown', lossPercent: null, rttMs: null, jitterMs: null };
+export const UNKNOWN_QUALITY: NetworkQuality = { level: 'unknown', lossPercent: null, rttMs: null, jitterMs: null, availableKbps: null };
 
-export const GOOD = { lossPercent: 1, jitterMs: 30, rttMs: 300 } as const;
-export const FAIR = { lossPercent: 5, jitterMs: 100, rttMs: 800 } as const;
+/** limits of a level: under each of loss, jitter and round trip, at or over the bandwidth */
+export const GOOD = { lossPercent: 1, jitterMs: 30, rttMs: 300, availableKbps: 300 } as const;
+export const FAIR = { lossPercent: 5, jitterMs: 100, rttMs: 800, availableKbps: 100 } as const;
 
 /** The counters of one poll, summed over every peer connection of the call. */
 export interface StatsCounters {
@@ -36,6 +45,8 @@ export interface StatsCounters {
   jitter: number | null;
   /** the largest current round-trip time of a selected candidate pair in seconds, or null */
   rtt: number | null;
+  /** the smallest availableOutgoingBitrate (bit/s) of a connection that sends video, or null */
+  outgoingBitrate?: number | null;
 }
 
 type Stat = Record<string, unknown>;
@@ -45,10 +56,12 @@ const maxOf = (a: number | null, b: unknown): number | null =>
 
 /** Reads the counters out of getStats() reports (RTCStatsReport entries as plain objects). */
 export function countersOf(reports: Iterable<Stat>[]): StatsCounters {
-  const out: StatsCounters = { audioReceived: 0, videoReceived: 0, lost: 0, jitter: null, rtt: null };
+  const out: StatsCounters = { audioReceived: 0, videoReceived: 0, lost: 0, jitter: null, rtt: null, outgoingBitrate: null };
   for (const report of reports) {
     const byId = new Map<string, Stat>();
     for (const s of report) byId.set(String(s.id), s);
+    // the estimate of a connection that only receives is its RTCP's, not a line's: only senders of video
+    const sendsVideo = [...byId.values()].some((s) => s.type === 'outbound-rtp' && s.kind === 'video' && num(s.bytesSent) > 0);
     for (const s of byId.values()) {
       if (s.type === 'inbound-rtp') {
         if (s.kind === 'audio') out.audioReceived += num(s.packetsReceived);
@@ -58,7 +71,11 @@ export function countersOf(reports: Iterable<Stat>[]): StatsCounters {
         // measures the encoder's pacing as much as the line (100–200 ms on a busy machine, any network)
         if (s.kind === 'audio') out.jitter = maxOf(out.jitter, s.jitter);
       } else if (s.type === 'transport' && typeof s.selectedCandidatePairId === 'string') {
-        out.rtt = maxOf(out.rtt, byId.get(s.selectedCandidatePairId)?.currentRoundTripTime);
+        const pair = byId.get(s.selectedCandidatePairId);
+        out.rtt = maxOf(out.rtt, pair?.currentRoundTripTime);
+        const bitrate = pair?.availableOutgoingBitrate;
+        if (sendsVideo && typeof bitrate === 'number' && Number.isFinite(bitrate))
+          out.outgoingBitrate = Math.min(out.outgoingBitrate ?? Infinity, bitrate);
       }
     }
   }
@@ -68,11 +85,15 @@ export function countersOf(reports: Iterable<Stat>[]): StatsCounters {
 /** The class of a line with these measures (a null measure does not count against it). */
 export function classifyQuality(measures: Omit<NetworkQuality, 'level'>): NetworkQualityLevel {
   const { lossPercent, rttMs, jitterMs } = measures;
-  if (lossPercent === null && rttMs === null && jitterMs === null) return 'unknown';
-  const under = (limit: { lossPercent: number; jitterMs: number; rttMs: number }) =>
-    (lossPercent ?? 0) < limit.lossPercent && (jitterMs ?? 0) < limit.jitterMs && (rttMs ?? 0) < limit.rttMs;
-  if (under(GOOD)) return 'good';
-  if (under(FAIR)) return 'fair';
+  const kbps = measures.availableKbps ?? null;
+  if (lossPercent === null && rttMs === null && jitterMs === null && kbps === null) return 'unknown';
+  const lineWithin = (limit: typeof GOOD | typeof FAIR) =>
+    (lossPercent ?? 0) < limit.lossPercent && (rttMs ?? 0) < limit.rttMs && (kbps ?? Infinity) >= limit.availableKbps;
+  // jitter alone is what a busy machine shows on a perfect line: it counts once the line shows trouble
+  const lineClean = lineWithin(GOOD);
+  const within = (limit: typeof GOOD | typeof FAIR) => lineWithin(limit) && (lineClean || (jitterMs ?? 0) < limit.jitterMs);
+  if (within(GOOD)) return 'good';
+  if (within(FAIR)) return 'fair';
   return 'poor';
 }
 
@@ -85,6 +106,7 @@ export function qualityBetween(before: StatsCounters, after: StatsCounters): Net
     lossPercent: expected > 0 ? Math.round((lost / expected) * 1000) / 10 : null,
     rttMs: after.rtt === null ? null : Math.round(after.rtt * 1000),
     jitterMs: after.jitter === null ? null : Math.round(after.jitter * 1000),
+    availableKbps: after.outgoingBitrate === null || after.outgoingBitrate === undefined ? null : Math.round(after.outgoingBitrate / 1000),
   };
   return { level: classifyQuality(measures), ...measures };
 }

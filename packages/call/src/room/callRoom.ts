@@ -153,6 +153,7 @@ export class CallRoom {
         clock: this.ports.clock,
         current,
         expectsAudio: () => this.#othersHaveOpenMicrophones(),
+        expectsMedia: () => this.#othersHaveOpenMicrophones() || this.#othersHaveOpenCameras(),
         quality: (quality) => health.quality?.(quality),
         stalled: peerStalled,
       });
@@ -165,6 +166,13 @@ export class CallRoom {
     const { remoteFeeds, status } = this.#options.read();
     const others = remoteFeeds.filter((f) => !isScreenDisplay(f.display) && f.stream.getAudioTracks().length > 0);
     return others.length > status.mutedAudioJIDs.length;
+  }
+
+  /** Someone else in the call has its camera on (muted cameras send no packets: replaceTrack(null)). */
+  #othersHaveOpenCameras(): boolean {
+    const { remoteFeeds, status } = this.#options.read();
+    const others = remoteFeeds.filter((f) => !isScreenDisplay(f.display) && f.stream.getVideoTracks().length > 0);
+    return others.length > status.mutedVideoJIDs.length;
   }
 
   /** The remote feeds with `feed` added (replacing an earlier one of the same id). */

@@ -14,3 +14,11 @@ export class FakeJanusLibrary {
   getSessionId = () => 1;
   destroy(): void {}
 }
+
+/** A fake Janus whose session is made on the next tick (its `success` called), as janus.js's is once connected. */
+export class ConnectedFakeJanus extends FakeJanusLibrary {
+  constructor(options: { success: () => void }) {
+    super();
+    setTimeout(options.success, 0);
+  }
+}

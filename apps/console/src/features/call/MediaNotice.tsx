@@ -3,16 +3,29 @@ import type { MediaNotice as Notice } from '@lobby/call';
 import { useConsoleStore } from '../../state/store.ts';
 import styles from './CallArea.module.css';
 
-type Key = 'call.mediaWaiting' | 'call.mediaReconnecting' | 'call.networkReconnecting' | 'call.guestReconnecting' | 'call.mediaLost' | 'call.connectionLost';
+type Key =
+  | 'call.mediaWaiting'
+  | 'call.mediaReconnecting'
+  | 'call.mediaUnreachable'
+  | 'call.networkReconnecting'
+  | 'call.guestReconnecting'
+  | 'call.mediaLost'
+  | 'call.mediaDown'
+  | 'call.connectionLost';
 
 /** Each notice's words (packages/call media/mediaHealth.ts), and the errors that cut a call. */
 const NOTICE_KEYS: Record<Exclude<Notice, null>, Key> = {
   waitingForServer: 'call.mediaWaiting',
   reconnecting: 'call.mediaReconnecting',
+  serverUnreachable: 'call.mediaUnreachable',
   networkReconnecting: 'call.networkReconnecting',
   peerReconnecting: 'call.guestReconnecting',
 };
-const LOST_KEYS: Partial<Record<string, Key>> = { mediaLost: 'call.mediaLost', iceFailed: 'call.connectionLost' };
+const LOST_KEYS: Partial<Record<string, Key>> = {
+  mediaLost: 'call.mediaLost',
+  mediaServerDown: 'call.mediaDown',
+  iceFailed: 'call.connectionLost',
+};
 
 /**
  * What the agent is told while the call's media is in trouble (issue 12, packages/call
