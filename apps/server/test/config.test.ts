@@ -7,6 +7,7 @@ const secrets = {
   SESSION_SECRET: 's'.repeat(32),
   JANUS_TOKEN_SECRET: 't'.repeat(32),
   JANUS_ROOM_ADMIN_KEY: 'k'.repeat(32),
+  EJABBERD_EVENTS_SECRET: 'e'.repeat(32),
 };
 
 describe('config', () => {

@@ -6,6 +6,8 @@ import http from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
+import { createCompany } from '../../src/db/createCompany.ts';
+import { createMediaRoomsRepository } from '../../src/repositories/mediaRooms.ts';
 import { createTestContext } from '../helpers/context.ts';
 import type { TestContext } from '../helpers/context.ts';
 
@@ -31,7 +33,10 @@ describe('front ends, proxies and security headers', () => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ path: req.url }));
     });
-    wss = new WebSocketServer({ server: upstream, handleProtocols: (protocols) => [...protocols][0] ?? false });
+    wss = new WebSocketServer({
+      server: upstream,
+      handleProtocols: (protocols) => [...protocols][0] ?? false,
+    });
     wss.on('connection', (ws, req) => {
       seen.push({ url: req.url ?? '', protocol: ws.protocol });
       ws.on('message', (m: Buffer) => ws.send(`echo:${m.toString()}`));
@@ -74,7 +79,9 @@ describe('front ends, proxies and security headers', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.body).toContain('<title>console</title>');
     }
-    expect((await t.app.inject({ method: 'GET', url: '/console/assets/app.js' })).body).toContain('"console"');
+    expect((await t.app.inject({ method: 'GET', url: '/console/assets/app.js' })).body).toContain(
+      '"console"',
+    );
     const bare = await t.app.inject({ method: 'GET', url: '/console' });
     expect(bare.statusCode).toBe(302);
   });
@@ -87,7 +94,11 @@ describe('front ends, proxies and security headers', () => {
 
   it('when a browser asks for an unknown page, then the guest app answers 404 with its document (its not-found screen), while other clients get JSON', async () => {
     for (const url of ['/nosuchpage', '/a/b?c=d']) {
-      const page = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml' } });
+      const page = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html,application/xhtml+xml' },
+      });
       expect(page.statusCode, url).toBe(404);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.headers['cache-control']).toBe('no-cache');
@@ -112,7 +123,17 @@ describe('front ends, proxies and security headers', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  const pageOnly = ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'origin-agent-cluster', 'referrer-policy', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+  const pageOnly = [
+    'content-security-policy',
+    'x-frame-options',
+    'cross-origin-opener-policy',
+    'origin-agent-cluster',
+    'referrer-policy',
+    'x-dns-prefetch-control',
+    'x-download-options',
+    'x-permitted-cross-domain-policies',
+    'x-xss-protection',
+  ];
 
   it('when the API answers JSON (a result or an error), then it carries nosniff and CORP and none of the headers only a page obeys', async () => {
     const answers = [
@@ -138,7 +159,9 @@ describe('front ends, proxies and security headers', () => {
     ];
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 404]);
     for (const res of answers) {
-      expect(String(res.headers['content-security-policy'])).toMatch(/^default-src 'self'; .*frame-ancestors 'self'/);
+      expect(String(res.headers['content-security-policy'])).toMatch(
+        /^default-src 'self'; .*frame-ancestors 'self'/,
+      );
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
@@ -155,7 +178,26 @@ describe('front ends, proxies and security headers', () => {
   });
 
   it('when a browser opens /janus with a token of a room, then its request reaches Janus with the janus-protocol subprotocol', async () => {
-    const token = createJanusTokens(t.config.janusTokenSecret).mint('g1--room', 60, { role: 'guest', username: 'g1' }).token;
+    // the token's call has its media room (the gate refuses a token whose room is closed: janusGateLimits.test.ts)
+    const made = await createCompany(t.db, {
+      name: 'Web',
+      host: 'web.example.com',
+      adminEmail: 'admin@web.example.com',
+      adminName: 'Admin',
+      adminPassword: 'a long enough password',
+    });
+    if (!('companyId' in made)) throw new Error(made.error);
+    await createMediaRoomsRepository(t.db.kysely).add({
+      call_id: 'g1--room',
+      company_id: made.companyId,
+      pin: 'pin',
+      secret: 'secret',
+      created_at: t.clock.now,
+    });
+    const token = createJanusTokens(t.config.janusTokenSecret).mint('g1--room', 60, {
+      role: 'guest',
+      username: 'g1',
+    }).token;
     const create = JSON.stringify({ janus: 'create', transaction: 't1', token });
     const reply = await wsRoundTrip(`ws://127.0.0.1:${port}/janus`, 'janus-protocol', create);
     expect(reply).toEqual({ protocol: 'janus-protocol', message: `echo:${create}` });
@@ -166,7 +208,10 @@ describe('front ends, proxies and security headers', () => {
     const before = seen.length;
     for (const message of ['{"janus":"info","transaction":"i"}', '{"janus":"create","transaction":"c"}']) {
       const reply = await wsRoundTrip(`ws://127.0.0.1:${port}/janus`, 'janus-protocol', message);
-      expect(JSON.parse(reply.message) as unknown, message).toMatchObject({ janus: 'error', error: { code: 403 } });
+      expect(JSON.parse(reply.message) as unknown, message).toMatchObject({
+        janus: 'error',
+        error: { code: 403 },
+      });
     }
     // the gate opens its upstream per client, but no request passed it
     expect(seen.slice(before).every((s) => s.protocol === 'janus-protocol')).toBe(true);
@@ -176,7 +221,11 @@ describe('front ends, proxies and security headers', () => {
     const info = await t.app.inject({ method: 'GET', url: '/janus-http/info' });
     expect(info.statusCode).toBe(403);
     expect(info.body).not.toContain('/janus/info');
-    const create = await t.app.inject({ method: 'POST', url: '/janus-http', payload: { janus: 'create', transaction: 'x' } });
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/janus-http',
+      payload: { janus: 'create', transaction: 'x' },
+    });
     expect(create.json()).toMatchObject({ janus: 'error', error: { code: 403 } });
   });
 
@@ -249,14 +298,23 @@ describe('route access declarations', () => {
         done();
       },
     });
-    for (const access of ['console', 'guest', 'guestOrConsole', 'public'] as const) app.get(`/api/probe-${access}`, probe(access), () => ({ ok: true }));
+    for (const access of ['console', 'guest', 'guestOrConsole', 'public'] as const)
+      app.get(`/api/probe-${access}`, probe(access), () => ({ ok: true }));
     const statuses: Record<string, number[]> = {};
     for (const access of ['console', 'guest', 'guestOrConsole']) {
       const ask = (method: 'GET' | 'HEAD', headers: Record<string, string> = {}) =>
         app.inject({ method, url: `/api/probe-${access}?n=3`, headers }).then((r) => r.statusCode);
-      statuses[access] = [await ask('GET'), await ask('HEAD'), await ask('GET', { authorization: 'Bearer forged' })];
+      statuses[access] = [
+        await ask('GET'),
+        await ask('HEAD'),
+        await ask('GET', { authorization: 'Bearer forged' }),
+      ];
     }
-    expect(statuses).toEqual({ console: [401, 401, 401], guest: [401, 401, 401], guestOrConsole: [401, 401, 401] });
+    expect(statuses).toEqual({
+      console: [401, 401, 401],
+      guest: [401, 401, 401],
+      guestOrConsole: [401, 401, 401],
+    });
     expect(seen).toEqual([]);
     const open = await app.inject({ method: 'GET', url: '/api/probe-public?n=3' });
     expect(open.statusCode).toBe(200);
@@ -266,7 +324,11 @@ describe('route access declarations', () => {
   });
 });
 
-function wsRoundTrip(url: string, protocol: string, message: string): Promise<{ protocol: string; message: string }> {
+function wsRoundTrip(
+  url: string,
+  protocol: string,
+  message: string,
+): Promise<{ protocol: string; message: string }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, protocol);
     const timer = setTimeout(() => reject(new Error('timeout')), 3000);
