@@ -17,7 +17,7 @@ export interface GateFacts {
   automated: boolean;
   /** The deployment lets automated browsers call (tests). */
   allowAutomation: boolean;
-  /** WebRTC, media devices and internet (SPEC.md §3 "Browser tests"); null = all fine. */
+  /** WebRTC, media devices and internet (docs/guest-journey.md "Browser checks…"); null = all fine. */
   browser?: UnsupportedReason | null;
   /** Inside opening hours (always true without a schedule). */
   open: boolean;

@@ -15,7 +15,7 @@ const NOTICE_KEYS: Record<Exclude<Notice, null>, Key> = {
 const LOST_KEYS: Partial<Record<string, Key>> = { mediaLost: 'call.mediaLost', iceFailed: 'call.connectionLost' };
 
 /**
- * What the agent is told while the call's media is in trouble (issue 12, packages/call
+ * What the agent is told while the call's media is in trouble (packages/call
  * media/mediaHealth.ts): Janus waited for or reconnected to, our own connection or the guest's
  * interrupted (ICE restart, the guest's media stalled), or the call cut because the media was lost.
  */
