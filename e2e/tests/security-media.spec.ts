@@ -1,5 +1,5 @@
 /**
- * Attacker suite, media plane (issue 11 finding 1, docs/security.md "Media plane"). While a real call
+ * Attacker suite, media plane (docs/security.md "Media plane"). While a real call
  * runs (guest and agent in Chromium), an attacker with a client that is not the product's (raw JSON over
  * `/janus` and `/janus-http`, the public paths):
  * - gets no session without a token, and no version or plugin list;
@@ -7,7 +7,7 @@
  *   finding 1 against the running call: join (with the old call-id pin or none), listparticipants, kick,
  *   edit (pin), enable_recording, rtp_forward, destroy; and creating a room, recorded where it chooses;
  * and the targeted call keeps its media (frames decoded and audio packets still increasing).
- * An agent's standby token (POST /api/console/media/standby, issue 16) keeps a session and a videoroom
+ * An agent's standby token (POST /api/console/media/standby) keeps a session and a videoroom
  * handle warm on the websocket, and does nothing else: no join (even with the room's pin), no trickle, no
  * claim of another agent's warm session, nothing over HTTP.
  */
