@@ -1,5 +1,5 @@
 /**
- * Recordings (docs/protocol.md "Recording", DESIGN.md §3): Janus writes one .mjr file per stream under
+ * Recordings (docs/protocol.md "Recording"): Janus writes one .mjr file per stream under
  *   {root}/{companyId}/{callId}/{callId}_{username}_{guest|agent}[-screen]_{timestamp}-{audio|video}-{n}.mjr
  * After the call, janus-pp-rec turns each into .opus / .webm / .mp4, and ffmpeg makes two files in the
  * conversation's folder, every stream aligned on its first packet:
