@@ -4,8 +4,8 @@
  * `/janus` and `/janus-http`, the public paths):
  * - gets no session without a token, and no version or plugin list;
  * - with a valid token of its own (it is a guest with a call of its own), is refused every action of
- *   docs/security.md "Media plane" against the running call: join (old call-id pin or none), listparticipants, kick,
- *   edit (pin), enable_recording, rtp_forward, destroy; and creating a room, recorded where it chooses;
+ *   docs/security.md "Media plane" on the running call: join (old call-id pin or none), listparticipants,
+ *   kick, edit (pin), enable_recording, rtp_forward, destroy; and creating a room, recorded where it chooses;
  * and the targeted call keeps its media (frames decoded and audio packets still increasing).
  * An agent's standby token (POST /api/console/media/standby) keeps a session and a videoroom
  * handle warm on the websocket, and does nothing else: no join (even with the room's pin), no trickle, no
