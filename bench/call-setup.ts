@@ -1,5 +1,5 @@
 /**
- * Call set-up time (issue 16, "answer → first frame"): TTFM of Lobby's answer at both sides, against a
+ * Call set-up time ("answer → first frame"): TTFM of Lobby's answer at both sides, against a
  * bare janus.js join, side by side in one process.
  *
  * TTFM as Jitsi defines it (lib-jitsi-meet, modules/RTC/JitsiRemoteTrack.js, `_playCallback` and

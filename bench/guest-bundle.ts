@@ -5,7 +5,7 @@
  *
  *   npm run build -w @lobby/guest && node bench/guest-bundle.ts
  *
- * Budget: ≤ 90 kB gzip (issue 16; docs/performance.md "Guest app first load"). Exits 1 when over budget
+ * Budget: ≤ 90 kB gzip (docs/performance.md "Guest app first load"). Exits 1 when over budget
  * or when StanzaJS, janus.js or the Sentry SDK are reachable from the first load.
  *
  * `--libraries`: only the second rule, a property of the build rather than a budget (scripts/test's build

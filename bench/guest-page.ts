@@ -1,5 +1,5 @@
 /**
- * The guest page on a slow phone (issue 16): LCP and INP of the selection and preview screens with
+ * The guest page on a slow phone: LCP and INP of the selection and preview screens with
  * Chromium's CPU slowed 4× (DevTools protocol, Emulation.setCPUThrottlingRate), a phone's viewport and a
  * cold cache, Lobby against a bare static page doing the same (bench/pages/bare-guest.html), side by side
  * in one browser, alternating runs; then the first-load JS (gzip, bench/lib/firstLoad.ts) and the

@@ -1,5 +1,5 @@
 /**
- * Calls per Janus core (issue 16): N concurrent 1:1 calls through the stack's Janus, each a page of the
+ * Calls per Janus core: N concurrent 1:1 calls through the stack's Janus, each a page of the
  * bare janus.js client (bench/pages/bare-janus.html `pair()`: two participants that publish camera and
  * microphone and subscribe to each other, as a guest and an agent do), with Chromium's fake devices.
  * For each N, once the publishers' video rate settles (the browsers raise their bandwidth estimate over

@@ -1,5 +1,5 @@
 /**
- * The busiest hour: N guests wait at once (issue 16). A load generator that is not the product's engine
+ * The busiest hour: N guests wait at once. A load generator that is not the product's engine
  * (e2e/support/lightGuest.ts: the HTTP API called by hand and a bare XMPP client over the websocket)
  * registers N guests, opens their calls (call-report/add), connects each to ejabberd, joins its room and
  * announces `OpenCall`, while

@@ -19,7 +19,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  // The fault journeys (issue 12) stop, kill and restart the stack's servers: their own project, run as
+  // The fault journeys stop, kill and restart the stack's servers: their own project, run as
   // their own stage of ./scripts/test after the others.
   projects: [
     { name: 'journeys', testIgnore: /fault-.*\.spec\.ts$/ },

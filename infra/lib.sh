@@ -487,7 +487,7 @@ load_module ${NGINX_BROTLI_MODULES[1]};"
   fi
   # Every waiting guest holds a websocket through nginx, i.e. two connections and two descriptors of one
   # worker (guest and ejabberd sides): a worker takes as many descriptors as the hard limit allows (the
-  # soft one is often 1,024) and as many connections (issue 16: 10,000 waiting guests need 20,000).
+  # soft one is often 1,024) and as many connections (10,000 waiting guests need 20,000).
   NGINX_NOFILE=$(ulimit -Hn)
   case "$NGINX_NOFILE" in '' | unlimited) NGINX_NOFILE=1048576 ;; esac
   [ "$NGINX_NOFILE" -gt 1048576 ] && NGINX_NOFILE=1048576

@@ -4,7 +4,7 @@ import { lobbyAppConfig } from '../../vite.apps.ts';
 /**
  * @lobby/ui's components (shared with the console, which keeps i18next) import their hook from
  * 'react-i18next'; in the guest page that is the guest's own translation layer (src/i18n/), so the page
- * carries one small layer instead of i18next and react-i18next (issue 16). Also used by its unit tests
+ * carries one small layer instead of i18next and react-i18next. Also used by its unit tests
  * (vitest.config.ts), so they run what the page runs.
  */
 export const guestAliases = [{ find: /^react-i18next$/, replacement: join(import.meta.dirname, 'src/i18n/react-i18next.ts') }];

@@ -1,7 +1,7 @@
 /**
  * bench/api: POST /api/call-report/add (token check, ownership, blocked and quota checks, insert, event) at
  * 50 connections for 10 s, against a bare Fastify route answering the same shape, in one run. Prints both
- * req/s, p99 and the servers' CPU per request, and the ratios. Goal (issue 16, docs/performance.md): Lobby
+ * req/s, p99 and the servers' CPU per request, and the ratios. Goal (docs/performance.md): Lobby
  * ≥ 40 % of bare, p99 ≤ 20 ms on SQLite.
  *
  *   node bench/api/run.ts [seconds=10] [connections=50] [--add-only | --visit-only]   (DATABASE_URL=postgres://… for PostgreSQL)

@@ -1,5 +1,5 @@
 /**
- * Calls across a real network (issue 13): the guest behind a NAT router in its own namespace, the agent
+ * Calls across a real network: the guest behind a NAT router in its own namespace, the agent
  * on a public address, the stack inside the public namespace behind a 1:1 NAT with production's
  * settings (scripts/lib/netns.sh, scripts/test e2e-network). Each journey proves media by decoded
  * frames and received audio, and the path by the selected candidate pair in getStats().

@@ -1,5 +1,5 @@
 /**
- * The guest's network cut mid-call (issue 12, docs/protocol.md "ICE restart"): every packet to and from
+ * The guest's network cut mid-call (docs/protocol.md "ICE restart"): every packet to and from
  * the guest dropped at its home router for 5 s, 20 s and 70 s (scripts/lib/netns.sh cut), nothing told
  * to either end. Meanwhile the agent sees "reconnecting" (the guest's media stalled) and a poor line;
  * once the network is back, decoded video frames increase again on both sides and the call goes on. The

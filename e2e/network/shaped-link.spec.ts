@@ -1,5 +1,5 @@
 /**
- * A guest on a slow line (issue 13): the guest's link shaped to 300 kbit/s in both directions with tbf
+ * A guest on a slow line: the guest's link shaped to 300 kbit/s in both directions with tbf
  * (scripts/lib/netns.sh) before the page even loads; the voice call connects and audio keeps arriving
  * on both sides.
  */

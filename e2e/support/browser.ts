@@ -1,7 +1,7 @@
 /**
  * Debian's Chromium with fake camera and microphone, set up for a machine where only loopback carries
- * traffic (DESIGN.md §4): a fresh profile whose WebRTC IP policy stops adapter enumeration, no DNS, and
- * an init script that keeps only 127.0.0.1 ICE candidates.
+ * traffic (README.md "Loopback ICE switch"): a fresh profile whose WebRTC IP policy stops adapter
+ * enumeration, no DNS, and an init script that keeps only 127.0.0.1 ICE candidates.
  */
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import fs from 'node:fs';

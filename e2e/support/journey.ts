@@ -32,7 +32,7 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 
 /** Closes the browsers; on failure their console logs go with the report. */
 export async function closeAll(testInfo: TestInfo, ...browsers: LaunchedBrowser[]): Promise<void> {
-  // the guest app keeps its console output instead of printing it (SPEC.md §9): read what it kept
+  // the guest app keeps its console output instead of printing it (docs/operations.md §13): read what it kept
   for (const b of browsers) {
     for (const page of b.context.pages()) {
       const kept = await page

@@ -1,5 +1,5 @@
 /**
- * A waiting guest without a browser (issue 16): the HTTP API called by hand and a bare XMPP client
+ * A waiting guest without a browser: the HTTP API called by hand and a bare XMPP client
  * (support/rawXmpp.ts, not the product's engine). It does what the guest app does before an agent
  * answers: register, open the call (call-report/add), connect, join its room and announce OpenCall. A
  * journey can put hundreds of these in the queue where hundreds of browsers would not fit the machine.

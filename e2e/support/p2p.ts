@@ -1,5 +1,5 @@
 /**
- * The p2p call method on the test stack (issue 14, docs/protocol.md "p2p"): switching the demo company
+ * The p2p call method on the test stack (docs/protocol.md "p2p"): switching the demo company
  * to it through the admin API, what Janus holds meanwhile, and how a page's media connection is routed.
  */
 import { expect, type Page } from '@playwright/test';

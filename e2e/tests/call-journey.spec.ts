@@ -1,5 +1,5 @@
 /**
- * The foundation journey (issue 2), end to end on the real stack: a guest calls, an agent sees the
+ * The foundation journey, end to end on the real stack: a guest calls, an agent sees the
  * guest appear live with the exact presence it sent, answers, both see and hear each other (decoded
  * frames and received audio packets on each side), the agent hangs up, both go back to idle, and the
  * report row carries the timestamps.

@@ -1,5 +1,5 @@
 /**
- * Console and company administration (issue 6), end to end on the real stack: signing in and out,
+ * Console and company administration, end to end on the real stack: signing in and out,
  * company settings reaching the guest page, and reports counting a call made just before.
  */
 import { expect, test, type Page } from '@playwright/test';

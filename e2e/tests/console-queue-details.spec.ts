@@ -1,5 +1,5 @@
 /**
- * What the agent sees of a waiting guest and writes after the call (issue 6): the admin builds a welcome
+ * What the agent sees of a waiting guest and writes after the call: the admin builds a welcome
  * form, the guest fills it in and shares the position the company asks for, then calls; the agent's queue
  * entry shows the answers, the position and since when the guest waits (by keyboard, in English and
  * Arabic); after the call the agent writes a note, stored on the report and shown on the admin's Reports.

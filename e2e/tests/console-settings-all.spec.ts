@@ -1,5 +1,5 @@
 /**
- * Every company setting the console edits reaches the guest app (issue 6). An admin changes every field of
+ * Every company setting the console edits reaches the guest app. An admin changes every field of
  * the settings editor through its controls — the field list is the editor's own (settingsFields.ts), so a
  * field added there is covered here too — saves once, and the guest app's source of truth,
  * GET /api/company/details (public, what the guest page reads), answers every new value. How each value

@@ -1,7 +1,7 @@
 /**
- * Diagnostics (issue 12, SPEC.md §7–§9): with a DSN configured for the deployment (LOBBY_SENTRY_DSN), an
+ * Diagnostics (docs/operations.md §13): with a DSN configured for the deployment (LOBBY_SENTRY_DSN), an
  * error in the guest page reaches a Sentry-compatible server (a test double: a plain node HTTP server
- * that keeps the envelopes) with a replay of the session and SPEC's sampling, while known noise stays
+ * that keeps the envelopes) with a replay of the session and the documented sampling, while known noise stays
  * home; the SDK loads only after the first render. With no DSN nothing leaves the page's origin. Either
  * way the page prints nothing: its console output is kept in the 110-entry buffer.
  */
@@ -53,7 +53,7 @@ test.describe('with a DSN', () => {
     await ingest.close();
   });
 
-  test('when an error is thrown in the guest page, then the Sentry-compatible server receives it with a replay sampled as SPEC says, and noise is not sent', async ({}, testInfo) => {
+  test('when an error is thrown in the guest page, then the Sentry-compatible server receives it with a replay sampled as documented, and noise is not sent', async ({}, testInfo) => {
     await arrangeCompanySettings({ previewScreen: false });
     const guest = await launchParticipant('guest-reporting', { viewport: LAPTOP });
     browsers.push(guest);
@@ -73,7 +73,7 @@ test.describe('with a DSN', () => {
     expect(timing.paint, 'the page painted').toBeGreaterThan(0);
     expect(timing.sdk, 'the SDK chunk is requested only after the first paint').toBeGreaterThan(timing.paint);
 
-    // act: known noise first (SPEC.md §8's ignore list), then a real fault
+    // act: known noise first (the ignore list), then a real fault
     await throwInPage(guest.page, 'ResizeObserver loop completed with undelivered notifications.');
     await throwInPage(guest.page, THROWN);
 
@@ -96,7 +96,7 @@ test.describe('with a DSN', () => {
     await expect.poll(() => Boolean(replayOf()), { timeout: 30_000 }).toBe(true);
     expect(['buffer', 'session']).toContain(replayOf()?.json?.replay_type);
 
-    // assert: the replay's recording carries SPEC.md §7's sampling and masks text, inputs and media
+    // assert: the replay's recording carries the documented sampling and masks text, inputs and media
     const recording = ingest.items.find((i) => i.type === 'replay_recording');
     expect(recording, 'a replay recording arrived').toBeTruthy();
     const options = recordingEvents(recording!).find((e) => e.data?.tag === 'options')?.data?.payload;

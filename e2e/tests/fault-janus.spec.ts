@@ -1,5 +1,5 @@
 /**
- * Fault journeys (issue 12): the real stack broken while a call starts or runs: Janus down when the
+ * Fault journeys: the real stack broken while a call starts or runs: Janus down when the
  * guest calls, Janus crashing mid-call, the Janus gate restarted mid-call, a guest's tab closed mid-call.
  * They stop and start the stack's own servers (e2e/support/stack.ts), so they run as their own
  * Playwright project ("fault"), one after the other, never among the other journeys.

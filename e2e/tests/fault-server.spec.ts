@@ -1,5 +1,5 @@
 /**
- * Fault journeys (issue 12), the Lobby server (apps/server) killed and started again mid-call. The
+ * Fault journeys, the Lobby server (apps/server) killed and started again mid-call. The
  * browsers' websockets do not go through it (nginx sends /xmpp-websocket to ejabberd and /janus to the
  * Janus gate), so the call's media and signalling go on; the console's event stream reconnects by itself
  * and the console then asks for the open calls again. No write the server acknowledged is lost. Run in

@@ -1,6 +1,6 @@
 /**
- * Fault journeys (issue 12), XMPP: ejabberd restarted while a guest waits and during a call. Both sides'
- * XmppSession reconnects by itself (SPEC.md §9 backoff: the guest's capped at 10 s, the console's at 32 s);
+ * Fault journeys, XMPP: ejabberd restarted while a guest waits and during a call. Both sides'
+ * XmppSession reconnects by itself (backoff: the guest's capped at 10 s, the console's at 32 s);
  * the guest joins its room again announcing its call, the console joins its rooms again and rebuilds its
  * queue from their presence (docs/protocol.md "XMPP reconnection"). Run in the "fault" project.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15 defect 12, in Arabic on a phone (390×844): an English company message keeps its own
+ * In Arabic on a phone (390×844): an English company message keeps its own
  * direction inside the right-to-left page, the company's name is not cut in the header, Escape closes
  * the camera-and-sound panel, and the chat button's name says how many messages are unread.
  */

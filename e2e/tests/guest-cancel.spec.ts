@@ -1,5 +1,5 @@
 /**
- * Cancel while the call is still starting (issue 4): the guest presses Cancel before the call report is
+ * Cancel while the call is still starting: the guest presses Cancel before the call report is
  * answered. The call must stop there: no camera opened afterwards, nothing published, the abandoned
  * screen stays. The report's answer is held back by the test (the request still reaches the real server)
  * so that Cancel lands in that window every time.

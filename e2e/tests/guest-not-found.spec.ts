@@ -1,5 +1,5 @@
 /**
- * Issue 15 defect 7: an unknown address showed raw JSON. A person who opens one gets the guest app's
+ * An unknown address once showed raw JSON. A person who opens one gets the guest app's
  * not-found screen in the company's look (status 404), in English and in Arabic, with a way home.
  */
 import { expect, test } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * The devices chosen on the preview screen are the ones the call sends (issue 4): the guest picks a
+ * The devices chosen on the preview screen are the ones the call sends: the guest picks a
  * microphone other than the default, continues and calls; the call's published audio track is that
  * microphone (and the chosen camera is the video track's).
  */

@@ -1,5 +1,5 @@
 /**
- * Guests of one company and one assignment never learn of each other (DESIGN.md §3 "Privacy"): each
+ * Guests of one company and one assignment never learn of each other (docs/security.md "XMPP"): each
  * guest has its own members-only room per assignment, so a second guest receives neither the first
  * guest's presence, nor its JID, nor its call id, and cannot join the first guest's room.
  * Real server, real ejabberd, through the server's websocket proxy.

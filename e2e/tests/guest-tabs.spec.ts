@@ -1,6 +1,6 @@
 /**
  * Two tabs of one guest (same browser, same guestId): only one holds the guest's XMPP session (resource
- * `web`, SPEC.md), so they never kick each other off (docs/guest-journey.md "ongoing vs inCall"). The
+ * `web`), so they never kick each other off (docs/guest-journey.md "ongoing vs inCall"). The
  * other tab says the page is open elsewhere and connects by itself once the first tab closes.
  */
 import { expect, test, type Page } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Issue 15 defect 6: a wrong appointment link (/appointment/NO-SUCH-REF) said "The connection was lost.
+ * A wrong appointment link (/appointment/NO-SUCH-REF) once said "The connection was lost.
  * Check your internet connection". It has its own screen: the link is unknown, what to do, and a way to
  * call without an appointment — in English and in Arabic.
  */

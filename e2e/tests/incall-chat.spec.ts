@@ -1,5 +1,5 @@
 /**
- * In-call chat (issue 5): messages travel through the guest's XMPP room between the guest and the
+ * In-call chat: messages travel through the guest's XMPP room between the guest and the
  * call's agent, shown oldest to newest with the newest by the input at the bottom, as in a messenger;
  * while a side's chat is closed its unread count shows what arrived, and its button's name says it.
  */

@@ -1,5 +1,5 @@
 /**
- * The console's in-call controls (issue 5, SPEC.md §3 deviceConfigOpen / deviceConfigChanged, mainUser):
+ * The console's in-call controls (deviceConfigOpen / deviceConfigChanged, mainUser):
  * the agent changes camera and microphone during the call without dropping it, sets each participant's
  * volume, and chooses who is shown large when a supervisor is in the call too; by keyboard, in English
  * and Arabic, axe-clean.

@@ -1,5 +1,5 @@
 /**
- * Devices during a call (issue 5): the guest switches the microphone or the camera and flips the camera
+ * Devices during a call: the guest switches the microphone or the camera and flips the camera
  * without dropping the call (the tracks are replaced on the same connection); the agent keeps decoding
  * frames and receiving audio throughout.
  */

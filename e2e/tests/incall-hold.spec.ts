@@ -1,5 +1,5 @@
 /**
- * Hold and resume (issue 5, SPEC.md §4 "Holding"): the agent holds, the guest's peer call is Paused,
+ * Hold and resume (docs/protocol.md "Hold and resume"): the agent holds, the guest's peer call is Paused,
  * it shows the hold page and announces CallOnHold; on resume the call continues under a new call id,
  * linked to the first one in the database (POST /call-report/hold-call), the guest announces
  * CallResumed and media flows again both ways.
@@ -131,7 +131,7 @@ test('when the agent holds and resumes, then both timers say on hold and run on 
     await agentSignsIn(agent.page, DEMO_ADMIN);
     await agent.page.getByTestId('nav-reports').click();
 
-    // assert: "Latest calls" lists the held and resumed conversation once (issue 15 defect 9)
+    // assert: "Latest calls" lists the held and resumed conversation once
     const rows = agent.page.getByTestId('recent-call');
     await expect(rows.first()).toBeVisible();
     const ours = agent.page.locator(`[data-testid="recent-call"][data-call-id="${callId}"], [data-testid="recent-call"][data-call-id="${resumedCallId}"]`);

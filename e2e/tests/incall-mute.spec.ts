@@ -1,5 +1,5 @@
 /**
- * Mute state (issue 5): a muted side stops sending (the other side's received audio packets stop
+ * Mute state: a muted side stops sending (the other side's received audio packets stop
  * increasing) and the other side shows it muted, through the mute flags of the room presence
  * (docs/protocol.md "Mute state"); unmuting brings both back.
  */
@@ -63,7 +63,7 @@ test('when the guest mutes, then the agent stops receiving its audio and shows i
     // act: the agent turns its camera off too, then unmutes the microphone
     await agent.page.getByTestId('agent-mute-video-button').click();
     await expect(note).toHaveAttribute('data-video', 'true');
-    // the guest's tile shows the agent's picture while its camera is off (SPEC.md §3 peers profileImageUrl)
+    // the guest's tile shows the agent's picture while its camera is off (peers profileImageUrl)
     const poster = guest.page.getByTestId('remote-video').getByRole('img', { name: 'Demo Agent' });
     await expect(poster).toBeVisible();
     await expect(poster).toHaveAttribute('src', /^\/api\/profile-images\/[A-Za-z0-9_-]+$/);

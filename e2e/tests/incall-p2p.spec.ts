@@ -1,5 +1,5 @@
 /**
- * The p2p call method (issue 14, docs/protocol.md "p2p"): with the company's callMethod p2p, the guest
+ * The p2p call method (docs/protocol.md "p2p"): with the company's callMethod p2p, the guest
  * and the agent exchange their media directly over a Jingle session (XMPP), Janus holds nothing for the
  * call, the same call works through the TURN relay with the credentials ejabberd hands out (XEP-0215),
  * and the in-call features work as with the media server. A stranger's Jingle session is refused.

@@ -1,5 +1,5 @@
 /**
- * More participants (issue 5): a second agent (a supervisor) joins a running call; the guest decodes
+ * More participants: a second agent (a supervisor) joins a running call; the guest decodes
  * both agents' video and receives both agents' audio, and the first agent sees the supervisor too.
  */
 import { expect, test, type Page } from '@playwright/test';

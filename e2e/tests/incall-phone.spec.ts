@@ -1,5 +1,5 @@
 /**
- * A guest on a phone (390×844), issue 15 defects 4 and 5: the "microphone is muted" note never covers a
+ * A guest on a phone (390×844): the "microphone is muted" note never covers a
  * call button, and on hold the guest can still open the chat and end the call (the hold page used to
  * cover every button while keyboard focus still reached the hidden End call).
  */

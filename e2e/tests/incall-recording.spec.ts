@@ -1,8 +1,8 @@
 /**
- * Recording (issue 5, SPEC.md §7): with recordCalls on, every publisher (the guest, the agent, a shared
+ * Recording (docs/protocol.md): with recordCalls on, every publisher (the guest, the agent, a shared
  * screen) is recorded under {root}/{companyId}/{callId}/{callId}_{username}_{guest|agent}[-screen]_{ts};
  * after the call the server makes one playable file per call and lists it to the company's supervisors
- * and admins only. The file is the whole conversation (issue 15 defect 2): ffprobe finds ONE video and ONE
+ * and admins only. The file is the whole conversation: ffprobe finds ONE video and ONE
  * audio stream (H.264/AAC in MP4) lasting the call, and the guest's fake microphone is heard in it while
  * the agent is muted; the raw tracks download beside it. An admin deletes it in the console and its
  * files leave the disk.
@@ -70,7 +70,7 @@ test('when a recorded call ends, then every publisher was recorded and the conso
     const entry = (await listing()).data.recordings.find((r) => r.callId === callId);
     expect(entry?.size).toBeGreaterThan(10_000);
 
-    // assert: the raw recordings have the SPEC's names, for every publisher
+    // assert: the raw recordings have the documented names, for every publisher
     const root = recordingsRoot();
     const names = fs.readdirSync(path.join(root, '18', callId));
     const stamp = '\\d{10,}';
@@ -232,7 +232,7 @@ test('when a guest waits and cancels before anyone answers, then nothing is reco
       expect(created(name), `${name} not before the agent publishes (µs)`).toBeGreaterThanOrEqual(agentStart - 500_000);
     }
     // assert: the guest's acknowledgement of the recording notice was stored with the call before any
-    // media was recorded (issue 15 "Also build": consent first)
+    // media was recorded (consent first: docs/security.md "Recording consent")
     const [consent] = await queryRows<{ recording_consent_at: number | null }>('select recording_consent_at from call_reports where call_id = ?', [callId]);
     const consentAt = Number(consent?.recording_consent_at ?? 0);
     expect(consentAt, 'the consent is stored').toBeGreaterThan(0);

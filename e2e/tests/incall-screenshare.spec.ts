@@ -1,5 +1,5 @@
 /**
- * Screen share (issue 5): a second publisher `{name}-screen`. The other side decodes its frames and
+ * Screen share: a second publisher `{name}-screen`. The other side decodes its frames and
  * shows it large; the sharer does not receive its own screen; when the browser's sharing track ends,
  * sharing stops and no more screen frames arrive. The agent can share too.
  */

@@ -1,5 +1,5 @@
 /**
- * The agent's standby media session (issue 16, docs/protocol.md "The agent's standby session"): while a
+ * The agent's standby media session (docs/protocol.md "The agent's standby session"): while a
  * guest waits, the console makes its Janus session and both handles with its standby token (this agent,
  * no room), through the real gate and Janus; the answer then creates and attaches nothing, its join goes
  * out with the room's token, and media flows both ways. What Janus is sent is read off the console's own

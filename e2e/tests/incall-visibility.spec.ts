@@ -1,5 +1,5 @@
 /**
- * Page visibility (issue 5, SPEC.md §4 Presence): a waiting guest on a mobile Android device without
+ * Page visibility (docs/guest-journey.md "Rules"): a waiting guest on a mobile Android device without
  * notification permission could never be alerted while its page is hidden, so it announces Away, and the
  * agents' queue drops it (only OpenCall members are open calls); when the page is visible again it
  * announces OpenCall and is back in the queue, and the call can be answered.

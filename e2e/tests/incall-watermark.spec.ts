@@ -1,5 +1,5 @@
 /**
- * Stream watermark (issue 5, SPEC.md §2 streamWatermark): when the company turns it on, the mark is in
+ * Stream watermark (docs/protocol.md): when the company turns it on, the mark is in
  * the guest's sent video itself — the agent's decoded frames carry it in their top-end corner —
  * not only drawn over the guest's page.
  */

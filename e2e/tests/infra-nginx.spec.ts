@@ -1,5 +1,5 @@
 /**
- * nginx in front of the stack (issue 13): the built apps compressed and cached right, TLS with the
+ * nginx in front of the stack: the built apps compressed and cached right, TLS with the
  * stack's certificate, and the Lobby server restarted behind nginx while a call runs without touching
  * the call's media (the browsers reach ejabberd and Janus through nginx, not through the server).
  */
@@ -82,7 +82,7 @@ test("when a company's website loads the widget loader through nginx, then it co
   const gzip = await get(`${BASE_URL}/widget.js`, 'gzip');
   const plain = await get(`${BASE_URL}/widget.js`, 'identity');
 
-  // assert: the server answers it as text/javascript, which nginx compressed only once listed (issue 16)
+  // assert: the server answers it as text/javascript, which nginx compressed only once listed
   expect(gzip.status).toBe(200);
   expect(gzip.headers['content-type']).toMatch(/javascript/);
   expect(gzip.headers['content-encoding']).toBe('gzip');

@@ -1,5 +1,5 @@
 /**
- * Issue 16, "every waiting guest reaches the agents' queue whatever N", on the real stack: more than 100
+ * "Every waiting guest reaches the queue whatever N" (docs/performance.md), on the real stack: more than 100
  * guests wait (light clients, support/lightGuest.ts: the HTTP API and a bare XMPP client, not browsers),
  * and one real console lists them all: those already waiting when it opens (it joins every guest's room
  * at start) and those arriving later (it joins each room the server announces). ejabberd's default

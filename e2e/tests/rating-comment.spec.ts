@@ -1,5 +1,5 @@
 /**
- * Issue 15, defect 1: a guest's rating with a comment is stored and shown with the call on the console's
+ * A guest's rating with a comment is stored and shown with the call on the console's
  * Reports; a submission that fails tells the guest and lets them send it again (nothing is lost silently).
  */
 import { randomUUID } from 'node:crypto';

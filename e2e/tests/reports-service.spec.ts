@@ -1,5 +1,5 @@
 /**
- * The console filters its reports by SPEC.md §2's service labels (issue 7): a call made through the
+ * The console filters its reports by the service labels (docs/guest-journey.md): a call made through the
  * website widget counts under "Website widget", one made on the full call page under "Call page", and
  * both under "All services". The switch works by keyboard, in English and Arabic, and is axe-clean.
  */

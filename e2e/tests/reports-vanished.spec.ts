@@ -1,5 +1,5 @@
 /**
- * Issue 15 defect 9, on the real stack: a guest whose browser dies while it waits (closed or crashed:
+ * On the real stack: a guest whose browser dies while it waits (closed or crashed:
  * no pagehide beacon reaches the server) leaves its XMPP room at once; ejabberd tells the server
  * (mod_lobby_events), the server sees the room without it and closes the call, so Reports count it
  * abandoned within half a minute instead of "Waiting or open" for hours. And a guest who refuses its

@@ -1,5 +1,5 @@
 /**
- * Appointment calls (issue 6): a guest who opens its appointment link reaches only the appointment's
+ * Appointment calls: a guest who opens its appointment link reaches only the appointment's
  * agent. Two agents of the same assignment are signed in; only the booked one sees and answers the call.
  */
 import { expect, test } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Round robin (issue 6): with two agents of the assignment signed in, a waiting call is offered to one
+ * Round robin: with two agents of the assignment signed in, a waiting call is offered to one
  * of them at a time (with a countdown); a decline moves it to the other, who answers; an offer nobody
  * takes in time moves on, and with nobody left the call is open to every agent.
  */
@@ -114,7 +114,7 @@ test("when the agent's clock is half a minute behind the server's, then the offe
     await expect.poll(async () => Number(await countdown.getAttribute('data-seconds'))).toBeLessThan(first);
     await screenshot(agent.page, testInfo, 'routing-round-robin-late-clock');
 
-    // act: the agent switches its console to Arabic (issue 15 defect 12)
+    // act: the agent switches its console to Arabic
     await agent.page.locator('[data-language="ar"]').click();
     await expect(agent.page.locator('html')).toHaveAttribute('dir', 'rtl');
 

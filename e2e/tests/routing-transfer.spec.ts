@@ -1,5 +1,5 @@
 /**
- * Transfer (issue 6): the agent in a call hands it to another available agent; that agent takes it and
+ * Transfer: the agent in a call hands it to another available agent; that agent takes it and
  * joins the call, the first agent leaves, and the guest, who never redials, now sees and hears the new
  * agent. The report keeps the transfer.
  */

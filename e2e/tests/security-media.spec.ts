@@ -1,13 +1,13 @@
 /**
- * Attacker suite, media plane (issue 11 finding 1, docs/security.md "Media plane"). While a real call
+ * Attacker suite, media plane (docs/security.md "Media plane"). While a real call
  * runs (guest and agent in Chromium), an attacker with a client that is not the product's (raw JSON over
  * `/janus` and `/janus-http`, the public paths):
  * - gets no session without a token, and no version or plugin list;
  * - with a valid token of its own (it is a guest with a call of its own), is refused every action of
- *   finding 1 against the running call: join (with the old call-id pin or none), listparticipants, kick,
- *   edit (pin), enable_recording, rtp_forward, destroy; and creating a room, recorded where it chooses;
+ *   docs/security.md "Media plane" on the running call: join (old call-id pin or none), listparticipants,
+ *   kick, edit (pin), enable_recording, rtp_forward, destroy; and creating a room, recorded where it chooses;
  * and the targeted call keeps its media (frames decoded and audio packets still increasing).
- * An agent's standby token (POST /api/console/media/standby, issue 16) keeps a session and a videoroom
+ * An agent's standby token (POST /api/console/media/standby) keeps a session and a videoroom
  * handle warm on the websocket, and does nothing else: no join (even with the room's pin), no trickle, no
  * claim of another agent's warm session, nothing over HTTP.
  */
@@ -83,7 +83,7 @@ test("when a guest with its own valid token acts on another call's room, then ev
       const handle_id = handle.data?.id;
       const send = (body: Record<string, unknown>) => ws.request({ janus: 'message', session_id, handle_id, token: own.token, body });
 
-      // act: everything finding 1 lists, against the running call's room
+      // act: every action a participant may not take, against the running call's room
       const room = callId;
       results['join with the call-id pin'] = await send({ request: 'join', ptype: 'publisher', room, pin: callId.toLowerCase(), display: 'x' });
       results['join without a pin'] = await send({ request: 'join', ptype: 'subscriber', room, streams: [] });

@@ -1,5 +1,5 @@
 /**
- * Attacker suite, TURN (issue 11, OWASP ASVS 5.0 V17.1.1, docs/security.md "TURN"): the production
+ * Attacker suite, TURN (OWASP ASVS 5.0 V17.1.1, docs/security.md "TURN"): the production
  * coturn config (infra/coturn/turnserver.production.conf.tmpl) refuses to relay to loopback and private
  * addresses, so a TURN credential cannot reach the host's own services or its private network. The
  * test stack's coturn (turnserver.conf.tmpl, loopback-only machine) must allow loopback, and does: the

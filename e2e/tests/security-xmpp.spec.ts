@@ -1,5 +1,5 @@
 /**
- * Attacker suite, XMPP plane (issue 11 finding 4, docs/security.md "XMPP"): a guest's registration
+ * Attacker suite, XMPP plane (docs/security.md "XMPP"): a guest's registration
  * credential must not reach anyone but its own rooms and the server. The attacker is a bare XMPP client
  * over the public websocket (support/rawXmpp.ts), not the product's engine: it sends a chat message, a
  * subscription request and an IQ to another guest of its company, to an agent and to a guest of another

@@ -1,7 +1,7 @@
 /**
- * Issue 7's notice (widget service and full page alike): when an agent answers while the guest's page is
+ * The answered notice (widget service and full page alike): when an agent answers while the guest's page is
  * hidden, the guest hears a chime, the page title says so, and a browser notification appears when
- * notifications are allowed (SPEC.md §3 notificationAllowed); the title comes back once the page is seen.
+ * notifications are allowed (notificationAllowed); the title comes back once the page is seen.
  */
 import { expect, test } from '@playwright/test';
 import { BASE_URL } from '../support/api.ts';

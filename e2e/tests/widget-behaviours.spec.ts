@@ -1,5 +1,5 @@
 /**
- * Widget behaviours (issue 7, docs/widget.md) beyond the call itself: the website's own title says the
+ * Widget behaviours (docs/widget.md) beyond the call itself: the website's own title says the
  * call was answered while its tab was hidden; a website that refuses to frame the call page gets the
  * "Open in a new window" button and the window still talks to it; the website's pre-fill of name and
  * email reaches the welcome form, and the form's answers are recorded as the widget service.

@@ -1,5 +1,5 @@
 /**
- * The website widget (issue 7) on the real stack: a company's website on a second loopback origin
+ * The website widget on the real stack: a company's website on a second loopback origin
  * embeds Lobby with its one-line script tag; a guest calls through the widget's iframe, an agent answers
  * in the console, media flows both ways, the website hears the call events, and the report records the
  * widget service. A website that the company did not list gets no working widget.

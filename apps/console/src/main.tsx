@@ -1,4 +1,4 @@
-// first: from here on nothing prints (SPEC.md §9)
+// first: from here on nothing prints (docs/operations.md §13)
 import './app/keepConsole.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -1,4 +1,4 @@
-// Issue 15 defect 8 on the agent's side: while the call is on hold the guest's tile says on hold (it used
+// The agent's side of a held call: while the call is on hold the guest's tile says on hold (it used
 // to spin "Connecting…") and the timer keeps the call's running time, in English and in Arabic.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';

@@ -14,11 +14,11 @@ import { mountWidgetFeatures } from './features/widget/index.ts';
 import { ScreenRegistry } from './features/screens/registry.ts';
 
 async function start(): Promise<void> {
-  // the likely first screens' chunks load while React starts and the company details arrive (issue 16)
+  // the likely first screens' chunks load while React starts and the company details arrive
   ScreenRegistry.preload('selection');
   ScreenRegistry.preload('preview');
   const store = createGuestStore();
-  reportErrorsOnceConfigured(store); // SPEC.md §7: only with the deployment's DSN, after the first render
+  reportErrorsOnceConfigured(store); // only with the deployment's DSN, after the first render
   mountWidgetFeatures(store); // website widget bridge (docs/widget.md) + notice when answered while hidden
   let services: Partial<AppServices> | undefined;
   let callActions: CallActions | undefined;

@@ -3,8 +3,8 @@ import { GATEWAY_MESSAGES, failureBodyKey } from '../src/features/abandoned/fail
 import en from '../src/i18n/en.json';
 import ar from '../src/i18n/ar.json';
 
-/** SPEC.md §8's gateway messages, word for word ({code} {reason} filled in). */
-const SPEC_GATEWAY_MESSAGES = [
+/** The gateway messages of docs/protocol.md "Error messages", word for word ({code} {reason} filled in). */
+const JANUS_MESSAGES = [
   'Library not initialized',
   'WebRTC not supported by this browser',
   'Invalid server url',
@@ -55,11 +55,11 @@ describe('what a guest reads when a call failed', () => {
     expect(en.abandoned.failedMicrophoneBody).not.toMatch(/internet/i);
   });
 
-  it('when any of SPEC.md §8 gateway messages ends a call, then the guest reads its own text in English and Arabic, never the message', () => {
+  it('when any of the gateway messages ends a call, then the guest reads its own text in English and Arabic, never the message', () => {
     expect(GATEWAY_MESSAGES.map((m) => m.message.replace('{code} {reason}', ''))).toHaveLength(
-      SPEC_GATEWAY_MESSAGES.length,
+      JANUS_MESSAGES.length,
     );
-    for (const message of SPEC_GATEWAY_MESSAGES) {
+    for (const message of JANUS_MESSAGES) {
       const key = failureBodyKey(message);
       const mapped = GATEWAY_MESSAGES.find((m) => m.pattern.test(message));
       expect(mapped, message).toBeTruthy();

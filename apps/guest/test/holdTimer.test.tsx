@@ -1,4 +1,4 @@
-// Issue 15 defect 8: on hold the guest's timer says on hold and keeps the call's running time (it used to
+// On hold the guest's timer says on hold and keeps the call's running time (it used to
 // say "Connecting…" because the agent's media is gone), in English and in Arabic.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';

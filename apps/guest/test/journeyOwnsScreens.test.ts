@@ -1,4 +1,4 @@
-// Every screen change is the journey chart's (issue 10 item 3): only journey/controller.ts writes the
+// Every screen change is the journey chart's: only journey/controller.ts writes the
 // store's `screen`, and it does so through the chart's answers.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -5,7 +5,7 @@ import { Translator } from '../src/i18n/translator.ts';
 import { translationHook } from '../src/i18n/useTranslation.ts';
 import { applyLanguage, ensureLanguage, i18n } from '../src/i18n/index.ts';
 
-// The guest's own translation layer (src/i18n/translator.ts, issue 16), in place of i18next.
+// The guest's own translation layer (src/i18n/translator.ts), in place of i18next.
 const catalogues = () => ({
   en: {
     translation: {

@@ -167,7 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDist: path.resolve(repoRoot, s('LOBBY_CONSOLE_DIST', 'apps/console/dist')),
     trustProxy: trustedProxies(env),
     // Per client address and minute. Many visitors share one address behind a company's or a mobile
-    // carrier's NAT, so this only stops floods (30 turned away real guests; issue 16).
+    // carrier's NAT, so this only stops floods (30 turned away real guests).
     registerRateLimit: int(env, 'LOBBY_REGISTER_RATE_LIMIT', 600),
     registerBrowserRateLimit: int(env, 'LOBBY_REGISTER_BROWSER_RATE_LIMIT', 30),
     loginRateLimit: int(env, 'LOBBY_LOGIN_RATE_LIMIT', 10),

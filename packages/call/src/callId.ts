@@ -1,5 +1,5 @@
 /**
- * Call ids, SPEC.md §3 "Call id format": the guest's username, then '--', then a suffix.
+ * Call ids (docs/protocol.md "Identifiers"): the guest's username, then '--', then a suffix.
  * The call id also names the call's Janus room, and (lowercased) is that room's pin.
  */
 

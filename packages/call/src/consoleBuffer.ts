@@ -1,7 +1,7 @@
 /**
- * The app's console output, kept in memory instead of printed (SPEC.md §9: at most 110 entries; the app
+ * The app's console output, kept in memory instead of printed (at most 110 entries; the app
  * silences the console). When a call stage fails, the last entries go to the server with the call-bug
- * report (POST /call-bug/by-guest, SPEC.md §7), so a failure on a guest's machine can be read afterwards.
+ * report (POST /call-bug/by-guest, docs/api.md), so a failure on a guest's machine can be read afterwards.
  *
  * Loaded with the first screen (`@lobby/call/console`): small and without dependencies.
  */
@@ -51,7 +51,7 @@ export const consoleBuffer = new ConsoleBuffer();
 
 /**
  * Routes `target`'s log, info, warn, error and debug into the buffer; with `silence` nothing is printed
- * any more (SPEC.md §9), otherwise the output is printed too (development). Returns the undo.
+ * any more (docs/operations.md §13), otherwise the output is printed too (development). Returns the undo.
  */
 export function captureConsole(options: {
   silence: boolean;
@@ -73,7 +73,7 @@ export function captureConsole(options: {
 }
 
 /**
- * A page's set-up (SPEC.md §9), first thing in both apps: the console's output is kept, not printed
+ * A page's set-up (docs/operations.md §13), first thing in both apps: the console's output is kept, not shown
  * (`print` in a development build), and readable as `__lobbyConsole()` by a person in devtools and by the
  * e2e tests' failure reports. Returns the undo.
  */

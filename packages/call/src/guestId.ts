@@ -1,5 +1,5 @@
 /**
- * The guest identifier, SPEC.md §3: a persistent id without dashes, kept in local storage and in a
+ * The guest identifier (docs/protocol.md "Identifiers"): an id without dashes, kept in local storage and in a
  * cookie named guestId for 365 days. Either copy restores the other (a cleared storage or cookie jar).
  */
 export const GUEST_ID_KEY = 'guestId';

@@ -1,11 +1,11 @@
 /**
- * The guest's presence status, SPEC.md §3 "Presence (custom)" and §4 "Presence".
+ * The guest's presence status, docs/protocol.md "Presence" and "Identifiers".
  *
  * A room presence carries `status|target|callId` in its <status/> text and a custom element
  * `<lobby xmlns="urn:lobby:presence:0" userType="guest" appointmentID=""/>`.
  */
 
-/** The statuses a guest sends (SPEC.md §4). */
+/** The statuses a guest sends (docs/protocol.md "Constants"). */
 export const PRESENCE_STATUSES = [
   'InCall',
   'OpenCall',
@@ -40,7 +40,7 @@ export interface LobbyPresenceElement {
    */
   name?: string;
   /**
-   * SPEC.md §3 peers `profileImageUrl`: the agent's picture (its console account's), a path of our origin
+   * peers `profileImageUrl`: the agent's picture (its console account's), a path of our origin
    * (`/api/profile-images/{id}`) or an https URL; the guest shows it as the agent's avatar.
    */
   profileImageUrl?: string;
@@ -86,14 +86,14 @@ export function encodePresenceStatus(info: {
   return [info.status, target, callId].join(SEPARATOR);
 }
 
-/** Decodes a room member's status text (SPEC.md §4: split by "|"). Never throws. */
+/** Decodes a room member's status text (split by "|"). Never throws. */
 export function decodePresenceStatus(text: string | undefined | null): PresenceInfo {
   const [status = '', target = '', callId = ''] = (text ?? '').split(SEPARATOR);
   return { status: isPresenceStatus(status) ? status : null, target, callId };
 }
 
 /**
- * The presence target (SPEC.md §4): the first peer's JID, else the appointment agent's lowercase
+ * The presence target (docs/protocol.md "Presence"): first peer's JID, else the appointment agent's lowercase
  * username, else 'roundRobin' when the company uses round robin, else empty.
  */
 export function presenceTarget(input: {
@@ -109,7 +109,7 @@ export function presenceTarget(input: {
 }
 
 /**
- * The status a guest announces when it joins its room (SPEC.md §4): Away when the page is hidden on a
+ * The status a guest announces when it joins its room (docs/protocol.md): Away when the page is hidden on a
  * mobile Android device without notification permission (it could never be alerted), otherwise OpenCall.
  */
 export function joinStatus(env: {

@@ -1,6 +1,6 @@
 /**
- * The guest's call-bug report (SPEC.md §7: POST /call-bug/by-guest "sent when any call stage failed and
- * call method is not p2p"), on fakes: the same failures — a stage of the media set-up, and the media
+ * The guest's call-bug report (POST /call-bug/by-guest, docs/protocol.md "Media session": sent when a stage
+ * failed and the call method is not p2p), on fakes: the same failures — a stage of the media set-up, and the
  * connection failing for good — report a call bug on the Janus transport and never on the p2p one. The
  * call's media grant decides which method a call uses (the guest here is built without the company's
  * callMethod, as a page loaded before the admin switched the company to p2p).

@@ -15,7 +15,7 @@ import {
 const agent = { peerJID: 'agent@lobby.local', janusId: '11', username: 'agent' };
 
 describe('call status', () => {
-  it('when it starts, then it has the SPEC defaults', () => {
+  it('when it starts, then it has the documented defaults', () => {
     const s = initialCallStatus();
     expect(s.callVolume).toBe(1);
     expect(s.peerCall).toBeNull();

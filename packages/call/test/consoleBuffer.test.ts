@@ -23,7 +23,7 @@ function fakeConsole() {
   return { target: target as unknown as Console, printed };
 }
 
-describe('console buffer (SPEC.md §9)', () => {
+describe('console buffer', () => {
   it('when more than 110 entries are written, then only the last 110 are kept, oldest first', () => {
     const buffer = new ConsoleBuffer();
     for (let i = 0; i < 150; i++) buffer.push('log', [`line ${i}`], i);

@@ -1,6 +1,6 @@
 /**
  * The engines' flows on fakes (test/helpers/fakes.ts): a GuestCall and AgentDesks on one in-process XMPP
- * and media server, with fake devices, clock and APIs. Each test follows one flow of SPEC.md §4 and fails
+ * and media server, with fake devices, clock and APIs. Each test follows a flow in docs/protocol.md and fails
  * when that flow breaks.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 12: the console's event stream survives a restart of the Lobby server. A browser's EventSource
+ * The console's event stream survives a restart of the Lobby server. A browser's EventSource
  * gives up for good when a reconnection is answered with something other than a 200 event stream (nginx's
  * 502 while the server is down); keepEventStream opens it anew.
  */

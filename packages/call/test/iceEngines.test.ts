@@ -1,7 +1,7 @@
 /**
- * ICE restart and the others' stalled media in both engines (issue 12), through the media transport
+ * ICE restart and the others' stalled media in both engines, through the media transport
  * port: the "reconnecting" each side shows, the quality indicator's measure, and the end of a call whose
- * connection stayed down through every restart (SPEC.md §4: the report marked failed with the SDPs).
+ * connection stayed down through every restart (the report marked failed with the SDPs).
  */
 import { describe, expect, it } from 'vitest';
 import { FakeWorld, settle, type FakeMedia } from './helpers/fakes.ts';

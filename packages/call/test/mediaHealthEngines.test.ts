@@ -1,5 +1,5 @@
 /**
- * The media server's health in both engines (issue 12, media/mediaHealth.ts), reached through the media
+ * The media server's health in both engines (media/mediaHealth.ts), reached through the media
  * transport port: the notice while the session is reclaimed, and the end of the call when it is lost.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The custom presence element on the wire (SPEC.md §3 "Presence (custom)"; docs/protocol.md): what the
+ * The custom presence element on the wire (docs/protocol.md "Identifiers", "Presence"): what the
  * other side and any XMPP client reads, not what the engine means.
  */
 import { describe, expect, it } from 'vitest';

@@ -22,7 +22,7 @@ function matches(patterns: Array<string | RegExp>, text: string): boolean {
   return patterns.some((p) => (typeof p === 'string' ? text.includes(p) : p.test(text)));
 }
 
-/** SPEC.md §9's replay settings, as the SDK's options name them. */
+/** The replay settings of docs/operations.md §13, as the SDK's options name them. */
 const SPEC_REPLAY = {
   flushMinDelay: 5000,
   flushMaxDelay: 5500,
@@ -32,8 +32,8 @@ const SPEC_REPLAY = {
   slowClickTimeout: 7000,
 };
 
-describe('error reporting options (SPEC.md §7–§9)', () => {
-  it('when the replay options are built, then they carry SPEC.md §9: flush 5–5.5 s, 5 s to 1 h, mutation limit 10,000, slow click 7 s, media masked', () => {
+describe('error reporting options', () => {
+  it('when the replay options are built, then they carry flush 5–5.5 s, 5 s to 1 h, mutation limit 10,000, slow click 7 s, media masked', () => {
     expect(replayOptions()).toMatchObject({
       ...SPEC_REPLAY,
       maskAllText: true,
@@ -89,7 +89,7 @@ describe('error reporting options (SPEC.md §7–§9)', () => {
     expect(matches(IGNORED_TRANSACTIONS, '/call-report/add')).toBe(false);
   });
 
-  it("when the installed SDK's fixed replay constants are read, then they still equal SPEC.md §9 (idle pause 5 min, expiry 15 min, 20 MB buffer, 1 h)", () => {
+  it("when the installed SDK's fixed replay constants are read, then they still equal ours (idle pause 5 min, expiry 15 min, 20 MB buffer, 1 h)", () => {
     // the SDK has no options for these: they are constants of its replay build
     const require = createRequire(import.meta.url);
     const dir = path.dirname(

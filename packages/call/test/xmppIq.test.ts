@@ -1,5 +1,5 @@
 /**
- * SPEC.md §8 (chat protocol errors) and §9 (IQ timeout 15 s), on the real StanzaJS client configured as
+ * The chat protocol's IQ errors and 15 s IQ timeout (docs/protocol.md), on the real StanzaJS client set up as
  * XmppSession configures it (clientConfig): IQs arrive as parsed from the wire, answers are read from what
  * the client sends. No server: the client is never connected.
  */
@@ -26,7 +26,7 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
 }
 
-describe('XMPP IQs (SPEC.md §8, §9)', () => {
+describe('XMPP IQs', () => {
   it('when an IQ get arrives that nothing handles, then it is answered service-unavailable (cancel)', async () => {
     const { sent, receive } = configuredClient();
     receive('<iq xmlns="jabber:client" type="get" id="q1" from="lobby.test"><query xmlns="urn:example:unknown"/></iq>');

@@ -51,7 +51,7 @@ vi.mock('stanza', () => ({
 
 const { XmppSession } = await import('../src/xmpp/session.ts');
 
-describe('XMPP reconnection (SPEC.md §9)', () => {
+describe('XMPP reconnection', () => {
   it('when the stream drops, then reconnecting is told and, once StanzaJS has a new session, the session start runs again and reconnected is told', async () => {
     const xmpp = new XmppSession({ wsUrl: 'ws://x', jid: 'g@guest', credential: 'c', maxReconnectBackoff: 10 });
     const events: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Issue 12, the engines' side of an XMPP reconnection (XmppSession reconnects by itself and says
+ * The engines' side of an XMPP reconnection (XmppSession reconnects by itself and says
  * 'reconnected'; test/xmppReconnect.test.ts): the guest joins its room again and re-announces its presence,
  * the agent joins its rooms again and rebuilds its queue, a call's media goes on meanwhile. On the fakes
  * (test/helpers/fakes.ts): `world.xmpp.restart()` is ejabberd restarting, `cut()` one stream dropping,

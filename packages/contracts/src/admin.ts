@@ -136,7 +136,7 @@ export type AppointmentCreate = Static<typeof AppointmentCreate>;
 // Reports.
 
 /**
- * SPEC.md §2's service labels as a filter of the console's lists of calls: the full call page (`talk`;
+ * The service labels (docs/guest-journey.md) as a filter of the console's call lists: the call page (`talk`;
  * calls reported without a service type count as talk), the embedded widget (`widget`), or both (`all`,
  * the default).
  */

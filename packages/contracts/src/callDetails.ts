@@ -30,7 +30,7 @@ export const CallDetails = Type.Object({
   answeredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   endedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   agent: Type.Union([Type.String(), Type.Null()]),
-  /** the guest's position at the call (strings, SPEC.md §3), null when not asked or not known */
+  /** the guest's position at the call (strings), null when not asked or not known */
   location: Type.Union([Type.Object({ latitude: Type.String(), longitude: Type.String() }), Type.Null()]),
   /** the guest's latest welcome-form submission up to the call, in the form's field order */
   form: Type.Union([

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TSchema } from '@sinclair/typebox';
 
-/** Every answer of the API is `{ data: … }` (SPEC's `data.data.x` = HTTP client's `response.data` + body's `data`). */
+/** Every answer of the API is `{ data: … }` (a client's `data.data.x` = HTTP client's `response.data` + body's `data`). */
 export const DataEnvelope = <T extends TSchema>(data: T) => Type.Object({ data }, { additionalProperties: false });
 
 /** 4xx/5xx answers: the message names the field at fault. */

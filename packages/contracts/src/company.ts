@@ -3,7 +3,7 @@ import type { Static, TProperties } from '@sinclair/typebox';
 import { CompanyId } from './common.ts';
 import { CompanyForms } from './forms.ts';
 
-/** SPEC §3 "Company details": the settings of the guest experience, with their defaults. */
+/** Company details (docs/guest-journey.md): the settings of the guest experience, with their defaults. */
 
 export const AssignmentType = Type.Union([Type.Literal('queue'), Type.Literal('appointment')]);
 export type AssignmentType = Static<typeof AssignmentType>;
@@ -136,7 +136,7 @@ const messageDefaults = Object.fromEntries(MESSAGE_KEYS.flatMap((k) => [[k, ''],
   string
 >;
 
-/** Defaults of every company setting (SPEC §3 gives callMethod, callType, language, recordCalls, backgroundColor, streamWatermark). */
+/** Defaults of every company setting (documented: callMethod, callType, language, recordCalls, backgroundColor, streamWatermark). */
 export const companyDefaults: CompanySettings = {
   conferenceName: '',
   details: '',

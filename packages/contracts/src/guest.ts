@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { CompanyId, GuestId, GuestUsername, Timestamp } from './common.ts';
 
-/** The browser's position as the guest app keeps it (SPEC.md §3 "Guest auth"): numeric strings, or empty. */
+/** The browser's position as the guest app keeps it (docs/guest-journey.md): numeric strings, or empty. */
 export const GuestLocation = Type.Object(
   {
     latitude: Type.String({ maxLength: 40, pattern: '^(-?[0-9]{1,3}(\\.[0-9]+)?)?$' }),

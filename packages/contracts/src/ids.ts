@@ -1,4 +1,4 @@
-/** Call ids are `<guest username>--<suffix>` (SPEC §3 "Call id format"). */
+/** Call ids are `<guest username>--<suffix>` (docs/protocol.md "Identifiers"). */
 export const CALL_ID_SEPARATOR = '--';
 export const CALL_ID_SUFFIX_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const GUEST_USERNAME_PATTERN = /^g[0-9a-f]{16}$/;

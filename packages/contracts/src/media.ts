@@ -34,7 +34,7 @@ export type MediaGrant = Static<typeof MediaGrant>;
 export const GuestMediaBody = Type.Object(
   {
     call_id: CallId,
-    webview: Type.Optional(Type.Boolean({ description: 'H264 42e01f room for in-app webviews (SPEC.md §7)' })),
+    webview: Type.Optional(Type.Boolean({ description: 'H264 42e01f room for in-app webviews' })),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,4 @@
-// The names of the guest-facing company messages (SPEC.md §3 "Messages"); each has an optional
+// The names of the guest-facing company messages (docs/guest-journey.md); each has an optional
 // `<name>_ar` Arabic variant. No schema library here: the guest app imports this on its first load as
 // `@lobby/contracts/messages`.
 export const MESSAGE_KEYS = [

@@ -1,5 +1,5 @@
 // Opening hours, read the same way by the guest app (which screen to show) and the server (whether a call
-// may be opened: issue 11, rules enforced on the server). No dependencies: the guest bundle imports it.
+// may be opened: rules enforced on the server). No dependencies: the guest bundle imports it.
 
 /** The parts of a company schedule this reads (contracts' Schedule, and the guest app's copy of it). */
 export interface OpeningHours {

@@ -14,7 +14,7 @@ import {
 } from '../src/index.ts';
 
 describe('company details', () => {
-  it('when the defaults are checked against the schema, then they are valid and carry the SPEC defaults', () => {
+  it('when the defaults are checked against the schema, then they are valid and carry the documented defaults', () => {
     expect(Value.Check(CompanySettings, companyDefaults)).toBe(true);
     expect(companyDefaults).toMatchObject({
       callMethod: 'mediaServer',

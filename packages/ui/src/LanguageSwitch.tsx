@@ -3,7 +3,7 @@ import { UI_NAMESPACE } from './strings.ts';
 import Languages from 'lucide-react/icons/languages';
 import styles from './LanguageSwitch.module.css';
 
-/** The languages both apps offer (SPEC.md §3: English, and Arabic right to left). */
+/** The languages both apps offer: English, and Arabic right to left. */
 export type Language = 'en' | 'ar';
 
 const LANGUAGES: Language[] = ['en', 'ar'];

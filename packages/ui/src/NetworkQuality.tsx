@@ -13,7 +13,7 @@ export interface NetworkQualityProps {
 const BARS = { good: 3, fair: 2, poor: 1, unknown: 0 } as const;
 
 /**
- * The line's quality in the call (issue 12), the same on both sides: bars and a word ("Network: good"),
+ * The line's quality in the call, the same on both sides: bars and a word ("Network: good"),
  * so that it never rests on colour alone; the measures (loss, round trip, jitter) in its accessible
  * description and as data attributes. Not a live region: it changes every second or so, and the
  * "reconnecting" notice is what announces a cut.

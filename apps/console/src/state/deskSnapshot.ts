@@ -22,7 +22,7 @@ export function fromDeskSnapshot(
     error: snap.error,
     live: snap.live,
     mediaReady: snap.mediaReady,
-    // the media server waited for or reconnected to (issue 12, features/call/MediaNotice)
+    // the media server waited for or reconnected to (features/call/MediaNotice)
     mediaNotice: snap.mediaNotice,
     networkQuality: snap.networkQuality,
     // the microphone and camera are the engine's: the store shows its state (it resets them on hold)
@@ -73,7 +73,7 @@ export function fromDeskSnapshot(
 
 type EngineEntry = AgentSnapshot['queue'][number];
 /**
- * Why cached (issue 16): the desk sends a snapshot on every change of the call too, and its queue array
+ * Why cached: the desk sends a snapshot on every change of the call too, and its queue array
  * is the same object while nobody arrived or left (agent/waitingQueue.ts). Mapping and sorting thousands
  * of entries for each would be wasted, and a new object per entry would re-render every row.
  */

@@ -1,5 +1,5 @@
 // The in-call and transfer parts of the console's one store (state/store.ts `inCall`, `transfers`): the
-// desk's call status (SPEC.md §3 "Call status": chat, unread count, the guest's mute state, screen share,
+// desk's call status (docs/protocol.md "Call status": chat, unread count, the guest's mute, screen share,
 // zoom), the calls a supervisor may join, this console's own volume and speaker choices, and the desk's
 // methods. Only types come from the engine here; state/deskSnapshot.ts fills them from its snapshots.
 import type { CallStatus } from '@lobby/call';

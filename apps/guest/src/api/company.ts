@@ -1,4 +1,4 @@
-// Company details: the settings of the guest experience (SPEC.md §3 "Company details"), as the server
+// Company details: the settings of the guest experience (docs/guest-journey.md), as the server
 // answers GET /api/company/details (contracts' CompanyDetails, plus the deployment's two switches).
 import { apiRequest } from '@lobby/call/http';
 import type { CompanyDetails, Schedule } from '@lobby/contracts';

@@ -6,7 +6,7 @@ export interface GuestSession {
   username: string;
   accessToken: string;
   companyId: number;
-  /** SPEC.md §2's service label: the full page (talk) or the embedded widget */
+  /** the service label (docs/guest-journey.md): the full page (talk) or the embedded widget */
   serviceType?: 'talk' | 'widget';
 }
 

@@ -1,6 +1,6 @@
 /**
  * The page's first module (main.tsx imports it before anything else, so that no other module's start-up
- * prints): the console's output is kept in the 110-entry buffer instead of printed (SPEC.md §9; a
+ * prints): the console's output is kept in the 110-entry buffer instead of shown (docs/operations.md §13; a
  * development build prints it too), and uncaught errors are kept until the company's details say whether
  * errors are reported (LOBBY_SENTRY_DSN → `sentryDsn`); the SDK then loads when the browser is idle.
  */

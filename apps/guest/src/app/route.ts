@@ -1,4 +1,4 @@
-// The guest app's two routes (SPEC.md §2): "/" and "/appointment/{reference}", with ?webview=true.
+// The guest app's two routes (docs/guest-journey.md): "/" and "/appointment/{reference}", with ?webview=true.
 // The page never navigates inside itself, so a router library would only weigh on the first load
 // (react-router costs ≈ 10 kB gzip of the 110 kB budget); the route is read once from the URL.
 import { createContext, useContext } from 'react';

@@ -1,4 +1,4 @@
-// The guest app's translation layer: what it used of i18next (issue 16: i18next and react-i18next were
+// The guest app's translation layer: what it used of i18next (i18next and react-i18next were
 // ≈ 17 kB gzip of a 103 kB first load). Nested JSON catalogues per language and namespace, `ns:key`
 // prefixes, `{{name}}` interpolation (not escaped: React escapes), plurals by `count` with i18next's
 // suffixes (_zero … _other, from Intl.PluralRules; `_zero` is tried first for 0 in every language, as

@@ -1,4 +1,4 @@
-// Which assignments and groups the selection screen offers (SPEC.md §3: assignments, assignmentGroups,
+// Which assignments and groups the selection screen offers (docs/guest-journey.md: assignments, groups,
 // filter all | queue | appointment).
 import type { Assignment, AssignmentGroup, Company } from '../api/company.ts';
 

@@ -3,7 +3,7 @@
 // Two parts:
 // - `gate(facts)`: the checks between "company loaded" and "the guest may call", in a fixed order.
 //   Given what is known so far it answers either the screen to show or the next check to run; the
-//   runner (gate runner in journey/runGate.ts) runs that check, adds its result to the facts and asks again.
+//   runner (`runGate` in journey/controller.ts) runs that check, adds its result to the facts and asks again.
 // - `transition(state, event)`: the call itself (selection → waiting → ongoing → rating/abandoned …).
 import type { Screen } from '../state/screens.ts';
 
@@ -17,7 +17,7 @@ export interface GateFacts {
   automated: boolean;
   /** The deployment lets automated browsers call (tests). */
   allowAutomation: boolean;
-  /** WebRTC, media devices and internet (SPEC.md §3 "Browser tests"); null = all fine. */
+  /** WebRTC, media devices and internet (docs/guest-journey.md "Browser checks…"); null = all fine. */
   browser?: UnsupportedReason | null;
   /** Inside opening hours (always true without a schedule). */
   open: boolean;

@@ -11,7 +11,7 @@ export interface BrowserEnv {
   navigator: { mediaDevices?: { getUserMedia?: unknown }; onLine?: boolean };
 }
 
-/** SPEC.md §3 browser tests: WebRTC, media devices, internet. null = supported. */
+/** The browser checks (docs/guest-journey.md): WebRTC, media devices, internet. null = supported. */
 export function browserCheck(win: BrowserEnv | undefined = typeof window === 'undefined' ? undefined : window): UnsupportedReason | null {
   if (!win) return null;
   // First: an insecure page has no navigator.mediaDevices either, and "use another browser" would be
@@ -41,7 +41,7 @@ export interface Position {
   longitude: string;
 }
 
-/** The guest's position (SPEC.md §9: 10 s timeout, high accuracy, no cached position), as strings. */
+/** The guest's position (10 s timeout, high accuracy, no cached position), as strings. */
 export function readPosition(geo: Geolocation | undefined = typeof navigator === 'undefined' ? undefined : navigator.geolocation): Promise<Position> {
   return new Promise((resolve, reject) => {
     if (!geo) {

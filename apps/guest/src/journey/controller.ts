@@ -13,7 +13,7 @@ export interface GateServices {
   automated: () => boolean;
   now: () => Date;
   position: () => Promise<Position>;
-  /** PUT /geo-fence/check: true inside; any failure counts as outside (SPEC.md §4). */
+  /** PUT /geo-fence/check: true inside; any failure counts as outside (docs/guest-journey.md). */
   insideZone: (position: Position) => Promise<boolean>;
   /** POST /form-submission/get-submission: true when the welcome form must be filled; an error also means required. */
   formRequired: () => Promise<boolean>;

@@ -1,4 +1,4 @@
-// One XMPP session per guest and browser (SPEC.md: resource `web`): tabs of the same guest elect the one
+// One XMPP session per guest and browser (resource `web`): tabs of the same guest elect the one
 // that holds it with a Web Lock. A second session with the same resource would kick the first off
 // (ejabberd resource conflict), so a tab connects only while it holds the lock. The browser releases the
 // lock when the holding tab closes, and the next waiting tab gets it: that tab then connects.

@@ -1,6 +1,6 @@
-// The in-call part of the guest's one store (state/store.ts `inCall`): the engine's call status (SPEC.md
-// §3 "Call status": chat, unread count, mute lists, screen share, zoom, peers), our shared screen and the
-// engine's in-call methods. Only types come from the engine here, so nothing heavy loads with the first
+// The in-call part of the guest's one store (state/store.ts `inCall`): the engine's call status
+// (docs/protocol.md "Call status": chat, unread, mutes, screen share, zoom, peers), our shared screen and
+// the engine's in-call methods. Only types come from the engine here, so nothing heavy loads with the first
 // screen; features/call/engineCallActions.ts feeds it from the engine's snapshots.
 import type { CallStatus } from '@lobby/call';
 

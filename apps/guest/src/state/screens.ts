@@ -1,4 +1,4 @@
-/** The screens of the call page (SPEC.md §2), in the SPEC's own names. */
+/** The screens of the call page (docs/guest-journey.md), by the names the journey uses. */
 export const SCREENS = [
   'preview',
   'selection',

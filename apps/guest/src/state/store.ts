@@ -67,7 +67,7 @@ export interface GuestData {
   networkQuality: NetworkQuality;
   /** The welcome form must be filled before calling (selection shows it first). */
   formRequired: boolean;
-  /** The guest's position once read (SPEC.md §3 guest auth `location`, strings). */
+  /** The guest's position once read (guest auth `location`, strings). */
   position: { latitude: string; longitude: string } | null;
   /** A gate check under way (the loading screen says which). */
   checking: 'location' | 'form' | null;
@@ -76,7 +76,7 @@ export interface GuestData {
   audioDeviceId: string | null;
   /** On the inCall screen: whether the tab holding the guest's session is in a call (else just open). */
   otherTabBusy: boolean;
-  /** The call as the engine reports it (SPEC.md §3 "Call status" in `status`); state/inCall.ts. */
+  /** The call as the engine reports it (docs/protocol.md "Call status" in `status`); state/inCall.ts. */
   inCall: InCallState;
 }
 

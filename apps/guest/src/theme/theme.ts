@@ -1,4 +1,4 @@
-// The company's look (SPEC.md §3 "Look") as CSS custom properties, set once on the root element.
+// The company's look (docs/guest-journey.md) as CSS custom properties, set once on the root element.
 // Components only ever read the variables (see global.css), never the company object.
 import type { Company } from '../api/company.ts';
 

@@ -102,7 +102,7 @@ export interface CallReportsTable {
   /** hold-call: the first call of the chain, and the call this one replaced */
   origin_call_id: Generated<string | null>;
   previous_call_id: Generated<string | null>;
-  /** the guest's position at the call (SPEC.md §3 strings), when the company asks for it */
+  /** the guest's position at the call (strings), when the company asks for it */
   latitude: Generated<string | null>;
   longitude: Generated<string | null>;
   /** the agent's note after the call (wrap-up): text, author (users.id), epoch ms */

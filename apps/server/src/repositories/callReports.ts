@@ -272,7 +272,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
         .where('call_reports.created_at', '>=', since)
         .where('call_reports.call_ended_at', 'is', null)
         .where('call_reports.room_jid', 'is not', null)
-        // blocked and out-of-quota calls were refused: never offered to an agent (issue 11)
+        // blocked and out-of-quota calls were refused: never offered to an agent
         .where('call_reports.status', '=', 'ok')
         .where((eb) => {
           const mine = viewerXmpp === undefined ? sql<boolean>`1 = 0` : eb('appointment_agent.xmpp_username', '=', viewerXmpp);

@@ -1,5 +1,5 @@
 /**
- * The company's call method (SPEC.md §1: mediaServer, the default, or p2p) as the server applies it
+ * The company's call method (mediaServer, the default, or p2p) as the server applies it
  * (docs/protocol.md "p2p"). A p2p call passes no media server: the server makes no Janus room for it,
  * answers the media grants with `{method: 'p2p'}`, and nothing records it.
  */

@@ -3,8 +3,8 @@ import type { CompanyRow } from '../repositories/companies.ts';
 import type { Services } from './index.ts';
 
 /**
- * The company's rules for opening a call, checked by the server on POST /api/call-report/add (issue 11:
- * before, only the guest's browser checked them): the company is activated, open now (schedule), the guest
+ * The company's rules for opening a call, checked by the server on POST /api/call-report/add (and
+ * not only by the guest's browser): the company is activated, open now (schedule), the guest
  * passed the geofence recently when the company requests location, and submitted the welcome form when the
  * company requires one. Blocked and out-of-quota are the report's status (services/guestChecks.ts).
  *

@@ -1,8 +1,8 @@
 /**
  * The guests whose last geofence check (PUT /api/geo-fence/check) placed them inside, and when. A company
- * that requests the guest's location opens a call only for a guest with a recent pass (issue 11: the rule
- * was the browser's alone). Kept in memory: a restart only asks the guest's browser to check again, which
- * it does on every visit (apps/guest journey gate).
+ * that requests the guest's location opens a call only for a guest with a recent pass (the rule
+ * was once the browser's alone). Kept in memory: a restart only asks the guest's browser to check again,
+ * which it does on every visit (apps/guest journey gate).
  */
 export const GEOFENCE_PASS_MS = 30 * 60 * 1000;
 const MAX_ENTRIES = 100_000;

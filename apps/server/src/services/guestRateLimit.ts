@@ -1,5 +1,5 @@
 /**
- * The rate limit of POST /api/guest/register and /api/guest-auth (issue 16, docs/security.md "Guest
+ * The rate limit of POST /api/guest/register and /api/guest-auth (docs/security.md "Guest
  * registration"). One limit per client address turned real visitors away: a company or a mobile
  * carrier puts hundreds of people behind one address, and every one of them registers again on each
  * visit and page load. What a registration costs is a new guest and its rooms; a browser already

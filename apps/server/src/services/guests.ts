@@ -13,7 +13,7 @@ export async function resolveCompany(services: Services, request: FastifyRequest
   return byHost ?? repo.byId(services.config.defaultCompanyId);
 }
 
-/** Guest auth's location when the browser sent none (SPEC.md §3: both strings). */
+/** Guest auth's location when the browser sent none (both strings, empty). */
 export const NO_LOCATION = { latitude: '', longitude: '' };
 
 /** SHA-256 of the browser's persistent id: a 128-bit random value, so an unkeyed hash cannot be reversed. */

@@ -1,5 +1,5 @@
 /**
- * Console login throttling per account (issue 11, finding 5; OWASP ASVS V6.3 / V2.2.1).
+ * Console login throttling per account (docs/security.md "Accounts and transport"; OWASP ASVS V6.3 / V2.2.1).
  *
  * Two progressive delays, both in memory (a restart forgets them, which only gives an attacker a fresh
  * start at the same slow pace):

@@ -1,5 +1,5 @@
 /**
- * A console user's picture (SPEC.md §3 peers `profileImageUrl`): one of the company's uploaded images
+ * A console user's picture (peers `profileImageUrl`): one of the company's uploaded images
  * (POST /api/upload/image sniffs its type), at most PROFILE_IMAGE_MAX_BYTES, shown to guests as the
  * agent's avatar. The guest reads it without a token (an <img>): GET /api/profile-images/{id} serves an
  * upload only while it is some user's picture, by its unguessable id.

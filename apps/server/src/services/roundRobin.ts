@@ -1,5 +1,5 @@
 /**
- * Round robin (issue 6, docs/protocol.md "Round robin"): when a company has roundRobin on, the server
+ * Round robin (docs/protocol.md "Round robin"): when a company has roundRobin on, the server
  * offers each new waiting call to ONE available agent of the call's assignment at a time. The offer
  * moves to the next available agent when the agent declines, when the offer times out (the company's
  * roundRobinOfferSeconds, default 20 s), or when the agent goes away or offline. Every agent is offered

@@ -60,7 +60,7 @@ const rawBody = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 12 }), hostile, { maxKeys: 8 }).map((o) => JSON.stringify(o)),
   fc.string({ maxLength: 200 }),
   fc.constantFrom('{', '[]', 'null', '{"a":', '--xyz\r\nContent-Disposition: form-data; name="image"\r\n\r\nabc\r\n--xyz--', '{"__proto__":{"admin":true}}', '\u0000\u0001'),
-  // issue 11 finding 2: numbers JSON.parse turns into ±Infinity, in the places the admin and guest bodies hold numbers
+  // numbers JSON.parse turns into ±Infinity, in the places the admin and guest bodies hold numbers
   fc.constantFrom('position', 'order', 'limit', 'radiusMeters', 'durationMinutes', 'report', 'companyId', 'company', 'lat', 'agentId').chain((key) =>
     fc.constantFrom('1e309', '-1e309', '1e20', '"1e309"').map((n) => `{"name":"p","type":"queue","period":"day","kind":"circle","${key}":${n}}`),
   ),
@@ -122,7 +122,7 @@ describe.each(dialects())('every route under malformed input (%s)', (dialect) =>
     return JSON.stringify(out);
   };
 
-  it('when the OpenAPI document is read, then it lists the guest calls of SPEC.md §7 (so they are fuzzed)', () => {
+  it('when the OpenAPI document is read, then it lists the guest calls of docs/api.md (so they are fuzzed)', () => {
     const names = routes.map((r) => `${r.method} ${r.path}`);
     for (const expected of [
       'POST /api/guest/register',

@@ -56,8 +56,8 @@ export function fakeBins(dir: string): Bins {
 }
 
 /**
- * A fake raw recording of one stream of a publisher, as Janus names it (SPEC.md §7), written `ageMs` ago.
- * Answers the file's path.
+ * A fake raw recording of one stream of a publisher, as Janus names it (docs/protocol.md "Recording"),
+ * written `ageMs` ago. Answers the file's path.
  */
 export function fakeMjr(
   root: string,

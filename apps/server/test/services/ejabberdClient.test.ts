@@ -1,5 +1,5 @@
 /**
- * Issue 16, the busiest hour: at 2,000 waiting guests, 2 registrations and 81 churn arrivals were refused
+ * The busiest hour: at 2,000 waiting guests, 2 registrations and 81 churn arrivals were refused
  * with 503 because ejabberd's HTTP API answered a provisioning call after the server's time limit. The
  * client now queues its calls (a few in flight) and tries a call again when it timed out, could not
  * connect or got a 5xx; every provisioning call is idempotent. A local HTTP server plays ejabberd's API.

@@ -1,5 +1,5 @@
 /**
- * Issue 16: each registration made rooms that were never destroyed. The janitor destroys a guest's room
+ * Each registration made rooms that were never destroyed. The janitor destroys a guest's room
  * once no credential for it is valid, no call in it is open and the guest is not in it; registering or
  * authenticating again provisions it anew. A fake clock and a fake ejabberd drive it, on SQLite and
  * PostgreSQL.

@@ -140,7 +140,7 @@ describe('what the gate lets through to Janus', () => {
 });
 
 describe('recording names', () => {
-  it("when a publisher records, then its file is named in SPEC.md §7's shape after its token's identity", () => {
+  it("when a publisher records, then its file is named in the documented shape after its token's identity", () => {
     expect(recordingName('gab12--x1', guest, false, 1700000000000)).toBe('gab12--x1_gab12_guest_1700000000000');
     expect(recordingName('gab12--x1', { role: 'agent', username: 'agent-18' }, true, 1)).toBe('gab12--x1_agent-18_agent-screen_1');
   });

@@ -57,7 +57,7 @@ describe('media rooms (the server owns each call room)', () => {
     const grant = await rooms.grantAgent({ callId: 'gab--Call2', companyId: DEMO.companyId, username: 'agent-18', record: true });
     await rooms.grantAgent({ callId: 'gab--Call2', companyId: DEMO.companyId, username: 'sup-18', record: true });
     expect(grant?.token).toContain('as=agent,user=agent-18');
-    // the agent's browser is still setting up: the guest sees "waiting", nothing is recorded (issue 15 defect 10)
+    // the agent's browser is still setting up: the guest sees "waiting", nothing is recorded
     expect(calls.filter((c) => c.op === 'record')).toHaveLength(0);
 
     await Promise.all([rooms.startRecording('gab--Call2'), rooms.startRecording('gab--Call2')]);

@@ -1,5 +1,5 @@
 /**
- * The ffmpeg command that makes a conversation's one playable file (issue 15 defect 2): the filter graph
+ * The ffmpeg command that makes a conversation's one playable file: the filter graph
  * for 1, 2 and 3 participants, with and without a shared screen. The real ffmpeg runs it in
  * e2e/incall-recording.
  */

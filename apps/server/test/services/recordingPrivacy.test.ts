@@ -1,6 +1,6 @@
 /**
- * Recording consent and retention (issue 15 "Also build", GDPR): the guest's acknowledgement of the
- * recording notice is stored with the call and the server starts no recording without it; a company's
+ * Recording consent and retention (GDPR; docs/security.md "Recording consent"): the guest's acknowledgement
+ * of the recording notice is stored with the call and the server starts no recording without it; a company's
  * recordingRetentionDays (validated) makes the retention job delete older recordings, moved by a fake
  * clock; every deletion (by hand or by retention) is logged with who and when, readable by admins.
  */

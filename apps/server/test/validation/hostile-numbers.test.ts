@@ -5,7 +5,7 @@ import type { TestContext } from '../helpers/context.ts';
 import { bearer, login, registerGuest } from '../helpers/fixtures.ts';
 
 /**
- * Issue 11, finding 2: numbers that Ajv used to coerce ("1e309" → Infinity) and store, impossible dates, and
+ * Numbers that Ajv used to coerce ("1e309" → Infinity) and store, impossible dates, and
  * unknown properties. Each request is refused with 400 naming the field, nothing is stored, and the reads
  * that used to fail afterwards (GET assignments, company details, the geofence check) still answer.
  */

@@ -4,7 +4,7 @@ import type { TestContext } from '../helpers/context.ts';
 import { login } from '../helpers/fixtures.ts';
 
 /**
- * The OpenAPI document (/api/docs) tells what the API really answers (issue 11, finding 2): each route that
+ * The OpenAPI document (/api/docs) tells what the API really answers: each route that
  * validates input documents 400, each route behind credentials 401, rate-limited routes 429, and the request
  * content types the server parses are the ones listed (the multipart upload described with its fields).
  */

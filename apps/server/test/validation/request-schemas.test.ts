@@ -3,7 +3,7 @@ import { createTestContext } from '../helpers/context.ts';
 import type { TestContext } from '../helpers/context.ts';
 
 /**
- * Structural rules of every request schema in the OpenAPI document (issue 11, finding 2): each number a client
+ * Structural rules of every request schema in the OpenAPI document: each number a client
  * sends is bounded on both sides, and each object a client sends refuses unknown properties. A new route
  * that forgets either fails here, before a coerced or oversized number can reach the database.
  */

@@ -61,7 +61,7 @@ export interface AgentSnapshot {
   /** the last call that ended, and why */
   lastEnded: { callId: string; reason: 'agent' | 'guest' | 'error' | 'transferred' } | null;
   /**
-   * The active call's status with the names of SPEC.md §3 (chatMessages newest first, unreadMessages,
+   * The active call's status (docs/protocol.md "Call status": chatMessages newest first, unreadMessages,
    * isChatOpen, mutedAudioJIDs / mutedVideoJIDs of the others, screenShare, isZoomed); fresh per call.
    */
   status: CallStatus;
@@ -83,7 +83,7 @@ export interface AgentDeskOptions {
   api: ConsoleApi;
   /** the agent's name from its console account, announced to guests in room presence */
   displayName?: string;
-  /** the agent's picture (SPEC.md §3 peers profileImageUrl), announced to guests in room presence */
+  /** the agent's picture (peers profileImageUrl), announced to guests in room presence */
   profileImageUrl?: string;
   xmppWsUrl: string;
   janusServers: string[];
@@ -246,7 +246,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
    * Round robin routed one call: only the entry of that call's occupant can change (waitingQueue.ts).
    * Rebuilding the queue from every presence here cost the console N entries per routing event; with
    * thousands waiting and their churn (several routing events per arrival) its main thread stalled for
-   * seconds (issue 16, docs/performance.md "Waiting guests").
+   * seconds (docs/performance.md "Waiting guests").
    */
   #onRouting(routing: CallRouting): void {
     this.#storeRouting(routing);
@@ -397,7 +397,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     if (queue !== this.#snapshot.queue || runningCalls !== this.#snapshot.runningCalls) this.#set({ queue, runningCalls });
   }
 
-  /** SPEC.md §4: members whose status is OpenCall are in an open call; everyone else is removed. */
+  /** Members whose status is OpenCall are in an open call; everyone else is removed (docs/protocol.md). */
   #computeQueue(wanted: ListedStatus = 'OpenCall'): QueueEntry[] {
     const previous = wanted === 'OpenCall' ? this.#snapshot.queue : this.#snapshot.runningCalls;
     return buildList(this.#presence.values(), wanted, this.#queueContext(), previous);
@@ -502,7 +502,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   }
 
   /**
-   * Holds the call (agent-initiated, SPEC.md §4 "Holding"): tells the guest, leaves the media room and
+   * Holds the call (by the agent; docs/protocol.md "Hold and resume"): tells the guest, leaves the room and
    * stops our camera; the guest shows its hold page. The call stays ours (activeCall.held).
    */
   async hold(): Promise<void> {
@@ -592,7 +592,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     await this.#enterCall(call, entry.callType === 'video', xmpp);
   }
 
-  // ---- signalling reconnection (issue 12) -------------------------------------------------------------
+  // ---- signalling reconnection: the XMPP stream dropped and came back -----------------------------------
   /** the server's event stream was lost since it last opened: calls opened meanwhile were not announced */
   #liveLost = false;
 
@@ -606,7 +606,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   }
 
   /**
-   * Joins the rooms of the open calls again and rebuilds the queue from their presence (issue 12): after
+   * Joins the rooms of the open calls again and rebuilds the queue from their presence: after
    * the XMPP session reconnected (`signalling`: the new stream is in no room, so every room is joined again
    * and its occupants' presence read afresh) and after the server's event stream came back (`events`: calls
    * opened meanwhile were never announced). The one place that decides which rooms a console is in after a
@@ -659,7 +659,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
 
   /**
    * The guest of our call is not in its room (it left, or its connection dropped). Its media goes on
-   * meanwhile, and a guest that reconnects is back within its backoff (SPEC.md §9: at most 10 s, plus the
+   * meanwhile, and a guest that reconnects is back within its backoff (at most 10 s, plus the
    * connect), so the call ends only if it is still away after GUEST_RETURN_MS; a guest that really left
    * ends it sooner through the media (its publisher leaves, or the room is destroyed). While our own
    * stream is down nothing is decided: the rejoin looks again.
@@ -672,7 +672,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   }
   // ---- end of signalling reconnection -----------------------------------------------------------------
 
-  // ---- resilience (issue 12): the media server waited for, reconnected to, or lost -------------------
+  // ---- resilience: the media server waited for, reconnected to, or lost -------------------------------
   /**
    * Janus lost the call's session (restarted or crashed): the call ends with MEDIA_LOST as its error;
    * our own connection stayed down through every ICE restart: it ends with ICE_FAILED.

@@ -1,8 +1,8 @@
 /**
- * The agent's lists of guests (SPEC.md §4): the queue (room presence OpenCall) and the calls other agents
+ * The agent's lists of guests (docs/protocol.md "Presence"): the queue (OpenCall) and the calls others
  * are in (InCall), built from the guests' room presences.
  *
- * Why incremental (issue 16, "the busiest hour"): a console in a thousand guests' rooms receives a
+ * Why incremental (docs/performance.md "Waiting guests"): a console in a thousand guests' rooms receives a
  * presence per arrival, per change and per departure. Rebuilding both lists from every presence in every
  * room on each one made listing N guests cost N² entries (a console needed 220 s to list 1,000). One
  * presence changes at most its own occupant's entry, so `withPresence` replaces just that one and

@@ -1,9 +1,9 @@
-/** The console's server-sent event stream, kept open across a restart of the Lobby server (issue 12). */
+/** The console's server-sent event stream, kept open across a restart of the Lobby server. */
 /** Waits before opening a closed event stream again: 1 s, doubling, at most 30 s. */
 const REOPEN_MS = { first: 1000, max: 30_000 };
 
 /**
- * Keeps a server-sent event stream open (issue 12). EventSource reconnects by itself after a network
+ * Keeps a server-sent event stream open across restarts. EventSource reconnects by itself after a network
  * error, but not after an answer that is not a 200 event stream: while the Lobby server restarts, nginx
  * answers 502 and the browser closes the stream for good, so the console would never hear of a new call
  * again. Such a closed stream is opened anew (with a growing delay); `live` follows each one.

@@ -1,4 +1,4 @@
-/** The guest's service calls (SPEC.md §7), against the Lobby server's /api. */
+/** The guest's service calls (docs/api.md "Guest-facing calls"), against the Lobby server's /api. */
 import type {
   CallBugBody,
   CallReportAddBody,

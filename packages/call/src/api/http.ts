@@ -115,7 +115,7 @@ export function uploadTypeOf(file: { type: string }): UploadType {
 }
 
 /**
- * POST /upload/{type} (SPEC.md §7): multipart with the file under the type's name, companyId and
+ * POST /upload/{type} (docs/api.md): multipart with the file under the type's name, companyId and
  * forChat=true. Resolves with data.fileUrl; on failure throws an ApiError with the HTTP status (0 when
  * the request itself failed).
  */

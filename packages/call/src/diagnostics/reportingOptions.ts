@@ -1,7 +1,7 @@
 /**
- * What the Sentry browser SDK is started with (SPEC.md §7 "An error-reporting service receives session
- * replays and events, sampled at 10 percent of sessions and 100 percent on error", §8 "Error reporting
- * ignores several known noisy errors, redirect errors and 404 transactions", §9 "Session replay").
+ * What the Sentry browser SDK is started with (docs/operations.md §13: replays of 10 % of
+ * sessions and of every session with an error, known noise, redirects and 404 transactions not reported,
+ * the replay's timing).
  *
  * Pure values and builders, no SDK code: the SDK itself loads lazily (reporting.ts), and the unit tests
  * read these. Types only come from the SDK.
@@ -10,7 +10,7 @@ import type { BrowserOptions, replayIntegration } from '@sentry/browser';
 
 type ReplayOptions = NonNullable<Parameters<typeof replayIntegration>[0]>;
 
-/** SPEC.md §9's session replay constants. */
+/** The session replay constants (docs/operations.md §13). */
 export const REPLAY_SPEC = {
   flushMinDelayMs: 5_000,
   flushMaxDelayMs: 5_500,
@@ -25,11 +25,11 @@ export const REPLAY_SPEC = {
   slowClickMs: 7_000,
 } as const;
 
-/** SPEC.md §7: replays of 10 % of sessions, and of every session with an error. */
+/** Replays of 10 % of sessions, and of every session with an error. */
 export const REPLAY_SAMPLE_RATES = { session: 0.1, onError: 1 } as const;
 
 /**
- * Known noise (SPEC.md §8): browser quirks that are not faults of the page, requests the browser or the
+ * Known noise: browser quirks that are not faults of the page, requests the browser or the
  * guest cancelled, a lazy chunk that a redeploy replaced under an open tab, redirects, and extensions.
  */
 export const IGNORED_ERRORS: Array<string | RegExp> = [
@@ -41,7 +41,7 @@ export const IGNORED_ERRORS: Array<string | RegExp> = [
   /\bredirect(ed|ing)?\b/i,
 ];
 /**
- * 404 transactions (SPEC.md §8): a mistyped address is the guest's, not ours. SDK 11 streams spans
+ * 404 transactions: a mistyped address is the guest's, not ours. SDK 11 streams spans
  * (`traceLifecycle: 'stream'`), so a transaction is a root span and the filter is `ignoreSpans` (its
  * `ignoreTransactions` is ignored then, with a warning).
  */
@@ -49,7 +49,7 @@ export const IGNORED_TRANSACTIONS: Array<string | RegExp> = [/\b404\b/, /not[ _-
 /** Errors thrown by browser extensions' scripts are not the page's. */
 export const DENIED_URLS: RegExp[] = [/^(chrome|moz|safari(-web)?)-extension:\/\//];
 
-/** The replay integration's options: SPEC.md §9; text, inputs and media (the call's video) masked. */
+/** The replay integration's options (docs/operations.md §13); text, inputs and media (video) masked. */
 export function replayOptions(): ReplayOptions {
   return {
     flushMinDelay: REPLAY_SPEC.flushMinDelayMs,
@@ -87,7 +87,7 @@ export function clientOptions(
       urlQueryParams: false,
       httpBodies: [],
     },
-    // the page prints nothing (SPEC.md §9)
+    // the page prints nothing (docs/operations.md §13)
     debug: false,
   };
 }

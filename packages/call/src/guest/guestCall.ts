@@ -1,5 +1,5 @@
 /**
- * The guest's side of a call (SPEC.md §4), framework-free: the guest app renders its snapshots.
+ * The guest's side of a call (docs/protocol.md), framework-free: the guest app renders its snapshots.
  *
  *   prepare()  register → XMPP session start (roster, presence, ICE servers, carbons) → join own room
  *   call()     camera → report add (ok | outOfQuota | blocked) → Janus room → publish → OpenCall|target|callId
@@ -49,13 +49,13 @@ export interface GuestCallSnapshot {
   remoteFeeds: RemoteFeed[];
   endReason: EndReason | null;
   error: string | null;
-  /** call stages reached (SPEC.md §4), for call-bug reports */
+  /** call stages reached (docs/protocol.md "Media session"), for call-bug reports */
   stages: Partial<Record<CallStage, boolean>>;
   /** our own microphone and camera state (the others' are in status.mutedAudioJIDs / mutedVideoJIDs) */
   muted: { audio: boolean; video: boolean };
   /** our own shared screen while status.screenShare */
   localScreen: MediaStream | null;
-  /** SPEC.md §3 Report InitialCallID: the first call id of this call (set once; hold/resume changes callId) */
+  /** The report's InitialCallID: the first call id of this call (set once; hold/resume changes callId) */
   initialCallId: string | null;
   /** the media server is waited for or reconnected to (media/mediaHealth.ts): shown to the guest */
   mediaNotice: MediaNotice;
@@ -85,7 +85,7 @@ export interface GuestCallOptions {
    */
   appointment?: { reference: string; id: string; agentUsername: string } | null;
   serviceType?: 'talk' | 'widget';
-  /** page visibility and device facts (SPEC.md §4 "Presence"); the browser's by default */
+  /** page visibility and device facts (docs/protocol.md "Presence"); the browser's by default */
   environment?: () => { pageHidden: boolean; isAndroid: boolean; notificationAllowed: boolean };
   videoConstraints?: MediaTrackConstraints;
   /** the company's streamWatermark: drawn into the guest's sent camera video when set */
@@ -119,7 +119,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   #images = new Map<string, string>();
   /** the last agent whose stream we received */
   #lastPeer: string | null = null;
-  /** SPEC.md §4: while waiting, the status follows the page's visibility (Away on hidden Android pages) */
+  /** While waiting, the status follows the page's visibility (Away on hidden Android pages) */
   readonly #onVisibility = (): void => {
     const visible = !this.inCall.ports.environment.pageHidden();
     this.#setStatus((s) => ({ ...s, pageVisible: visible }));
@@ -433,7 +433,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     });
   }
 
-  /** Creates the call's Janus room, joins it and publishes (SPEC.md §4 "Media session" 1–2). */
+  /** Creates the call's Janus room, joins it and publishes (docs/protocol.md "Media session" 1–2). */
   async #startMedia(
     callId: string,
     kind: 'video' | 'voice',
@@ -442,7 +442,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     xmpp: SignallingPort,
   ): Promise<void> {
     // the server creates the call's room and hands us its pin and a Janus token (docs/protocol.md)
-    // while Janus is down the server cannot make the room: asked again, the guest told (issue 12)
+    // while Janus is down the server cannot make the room: asked again, the guest told
     const grant = await grantWithRetry(() => this.#options.api.mediaGrant(callId, { webview: !!this.#options.webview }), {
       stopIf: () => this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended',
       notice: (mediaNotice) => this.#set({ mediaNotice }),
@@ -558,7 +558,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     });
   }
 
-  // ---- resilience (issue 12): the media server waited for, reconnected to, or lost -------------------
+  // ---- resilience: the media server waited for, reconnected to, or lost -------------------------------
   /** The CallRoom's health hooks (media/mediaHealth.ts): the notice shown, and the lost session. */
   #mediaHealth(callId: string): FeedHooks['health'] {
     return {
@@ -590,7 +590,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     this.#delivery.deliver(callId, ['call_ended_timestamp']);
   }
   /**
-   * SPEC.md §4/§7: the report marked failed, with the SDPs of the connection that failed (ICE failure),
+   * The report marked failed, with the SDPs of the connection that failed (ICE failure),
    * or the publisher's (lost session).
    */
   async #reportFailed(media: MediaTransport, callId: string, handle: 'publisher' | 'subscriber' | 'screen' = 'publisher'): Promise<void> {
@@ -635,12 +635,12 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (xmpp.connected) xmpp.setRoomPresence(room, username, status, this.#lobbyElement());
   }
 
-  // ---- signalling reconnection (issue 12) -------------------------------------------------------------
+  // ---- signalling reconnection: the XMPP stream dropped and came back -----------------------------------
   /** the status of our room presence as the agents last had it (empty between calls) */
   #roomStatus = '';
 
   /**
-   * The XMPP session came back after a drop (XmppSession reconnects by itself, SPEC.md §9). A new stream
+   * The XMPP session came back after a drop (XmppSession reconnects by itself). A new stream
    * is in no room: we join ours again, announcing what the agents last had from us (OpenCall while we
    * wait, so we are back in their queues; InCall in a call; CallOnHold on hold).
    */
@@ -657,7 +657,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   }
   // ---- end of signalling reconnection -----------------------------------------------------------------
 
-  /** Chat in the call's room (SPEC.md §3: newest first, unread while the chat is closed). */
+  /** Chat in the call's room ("Call status": newest first, unread while the chat is closed). */
   #onChat(message: ChatMessage): void {
     if (message.room !== this.#room?.room || message.delayed || !this.#snapshot.callId) return;
     const mine = message.nick === this.#registration?.username;
@@ -677,7 +677,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       this.#names.set(jid, name);
       this.#setStatus((s) => ({ ...s, peers: s.peers.map((p) => (p.peerJID === jid ? { ...p, name } : p)) }));
     }
-    // the agent's picture (SPEC.md §3 peers profileImageUrl): kept, like the name, for its feed to come
+    // the agent's picture (peers profileImageUrl): kept, like the name, for its feed to come
     const image = presenceImageUrl(presence.lobby?.profileImageUrl);
     if (presence.available && this.#images.get(jid) !== image) {
       if (image) this.#images.set(jid, image);
@@ -731,7 +731,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   }
 
   /**
-   * Holding (SPEC.md §4): the agent paused the call. The peer call becomes Paused (on-hold count +1,
+   * Holding ("Hold and resume"): the agent paused the call. The peer call becomes Paused (on-hold count +1,
    * peers and muted lists cleared), our media stops (the room is destroyed: the call continues under a
    * new call id), and the room hears CallOnHold.
    */
@@ -800,9 +800,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   readonly #methodOf = new Map<string, 'p2p' | 'mediaServer'>();
 
   #reportBug(callId: string, message: string): void {
-    // SPEC.md §7: no call-bug report for a p2p call (before its grant: the company's method)
+    // no call-bug report for a p2p call (docs/protocol.md "p2p"; before its grant: the company's method)
     if ((this.#methodOf.get(callId) ?? this.#options.callMethod) === 'p2p') return;
-    // SPEC.md §7: the log is the app's last 110 console entries (consoleBuffer.ts), this failure last
+    // the log is the app's last 110 console entries (consoleBuffer.ts), this failure last
     console.error(`call stage failed: ${message}`);
     void this.#options.api.callBug({
       call_id: callId,

@@ -1,5 +1,5 @@
 /**
- * Local media (SPEC.md §5): the default camera constraint is ideal 1440×1080 (max width 1440); a failed
+ * Local media ("Constants" of docs/protocol.md): default camera ideal 1440×1080 (max width 1440); a failed
  * camera request is reported as 'disabledCamera'.
  */
 export const DEFAULT_VIDEO_CONSTRAINTS: MediaTrackConstraints = {
@@ -7,7 +7,7 @@ export const DEFAULT_VIDEO_CONSTRAINTS: MediaTrackConstraints = {
   height: { ideal: 1080 },
 };
 
-/** Janus's video presets (SPEC.md §5). */
+/** Janus's video presets (docs/protocol.md "Constants"). */
 export const VIDEO_PRESETS = {
   lowres: { width: 320, height: 240 },
   'lowres-16:9': { width: 320, height: 180 },

@@ -1,5 +1,5 @@
 /**
- * ICE restart of one peer connection (issue 12, docs/protocol.md "ICE restart"), the same for the
+ * ICE restart of one peer connection (docs/protocol.md "ICE restart"), the same for the
  * publisher, the screen and the subscriber: what differs (who makes the new offer) is `restart`.
  *
  * - `disconnected` is often a blip (a Wi-Fi hand-over): after DISCONNECTED_GRACE_MS still not connected,

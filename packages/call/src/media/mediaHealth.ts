@@ -1,10 +1,10 @@
 /**
- * What both engines (guest and agent) do when the media server fails (SPEC.md §8, issue 12), written
+ * What both engines (guest and agent) do when the media server fails (docs/protocol.md), written
  * once: the notice a person sees while Janus is waited for, and the call's failure when its session is
  * lost (Janus restarted or crashed: its rooms and sessions are gone).
  *
  * - 'waitingForServer': Janus does not answer (the room cannot be made, or connecting fails); retried
- *   up to SPEC.md §8's 20 times with a bounded delay, then the call fails with MEDIA_SERVER_DOWN.
+ *   up to 20 times with a bounded delay, then the call fails with MEDIA_SERVER_DOWN.
  * - 'reconnecting': the transport to Janus dropped; the media goes on and the session is claimed again.
  * - 'serverUnreachable': the transport dropped and no media arrives either (Janus itself is down): the
  *   picture is frozen while the session is claimed again.

@@ -1,5 +1,5 @@
 /**
- * A media session on the Janus videoroom plugin (SPEC.md §4 "Media session", §7 "Media gateway").
+ * A media session on the Janus videoroom plugin (docs/protocol.md "Media session", "Media room").
  *
  * One session per call: a publisher handle (own camera/microphone), an optional second publisher for
  * the screen (`{display}-screen`), and one multistream subscriber handle that carries every other
@@ -22,7 +22,7 @@ type Message = JanusJS.Message;
 type Jsep = JanusJS.JSEP;
 type HandleKind = 'publisher' | 'subscriber' | 'screen';
 
-/** The stages SPEC.md §4 tracks; a failure of any one is reported as a call bug. */
+/** The stages docs/protocol.md "Media session" tracks; a failure of any one is reported as a call bug. */
 export type CallStage =
   'createRoom' | 'joinRoom' | 'createOffer' | 'createAnswer' | 'localStream' | 'remoteStream';
 
@@ -44,7 +44,7 @@ export interface MediaSessionOptions {
   servers: string[];
   iceServers: RTCIceServer[];
   debug?: boolean;
-  /** Attempts for each gateway call (SPEC.md §8: 20). */
+  /** Attempts for each gateway call (docs/protocol.md "Constants": 20). */
   attempts?: number;
   /**
    * The Janus token of the session: the server's media grant (one room, one participant), or an agent's
@@ -57,7 +57,7 @@ export interface MediaSessionOptions {
 export interface RoomOptions {
   room: string;
   pin: string;
-  /** webview=true: H264 profile 42e01f for in-app webviews (SPEC.md §7) */
+  /** webview=true: H264 profile 42e01f for in-app webviews (docs/protocol.md "Constants") */
   webview?: boolean;
   description?: string;
 }
@@ -124,7 +124,7 @@ export type MediaEvents = {
   held: { peer: string };
 };
 
-/** How long connecting to one endpoint may take before the next is tried (SPEC.md §8 'Request timed out'). */
+/** How long connecting to one endpoint may take before the next is tried ('Request timed out'). */
 export const CONNECT_TIMEOUT_MS = 8000;
 /** How long one gateway request may wait for its answer (a transport that dropped never answers). */
 export const REQUEST_TIMEOUT_MS = 15000;
@@ -265,10 +265,10 @@ export class MediaSession extends Emitter<MediaEvents> {
   }
 
   /**
-   * Connects to the first answering endpoint (SPEC.md §7 fallback list: the websocket, then HTTP),
+   * Connects to the first answering endpoint (a fallback list: the websocket, then HTTP),
    * whichever way the first fails (refused, closed before the session exists, or silent past
-   * CONNECT_TIMEOUT_MS); the whole round is tried again up to `attempts` times (SPEC.md §8: "janus flag
-   * set false and init retried"), each retry told as 'connectRetry'.
+   * CONNECT_TIMEOUT_MS); the whole round is tried again up to `attempts` times (the connection marked down
+   * and set up again), each retry told as 'connectRetry'.
    */
   async connect(): Promise<void> {
     // a standby session handed to its call is connected already
@@ -518,7 +518,7 @@ export class MediaSession extends Emitter<MediaEvents> {
     );
   }
 
-  /** One plugin request; a transport that dropped never answers, hence the timeout (SPEC.md §8). */
+  /** One plugin request; a transport that dropped never answers, hence the timeout. */
   #request<T = Message>(handle: Handle, message: Record<string, unknown>, jsep?: Jsep): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`Request timed out (${String(message.request)})`)), REQUEST_TIMEOUT_MS);
@@ -540,7 +540,7 @@ export class MediaSession extends Emitter<MediaEvents> {
   }
 
   /**
-   * A gateway step retried as SPEC.md §8 says. A request answered with an error (a wrong pin) is final;
+   * A gateway step retried ("Constants"). A request answered with an error (a wrong pin) is final;
    * an offer or answer the browser failed to make (`anyError`) is made again.
    */
   #retried<T>(step: () => Promise<T>, anyError = false): Promise<T> {
@@ -552,9 +552,9 @@ export class MediaSession extends Emitter<MediaEvents> {
   }
 
   /**
-   * Attaches the publisher handle (SPEC.md §4 step 1), and the subscriber handle beside it: the first
+   * Attaches the publisher handle ("Media session" step 1), and the subscriber handle beside it: the first
    * subscription (at join, or when the other side's publisher is announced: the agent's answer, for a
-   * waiting guest) then starts with its `join` and not with one more round trip to attach (issue 16).
+   * waiting guest) then starts with its `join` and not with one more round trip to attach.
    */
   async attachPublisher(): Promise<void> {
     // a standby session handed to its call has both already
@@ -573,21 +573,21 @@ export class MediaSession extends Emitter<MediaEvents> {
 
   /**
    * The call's room, as the server granted it (docs/protocol.md "Media room"): the server creates each
-   * room (SPEC.md §7's properties, a random pin and a secret only it holds), so this only records the
+   * room (its properties, a random pin and a secret only it holds), so this only records the
    * stage; no browser may create, edit, record or destroy a room.
    */
   useRoom(): void {
     this.emit('stage', { stage: 'createRoom', ok: true });
   }
 
-  /** A publisher's join request (SPEC.md §5: the pin in lowercase), retried as SPEC.md §8 says. */
+  /** A publisher's join request (the pin in lowercase), retried (docs/protocol.md "Constants"). */
   #joinAsPublisher(handle: Handle, room: RoomOptions, display: string): Promise<Message> {
     return this.#retried(() =>
       this.#request(handle, { request: 'join', ptype: 'publisher', room: room.room, pin: room.pin.toLowerCase(), display }),
     );
   }
 
-  /** Joins the room as a publisher (SPEC.md §5: the pin in lowercase). */
+  /** Joins the room as a publisher (the pin in lowercase). */
   async join(room: RoomOptions, display: string): Promise<Publisher[]> {
     const publisher = this.#requirePublisher();
     this.#room = room;
@@ -612,7 +612,7 @@ export class MediaSession extends Emitter<MediaEvents> {
     }
   }
 
-  /** Publishes local media (SPEC.md §4 step 2). Resolves when Janus has configured the stream. */
+  /** Publishes local media ("Media session" step 2). Resolves when Janus has configured the stream. */
   async publish(options: PublishOptions): Promise<void> {
     const publisher = this.#requirePublisher();
     this.localStream = options.stream;
@@ -1026,7 +1026,7 @@ export class MediaSession extends Emitter<MediaEvents> {
 
   /**
    * Changes camera and/or microphone during the call, or flips between the front and the back camera
-   * (SPEC.md §3 deviceConfigChanged, isBackCam): the one implementation the guest and the agent share.
+   * (deviceConfigChanged, isBackCam): the one implementation the guest and the agent share.
    * The new tracks replace the published ones on the same connection (replaceTracks).
    *
    * After a camera switch the encoder is watched (cameraGuard.ts, shared with the p2p transport): a camera
@@ -1066,7 +1066,7 @@ export class MediaSession extends Emitter<MediaEvents> {
   }
 
   /**
-   * Leaves the room and ends every handle and the session (SPEC.md §4: hang-up stops tracks, clears
+   * Leaves the room and ends every handle and the session ("Media session": hang-up stops tracks, clears
    * timers and closes the peer connection; then detach; then the session is destroyed).
    */
   async close(_options: { destroyRoom?: boolean } = {}): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The call's media watched through getStats() while it lasts (issue 12): every POLL_MS the line's
+ * The call's media watched through getStats() while it lasts: every POLL_MS the line's
  * quality (networkQuality.ts, the indicator both sides show) and whether the others' media stalled.
  *
  * A stall is how one side learns that the other lost its network: nothing else tells it (the other's

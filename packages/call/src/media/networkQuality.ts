@@ -1,5 +1,5 @@
 /**
- * The network-quality indicator's measure (issue 12): what the call's peer connections' statistics say
+ * The network-quality indicator's measure: what the call's peer connections' statistics say
  * about the line, read from two getStats() reports a moment apart, and its class. Pure: the watcher
  * (mediaWatch.ts) polls, the apps show the class in words and bars (never colour alone).
  *

@@ -1,5 +1,5 @@
 /**
- * The p2p media transport (SPEC.md §1 callMethod p2p; docs/protocol.md "p2p"): the guest's and the
+ * The p2p media transport (callMethod p2p; docs/protocol.md "p2p"): the guest's and the
  * agent's media flow directly between their browsers over a Jingle session (xmpp/jingle.ts), behind the
  * same MediaTransport port as Janus (media/mediaSession.ts), so the engines and the call-room core do not
  * change with the method.
@@ -47,7 +47,7 @@ interface Link {
 
 /**
  * How many times the guest sends its session-initiate to the agent who answered before the call fails
- * (SPEC.md §8 retries a gateway step 20 times; a Jingle attempt can wait the whole accept timeout of
+ * (a gateway step is tried 20 times; a Jingle attempt can wait the whole accept timeout of
  * xmpp/jingle.ts, so fewer: the guest is not kept waiting minutes for a console that is gone).
  */
 export const P2P_INITIATE_ATTEMPTS = 5;
@@ -149,7 +149,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
     this.#addLocalTracks(call.pc);
     // the screen's content, always last (see the file's comment); sent only while sharing
     call.pc.addTransceiver('video', { direction: 'sendrecv' });
-    // the session-initiate is the p2p side's offer: its stage, as Janus's publisher offer (SPEC.md §4)
+    // the session-initiate is the p2p side's offer: its stage, as Janus's publisher offer ("Media session")
     try {
       await call.start();
     } catch (error) {

@@ -1,6 +1,6 @@
 /**
- * Retries a gateway call (SPEC.md §8: attach, create room, offer, subscribe, answer and screen share
- * are tried up to 20 times). The delay grows a little each time, bounded, so a restarting server gets
+ * Retries a gateway call (docs/protocol.md "Constants": attach, create room, offer, subscribe, answer, screen
+ * share are tried up to 20 times). The delay grows a little each time, bounded, so a restarting server gets
  * room without the guest waiting long after it is back.
  */
 export interface RetryOptions {
@@ -38,7 +38,7 @@ export async function retry<T>(attempt: () => Promise<T>, options: RetryOptions)
 }
 
 /**
- * SPEC.md §8's gateway messages that a retry can cure: the server down or unreachable, a lost
+ * Gateway messages a retry cures (docs/protocol.md "Error messages"): the server down or unreachable, a lost
  * connection, a request that timed out. An answer with an error (a wrong pin, an unknown room) is final.
  */
 export function isTransientGatewayError(error: unknown): boolean {

@@ -1,5 +1,5 @@
 /**
- * The agent's media session made before its answer (issue 16, "Answer → first frame": keep the agent's
+ * The agent's media session made before its answer (docs/performance.md "Answer → first frame": keep its
  * Janus session and handles warm). While calls wait, the console keeps one Janus session open with its
  * publisher and subscriber handles attached; the answer's media session is this one, handed the call's
  * grant (MediaSession.useGrant), so the session's create and the two attaches are off the answer's path.

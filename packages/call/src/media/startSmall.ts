@@ -1,5 +1,5 @@
 /**
- * A new publisher's first frames at a size its start rate can carry (issue 16, "avoid the keyframe wait").
+ * A new publisher's first frames at a size its start rate can carry (docs/performance.md: keyframe wait).
  *
  * Chromium starts a sender's bandwidth estimate at 300 kbit/s. Below that, libwebrtc's encoder drops the
  * first frames (up to four) of a picture larger than 320×240, and below 500 kbit/s of one larger than

@@ -1,5 +1,5 @@
 /**
- * A websocket to the media server opened before it is needed (issue 16, "Answer → first frame"): a
+ * A websocket to the media server opened before it is needed (docs/performance.md "Answer → first frame"): a
  * console with calls waiting keeps one open, and the agent's next media session takes it instead of
  * opening its own, so the connection (TCP, the websocket upgrade through nginx and the gate, and the
  * gate's own connection to Janus) is off the answer's path. No Janus session exists on it until the

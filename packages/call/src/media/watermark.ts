@@ -1,5 +1,5 @@
 /**
- * The company's stream watermark (SPEC.md §2 streamWatermark, waterMarkLogo) drawn into the published
+ * The company's stream watermark (streamWatermark, waterMarkLogo; docs/guest-journey.md), drawn into the
  * camera video itself, so that whoever receives the stream — the agent, a supervisor, the recording —
  * sees it, not only the page that shows it. The camera plays into a <video> element; every frame is
  * drawn onto a canvas with the mark in the top-end corner, and the canvas is what is sent.

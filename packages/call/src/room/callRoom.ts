@@ -62,7 +62,7 @@ export interface FeedHooks {
   /** after any feed was added */
   feedAdded?: (feed: RemoteFeed) => void;
   /**
-   * The media server's health (issue 12, media/mediaHealth.ts): the notice to show while Janus is waited
+   * The media server's health (media/mediaHealth.ts): the notice to show while Janus is waited
    * for or reconnected to, and what the engine does once the call's session is lost.
    */
   health?: {
@@ -85,7 +85,7 @@ export interface PublishPlan {
   watermark?: WatermarkOptions | null;
   /** after the transport connected (e.g. the guest's connection.janus flag) */
   connected?: () => void;
-  /** SPEC.md §4: the guest publishes only once its page is visible */
+  /** the guest publishes only once its page is visible (docs/protocol.md "Media session") */
   waitVisible?: boolean;
 }
 
@@ -191,7 +191,7 @@ export class CallRoom {
   }
 
   /**
-   * Connects, joins the media room and publishes (SPEC.md §4 "Media session" 1–2). The camera may still
+   * Connects, joins the media room and publishes (docs/protocol.md "Media session"). The camera may still
    * be opening meanwhile (the subscription to the others begins at join). Resolves false when the call was
    * held or ended meanwhile (a camera opened for it is stopped).
    */
@@ -238,7 +238,7 @@ export class CallRoom {
   }
 
   /**
-   * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
+   * Changes camera and/or microphone during the call without dropping it (docs/protocol.md "Call status"
    * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
    */
   async changeDevices(choice: DeviceChoice, video: boolean): Promise<void> {
@@ -264,18 +264,18 @@ export class CallRoom {
     });
   }
 
-  /** The device settings panel (SPEC.md §3 deviceConfigOpen). */
+  /** The device settings panel (deviceConfigOpen). */
   setDeviceConfigOpen(open: boolean): void {
     this.#setStatus((s) => ({ ...s, deviceConfigOpen: open }));
   }
 
-  /** Volume of the others' audio, 0–1 (SPEC.md §3 callVolume, default 1). */
+  /** Volume of the others' audio, 0–1 (callVolume, default 1). */
   setCallVolume(volume: number): void {
     const v = Math.min(1, Math.max(0, Number.isFinite(volume) ? volume : 1));
     this.#setStatus((s) => ({ ...s, callVolume: v }));
   }
 
-  /** The participant shown large (SPEC.md §3 mainUser). */
+  /** The participant shown large (mainUser). */
   setMainUser(jid: string): void {
     this.#setStatus((s) => ({ ...s, mainUser: jid }));
   }
@@ -317,7 +317,7 @@ export class CallRoom {
     this.#options.write({ localScreen: display, status: screenShareChanged(this.#options.read().status, !!display) });
   }
 
-  /** A chat message of the call's room (SPEC.md §3: newest first, unread while the chat is closed). */
+  /** A chat message of the call's room (newest first, unread while the chat is closed). */
   receiveChat(message: ChatMessage, mine: boolean, from: string): void {
     this.#setStatus((s) =>
       chatReceived(s, {
@@ -355,7 +355,7 @@ export class CallRoom {
   }
 
   /**
-   * Holding (SPEC.md §4): the shared screen stops, the others' feeds go, `status` records the hold, and
+   * Holding ("Hold and resume"): the shared screen stops, the others' feeds go, `status` records the hold,
    * `announce` tells the room; then the media leaves (the call continues under a new call id) and the
    * camera stops. The returned teardown is also `holding`, which a resume waits for.
    */

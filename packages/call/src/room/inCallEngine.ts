@@ -32,24 +32,24 @@ export abstract class InCallEngine<Events extends Record<string, unknown>> exten
   }
 
   /**
-   * Changes camera and/or microphone during the call without dropping it (SPEC.md §3
+   * Changes camera and/or microphone during the call without dropping it (docs/protocol.md "Call status"
    * deviceConfigChanged), or flips between the front and the back camera (isBackCam).
    */
   changeDevices(choice: DeviceChoice): Promise<void> {
     return this.inCall.changeDevices(choice, this.callIsVideo());
   }
 
-  /** The device settings panel (SPEC.md §3 deviceConfigOpen). */
+  /** The device settings panel (deviceConfigOpen). */
   setDeviceConfigOpen(open: boolean): void {
     this.inCall.setDeviceConfigOpen(open);
   }
 
-  /** Volume of the others' audio, 0–1 (SPEC.md §3 callVolume, default 1). */
+  /** Volume of the others' audio, 0–1 (callVolume, default 1). */
   setCallVolume(volume: number): void {
     this.inCall.setCallVolume(volume);
   }
 
-  /** The participant shown large (SPEC.md §3 mainUser). */
+  /** The participant shown large (mainUser). */
   setMainUser(jid: string): void {
     this.inCall.setMainUser(jid);
   }

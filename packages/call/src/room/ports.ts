@@ -50,7 +50,7 @@ export interface SignallingPort {
  */
 export interface MediaTransport {
   /**
-   * Its events, with the media server's health among them (issue 12, media/mediaHealth.ts): connectRetry
+   * Its events, with the media server's health among them (media/mediaHealth.ts): connectRetry
    * (Janus not answering yet), reconnecting / reconnected (the session claimed on a new connection), lost.
    */
   on: Subscribe<MediaEvents>;
@@ -90,7 +90,7 @@ export interface ClockPort {
   setTimeout(run: () => void, ms: number): () => void;
 }
 
-/** The page the engine runs in (SPEC.md §4 "Presence": visibility, Android, notifications). */
+/** The page the engine runs in (docs/protocol.md "Presence": visibility, Android, notifications). */
 export interface EnvironmentPort {
   pageHidden(): boolean;
   /** calls `listener` on every visibility change; returns the function that unsubscribes */
@@ -167,7 +167,7 @@ export function defaultPorts(overrides: Partial<CallPorts> = {}): CallPorts {
   };
 }
 
-/** SPEC.md §4: publishing begins only when the page is visible. */
+/** Publishing begins only when the page is visible (docs/protocol.md "Media session"). */
 export function whenVisible(environment: EnvironmentPort): Promise<void> {
   if (!environment.pageHidden()) return Promise.resolve();
   return new Promise((resolve) => {

@@ -1,6 +1,6 @@
 /**
- * Call status, SPEC.md §3 "Call status", with the transitions of §4 as pure functions.
- * The field names are the SPEC's, so logs and error reports read the same as the specification.
+ * Call status (docs/protocol.md "Call status"), with its transitions as pure functions.
+ * The field names are the protocol's, so logs and error reports read the same as the documentation.
  */
 
 export interface Peer {
@@ -34,7 +34,7 @@ export interface CallStatus {
   janusSessionEnded: boolean;
   peers: Peer[];
   callStarted: boolean;
-  /** epoch ms of the session start (SPEC.md §4 "Session start") */
+  /** epoch ms of the session start (docs/protocol.md "Session start") */
   callInitiated: number | null;
   mainUser: string | null;
   mutedVideoJIDs: string[];
@@ -86,7 +86,7 @@ export function initialCallStatus(): CallStatus {
   };
 }
 
-/** A remote stream arrived (SPEC.md §4: the peer call becomes Resumed). */
+/** A remote stream arrived (the peer call becomes Resumed: docs/protocol.md "Media session"). */
 export function peerJoined(state: CallStatus, peer: Peer, hasVideo: boolean): CallStatus {
   const others = state.peers.filter((p) => p.janusId !== peer.janusId);
   return {
@@ -111,7 +111,7 @@ export function peerLeft(state: CallStatus, janusId: string): CallStatus {
   };
 }
 
-/** Holding (SPEC.md §4): the on-hold count goes up; peers and the muted lists are cleared. */
+/** Holding: the on-hold count goes up; peers and the muted lists are cleared ("Call status"). */
 export function peerPaused(state: CallStatus): CallStatus {
   return {
     ...state,
@@ -150,7 +150,7 @@ export function mutedChanged(
   return { ...state, [key]: muted ? [...without, jid] : without };
 }
 
-/** Our own screen share started or stopped (SPEC.md §4 "Media session"). */
+/** Our own screen share started or stopped (docs/protocol.md "Media session"). */
 export function screenShareChanged(state: CallStatus, sharing: boolean): CallStatus {
   return { ...state, screenShare: sharing };
 }

@@ -26,14 +26,14 @@ export interface XmppSessionOptions {
   wsUrl: string;
   jid: string;
   credential: string;
-  /** SPEC.md §7: 'web' for the guest */
+  /** 'web' for the guest (docs/protocol.md "Constants") */
   resource?: string;
   /**
-   * Auto reconnect (SPEC.md §9: on) waits 2^attempts + random seconds before each attempt, capped at this
+   * Auto reconnect (on by default) waits 2^attempts + random seconds before each attempt, capped at this
    * many seconds (10 for the guest; StanzaJS's default 32).
    */
   maxReconnectBackoff?: number;
-  /** default true (SPEC.md §9); each attempt is told as 'reconnecting', success as 'reconnected' */
+  /** default true; each attempt is told as 'reconnecting', success as 'reconnected' */
   autoReconnect?: boolean;
   /**
    * A fresh credential for a reconnection: the first one is a short-lived JWT (an hour), and a console
@@ -91,7 +91,7 @@ export type XmppEvents = {
    * show "reconnecting"; rooms are not rejoined by the session (the engines do that on 'reconnected').
    */
   reconnecting: { attempt: number };
-  /** A new stream after a drop, with SPEC.md §4's session start done again (roster, presence, ICE, carbons). */
+  /** A new stream after a drop, with the session start done again (roster, presence, ICE, carbons). */
   reconnected: void;
   roomPresence: RoomPresence;
   control: ControlMessage;
@@ -127,7 +127,7 @@ export class XmppSession extends Emitter<XmppEvents> {
   }
 
   /**
-   * Connects and runs the session start of SPEC.md §4: roster, initial presence, ICE discovery,
+   * Connects and runs the session start (docs/protocol.md): roster, initial presence, ICE discovery,
    * carbons. Resolves once all of that is done.
    */
   async connect(timeoutMs = 20_000): Promise<void> {
@@ -191,7 +191,7 @@ export class XmppSession extends Emitter<XmppEvents> {
     };
   }
 
-  /** SPEC.md §4 "Session start": roster, presence, ICE discovery, carbons. */
+  /** The session start (docs/protocol.md "Session start"): roster, presence, ICE discovery, carbons. */
   async #sessionStart(client: XMPP.Agent): Promise<void> {
     await client.getRoster();
     client.sendPresence();
@@ -215,7 +215,7 @@ export class XmppSession extends Emitter<XmppEvents> {
       const wasConnected = this.connected;
       this.connected = false;
       if (wasConnected) this.emit('disconnected', undefined);
-      // StanzaJS schedules the next attempt itself (SPEC.md §9 backoff) unless we are leaving
+      // StanzaJS schedules the next attempt itself (its backoff) unless we are leaving
       if (this.#started && !this.#leaving && (this.options.autoReconnect ?? true)) {
         this.emit('reconnecting', { attempt: (client as unknown as { reconnectAttempts?: number }).reconnectAttempts ?? 1 });
       }
@@ -300,7 +300,7 @@ export class XmppSession extends Emitter<XmppEvents> {
     return id;
   }
 
-  /** Sends empty presence (SPEC.md §4 "Ending a session") and closes the stream. */
+  /** Sends empty presence (docs/protocol.md "Session start") and closes the stream. */
   async disconnect(): Promise<void> {
     const client = this.#client;
     if (!client) return;
@@ -316,11 +316,11 @@ export class XmppSession extends Emitter<XmppEvents> {
 }
 
 /**
- * StanzaJS's configuration (SPEC.md §9): auto reconnect on, waiting 2^attempts + random seconds before
+ * StanzaJS's configuration ("Constants"): auto reconnect on, waiting 2^attempts + random seconds before
  * each attempt, capped at maxReconnectBackoff (StanzaJS's Client does the waiting; its default cap is 32);
  * stream resumption off; IQ requests time out after 15 s. StanzaJS answers an IQ get or set that nothing
  * handles with service-unavailable (cancel), and one with a wrong payload count with bad-request (modify),
- * as SPEC.md §8 says (test/xmppIq.test.ts).
+ * as docs/protocol.md "Constants" says (test/xmppIq.test.ts).
  */
 export function clientConfig(options: XmppSessionOptions): XMPP.AgentConfig {
   return {

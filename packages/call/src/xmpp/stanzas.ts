@@ -39,7 +39,7 @@ export function lobbyStanzas(_client: XMPP.Agent, stanzas: XMPP.JXT.Registry): v
       path: 'presence.lobby',
       fields: {
         userType: attribute('userType'),
-        // SPEC.md §3: the appointment id as text, or empty — sent even when empty
+        // the appointment id as text, or empty — sent even when empty (docs/protocol.md "Identifiers")
         appointmentID: attribute('appointmentID', undefined, { emitEmpty: true }),
         callType: attribute('callType'),
         audioMuted: booleanAttribute('audioMuted'),

@@ -163,7 +163,7 @@ export class FakeXmppServer {
   }
 
   /**
-   * The XMPP server restarts (issue 12): each room tells its occupants everybody left (ejabberd's
+   * The XMPP server restarts: each room tells its occupants everybody left (ejabberd's
    * shutdown presence), then every stream drops and the rooms are empty. `back()` gives the sessions new
    * streams, in no room.
    */
@@ -349,7 +349,7 @@ export class FakeMediaServer {
   readonly transports: FakeMedia[] = [];
   /** what `connect()` of the next transports waits for (a test holds a call in its start) */
   connectGate: Promise<void> | null = null;
-  /** the media server's health (issue 12): connect attempts that fail before one works (connectRetry each) */
+  /** the media server's health: connect attempts that fail before one works (connectRetry each) */
   connectRetries = 0;
   /** connecting fails for good with this error (Janus down after every attempt) */
   connectError: Error | null = null;

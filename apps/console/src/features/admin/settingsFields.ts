@@ -1,4 +1,4 @@
-// The editable company settings (SPEC.md §3 "Company details"), grouped the way the editor shows them.
+// The editable company settings (docs/guest-journey.md "Company details"), grouped as the editor shows them.
 import type { AdminCompany } from '../../api/admin.ts';
 
 export type SettingKey = Exclude<keyof AdminCompany, 'id' | 'activated' | 'host' | 'assignments' | 'assignmentGroups'>;

@@ -14,7 +14,7 @@ export interface Participant {
 }
 
 /**
- * The agent's in-call settings (SPEC.md §3 deviceConfigOpen): camera and microphone during the call
+ * The agent's in-call settings (deviceConfigOpen): camera and microphone during the call
  * (deviceConfigChanged, without dropping it), each participant's volume, and who is shown large
  * (mainUser) when more than one other person is in the call.
  */

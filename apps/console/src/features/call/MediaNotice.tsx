@@ -28,7 +28,7 @@ const LOST_KEYS: Partial<Record<string, Key>> = {
 };
 
 /**
- * What the agent is told while the call's media is in trouble (issue 12, packages/call
+ * What the agent is told while the call's media is in trouble (packages/call
  * media/mediaHealth.ts): Janus waited for or reconnected to, our own connection or the guest's
  * interrupted (ICE restart, the guest's media stalled), or the call cut because the media was lost.
  */

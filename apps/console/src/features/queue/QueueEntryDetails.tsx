@@ -41,7 +41,7 @@ function useCallDetails(callId: string): { details: CallDetails | null; failed: 
 
 /**
  * One formatter per language: building an Intl.DateTimeFormat costs about a millisecond, and the queue
- * once built one per row on every render (issue 16: seconds of a console's main thread at 300 guests).
+ * once built one per row on every render (seconds of a console's main thread at 300 guests).
  */
 const clockFormats = new Map<string, Intl.DateTimeFormat>();
 function clockFormat(language: string): Intl.DateTimeFormat {
@@ -51,7 +51,7 @@ function clockFormat(language: string): Intl.DateTimeFormat {
 }
 
 /**
- * What the agent learns before answering (issue 6): the welcome-form answers, the guest's position when
+ * What the agent learns before answering: the welcome-form answers, the guest's position when
  * the company asks for it, and since when the guest waits. A disclosure under the queue entry.
  */
 export const QueueEntryDetails = memo(function QueueEntryDetails({ callId, waitingSince }: { callId: string; waitingSince: number }) {

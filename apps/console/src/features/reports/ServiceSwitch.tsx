@@ -6,7 +6,7 @@ import styles from './ServiceSwitch.module.css';
 const SERVICES: ServiceFilter[] = ['all', 'talk', 'widget'];
 
 /**
- * SPEC.md §2's service labels as a filter of the console's lists of calls: all services, the full call
+ * The service labels (docs/guest-journey.md) as a filter of the console's call lists: all services, the call
  * page (talk) or the website widget. Radio buttons, so the arrow keys move between them.
  */
 export function ServiceSwitch({ value, onChange }: { value: ServiceFilter; onChange: (service: ServiceFilter) => void }) {

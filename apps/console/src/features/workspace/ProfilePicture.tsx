@@ -7,7 +7,7 @@ import styles from './Workspace.module.css';
 
 /**
  * The user's avatar in the header, which is also where it chooses its picture (the one guests see,
- * SPEC.md §3 peers profileImageUrl): a click opens the file picker; the server checks the image.
+ * peers profileImageUrl): a click opens the file picker; the server checks the image.
  * The desk announces a new picture at once in every guest room it is in.
  */
 export function ProfilePicture() {

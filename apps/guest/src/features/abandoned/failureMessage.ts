@@ -1,5 +1,5 @@
 /**
- * The words a guest reads when a call failed, from the engine's error (SPEC.md §8's gateway messages
+ * The words a guest reads when a call failed, from the engine's error (docs/protocol.md "Error messages"
  * and the engine's own codes, packages/call media/mediaHealth.ts): what happened and what to do, never a
  * technical message. Anything else reads as a lost connection.
  */
@@ -15,7 +15,7 @@ export type FailureBodyKey =
   | 'abandoned.failedAgentUnreachableBody';
 
 /**
- * Each of SPEC.md §8's gateway messages (janus.js's own words, which the engine passes on, sometimes with
+ * Each gateway message (janus.js's own words, which the engine passes on, sometimes with
  * a detail appended) and what the guest reads for it. Exported for the test that walks the whole list.
  */
 export const GATEWAY_MESSAGES: ReadonlyArray<{ message: string; pattern: RegExp; key: FailureBodyKey }> = [

@@ -9,7 +9,7 @@ export function useCompanyMessage(key: CompanyMessageKey): string {
   return companyMessage(company, key, language);
 }
 
-/** The company's name in the current language is not localised by the SPEC; this keeps one place. */
+/** The company's name in the current language: the company gives no Arabic name; this keeps one place. */
 export function useCompanyName(): string {
   return useGuestStore((s) => s.company?.name ?? '');
 }

@@ -3,7 +3,7 @@ import { useGuestStore, useInCall } from '../../state/store.ts';
 
 /**
  * Told while the call's media server is waited for (Janus down when the guest called: the call goes
- * through once it is back) or reconnected to (the media goes on meanwhile): issue 12, never a silent wait.
+ * through once it is back) or reconnected to (the media goes on meanwhile): never a silent wait.
  * Below those, the XMPP session reconnecting (ejabberd restarted): while it is down, a waiting guest is in
  * no agent's queue and the chat is cut, so that is said too.
  */

@@ -261,14 +261,14 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       const company = s().company;
       const current = session;
       const report = lastReport;
-      // SPEC.md §5: skipped unless the company, the guest and (for a rating form) the form are known
+      // skipped unless the company, the guest and (for a rating form) the form are known
       if (!company || !current || !report) return;
       const form = company.advanceRating && company.ratingForm ? company.ratingForm.id : null;
       const answers =
         form !== null && answer.answers
           ? answer.answers
           : { score: answer.score, ...(answer.comment ? { comment: answer.comment } : {}) };
-      // a failure reaches the rating screen, which tells the guest and offers to send again (issue 15)
+      // a failure reaches the rating screen, which tells the guest and offers to send again
       await submitRating(current, report.id, form, answers);
     },
     takeOver() {

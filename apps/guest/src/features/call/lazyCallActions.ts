@@ -65,7 +65,7 @@ export function lazyCallActions(store: GuestStore): CallActions {
   const wantSession = (state: ReturnType<GuestStore['getState']>) => {
     if (!wants(state)) return;
     // once the screen has painted: evaluating the engine's chunk first would hold the guest's first
-    // screen (its largest contentful paint) on a slow phone (issue 16); no click can come before a paint
+    // screen (its largest contentful paint) on a slow phone; no click can come before a paint
     afterPaint(() => {
       if (wants(store.getState())) void claim().catch(() => undefined); // the Call button retries and shows what failed
     });

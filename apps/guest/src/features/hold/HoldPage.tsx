@@ -15,7 +15,7 @@ function safeImage(url: string | null | undefined): string | null {
   }
 }
 
-/** The hold page (SPEC.md §3 holdPageText, holdPageImage, videoOnHoldText / audioOnHoldText). */
+/** The hold page (holdPageText, holdPageImage, videoOnHoldText / audioOnHoldText). */
 export function HoldPage({ video }: { video: boolean }) {
   const { t } = useTranslation();
   const company = useGuestStore((s) => s.company);

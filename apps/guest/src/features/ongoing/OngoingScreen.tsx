@@ -49,7 +49,7 @@ export function OngoingScreen() {
   const screen = screens[0] ?? null;
   const zoomedScreen = screen && isZoomed ? screen : null;
   const agentName = remote ? nameOf(remote.display) : t('call.agent');
-  // the agent's picture from its console account (SPEC.md §3 peers profileImageUrl); else its initial
+  // the agent's picture from its console account (peers profileImageUrl); else its initial
   const agentImage = remote ? peers.find((p) => p.peerJID === remote.display)?.profileImageUrl : undefined;
   const remoteAudioMuted = !!remote && mutedAudio.includes(remote.display);
   const remoteVideoMuted = !!remote && mutedVideo.includes(remote.display);
@@ -67,7 +67,7 @@ export function OngoingScreen() {
       <span className={styles.timer} data-testid="call-timer" data-on-hold={onHold}>
         <span className="visually-hidden">{t('ui:call.duration')}</span>
         {onHold ? <span className={stage.timerHeld}>{t('ongoing.onHold')}</span> : null}
-        {/* one duration from the answer on, across hold and resume (issue 15 defect 8) */}
+        {/* one duration from the answer on, across hold and resume */}
         <time role="timer" aria-live="off">
           {callStartedAt !== null ? elapsed : t('ui:call.connecting')}
         </time>

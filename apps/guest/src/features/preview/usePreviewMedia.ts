@@ -1,5 +1,5 @@
 // The preview's own camera and microphone: opened on the preview screen, released when it closes
-// (the call opens its own with the chosen devices). A failed request is SPEC.md's 'disabledCamera'.
+// (the call opens its own with the chosen devices). A failed request is 'disabledCamera'.
 import { useEffect, useRef, useState } from 'react';
 
 export interface PreviewDevices {

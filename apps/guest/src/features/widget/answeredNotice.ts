@@ -1,5 +1,5 @@
 // When an agent answers while the page is hidden (another tab, minimised window), the guest hears a chime,
-// sees the page title change and, when notifications are allowed (SPEC.md §3 notificationAllowed), gets a
+// sees the page title change and, when notifications are allowed (notificationAllowed), gets a
 // browser notification; clicking it brings the call back. The title is restored once the page is visible.
 // Permission is asked when the guest starts a call (a click of theirs), only in a page of its own: browsers
 // refuse notification prompts to cross-origin frames.

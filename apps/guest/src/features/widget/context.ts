@@ -35,7 +35,7 @@ export function originAllowed(company: object | null | undefined, origin: string
   return Array.isArray(list) && list.includes(origin);
 }
 
-/** SPEC.md's serviceType for this page: 'widget' when opened by an allowed website's widget, else 'talk'. */
+/** The serviceType for this page: 'widget' when opened by an allowed website's widget, else 'talk'. */
 export function serviceTypeFor(company: Company | null | undefined, search: string = window.location.search): 'talk' | 'widget' {
   const context = readWidgetContext(search);
   return context && originAllowed(company, context.origin) ? 'widget' : 'talk';

@@ -5,7 +5,7 @@ import type { Dialect } from '../database.ts';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run against the schema as it was */
 
 /**
- * The data of the guest calls of SPEC.md §7 and the admin rules they check: forms and their submissions,
+ * The data of the guest calls (docs/api.md) and the admin rules they check: forms and their submissions,
  * ratings, geofence zones, quotas, blocked guests, call bugs, uploads, and the hold-call link on reports.
  */
 export function serviceApi(dialect: Dialect) {

@@ -5,7 +5,7 @@ import type { Dialect } from '../database.ts';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run against the schema as it was */
 
 /**
- * Call transfers (issue 6): an agent in a call hands it to another agent (or to an assignment's agents).
+ * Call transfers: an agent in a call hands it to another agent (or to an assignment's agents).
  * One row per transfer of a call: who asked, to whom, and who took it when (null while pending).
  */
 export function callTransfers(dialect: Dialect) {

@@ -5,7 +5,7 @@ import type { Dialect } from '../database.ts';
 
 /**
  * What the agent learns about a call beyond its timestamps: the guest's position when the company asks
- * for it (SPEC.md §3: latitude and longitude as strings, sent with POST /api/call-report/add), and the
+ * for it (latitude and longitude as strings, sent with POST /api/call-report/add), and the
  * agent's note written after the call (wrap-up), with who wrote it and when.
  */
 export function callDetails(_dialect: Dialect) {

@@ -4,7 +4,7 @@ import type { Dialect } from '../database.ts';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run against the schema as it was */
 
 /**
- * Recording consent and deletions (issue 15, GDPR; docs/security.md "Recording consent"):
+ * Recording consent and deletions (GDPR; docs/security.md "Recording consent"):
  * - call_reports.recording_consent_at: when the guest acknowledged the company's recording notice
  *   (recordAlertText) by starting the call below it; the server records no call without it;
  * - media_rooms.record_armed: an agent answered a call to be recorded; Janus records from the moment

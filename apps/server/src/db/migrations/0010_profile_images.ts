@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run against the schema as it was */
 
 /**
- * users.profile_image_id: a console user's picture (SPEC.md §3 peers `profileImageUrl`), the id of one of
+ * users.profile_image_id: a console user's picture (peers `profileImageUrl`), the id of one of
  * the company's uploaded images (uploads.id, random and unguessable). The guest sees it as the agent's
  * avatar; null: the agent's initial. Set by the user (PUT /api/console/profile-image) or an admin
  * (PUT /api/admin/users/{id}/profile-image).

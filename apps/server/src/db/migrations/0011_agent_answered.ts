@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run against the schema as it was */
 
 /**
- * call_reports.agent_answered_at (issue 11): when the server first saw an agent of the call's company
+ * call_reports.agent_answered_at: when the server first saw an agent of the call's company
  * take the call — its media grant (`POST /api/console/calls/{callId}/media`: the Janus room's pin and
  * token, or for a p2p call the go-ahead for the Jingle session the console opens when answering). It is
  * the server's own observation, so the rules that need "the call was answered" (a rating) read it, and

@@ -6,7 +6,7 @@ import { fail } from '../../http/errors.ts';
 import { AUTHENTICATES, preValidationList } from './auth.ts';
 
 /**
- * Strict request validation (issue 11, finding 2).
+ * Strict request validation (docs/security.md "Input").
  *
  * Fastify's default Ajv coerces types and drops unknown properties: "1e309" became Infinity and was stored
  * (then every read of the row failed), and a misspelt property vanished without a word. Here:

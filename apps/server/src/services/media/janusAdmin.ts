@@ -78,7 +78,7 @@ export function createJanusVideoroomAdmin(httpUrl: string, adminKey: string, tok
         pin: spec.pin,
         is_private: true,
         description: spec.room,
-        // SPEC.md §7
+        // at most 10 publishers (docs/protocol.md "Constants")
         publishers: 10,
         videoorient_ext: false,
         ...(spec.webview ? { videocodec: 'h264', h264_profile: '42e01f' } : {}),

@@ -2,14 +2,14 @@
  * Each call's Janus room, owned by the server (docs/protocol.md "Media room", docs/security.md):
  *
  * - created on the guest's first request for its media grant, with a random pin and a random secret
- *   (never derived from the call id), SPEC.md §7's properties, `lock_record` and the recording folder
+ *   (never derived from the call id), at most 10 publishers, `lock_record` and the recording folder
  *   {recordings root}/{companyId}/{callId};
  * - recorded when the company records calls and the guest acknowledged the notice: armed when an agent of
  *   the company asks for its grant (it answers); the agent's streams are recorded from its first
  *   packet (the gate adds `record` to its configure), the guest's from once the agent's subscription is
  *   up (the gate calls startRecording: recordingStart.ts says when and why) — not while the guest waits,
  *   nor while the agent's browser sets up its devices, during which the guest still sees "waiting"
- *   (issue 15 defect 10);
+ *   (the agent's set-up would be recorded as a silent, empty start);
  * - destroyed by the server when the call ends (or is held: the call continues in a new room).
  *
  * A grant is the room id, its pin and a Janus token for that room alone (janusTokens.ts), handed only in
@@ -73,7 +73,7 @@ async function startArmedRecording(
 }
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
-/** lowercase: participants join with the pin in lowercase (SPEC.md §5) */
+/** lowercase: participants join with the pin in lowercase (docs/protocol.md "Constants") */
 const randomPin = () => randomBytes(12).toString('hex');
 
 export function createMediaRooms(deps: {

@@ -1,8 +1,8 @@
 /**
- * The server's name for a publisher's recording (SPEC.md §7), given to Janus by the gate on the
- * publisher's configure, together with the room secret that lock_record asks for. Janus writes
+ * The server's name for a publisher's recording (docs/protocol.md "Recording"), given to Janus by the gate
+ * on the publisher's configure, together with the room secret that lock_record asks for. Janus writes
  * {room rec_dir}/{name}-{audio|video}-{n}.mjr once the server enables the room's recording; the rec_dir
- * is {root}/{companyId}/{callId}, so the whole path is SPEC.md §7's
+ * is {root}/{companyId}/{callId}, so the whole path is
  * /recordings/{companyId}/{callId}/{callId}_{username}_{guest|agent}[-screen]_{timestamp}.
  * Who the publisher is comes from its token, never from what its browser says.
  */

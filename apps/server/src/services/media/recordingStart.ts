@@ -15,7 +15,7 @@
  * that the recording's own request is answered too and its file opens on a keyframe. If the gate never
  * sees that `webrtcup` (Janus's HTTP transport, a gate restarted mid-set-up), FALLBACK_MS after the
  * agent's configure. Either way, as before: not while the guest waits, nor while the agent's browser
- * sets up its camera (issue 15 defect 10). Starting is idempotent (mediaRooms.startRecording claims it).
+ * sets up its camera. Starting is idempotent (mediaRooms.startRecording claims it).
  */
 export const KEYFRAME_GAP_MS = 350;
 export const FALLBACK_MS = 3000;

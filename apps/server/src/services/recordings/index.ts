@@ -5,8 +5,8 @@
  * Root: $LOBBY_RECORDINGS_DIR, else {LOBBY_DATA_DIR}/recordings; it never leaves the server. The server
  * decides every name (the browsers know none): each call's Janus room is created with rec_dir
  * {root}/{companyId}/{callId} (media/mediaRooms.ts), and the Janus gate gives each publisher's configure
- * its SPEC.md §7 file name (media/recordingName.ts). Janus runs as the same user and writes there: one
- * folder per call id.
+ * its file name (docs/protocol.md "Recording", media/recordingName.ts). Janus runs as the same user and
+ * writes there: one folder per call id.
  *
  * One recording per conversation: a call put on hold and resumed continues under a new call id (a new
  * Janus room, so a new folder), linked by POST /call-report/hold-call. The folders of such a chain are

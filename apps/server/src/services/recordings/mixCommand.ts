@@ -1,6 +1,6 @@
 /**
- * The ffmpeg command that turns a conversation's converted tracks into ONE playable file (issue 15
- * defect 2): every publisher's video composed on one 1280×720 picture, every audio track mixed, all on
+ * The ffmpeg command that turns a conversation's converted tracks into ONE playable file (one file per
+ * conversation): every publisher's video composed on one 1280×720 picture, every audio track mixed, all on
  * the conversation's timeline (a hold is black and silent), H.264/AAC in MP4, which every browser plays.
  *
  * Layout (decided once for the whole file, so that nobody's tile jumps around):

@@ -1,5 +1,5 @@
 /**
- * Recordings (SPEC.md §7, DESIGN.md §3): Janus writes one .mjr file per published stream under
+ * Recordings (docs/protocol.md "Recording"): Janus writes one .mjr file per stream under
  *   {root}/{companyId}/{callId}/{callId}_{username}_{guest|agent}[-screen]_{timestamp}-{audio|video}-{n}.mjr
  * After the call, janus-pp-rec turns each into .opus / .webm / .mp4, and ffmpeg makes two files in the
  * conversation's folder, every stream aligned on its first packet:
@@ -32,7 +32,7 @@ interface Track {
 /** janus-pp-rec's audio skew threshold: a gap in arrival this much longer than the RTP clock says is silence. */
 const AUDIO_SKEW_MS = 200;
 
-/** Shorter than this, a conversation has no content worth listing (issue 15 defect 10). */
+/** Shorter than this, a conversation has no content worth listing. */
 export const MIN_SECONDS = 1;
 
 /**

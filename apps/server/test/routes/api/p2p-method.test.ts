@@ -6,7 +6,7 @@ import type { FakeMediaRooms } from '../../helpers/fakes.ts';
 import { addAssignment, addCompany, addUser, bearer, login, openCall, registerGuest } from '../../helpers/fixtures.ts';
 
 /**
- * The p2p call method on the server (issue 14, docs/protocol.md "p2p"): the media grants of a p2p
+ * The p2p call method on the server (docs/protocol.md "p2p"): the media grants of a p2p
  * company's call say so and make no Janus room; a second participant is refused; the admin cannot
  * combine p2p with recording.
  */

@@ -9,7 +9,7 @@ import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 
 /**
- * Transfer (issue 6, docs/protocol.md "Transfer"): the agent in a call hands it to another agent of the
+ * Transfer (docs/protocol.md "Transfer"): the agent in a call hands it to another agent of the
  * company (or to an assignment's agents). The new agent accepts and joins the call's media room; the
  * guest stays in its room and call; the old agent leaves once the new one is in. Every transfer is a
  * row of call_transfers.

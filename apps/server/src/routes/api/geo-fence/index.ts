@@ -6,7 +6,7 @@ import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 
-/** PUT /api/geo-fence/check: 200 inside; 403 outside (SPEC.md §4: any failure means outside). */
+/** PUT /api/geo-fence/check: 200 inside; 403 outside (the guest counts any failure as outside). */
 function geoFenceRoutes(app: App, services: Services): void {
   const { repos } = services;
   app.put(
@@ -24,7 +24,7 @@ function geoFenceRoutes(app: App, services: Services): void {
       const guest = guestOf(request);
       const b = request.body;
       if (b.companyID !== guest.companyId) return fail(reply, 403, 'companyID: not the company of your access_token');
-      // The browser keeps the position as strings (SPEC.md §3); the schema already checked their shape.
+      // The browser keeps the position as strings; the schema already checked their shape.
       const lat = Number(b.lat);
       const lng = Number(b.lng);
       if (!(lat >= -90 && lat <= 90)) return fail(reply, 400, 'lat: must be between -90 and 90');

@@ -41,7 +41,7 @@ function ratingRoutes(app: App, services: Services): void {
       const report = await repos.callReports.byId(b.report);
       if (!report) return fail(reply, 404, 'report: no such call report');
       if (report.company_id !== guest.companyId || report.guest_username !== guest.username) return fail(reply, 403, 'report: not your call');
-      // Only a call the company accepted and an agent answered is rated (issue 11: the browser alone decided).
+      // Only a call the company accepted and an agent answered is rated (not the browser's say alone).
       if (report.status !== 'ok') return fail(reply, 403, `report: the call was not accepted (${report.status})`);
       if (!(await repos.callReports.chainAnswered(guest.companyId, report.origin_call_id ?? report.call_id))) return fail(reply, 403, 'report: the call was not answered');
       // The form is the company's choice, as the guest app reads it: its rating form with advanceRating, else the plain score.

@@ -44,7 +44,7 @@ async function receiveFile(stream: NodeJS.ReadableStream & { truncated?: boolean
 }
 
 /**
- * POST /api/upload/{type} (SPEC.md §7): multipart with the file under the field named {type}, companyId and
+ * POST /api/upload/{type} (docs/api.md): multipart with the file under the field named {type}, companyId and
  * forChat=true. The type's size limit applies and the content must be one of its formats (sniffed).
  * A console user may name the guest the file is for (`guestUsername`), so that guest can read it too.
  */

@@ -6,7 +6,7 @@ import { WELCOME_FORM, bearer, createForm, login, openCall, registerGuest } from
 import type { RegisteredGuest } from '../../../helpers/fixtures.ts';
 
 /**
- * Issue 11, finding 3: the company's rules for a call are the server's, not only the browser's. A guest that
+ * The company's rules for a call are the server's, not only the browser's. A guest that
  * skips a step of the guest app (a modified browser, curl) gets no accepted call: activated, opening hours,
  * geofence, welcome form on call-report/add; activated, blocked and acceptance on hold-call; agents are offered only
  * accepted calls.

@@ -26,7 +26,7 @@ describe.each(dialects())('GET /api/company/details (%s)', (dialect) => {
       streamWatermark: 'hidden',
     });
     for (const key of Object.keys(companyDefaults)) expect(data).toHaveProperty(key);
-    // no server path or version in a public answer (issue 11 finding 5)
+    // no server path or version in a public answer
     expect(data).not.toHaveProperty('recordingRoot');
     expect(JSON.stringify(data)).not.toContain(t.config.dataDir);
     expect(data.assignments).toEqual([

@@ -24,7 +24,7 @@ describe.each(dialects())('console calls: details and the note after the call (%
   const note = (callId: string, headers: Record<string, string>, payload: unknown) =>
     t.app.inject({ method: 'PUT', url: `/api/console/calls/${callId}/note`, headers, payload: payload as Record<string, unknown> });
 
-  it('when a guest rated its call with a comment, then the latest calls show the score and the comment (issue 15 defect 1)', async () => {
+  it('when a guest rated its call with a comment, then the latest calls show the score and the comment', async () => {
     const g = await registerGuest(t.app);
     const { callId, reportId } = await answeredCall(t.app, g);
     const rated = await t.app.inject({
@@ -172,7 +172,7 @@ describe.each(dialects())('console calls: details and the note after the call (%
     expect(missing.json<{ message: string }>().message).toContain('note');
   });
 
-  // issue 15 defect 9: a call held and resumed continues under a new call id; the reports count the
+  // a call held and resumed continues under a new call id; the reports count the
   // conversation once, and so does "Latest calls"
   it('when a call was answered, held, resumed and ended, then it is listed once with the chain\u2019s talk time and its last note', async () => {
     const guest = await registerGuest(t.app);

@@ -5,7 +5,7 @@ import { addUser } from '../../../helpers/fixtures.ts';
 import { ACCOUNT_FREE_FAILURES, FREE_FAILURES } from '../../../../src/services/loginThrottle.ts';
 
 /**
- * Issue 11, finding 5: console logins are throttled per account with a progressive delay, and the owner's
+ * Console logins are throttled per account with a progressive delay, and the owner's
  * right password from another address is never locked out by someone guessing elsewhere.
  */
 describe.each(dialects())('POST /api/console/login throttling per account (%s)', (dialect) => {

@@ -1,5 +1,5 @@
 /**
- * A console user's picture (SPEC.md §3 peers profileImageUrl; issue 15 defect 3): set by the user
+ * A console user's picture (peers profileImageUrl, docs/protocol.md "Call status"): set by the user
  * (PUT /api/console/profile-image) or an admin (PUT /api/admin/users/{id}/profile-image) from an image the
  * company uploaded; only small images of the user's own company; the guest reads it without a token.
  */

@@ -1,6 +1,6 @@
 /**
- * The console's reports by service (SPEC.md §2: talk, widget, all) and the talk time of a call resumed
- * after hold (a chain of reports linked by POST /call-report/hold-call).
+ * The console's reports by service (talk, widget, all: docs/guest-journey.md) and the talk time of a call
+ * resumed after hold (a chain of reports linked by POST /call-report/hold-call).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
@@ -109,7 +109,7 @@ describe.each(dialects())('GET /api/console/reports?service= and held calls (%s)
     };
     const widget = await calls('?service=widget');
     const talk = await calls('?service=talk');
-    expect(widget).toHaveLength(1); // the held call, once under its first call id (issue 15 defect 9)
+    expect(widget).toHaveLength(1); // the held call, once under its first call id
     expect(widget.every((id) => !talk.includes(id))).toBe(true);
     expect(talk).toHaveLength(2);
     expect((await calls('')).sort()).toEqual([...widget, ...talk].sort());

@@ -4,7 +4,7 @@ import type { TestContext } from '../../../helpers/context.ts';
 import { loadConfig } from '../../../../src/config.ts';
 
 /**
- * Issue 11, finding 5: the session cookie is Secure whenever the request came over HTTPS (here: through the
+ * The session cookie is Secure whenever the request came over HTTPS (here: through the
  * configured proxy, which says so in X-Forwarded-Proto), HSTS is sent over HTTPS only, and a client that is
  * not the configured proxy cannot claim HTTPS by sending the header itself.
  */

@@ -46,7 +46,7 @@ describe.each(dialects())('POST /api/guest-auth (%s)', (dialect) => {
     expect(res.json<{ message: string }>().message).toContain('guestId');
   });
 
-  it('when the browser sends its location, then guest auth gives it back as strings (SPEC.md §3), empty when none, and a malformed one is 400', async () => {
+  it('when the browser sends its location, then guest auth gives it back as strings, empty when none, and a malformed one is 400', async () => {
     const guestId = randomGuestId();
     await registerGuest(t.app, { guestId });
     const withLocation = await t.app.inject({ method: 'POST', url: '/api/guest-auth', payload: { guestId, location: { latitude: '24.7136', longitude: '46.6753' } } });

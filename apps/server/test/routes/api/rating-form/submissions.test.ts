@@ -53,7 +53,7 @@ describe.each(dialects())('POST /api/rating-form/submissions (%s)', (dialect) =>
     expect((await rate(g.access_token, { guestUsername: g.username, report: a.reportId, form: null, answers: { score: 4 } })).statusCode).toBe(201);
   });
 
-  it('when a guest gives 4 stars with a comment (no rating form), then both are stored (issue 15 defect 1)', async () => {
+  it('when a guest gives 4 stars with a comment (no rating form), then both are stored', async () => {
     const g = await registerGuest(t.app);
     const { reportId } = await answeredCall(t.app, g);
     const res = await rate(g.access_token, { guestUsername: g.username, report: reportId, form: null, answers: { score: 4, comment: 'Quick and kind' } });
