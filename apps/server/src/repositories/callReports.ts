@@ -5,6 +5,27 @@ import { hotStatement } from '../db/hotStatements.ts';
 import type { CallReportsTable, Database } from '../db/schema.ts';
 import { adminDb } from './adminTables.ts';
 
+/**
+ * Whether a guest (by username) or a guest room (by JID) still has an open call: neither ended nor left,
+ * opened since `since` (LOBBY_OPEN_CALL_HOURS). What may not go while it is open: the guest's rooms.
+ */
+export async function hasOpenCall(
+  db: Kysely<Database>,
+  by: { guest_username: string } | { room_jid: string },
+  since: number,
+): Promise<boolean> {
+  const [column, value] = 'guest_username' in by ? (['guest_username', by.guest_username] as const) : (['room_jid', by.room_jid] as const);
+  const open = await db
+    .selectFrom('call_reports')
+    .select('id')
+    .where(column, '=', value)
+    .where('call_ended_at', 'is', null)
+    .where('guest_exit_at', 'is', null)
+    .where('created_at', '>=', since)
+    .executeTakeFirst();
+  return open !== undefined;
+}
+
 export interface NewCallReport {
   callId: string;
   companyId: number;

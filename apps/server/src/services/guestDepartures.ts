@@ -17,6 +17,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { hasOpenCall } from '../repositories/callReports.ts';
 import type { GuestsRepository } from '../repositories/guests.ts';
 import type { EjabberdClient } from './ejabberd.ts';
 import { createPeriodicJob, type PeriodicJob } from './periodicJob.ts';
@@ -43,25 +44,13 @@ export function createGuestDepartures(deps: {
   /** guest username → when its session ended */
   const offlineSince = new Map<string, number>();
 
-  async function hasOpenCall(username: string): Promise<boolean> {
-    const open = await deps.db
-      .selectFrom('call_reports')
-      .select('id')
-      .where('guest_username', '=', username)
-      .where('call_ended_at', 'is', null)
-      .where('guest_exit_at', 'is', null)
-      .where('created_at', '>=', deps.now() - deps.openMs)
-      .executeTakeFirst();
-    return open !== undefined;
-  }
-
   async function sweep(): Promise<string[]> {
     const now = deps.now();
     const destroyed: string[] = [];
     for (const [username, since] of [...offlineSince]) {
       if (now - since < graceMs) continue;
       // a call still open is the vanished-guest sweep's to close first; asked again at the next run
-      if (await hasOpenCall(username)) continue;
+      if (await hasOpenCall(deps.db, { guest_username: username }, deps.now() - deps.openMs)) continue;
       const online = await deps.ejabberd.guestOnline(username);
       if (online === null) continue;
       if (offlineSince.get(username) !== since) continue; // an event came meanwhile

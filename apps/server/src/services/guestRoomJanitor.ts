@@ -16,6 +16,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { hasOpenCall } from '../repositories/callReports.ts';
 import type { GuestsRepository } from '../repositories/guests.ts';
 import type { EjabberdClient } from './ejabberd.ts';
 import { createPeriodicJob, type PeriodicJob } from './periodicJob.ts';
@@ -34,25 +35,13 @@ export function createGuestRoomJanitor(deps: {
   keepMs: number;
   log?: (message: string, error?: unknown) => void;
 }): GuestRoomJanitor {
-  async function hasOpenCall(roomJid: string): Promise<boolean> {
-    const open = await deps.db
-      .selectFrom('call_reports')
-      .select('id')
-      .where('room_jid', '=', roomJid)
-      .where('call_ended_at', 'is', null)
-      .where('guest_exit_at', 'is', null)
-      .where('created_at', '>=', deps.now() - deps.keepMs)
-      .executeTakeFirst();
-    return open !== undefined;
-  }
-
   async function sweep(): Promise<string[]> {
     const before = deps.now() - deps.keepMs;
     const destroyed: string[] = [];
     if (!(await deps.ejabberd.status())) return destroyed;
     for (const room of await deps.guests.roomsProvisionedBefore(before, ROOMS_PER_RUN)) {
       const name = room.room.split('@')[0] ?? '';
-      if (!name || (await hasOpenCall(room.room))) continue;
+      if (!name || (await hasOpenCall(deps.db, { room_jid: room.room }, deps.now() - deps.keepMs))) continue;
       const occupants = await deps.ejabberd.roomOccupants(name);
       if (occupants?.some((jid) => jid.split('@')[0] === room.username)) continue;
       // null with ejabberd up: it has no such room (destroyed already, or its data was reset)
