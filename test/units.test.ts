@@ -5,11 +5,11 @@
  * it (the checkout, the run dir and the rest of the file system belong to root).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './freePort.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runDir = mkdtempSync(path.join(tmpdir(), 'lobby-units-'));
@@ -113,26 +113,36 @@ describe.runIf(process.getuid?.() === 0)('the server and the gate as the lobby u
   const children: ChildProcess[] = [];
   afterAll(async () => {
     for (const child of children) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
     }
   }, 30_000);
 
-  it('when started as lobby with only the data dir theirs, then both answer and the database is written there', async (context) => {
+  it('when started as lobby with only the data dir theirs, then both answer and the database is written there', async () => {
     // arrange: the user and its folders, exactly as scripts/configure makes them
     bash('lobby_ensure_user; mkdir -p "$LOBBY_LOG_DIR" "$JANUS_DIR/conf"; lobby_give_folders');
-    // A deployment installs the code where its user can read it (docs/operations.md); a checkout in a
-    // folder closed to other users (root's home) cannot be run as lobby at all, so there is nothing to show.
-    const readable = spawnSync('setpriv', [
-      '--reuid=lobby',
-      '--regid=lobby',
-      '--init-groups',
-      'test',
-      '-r',
-      path.join(root, 'apps/server/src/main.ts'),
-    ]);
-    if (readable.status !== 0) context.skip(`the checkout ${root} is closed to the lobby user`);
+    // A deployment installs the code where its user can read it (docs/operations.md). A checkout in a
+    // folder closed to other users (root's home, a `mktemp -d` folder) is shown to lobby the same way: bound
+    // onto a folder it can reach, in a mount namespace of the started process alone.
+    const reachable =
+      spawnSync('setpriv', [
+        '--reuid=lobby',
+        '--regid=lobby',
+        '--init-groups',
+        'test',
+        '-r',
+        path.join(root, 'apps/server/src/main.ts'),
+      ]).status === 0;
+    const codeDir = reachable ? root : mkdtempSync('/var/tmp/lobby-units-code-');
+    if (!reachable) {
+      chmodSync(codeDir, 0o755);
+      onTestFinished(() => rmdirSync(codeDir));
+    }
+    const node = process.execPath.startsWith(`${root}/`)
+      ? path.join(codeDir, path.relative(root, process.execPath))
+      : process.execPath;
     const lobbyUid = execFileSync('id', ['-u', 'lobby'], { encoding: 'utf8' }).trim();
     const ports = { api: await freePort(), gate: await freePort() };
     const env = Object.fromEntries(
@@ -142,11 +152,25 @@ describe.runIf(process.getuid?.() === 0)('the server and the gate as the lobby u
         .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
     );
     const start = (script: string) => {
+      const asLobby = ['--reuid=lobby', '--regid=lobby', '--init-groups', '--no-new-privs', node, script];
       const child = spawn(
-        'setpriv',
-        ['--reuid=lobby', '--regid=lobby', '--init-groups', '--no-new-privs', process.execPath, script],
+        reachable ? 'setpriv' : 'unshare',
+        reachable
+          ? asLobby
+          : [
+              '--mount',
+              '--propagation',
+              'private',
+              '--',
+              'sh',
+              '-c',
+              'mount --bind "$0" "$1" && cd "$1" && shift && exec setpriv "$@"',
+              root,
+              codeDir,
+              ...asLobby,
+            ],
         {
-          cwd: root,
+          cwd: reachable ? root : '/',
           env: {
             ...env,
             PATH: baseEnv.PATH,
