@@ -53,7 +53,7 @@ describe('qualityBetween', () => {
 
   it('when counters of several peer connections come, then they are summed', () => {
     const counters = countersOf([report(10, 20, 1, 0.001, 0.01), report(5, 5, 2, 0.04, 0.02)]);
-    expect(counters).toEqual({ audioReceived: 15, videoReceived: 25, lost: 3, jitter: 0.04, rtt: 0.02, outgoingBitrate: null });
+    expect(counters).toEqual({ audioReceived: 15, videoReceived: 25, lost: 3, jitter: 0.04, rtt: 0.02, outgoingBitrate: null, audioAgeMs: null, anyAgeMs: null });
   });
 });
 
@@ -125,5 +125,52 @@ describe('watchMedia', () => {
     await w.tick(2);
     expect(w.qualities.at(-1)?.level).toBe('good');
     w.stop();
+  });
+
+  it('when the browser says when the last packet came, then the stall is timed from that packet, not from the poll that last saw the counter grow', async () => {
+    const clock = new FakeClock();
+    let cutAt: number | null = null;
+    let packets = 0;
+    let lastAt = 0;
+    const pc = {
+      getStats: () => {
+        const now = clock.now();
+        // 50 packets a second until the cut; the last one came at the cut
+        const until = cutAt === null ? now : Math.min(now, cutAt);
+        if (until > lastAt) {
+          packets += Math.ceil(((until - lastAt) / 1000) * 50);
+          lastAt = until;
+        }
+        const audio = { id: 'a', type: 'inbound-rtp', kind: 'audio', packetsReceived: packets, packetsLost: 0, jitter: 0.002, timestamp: now, lastPacketReceivedTimestamp: lastAt };
+        return Promise.resolve(new Map([['a', audio]]));
+      },
+    } as unknown as RTCPeerConnection;
+    const stalls: Array<{ stalled: boolean; at: number }> = [];
+    const stop = watchMedia({
+      media: { peerConnections: () => ({ subscriber: pc }) },
+      clock,
+      current: () => true,
+      expectsAudio: () => true,
+      quality: () => undefined,
+      stalled: (stalled) => stalls.push({ stalled, at: clock.now() }),
+    });
+    for (let i = 0; i < 3; i++) {
+      clock.advance(POLL_MS);
+      await settle();
+    }
+    // the cut just after a poll: the next poll still sees the counter grow (the packets before the cut)
+    clock.advance(100);
+    cutAt = clock.now();
+    clock.advance(POLL_MS - 100);
+    await settle();
+    while (stalls.length === 0 && clock.now() - cutAt < 10_000) {
+      clock.advance(POLL_MS);
+      await settle();
+    }
+    expect(stalls).toHaveLength(1);
+    // STALL_MS after the last packet plus at most one poll (counting from the poll added a second)
+    expect(stalls[0]!.at - cutAt).toBeGreaterThanOrEqual(STALL_MS);
+    expect(stalls[0]!.at - cutAt).toBeLessThanOrEqual(STALL_MS + POLL_MS);
+    stop();
   });
 });

@@ -6,6 +6,10 @@
  * signalling is cut too, and Janus says nothing to subscribers while a publisher's packets stop). An
  * open microphone sends a packet every 20 ms (Chromium uses no DTX), so STALL_MS without one is a
  * cut, not a silence — unless every other participant muted its microphone, which `expectsAudio` says.
+ *
+ * The stall is timed from the last packet itself when the browser reports when it came
+ * (`lastPacketReceivedTimestamp`), so it is told STALL_MS after the cut plus at most one poll; counting
+ * from the poll that last saw the counter grow added up to a second more, and more on a busy machine.
  */
 import type { ClockPort, MediaTransport } from '../room/ports.ts';
 import { countersOf, qualityBetween, type NetworkQuality, type StatsCounters } from './networkQuality.ts';
@@ -53,10 +57,13 @@ export function watchMedia(options: MediaWatchOptions): () => void {
     const now = options.clock.now();
     if (after.audioReceived > (before?.audioReceived ?? 0)) lastAudioAt = now;
     if (after.audioReceived + after.videoReceived > (before ? before.audioReceived + before.videoReceived : 0)) lastAnyAt = now;
+    // how long since the last packet: the browser's own time of it, else since the poll that saw one
+    const audioAge = after.audioAgeMs ?? (lastAudioAt === null ? null : now - lastAudioAt);
+    const anyAge = after.anyAgeMs ?? (lastAnyAt === null ? null : now - lastAnyAt);
     // the others' audio stopped, or nothing at all comes any more (the media server is down: muted or not)
     const isStalled =
-      (options.expectsAudio() && lastAudioAt !== null && now - lastAudioAt >= STALL_MS) ||
-      (!!options.expectsMedia?.() && lastAnyAt !== null && now - lastAnyAt >= STALL_MS);
+      (options.expectsAudio() && lastAudioAt !== null && audioAge !== null && audioAge >= STALL_MS) ||
+      (!!options.expectsMedia?.() && lastAnyAt !== null && anyAge !== null && anyAge >= STALL_MS);
     if (isStalled !== stalled) {
       stalled = isStalled;
       console.warn(`media: the others' media ${stalled ? 'stalled' : 'flows again'}`);

@@ -47,16 +47,29 @@ export interface StatsCounters {
   rtt: number | null;
   /** the smallest availableOutgoingBitrate (bit/s) of a connection that sends video, or null */
   outgoingBitrate?: number | null;
+  /**
+   * how long ago (ms, at the report's own time) the freshest inbound audio packet, and the freshest
+   * packet of any kind, arrived: `lastPacketReceivedTimestamp` against the report's `timestamp`, one
+   * clock. null when the browser does not say or nothing came yet.
+   */
+  audioAgeMs?: number | null;
+  anyAgeMs?: number | null;
 }
 
 type Stat = Record<string, unknown>;
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const maxOf = (a: number | null, b: unknown): number | null =>
   typeof b === 'number' && Number.isFinite(b) ? Math.max(a ?? 0, b) : a;
+/** the age of a stream's last packet at its report's time, or null when either time is missing */
+const ageOf = (s: Stat): number | null =>
+  typeof s.lastPacketReceivedTimestamp === 'number' && typeof s.timestamp === 'number'
+    ? Math.max(0, s.timestamp - s.lastPacketReceivedTimestamp)
+    : null;
+const minOf = (a: number | null, b: number | null): number | null => (b === null ? a : Math.min(a ?? Infinity, b));
 
 /** Reads the counters out of getStats() reports (RTCStatsReport entries as plain objects). */
 export function countersOf(reports: Iterable<Stat>[]): StatsCounters {
-  const out: StatsCounters = { audioReceived: 0, videoReceived: 0, lost: 0, jitter: null, rtt: null, outgoingBitrate: null };
+  const out: StatsCounters = { audioReceived: 0, videoReceived: 0, lost: 0, jitter: null, rtt: null, outgoingBitrate: null, audioAgeMs: null, anyAgeMs: null };
   for (const report of reports) {
     const byId = new Map<string, Stat>();
     for (const s of report) byId.set(String(s.id), s);
@@ -67,6 +80,9 @@ export function countersOf(reports: Iterable<Stat>[]): StatsCounters {
         if (s.kind === 'audio') out.audioReceived += num(s.packetsReceived);
         else if (s.kind === 'video') out.videoReceived += num(s.packetsReceived);
         out.lost += Math.max(0, num(s.packetsLost));
+        const age = ageOf(s);
+        out.anyAgeMs = minOf(out.anyAgeMs ?? null, age);
+        if (s.kind === 'audio') out.audioAgeMs = minOf(out.audioAgeMs ?? null, age);
         // audio's: a video frame leaves in a burst of packets with one timestamp, so video's jitter
         // measures the encoder's pacing as much as the line (100–200 ms on a busy machine, any network)
         if (s.kind === 'audio') out.jitter = maxOf(out.jitter, s.jitter);
