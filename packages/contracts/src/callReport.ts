@@ -76,3 +76,30 @@ export const CallReportUpdated = Type.Object({
   updated: Type.Array(Type.String(), { description: 'names of the fields that were set' }),
 });
 export type CallReportUpdated = Static<typeof CallReportUpdated>;
+
+/** GET /api/call-report/wait querystring: the guest's own waiting call. */
+export const WaitQuery = Type.Object({ call_id: CallId }, { additionalProperties: false });
+export type WaitQuery = Static<typeof WaitQuery>;
+
+/**
+ * What the guest is told about its wait (docs/guest-journey.md "Place in the queue and estimate"): its
+ * place among the calls its agents take first, and an estimate in the words it warrants. Either is null
+ * when the company turned it off, or once the call is no longer waiting.
+ */
+export const WaitEstimateWords = Type.Union([
+  Type.Object({ kind: Type.Literal('underMinute') }),
+  Type.Object({ kind: Type.Literal('minutes'), minutes: Type.Integer({ minimum: 1 }) }),
+  Type.Object({ kind: Type.Literal('fewMinutes') }),
+  Type.Object({ kind: Type.Literal('longWait'), atLeastMinutes: Type.Integer({ minimum: 1 }) }),
+]);
+export type WaitEstimateWords = Static<typeof WaitEstimateWords>;
+
+export const WaitPlace = Type.Object({
+  /** true while the call waits for an answer; false once answered or ended (then nothing else is told) */
+  waiting: Type.Boolean(),
+  /** 1 for the next call to be answered; null when the company does not show it */
+  position: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  /** null when the company does not show it, or no honest estimate exists (too little history, no agent) */
+  estimate: Type.Union([WaitEstimateWords, Type.Null()]),
+});
+export type WaitPlace = Static<typeof WaitPlace>;

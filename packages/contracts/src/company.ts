@@ -126,6 +126,10 @@ export const CompanySettings = Type.Object({
   /** open calls the company takes at once from one network address (docs/security.md "Open calls"); 0: no cap */
   maxOpenCallsPerAddress: Type.Integer({ minimum: 0, maximum: 10_000 }),
   assignmentFilter: AssignmentFilter,
+  /** the waiting guest sees its place in the queue (docs/guest-journey.md "Place in the queue and estimate") */
+  queuePosition: Type.Boolean(),
+  /** the waiting guest sees an estimate of its wait, from the company's recent calls */
+  waitEstimate: Type.Boolean(),
   /** Websites allowed to embed the widget (origins like https://www.example.com; docs/widget.md). */
   widgetOrigins: Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$', maxLength: 255 }), { maxItems: 50 }),
 });
@@ -179,6 +183,8 @@ export const companyDefaults: CompanySettings = {
   roundRobinOfferSeconds: 20,
   maxOpenCallsPerAddress: 50,
   assignmentFilter: 'all',
+  queuePosition: true,
+  waitEstimate: true,
   widgetOrigins: [],
 };
 

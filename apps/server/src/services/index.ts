@@ -9,6 +9,7 @@ import { createGuestsRepository } from '../repositories/guests.ts';
 import { createRecordingPrivacyRepository } from '../repositories/recordingPrivacy.ts';
 import { createUploadsRepository } from '../repositories/uploads.ts';
 import { createUsersRepository } from '../repositories/users.ts';
+import { createWaitingQueueRepository } from '../repositories/waitingQueue.ts';
 import type { CompanySnapshots } from './companySnapshots.ts';
 import type { EjabberdClient } from './ejabberd.ts';
 import type { EventBus } from './events.ts';
@@ -38,6 +39,8 @@ export interface Services {
     uploads: ReturnType<typeof createUploadsRepository>;
     /** recording consent and the log of deleted recordings */
     recordingPrivacy: ReturnType<typeof createRecordingPrivacyRepository>;
+    /** a waiting call's place and its pool's history (services/waitingPlace.ts) */
+    waitingQueue: ReturnType<typeof createWaitingQueueRepository>;
   };
   /** each company's row, assignments and quotas as opening a call reads them (cached; dropped on console writes) */
   companySnapshots: CompanySnapshots;
@@ -75,5 +78,6 @@ export function createRepositories(db: Db): Services['repos'] {
     callBugs: createCallBugsRepository(db.kysely),
     uploads: createUploadsRepository(db.kysely),
     recordingPrivacy: createRecordingPrivacyRepository(db.kysely),
+    waitingQueue: createWaitingQueueRepository(db.kysely),
   };
 }

@@ -54,6 +54,8 @@ export const BEHAVIOUR: FieldSpec[] = [
   { key: 'recordingRetentionDays', kind: 'number', min: 0, max: 3650 },
   // open calls taken at once from one network address; 0: no cap (docs/security.md "Open calls")
   { key: 'maxOpenCallsPerAddress', kind: 'number', min: 0, max: 10000 },
+  { key: 'queuePosition', kind: 'bool' },
+  { key: 'waitEstimate', kind: 'bool' },
   { key: 'previewScreen', kind: 'bool' },
   { key: 'welcomeForm', kind: 'bool' },
   { key: 'requestLocation', kind: 'bool' },
