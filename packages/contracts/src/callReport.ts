@@ -10,7 +10,11 @@ export const CallId = Type.String({
   description: '<guest username>--<suffix>',
 });
 
-export const ReportStatus = Type.Union([Type.Literal('ok'), Type.Literal('outOfQuota'), Type.Literal('blocked')]);
+export const ReportStatus = Type.Union([
+  Type.Literal('ok'),
+  Type.Literal('outOfQuota'),
+  Type.Literal('blocked'),
+]);
 export type ReportStatus = Static<typeof ReportStatus>;
 
 /** POST /api/call-report/add body. */

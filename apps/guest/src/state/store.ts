@@ -10,6 +10,7 @@ import type { Screen } from './screens.ts';
 import { initialInCall, type InCallState } from './inCall.ts';
 // the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
 import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
+import type { WaitPlace } from '@lobby/contracts';
 import type { MediaNotice, NetworkQuality } from '@lobby/call';
 
 export type { Screen } from './screens.ts';
@@ -58,6 +59,8 @@ export interface GuestData {
   callStartedAt: number | null;
   /** Epoch ms of the moment the guest started waiting. */
   waitingSince: number | null;
+  /** the guest's place in the queue and the estimate of its wait, as the server last told them (features/waiting) */
+  waitPlace: WaitPlace | null;
   endReason: EndReason | null;
   unsupportedReason: UnsupportedReason | null;
   error: AppError | null;
@@ -139,6 +142,7 @@ export const initialGuestData: GuestData = {
   videoMuted: false,
   callStartedAt: null,
   waitingSince: null,
+  waitPlace: null,
   endReason: null,
   unsupportedReason: null,
   error: null,

@@ -31,7 +31,9 @@ export function createWaitingQueueRepository(db: Kysely<Database>) {
       .where('company_id', '=', companyId)
       .where('status', '=', 'ok')
       .where('appointment_reference', 'is', null)
-      .where((eb) => (assignmentId === null ? eb('assignment_id', 'is', null) : eb('assignment_id', '=', assignmentId)));
+      .where((eb) =>
+        assignmentId === null ? eb('assignment_id', 'is', null) : eb('assignment_id', '=', assignmentId),
+      );
   return {
     /** Waiting calls of the pool opened before `call` (since `since`): neither answered nor ended. */
     async ahead(call: WaitingCall, since: number): Promise<number> {
@@ -41,12 +43,22 @@ export function createWaitingQueueRepository(db: Kysely<Database>) {
         .where('agent_answered_at', 'is', null)
         .where('room_jid', 'is not', null)
         .where('created_at', '>=', since)
-        .where((eb) => eb.or([eb('created_at', '<', call.created_at), eb.and([eb('created_at', '=', call.created_at), eb('id', '<', call.id)])]))
+        .where((eb) =>
+          eb.or([
+            eb('created_at', '<', call.created_at),
+            eb.and([eb('created_at', '=', call.created_at), eb('id', '<', call.id)]),
+          ]),
+        )
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
     /** How long each of the pool's calls in progress has lasted since its agent answered (ms). */
-    async inProgress(companyId: number, assignmentId: number | null, since: number, now: number): Promise<number[]> {
+    async inProgress(
+      companyId: number,
+      assignmentId: number | null,
+      since: number,
+      now: number,
+    ): Promise<number[]> {
       const rows = await pool(companyId, assignmentId)
         .select('agent_answered_at')
         .where('call_ended_at', 'is', null)
@@ -56,7 +68,12 @@ export function createWaitingQueueRepository(db: Kysely<Database>) {
       return rows.map((r) => Math.max(0, now - (r.agent_answered_at ?? now)));
     },
     /** The pool's calls that ended since `since` (at most `limit`, the latest). */
-    async history(companyId: number, assignmentId: number | null, since: number, limit: number): Promise<PoolHistory> {
+    async history(
+      companyId: number,
+      assignmentId: number | null,
+      since: number,
+      limit: number,
+    ): Promise<PoolHistory> {
       const rows = await pool(companyId, assignmentId)
         .select(['created_at', 'agent_answered_at', 'call_ended_at'])
         .where('call_ended_at', 'is not', null)

@@ -23,13 +23,23 @@ export interface WaitingPlaceCall extends WaitingCall {
 
 const histories = new WeakMap<Services, Map<string, { at: number; history: WaitHistory }>>();
 
-async function poolHistory(services: Services, companyId: number, assignmentId: number | null, now: number): Promise<WaitHistory> {
+async function poolHistory(
+  services: Services,
+  companyId: number,
+  assignmentId: number | null,
+  now: number,
+): Promise<WaitHistory> {
   const cache = histories.get(services) ?? new Map<string, { at: number; history: WaitHistory }>();
   histories.set(services, cache);
   const key = `${companyId}:${assignmentId ?? ''}`;
   const cached = cache.get(key);
   if (cached && now - cached.at < HISTORY_TTL_MS) return cached.history;
-  const read = await services.repos.waitingQueue.history(companyId, assignmentId, now - HISTORY_WINDOW_MS, HISTORY_LIMIT);
+  const read = await services.repos.waitingQueue.history(
+    companyId,
+    assignmentId,
+    now - HISTORY_WINDOW_MS,
+    HISTORY_LIMIT,
+  );
   const waits = [...read.waitMs].sort((a, b) => a - b);
   const waited = read.waitMs.reduce((a, b) => a + b, 0) + read.abandonedWaitMs.reduce((a, b) => a + b, 0);
   const history: WaitHistory = {
@@ -59,7 +69,8 @@ export function estimateWords(estimate: WaitEstimate): WaitEstimateWords | null 
 }
 
 export async function waitingPlaceOf(services: Services, call: WaitingPlaceCall): Promise<WaitPlace> {
-  if (call.agent_answered_at !== null || call.call_ended_at !== null) return { waiting: false, position: null, estimate: null };
+  if (call.agent_answered_at !== null || call.call_ended_at !== null)
+    return { waiting: false, position: null, estimate: null };
   const company = await services.companySnapshots.get(call.company_id);
   const settings = company?.company.settings;
   const showPosition = settings?.queuePosition !== false;
@@ -78,9 +89,14 @@ export async function waitingPlaceOf(services: Services, call: WaitingPlaceCall)
     const free = services.roundRobin
       .availableAgents(call.company_id)
       .filter((a) => call.assignment_id !== null && a.assignmentIds.includes(call.assignment_id)).length;
-    const agents = [...Array.from({ length: free }, () => ({ busyForMs: null })), ...busy.map((ms) => ({ busyForMs: ms }))];
+    const agents = [
+      ...Array.from({ length: free }, () => ({ busyForMs: null })),
+      ...busy.map((ms) => ({ busyForMs: ms })),
+    ];
     // seeded by the call and the minute: the same answer on every poll of that minute
-    estimate = estimateWords(estimateWait({ ahead, agents }, history, call.id * 7919 + Math.floor(now / 60_000)));
+    estimate = estimateWords(
+      estimateWait({ ahead, agents }, history, call.id * 7919 + Math.floor(now / 60_000)),
+    );
   }
   return { waiting: true, position: showPosition ? ahead + 1 : null, estimate };
 }

@@ -13,6 +13,7 @@ import { widgetPrefill } from '../widget/bridge.ts';
 import { guestNameAnswer } from '@lobby/contracts/guestLabel';
 
 import { streamWatermarkOf } from './streamWatermark.ts';
+import { watchWaitPlace } from '../waiting/waitPlace.ts';
 
 /** Same-origin endpoints: the server proxies ejabberd and Janus. */
 export function endpoints(loc: Location = window.location) {
@@ -70,6 +71,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     if (state.networkQuality !== snap.networkQuality) store.setState({ networkQuality: snap.networkQuality });
     if (snap.phase === lastPhase) return;
     lastPhase = snap.phase;
+    followWaitPlace(snap.phase === 'waiting');
     // the engine's phases become the journey's events (docs/guest-journey.md)
     switch (snap.phase) {
       case 'ongoing':
@@ -100,7 +102,11 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
           break;
         if (snap.error !== 'disabledCamera')
           s().setError({ code: 'call-failed', ...(snap.error ? { message: snap.error } : {}) });
-        sendEvent(store, { type: 'FAILED', disabledCamera: snap.error === 'disabledCamera', unknownAppointment });
+        sendEvent(store, {
+          type: 'FAILED',
+          disabledCamera: snap.error === 'disabledCamera',
+          unknownAppointment,
+        });
         break;
       }
       default:
@@ -114,6 +120,23 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   let formName: string | null = null;
   let session: GuestSession | null = null;
   let lastReport: { id: number; status: string } | null = null;
+  /** the call id of the latest report added: the place in the queue is asked for it */
+  let lastCallId: string | null = null;
+  let stopWaitPlace: (() => void) | null = null;
+  /** asks for the place in the queue while the call waits; forgets it once it does not */
+  const followWaitPlace = (waiting: boolean) => {
+    if (waiting && !stopWaitPlace && session && lastCallId) {
+      stopWaitPlace = watchWaitPlace({
+        token: session.accessToken,
+        callId: lastCallId,
+        onPlace: (place) => store.setState({ waitPlace: place.waiting ? place : null }),
+      });
+    } else if (!waiting) {
+      stopWaitPlace?.();
+      stopWaitPlace = null;
+      if (s().waitPlace) store.setState({ waitPlace: null });
+    }
+  };
   const videoConstraints: MediaTrackConstraints = {
     width: { ideal: 1440, max: 1440 },
     height: { ideal: 1080 },
@@ -135,6 +158,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     async addReport(body) {
       const report = await api.addReport(body);
       lastReport = report;
+      lastCallId = body.call_id;
       return report;
     },
   });
@@ -161,7 +185,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         watermark: streamWatermarkOf(details),
         serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget
         // the engine looks the appointment up by its reference (id, agent) once the guest is registered
-        appointment: appointmentReference ? { reference: appointmentReference, id: '', agentUsername: '' } : null,
+        appointment: appointmentReference
+          ? { reference: appointmentReference, id: '', agentUsername: '' }
+          : null,
         environment: () => ({
           pageHidden: document.visibilityState === 'hidden',
           isAndroid: isAndroidMobile(),
@@ -280,6 +306,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       call = null;
       preparing = null;
       lastPhase = null;
+      followWaitPlace(false);
       tabs.inCall(false);
       await current?.close(); // hangs up first when waiting or in the call
     },
@@ -300,6 +327,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       s().setDevices(devices);
     },
     async dispose() {
+      followWaitPlace(false);
       await call?.close();
     },
   };

@@ -7,6 +7,7 @@ import { useGuestStore } from '../../state/store.ts';
 import { useCallActions } from '../../state/callActions.ts';
 import { useCompanyMessage } from '../base/hooks.ts';
 import styles from './WaitingScreen.module.css';
+import { WaitPlaceLine } from './WaitPlaceLine.tsx';
 import { Button, VideoTile, useElapsed } from '@lobby/ui';
 
 /** In the queue: waiting for an agent to answer. */
@@ -44,13 +45,16 @@ export function WaitingScreen() {
         <h1 id="waiting-title" className={styles.title}>
           {t('waiting.title')}
         </h1>
-        <p className={styles.message} dir="auto">{waitingMsg}</p>
+        <p className={styles.message} dir="auto">
+          {waitingMsg}
+        </p>
         <p className={styles.timer}>
           <span>{t('waiting.elapsed')}</span>{' '}
           <time className={styles.time} role="timer" aria-live="off">
             {elapsed}
           </time>
         </p>
+        <WaitPlaceLine />
       </div>
 
       {video ? (
@@ -69,7 +73,13 @@ export function WaitingScreen() {
         <p className={styles.voiceNote}>{t('waiting.voiceNote')}</p>
       )}
 
-      <Button variant="secondary" block icon={<X size={20} />} onClick={() => void actions.cancel()} data-testid="cancel-button">
+      <Button
+        variant="secondary"
+        block
+        icon={<X size={20} />}
+        onClick={() => void actions.cancel()}
+        data-testid="cancel-button"
+      >
         {t('waiting.cancel')}
       </Button>
     </section>

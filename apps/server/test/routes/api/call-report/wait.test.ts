@@ -19,9 +19,17 @@ describe.each(dialects())('GET /api/call-report/wait (%s)', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  type Place = { waiting: boolean; position: number | null; estimate: { kind: string; minutes?: number; atLeastMinutes?: number } | null };
+  type Place = {
+    waiting: boolean;
+    position: number | null;
+    estimate: { kind: string; minutes?: number; atLeastMinutes?: number } | null;
+  };
   const place = async (g: RegisteredGuest, callId: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/call-report/wait?call_id=${encodeURIComponent(callId)}`, headers: bearer(g.access_token) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/call-report/wait?call_id=${encodeURIComponent(callId)}`,
+      headers: bearer(g.access_token),
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ data: Place }>().data;
   };
@@ -35,30 +43,62 @@ describe.each(dialects())('GET /api/call-report/wait (%s)', (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
   };
   const settings = async (patch: Record<string, unknown>) => {
-    const res = await t.app.inject({ method: 'PUT', url: '/api/admin/company', headers: { cookie: admin }, payload: patch });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/company',
+      headers: { cookie: admin },
+      payload: patch,
+    });
     expect(res.statusCode, res.body).toBe(200);
   };
   /** ends every open call, then lets three hours pass: each test starts from an empty queue and no history */
   const emptyQueue = async () => {
-    await t.db.kysely.updateTable('call_reports').set({ call_ended_at: t.clock.now }).where('call_ended_at', 'is', null).execute();
+    await t.db.kysely
+      .updateTable('call_reports')
+      .set({ call_ended_at: t.clock.now })
+      .where('call_ended_at', 'is', null)
+      .execute();
     t.clock.now += 3 * 3600_000;
   };
 
   it('when three guests wait, then each sees its own place, which moves up when the first is answered and when the second leaves', async () => {
     await emptyQueue();
     const guests = [await registerGuest(t.app), await registerGuest(t.app), await registerGuest(t.app)];
-    const calls = [];
+    const calls: Array<{ callId: string }> = [];
     for (const g of guests) {
       calls.push(await openCall(t.app, g));
       t.clock.now += 1000;
     }
-    expect((await Promise.all(guests.map((g, i) => place(g, calls[i]!.callId)))).map((p) => p.position)).toEqual([1, 2, 3]);
+    expect(
+      (await Promise.all(guests.map((g, i) => place(g, calls[i]!.callId)))).map((p) => p.position),
+    ).toEqual([1, 2, 3]);
 
     // the first is answered by an agent: it is no longer waiting, the others move up
     const agent = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
-    expect((await t.app.inject({ method: 'POST', url: '/api/call-report/media', headers: bearer(guests[0]!.access_token), payload: { call_id: calls[0]!.callId } })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: `/api/console/calls/${calls[0]!.callId}/media`, headers: { cookie: agent } })).statusCode).toBe(200);
-    expect(await place(guests[0]!, calls[0]!.callId)).toEqual({ waiting: false, position: null, estimate: null });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/call-report/media',
+          headers: bearer(guests[0]!.access_token),
+          payload: { call_id: calls[0]!.callId },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/console/calls/${calls[0]!.callId}/media`,
+          headers: { cookie: agent },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(await place(guests[0]!, calls[0]!.callId)).toEqual({
+      waiting: false,
+      position: null,
+      estimate: null,
+    });
     expect((await place(guests[1]!, calls[1]!.callId)).position).toBe(1);
     expect((await place(guests[2]!, calls[2]!.callId)).position).toBe(2);
 
@@ -112,13 +152,24 @@ describe.each(dialects())('GET /api/call-report/wait (%s)', (dialect) => {
     const owner = await registerGuest(t.app);
     const call = await openCall(t.app, owner);
     const other = await registerGuest(t.app);
-    const stranger = await t.app.inject({ method: 'GET', url: `/api/call-report/wait?call_id=${call.callId}`, headers: bearer(other.access_token) });
+    const stranger = await t.app.inject({
+      method: 'GET',
+      url: `/api/call-report/wait?call_id=${call.callId}`,
+      headers: bearer(other.access_token),
+    });
     expect(stranger.statusCode).toBe(403);
     expect(stranger.json<{ message: string }>().message).toMatch(/^call_id/);
-    const missing = await t.app.inject({ method: 'GET', url: '/api/call-report/wait', headers: bearer(owner.access_token) });
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: '/api/call-report/wait',
+      headers: bearer(owner.access_token),
+    });
     expect(missing.statusCode).toBe(400);
     expect(missing.body).toMatch(/call_id/);
-    const anonymous = await t.app.inject({ method: 'GET', url: `/api/call-report/wait?call_id=${call.callId}` });
+    const anonymous = await t.app.inject({
+      method: 'GET',
+      url: `/api/call-report/wait?call_id=${call.callId}`,
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 });
