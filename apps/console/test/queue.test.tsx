@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createConsoleStore, type QueueEntry } from '../src/state/store.ts';
 import { WorkspacePage } from '../src/features/workspace/WorkspacePage.tsx';
 import { agent, Wrapper } from './helpers.tsx';
@@ -43,6 +43,16 @@ describe('queue panel', () => {
     expect(items[0]?.getAttribute('data-kind')).toBe('voice');
     expect(items[0]?.textContent).toContain('Sales');
     expect(screen.getAllByTestId('queue-wait')[0]?.textContent).toContain('5:00');
+  });
+
+  it('when guests are waiting, then the panel says the longest wait; with nobody waiting it says none', () => {
+    const store = renderWorkspace();
+    expect(screen.getByTestId('queue-longest').textContent).toBe('Longest wait 5:00');
+    act(() => store.getState().upsertQueueEntry(entry('d', 600_000)));
+    expect(screen.getByTestId('queue-longest').textContent).toBe('Longest wait 10:00');
+    expect(screen.getByTestId('queue-longest').getAttribute('data-level')).not.toBe('ok');
+    act(() => store.getState().setQueue([]));
+    expect(screen.queryByTestId('queue-longest')).toBeNull();
   });
 
   it('when a guest is added later, then the order still follows the wait', () => {

@@ -91,6 +91,17 @@ const ROW_ESTIMATE_PX = 110;
 const ROW_GAP_PX = 4;
 const callIdOf = (entry: QueueEntry) => entry.callId;
 
+/** The longest wait of the queue: what a company's service level is judged by, at a glance. */
+function LongestWait({ since, now }: { since: number; now: number }) {
+  const { t } = useTranslation();
+  const waited = now - since;
+  return (
+    <p className={styles.longest} data-testid="queue-longest" data-level={waitLevel(waited)}>
+      {t('queue.longest')} <time className={styles.longestTime}>{formatDuration(waited)}</time>
+    </p>
+  );
+}
+
 /** The waiting guests, longest wait first, with a ticking wait time and an Answer button each. */
 export function QueuePanel() {
   const { t } = useTranslation();
@@ -117,6 +128,7 @@ export function QueuePanel() {
           <span className="visually-hidden">{t('queue.count', { count: queue.length })}</span>
         </span>
       </div>
+      {queue.length > 0 ? <LongestWait since={Math.min(...queue.map((e) => e.waitingSince))} now={now} /> : null}
       <IncomingTransfers />
       {away ? (
         <p className={styles.away}>
