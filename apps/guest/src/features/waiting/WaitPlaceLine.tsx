@@ -27,10 +27,15 @@ export function WaitPlaceLine() {
           });
   const words = estimate === null ? null : estimateKey(estimate);
   const estimateText = words === null ? null : t(words[0], words[1]);
-  const text =
+  // each part kept on one line: a phone wraps between them, never inside "about 9 minutes"
+  const parts =
     placeText && estimateText
-      ? `${placeText} · ${estimateText}`
-      : (placeText ?? (estimateText ? t('waiting.estimateAlone', { estimate: estimateText }) : ''));
+      ? [placeText, estimateText]
+      : placeText
+        ? [placeText]
+        : estimateText
+          ? [t('waiting.estimateAlone', { estimate: estimateText })]
+          : [];
 
   return (
     <p
@@ -41,7 +46,12 @@ export function WaitPlaceLine() {
       data-position={position ?? ''}
       data-estimate={estimate?.kind ?? ''}
     >
-      {text}
+      {parts.map((part, i) => (
+        <span key={i} className={styles.placePart}>
+          {i > 0 ? ' · ' : null}
+          {part}
+        </span>
+      ))}
     </p>
   );
 }
