@@ -2,7 +2,7 @@
  * The wait estimate's accuracy (apps/server/src/services/waitEstimate.ts) on synthetic days, against two
  * baselines in the same run (docs/performance.md "The guest's wait: estimate accuracy").
  *
- *   node bench/wait-estimate.ts [days=20] [seed=7]      (WAIT_DEBUG=1: the estimate / real ratio by queue length)
+ *   ./scripts/bench wait-estimate.ts [days=20] [seed=7]      (WAIT_DEBUG=1: the estimate / real ratio by queue length)
  *
  * Each day is replayed as a queue of one pool: arrivals from a seeded Poisson process whose rate rises
  * and falls over the day, several agents (their number changes at shift times), handle times from a
