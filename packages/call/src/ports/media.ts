@@ -1,9 +1,8 @@
 /**
  * The media transport port (docs/architecture.md "Ports"): one participant's media in one call — publish,
- * subscribe to the others, screen share, mute, devices — and the words both transports speak. Janus is
- * the media/ session (media/mediaSession.ts); a direct peer connection (media/p2pTransport.ts) plugs in
- * behind the same port. Declared here, below media/, so that media/ implements it without importing the
- * engines' side back.
+ * subscribe to the others, screen share, mute, devices — and the words both transports speak. Janus's is
+ * media/mediaSession.ts; a direct peer connection (media/p2pTransport.ts) plugs in behind the same port.
+ * Declared here, below media/, so that media/ implements it without importing the engines' side back.
  */
 import type { StandbyToken } from '../api/consoleApi.ts';
 import type { JinglePort } from '../xmpp/jingle.ts';
