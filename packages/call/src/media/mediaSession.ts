@@ -30,20 +30,9 @@ import { JanusPublisher } from './janus/publisher.ts';
 import { JanusScreenShare } from './janus/screenShare.ts';
 import { JanusSubscriber } from './janus/subscriber.ts';
 
-export type {
-  CallStage,
-  ChangeDevicesOptions,
-  DeviceChoice,
-  MediaEvents,
-  MediaSessionOptions,
-  Publisher,
-  PublishOptions,
-  RemoteFeed,
-  RoomOptions,
-} from '../ports/media.ts';
+// the engines' files import these two from here
+export type { CallStage, RemoteFeed } from '../ports/media.ts';
 export { loadJanus } from './janus/library.ts';
-export { CONNECT_TIMEOUT_MS, RECLAIM_ATTEMPTS, RENEWED_RECENTLY_MS, REQUEST_TIMEOUT_MS } from './janus/connection.ts';
-export { PATH_RECOVERY_GRACE_MS, PENDING_RESTART_MS } from './janus/iceRestarts.ts';
 
 /** janus.js (janus/library.ts); unit tests hand a fake class instead of replacing the module. */
 export interface MediaSessionDependencies {
