@@ -25,7 +25,7 @@ import type {
 } from '../ports/media.ts';
 import { JanusConnection } from './janus/connection.ts';
 import { JanusIceRestarts } from './janus/iceRestarts.ts';
-import type { Attach, JanusClass } from './janus/library.ts';
+import type { Attach } from './janus/library.ts';
 import { JanusPublisher } from './janus/publisher.ts';
 import { JanusScreenShare } from './janus/screenShare.ts';
 import { JanusSubscriber } from './janus/subscriber.ts';
@@ -33,11 +33,6 @@ import { JanusSubscriber } from './janus/subscriber.ts';
 // the engines' files import these two from here
 export type { CallStage, RemoteFeed } from '../ports/media.ts';
 export { loadJanus } from './janus/library.ts';
-
-/** janus.js (janus/library.ts); unit tests hand a fake class instead of replacing the module. */
-export interface MediaSessionDependencies {
-  loadJanus?: (debug: boolean) => Promise<JanusClass>;
-}
 
 export class MediaSession extends Emitter<MediaEvents> {
   readonly #connection: JanusConnection;
@@ -47,7 +42,7 @@ export class MediaSession extends Emitter<MediaEvents> {
   readonly #subscriber: JanusSubscriber;
 
   /** `clock`: the engines' ClockPort (the composition hands the browser's). */
-  constructor(options: MediaSessionOptions, clock: ClockPort, dependencies: MediaSessionDependencies = {}) {
+  constructor(options: MediaSessionOptions, clock: ClockPort) {
     super();
     const tell: TellMedia = (event, payload) => this.emit(event, payload);
     const connection = (this.#connection = new JanusConnection({
@@ -58,7 +53,6 @@ export class MediaSession extends Emitter<MediaEvents> {
       attempts: options.attempts ?? 20,
       clock,
       tell,
-      ...(dependencies.loadJanus ? { load: dependencies.loadJanus } : {}),
     }));
     const handle = (kind: HandleKind) =>
       (kind === 'publisher' ? this.#publisher : kind === 'screen' ? this.#screen : this.#subscriber).handle;
