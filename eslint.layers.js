@@ -7,6 +7,14 @@
 //   apps/server ─────────────────────────────────────────────────► packages/contracts
 //
 // No app imports another app; no package imports an app; contracts imports no other workspace.
+//
+// Inside packages/call (docs/architecture.md "Package zones"), the zones stack the same way:
+//
+//   index.ts ─► guest/ ─┐ (no import between guest and agent)
+//               agent/ ─┴─► room/ ─► composition.ts ─► media/ ─► ports/ ─► api/, xmpp/, state/, shared files
+//
+// api/, xmpp/ and media/ never import room/, guest/, agent/ or the composition; ports/ (the interfaces)
+// imports no implementation; room/ never imports the engines on top of it.
 // Imported by eslint.config.js and by test/layers.test.ts, which lints deliberate back-edges.
 
 const APPS = ['guest', 'console', 'server', 'widget'];
@@ -35,6 +43,27 @@ function forbid(files, groups, message) {
   };
 }
 
+/** Import patterns (gitignore style) that reach a zone of packages/call/src by a relative path. */
+/** @param {string} zone */
+const zone = (zone) => (zone === 'composition' ? ['**/composition.ts', '**/composition'] : [`**/${zone}/**`]);
+
+/** The workspace ban of packages/call, repeated in each zone's rule (a later config replaces the options). */
+const CALL_WORKSPACE = [...APPS.flatMap(app), ...pkg('ui')];
+
+/**
+ * @param {string[]} zones folders of packages/call/src whose files the rule covers
+ * @param {string[]} forbidden zones they never import
+ * @param {string} why
+ * @returns {import('eslint').Linter.Config}
+ */
+function callZone(zones, forbidden, why) {
+  return forbid(
+    zones.map((name) => `packages/call/src/${name}/**/*.ts`),
+    [...CALL_WORKSPACE, ...forbidden.flatMap(zone)],
+    `packages/call/src/${zones.join('/, ')}/: ${why} (docs/architecture.md "Package zones").`,
+  );
+}
+
 /** @type {import('eslint').Linter.Config[]} */
 export const layerRules = [
   forbid(
@@ -44,9 +73,15 @@ export const layerRules = [
   ),
   forbid(
     ['packages/call/**/*.ts'],
-    [...APPS.flatMap(app), ...pkg('ui')],
+    CALL_WORKSPACE,
     'packages/call imports only packages/contracts (docs/architecture.md "Layers").',
   ),
+  // the zones inside packages/call (a later config replaces the rule's options: the workspace ban is repeated)
+  callZone(['api', 'xmpp', 'media'], ['room', 'guest', 'agent', 'composition'], 'the transports never import the engines or their composition'),
+  callZone(['ports'], ['media', 'room', 'guest', 'agent', 'composition'], 'the port interfaces import no implementation'),
+  callZone(['room'], ['guest', 'agent'], 'the call-room core never imports the engines on top of it'),
+  callZone(['guest'], ['agent'], 'the guest engine never imports the agent one'),
+  callZone(['agent'], ['guest'], 'the agent engine never imports the guest one'),
   forbid(
     ['packages/ui/**/*.ts', 'packages/ui/**/*.tsx'],
     [...APPS.flatMap(app), ...pkg('call')],

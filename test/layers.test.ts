@@ -36,6 +36,16 @@ describe('layer order (eslint.layers.js)', () => {
     ['apps/console/src/features/x/x.tsx', "import { BASENAME } from '../../app/App.tsx';"],
     ['apps/console/src/state/x.ts', "import { applyFixture } from '../app/fixtures.ts';"],
     ['apps/guest/src/features/x/x.ts', "import { QueuePanel } from '../../../../console/src/features/queue/QueuePanel.tsx';"],
+    // the zones inside packages/call
+    ['packages/call/src/media/x.ts', "import type { CallPorts } from '../room/ports.ts';"],
+    ['packages/call/src/media/janus/x.ts', "import { defaultPorts } from '../../composition.ts';"],
+    ['packages/call/src/media/x.ts', "import { Button } from '@lobby/ui';"],
+    ['packages/call/src/api/x.ts', "import { GuestCall } from '../guest/guestCall.ts';"],
+    ['packages/call/src/xmpp/x.ts', "import { AgentDesk } from '../agent/agentDesk.ts';"],
+    ['packages/call/src/ports/x.ts', "import type { MediaSession } from '../media/mediaSession.ts';"],
+    ['packages/call/src/room/x.ts', "import { GuestCall } from '../guest/guestCall.ts';"],
+    ['packages/call/src/guest/x.ts', "import { AgentDesk } from '../agent/agentDesk.ts';"],
+    ['packages/call/src/agent/x.ts', "import type { GuestSnapshot } from '../guest/guestCall.ts';"],
   ])('when %s imports across the layers (%s), then lint fails', async (filePath, source) => {
     expect(await restricted(filePath, source)).toHaveLength(1);
   });
@@ -49,6 +59,12 @@ describe('layer order (eslint.layers.js)', () => {
     ['apps/guest/src/features/x/x.ts', "import { useGuestStore } from '../../state/store.ts';"],
     ['apps/guest/src/app/App.tsx', "import { CallPage } from './CallPage.tsx';\nimport { ScreenSwitch } from '../features/screens/ScreenSwitch.tsx';"],
     ['apps/console/src/main.tsx', "import { App } from './app/App.tsx';"],
+    ['packages/call/src/media/x.ts', "import type { ClockPort } from '../ports/clock.ts';\nimport { ApiError } from '../api/http.ts';"],
+    ['packages/call/src/media/janus/x.ts', "import { retry } from '../retry.ts';\nimport { Emitter } from '../../emitter.ts';"],
+    ['packages/call/src/ports/x.ts', "import type { JinglePort } from '../xmpp/jingle.ts';"],
+    ['packages/call/src/room/x.ts', "import { defaultPorts } from '../composition.ts';\nimport { watchMedia } from '../media/mediaWatch.ts';"],
+    ['packages/call/src/guest/x.ts', "import { CallRoom } from '../room/callRoom.ts';\nimport type { CallPorts } from '../ports/callPorts.ts';"],
+    ['packages/call/src/agent/x.ts', "import { buildList } from './waitingQueue.ts';\nimport { CallRoom } from '../room/callRoom.ts';"],
   ])('when %s imports down the layers (%s), then lint passes', async (filePath, source) => {
     expect(await restricted(filePath, source)).toEqual([]);
   });

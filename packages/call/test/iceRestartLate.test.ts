@@ -1,6 +1,6 @@
 /**
  * An ICE restart is not sent when the path comes back by itself just after the signalling does
- * (mediaSession.ts PATH_RECOVERY_GRACE_MS, docs/protocol.md "ICE restart"): after a 20 s cut, restarts
+ * (media/janus/iceRestarts.ts PATH_RECOVERY_GRACE_MS, docs/protocol.md "ICE restart"): after a 20 s cut, restarts
  * sent 100 ms before both connections recovered moved them to new credentials for nothing and froze the
  * guest's incoming video a second time. On a fake janus.js (the module is replaced) and fake timers.
  */
@@ -40,7 +40,8 @@ vi.mock('janus-gateway', async () => {
 
 async function publishing() {
   const { MediaSession } = await import('../src/media/mediaSession.ts');
-  const media = new MediaSession({ servers: ['ws://janus.test'], iceServers: [], attempts: 1 });
+  const { browserClock } = await import('../src/composition.ts');
+  const media = new MediaSession({ servers: ['ws://janus.test'], iceServers: [], attempts: 1 }, browserClock);
   // connected on real time (janus.js's module loads on its own), then the clock is the test's
   await media.connect();
   await media.attachPublisher();

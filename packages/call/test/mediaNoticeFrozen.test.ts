@@ -6,8 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Emitter } from '../src/emitter.ts';
 import { watchMediaHealth, type MediaNotice } from '../src/media/mediaHealth.ts';
-import type { MediaEvents } from '../src/media/mediaSession.ts';
-import type { MediaTransport } from '../src/room/ports.ts';
+import type { MediaEvents, MediaTransport } from '../src/ports/media.ts';
 
 /** A transport that only tells its health, as the real one does (mediaSession.ts). */
 class FakeHealth extends Emitter<MediaEvents> {

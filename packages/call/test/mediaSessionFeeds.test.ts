@@ -81,7 +81,8 @@ describe('MediaSession subscription', () => {
   it('when Janus offers a new feed, then the app is told of it only after our answer is sent', async () => {
     // arrange: a session that joins a room where the guest publishes
     const { MediaSession } = await import('../src/media/mediaSession.ts');
-    const media = new MediaSession({ servers: ['ws://janus.test'], iceServers: [], attempts: 1 });
+    const { browserClock } = await import('../src/composition.ts');
+    const media = new MediaSession({ servers: ['ws://janus.test'], iceServers: [], attempts: 1 }, browserClock);
     const told = new Promise<void>((resolve) =>
       media.on('remoteFeed', ({ feedId, stream }) => {
         log.push(`app ← feed ${feedId} (${stream.getTracks().length} tracks)`);

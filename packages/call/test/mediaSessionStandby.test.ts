@@ -50,8 +50,9 @@ describe('MediaSession on standby', () => {
   it('when a standby session is handed its grant, then its handles speak with the room token, a later handle is attached with it, and nothing is connected or attached again', async () => {
     // arrange: a session made before the call, with the agent's standby token
     const { MediaSession } = await import('../src/media/mediaSession.ts');
+    const { browserClock } = await import('../src/composition.ts');
     const stun = [{ urls: 'stun:stun.test' }];
-    const media = new MediaSession({ servers: ['ws://janus.test'], iceServers: stun, token: 'standby', attempts: 1 });
+    const media = new MediaSession({ servers: ['ws://janus.test'], iceServers: stun, token: 'standby', attempts: 1 }, browserClock);
     await media.standBy();
     expect(media.prepared).toBe(true);
     expect(sessions).toHaveLength(1);

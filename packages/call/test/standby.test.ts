@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Emitter } from '../src/emitter.ts';
-import type { MediaEvents, MediaSessionOptions } from '../src/media/mediaSession.ts';
+import type { MediaEvents, MediaSessionOptions } from '../src/ports/media.ts';
 import { MediaStandby, P2P_RECHECK_MS, STANDBY_RETRY_MS, type StandbyRequest } from '../src/media/standby.ts';
 
 class FakeSession extends Emitter<MediaEvents> {

@@ -12,7 +12,7 @@
  */
 import { ApiError } from '../api/http.ts';
 import type { TimestampFlag } from '../api/guestApi.ts';
-import type { ClockPort } from '../room/ports.ts';
+import type { ClockPort } from '../ports/clock.ts';
 
 export const FIRST_RETRY_MS = 1000;
 export const MAX_RETRY_MS = 8000;

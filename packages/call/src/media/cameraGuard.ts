@@ -1,5 +1,5 @@
 /**
- * The camera guard both media transports share (mediaSession.ts for Janus, p2pTransport.ts for p2p).
+ * The camera guard both media transports share (janus/publishedTracks.ts for Janus, p2pTransport.ts for p2p).
  *
  * A camera can deliver frames the encoder cannot take: a depth camera's 16-bit grey (Y16) frames render
  * locally but no frame is ever encoded, so the other side's video silently froze (Chromium's second fake

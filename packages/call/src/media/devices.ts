@@ -2,6 +2,8 @@
  * Local media ("Constants" of docs/protocol.md): default camera ideal 1440×1080 (max width 1440); a failed
  * camera request is reported as 'disabledCamera'.
  */
+import type { LocalMediaRequest } from '../ports/devices.ts';
+
 export const DEFAULT_VIDEO_CONSTRAINTS: MediaTrackConstraints = {
   width: { ideal: 1440, max: 1440 },
   height: { ideal: 1080 },
@@ -34,14 +36,7 @@ export class DisabledCameraError extends Error {
   }
 }
 
-export async function getLocalMedia(options: {
-  video: boolean;
-  videoConstraints?: MediaTrackConstraints;
-  /** e.g. the microphone the guest chose on the preview screen (`deviceId`) */
-  audioConstraints?: MediaTrackConstraints;
-  audioDeviceId?: string;
-  videoDeviceId?: string;
-}): Promise<MediaStream> {
+export async function getLocalMedia(options: LocalMediaRequest): Promise<MediaStream> {
   const audio: MediaTrackConstraints | boolean = options.audioDeviceId
     ? { ...options.audioConstraints, deviceId: { exact: options.audioDeviceId } }
     : options.audioConstraints && Object.keys(options.audioConstraints).length

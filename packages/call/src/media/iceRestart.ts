@@ -9,7 +9,7 @@
  *   the first: then the connection has failed for good (`onFailed`, the call's report marked failed).
  * - `connected` / `completed` ends it (`onRecovered`).
  */
-import type { ClockPort } from '../room/ports.ts';
+import type { ClockPort } from '../ports/clock.ts';
 
 /** How long `disconnected` may last before a restart (Chromium says so after ~2.5 s without packets). */
 export const DISCONNECTED_GRACE_MS = 2000;

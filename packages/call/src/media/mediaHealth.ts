@@ -18,7 +18,7 @@
  */
 import { ApiError } from '../api/http.ts';
 import type { MediaGrant } from '@lobby/contracts';
-import type { MediaTransport } from '../room/ports.ts';
+import type { MediaTransport } from '../ports/media.ts';
 import { isTransientGatewayError, retry } from './retry.ts';
 
 export type MediaNotice = 'waitingForServer' | 'networkReconnecting' | 'reconnecting' | 'serverUnreachable' | 'peerReconnecting' | null;

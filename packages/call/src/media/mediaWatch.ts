@@ -11,7 +11,8 @@
  * (`lastPacketReceivedTimestamp`), so it is told STALL_MS after the cut plus at most one poll; counting
  * from the poll that last saw the counter grow added up to a second more, and more on a busy machine.
  */
-import type { ClockPort, MediaTransport } from '../room/ports.ts';
+import type { ClockPort } from '../ports/clock.ts';
+import type { MediaTransport } from '../ports/media.ts';
 import { countersOf, qualityBetween, type NetworkQuality, type StatsCounters } from './networkQuality.ts';
 
 export const POLL_MS = 1000;

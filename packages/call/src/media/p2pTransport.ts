@@ -17,26 +17,13 @@
  *   and a camera whose frames are never encoded is refused by the same guard (cameraGuard.ts).
  */
 import { Emitter } from '../emitter.ts';
-import type { JingleCall, JinglePort } from '../xmpp/jingle.ts';
-import type { ChangeDevicesOptions, DeviceChoice, MediaEvents, PublishOptions, RoomOptions } from './mediaSession.ts';
+import type { JingleCall } from '../xmpp/jingle.ts';
+import type { ChangeDevicesOptions, DeviceChoice, MediaEvents, P2POptions, PublishOptions, RoomOptions } from '../ports/media.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 import { retry } from './retry.ts';
 import { keepSendableCamera } from './cameraGuard.ts';
 
-export interface P2POptions {
-  jingle: JinglePort;
-  role: 'initiator' | 'responder';
-  /** responder: the bare JID of the call's guest (the only session accepted) */
-  expect?: string;
-  /** responder: the guest's display (its username), the name its feed and its leaving carry */
-  expectDisplay?: string;
-  /** the first wait before a failed session-initiate is sent again (growing, at most 2 s); 500 ms by default */
-  retryDelayMs?: number;
-  /** how long a new camera's first frames may take to be encoded (cameraGuard.ts); 4 s by default */
-  probeMs?: number;
-  /** the browser's getUserMedia (device changes); navigator's by default */
-  getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
-}
+export type { P2POptions };
 
 interface Link {
   call: JingleCall;

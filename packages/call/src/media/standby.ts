@@ -10,8 +10,11 @@
  * and subscribing need the room token of the grant. The gate takes a standby token on its websocket
  * only, so only a websocket endpoint is used.
  */
-import type { StandbyToken } from '../api/consoleApi.ts';
-import type { MediaSession, MediaSessionOptions } from './mediaSession.ts';
+import type { ClockPort } from '../ports/clock.ts';
+import type { MediaSessionOptions, StandbyRequest } from '../ports/media.ts';
+import type { MediaSession } from './mediaSession.ts';
+
+export type { StandbyRequest };
 
 /** A standby session is replaced when less than this share of its token's life is left (it may become a long call). */
 const FRESH_SHARE = 0.5;
@@ -22,27 +25,6 @@ export const STANDBY_RETRY_MS = 10_000;
  * again after this long (its admin may have changed the call method).
  */
 export const P2P_RECHECK_MS = 5 * 60_000;
-
-export interface StandbyRequest {
-  /** the ICE servers of now (the answer hands the session those of its own time) */
-  iceServers: RTCIceServer[];
-  /** the agent's standby token (POST /api/console/media/standby) */
-  token: () => Promise<StandbyToken>;
-  /** told when the next answer needs nothing more made (a session is ready, or calls are p2p), and when it does */
-  onReady?: (ready: boolean) => void;
-  /**
-   * Whether a standby session is still wanted (calls wait, the agent is free): asked before a session is
-   * made again by itself, after a failure's pause or a lost session.
-   */
-  wanted?: () => boolean;
-}
-
-/** Time: the engines' ClockPort (room/ports.ts), whose clock defaultPorts hands over; tests advance a fake one. */
-export interface StandbyClock {
-  now(): number;
-  /** runs `run` after `ms`; returns the function that cancels it */
-  setTimeout(run: () => void, ms: number): () => void;
-}
 
 /** What a standby session is to this class (a MediaSession; unit tests pass fakes). */
 export type StandbySession = Pick<MediaSession, 'standBy' | 'useGrant' | 'close' | 'on' | 'prepared'>;
@@ -61,9 +43,9 @@ export class MediaStandby<Session extends StandbySession> {
   #last: { servers: string[]; request: StandbyRequest } | null = null;
   #cancelAgain: (() => void) | null = null;
   readonly #create: (options: MediaSessionOptions) => Session;
-  readonly #clock: StandbyClock;
+  readonly #clock: ClockPort;
 
-  constructor(create: (options: MediaSessionOptions) => Session, clock: StandbyClock) {
+  constructor(create: (options: MediaSessionOptions) => Session, clock: ClockPort) {
     this.#create = create;
     this.#clock = clock;
   }

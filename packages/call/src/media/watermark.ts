@@ -5,14 +5,9 @@
  * drawn onto a canvas with the mark in the top-end corner, and the canvas is what is sent.
  */
 
-export interface WatermarkOptions {
-  /** shown when there is no logo (or it cannot be drawn): the company's name */
-  text: string;
-  /** the company's waterMarkLogo; drawn only when it loads with CORS (a tainted canvas cannot be sent) */
-  imageUrl?: string | null;
-  /** frames per second of the marked video */
-  fps?: number;
-}
+import type { WatermarkOptions } from '../ports/media.ts';
+
+export type { WatermarkOptions };
 
 export interface Watermarked {
   /** the marked video track to publish */

@@ -8,9 +8,7 @@
  * The core owns no snapshot: it reads and writes the fields both engines' snapshots share (`RoomView`),
  * so each engine keeps its own snapshot shape and emits one change per write.
  */
-import type { RemoteFeed } from '../media/mediaSession.ts';
-import type { DeviceChoice, PublishOptions, RoomOptions } from '../media/mediaSession.ts';
-import type { WatermarkOptions } from '../media/watermark.ts';
+import type { DeviceChoice, MediaTransport, MediaTransportOptions, PublishOptions, RemoteFeed, RoomOptions, WatermarkOptions } from '../ports/media.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import {
   chatOpened,
@@ -26,14 +24,10 @@ import { uploadTypeOf } from '../api/http.ts';
 import { watchMediaHealth, type MediaNotice } from '../media/mediaHealth.ts';
 import { watchMedia } from '../media/mediaWatch.ts';
 import type { NetworkQuality } from '../media/networkQuality.ts';
-import {
-  defaultPorts,
-  whenVisible,
-  type CallPorts,
-  type MediaTransport,
-  type MediaTransportOptions,
-  type SignallingPort,
-} from './ports.ts';
+import type { CallPorts } from '../ports/callPorts.ts';
+import type { SignallingPort } from '../ports/signalling.ts';
+import { whenVisible } from '../ports/environment.ts';
+import { defaultPorts } from '../composition.ts';
 
 /** The in-call fields of both engines' snapshots. */
 export interface RoomView {

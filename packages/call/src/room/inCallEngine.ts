@@ -1,5 +1,5 @@
 import { Emitter } from '../emitter.ts';
-import type { DeviceChoice } from '../media/mediaSession.ts';
+import type { DeviceChoice } from '../ports/media.ts';
 import type { CallRoom } from './callRoom.ts';
 
 /**

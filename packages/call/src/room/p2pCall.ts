@@ -4,10 +4,9 @@
  * transport options here, so the rest of their media code is the same for both methods.
  */
 import type { MediaGrant } from '@lobby/contracts';
-import type { RoomOptions } from '../media/mediaSession.ts';
-import type { P2POptions } from '../media/p2pTransport.ts';
+import type { MediaTransportOptions, P2POptions, RoomOptions } from '../ports/media.ts';
 import type { ControlMessage } from '../xmpp/session.ts';
-import type { MediaTransportOptions, SignallingPort } from './ports.ts';
+import type { SignallingPort } from '../ports/signalling.ts';
 
 /** The guest's screen for an agent that tried to join a p2p call (the server's 409 names it). */
 export const P2P_NO_JOIN = 'p2pNoJoin';

@@ -1,5 +1,5 @@
 /**
- * Fakes of the call engines' ports (src/room/ports.ts), in the style of apps/server/test/helpers/fakes.ts:
+ * Fakes of the call engines' ports (src/ports/), in the style of apps/server/test/helpers/fakes.ts:
  * one in-process XMPP server (rooms, presence, control messages, chat) and one in-process media server
  * (rooms of publishers: feeds appear and disappear, stages, screen shares), so that a GuestCall and one or
  * more AgentDesks talk to each other as they do through ejabberd and Janus. Plus fake devices, clock, page
@@ -9,8 +9,12 @@
  */
 import { Emitter } from '../../src/emitter.ts';
 import { decodePresenceStatus, type LobbyPresenceElement } from '../../src/presence.ts';
-import type { CallPorts, ClockPort, DevicesPort, EnvironmentPort, LocalMediaRequest, MediaTransport, SignallingPort } from '../../src/room/ports.ts';
-import type { MediaEvents, MediaSessionOptions, PublishOptions, RoomOptions } from '../../src/media/mediaSession.ts';
+import type { CallPorts } from '../../src/ports/callPorts.ts';
+import type { ClockPort } from '../../src/ports/clock.ts';
+import type { DevicesPort, LocalMediaRequest } from '../../src/ports/devices.ts';
+import type { EnvironmentPort } from '../../src/ports/environment.ts';
+import type { MediaEvents, MediaSessionOptions, MediaTransport, PublishOptions, RoomOptions, StandbyRequest } from '../../src/ports/media.ts';
+import type { SignallingPort } from '../../src/ports/signalling.ts';
 import type { OutgoingChat, XmppEvents, XmppSessionOptions } from '../../src/xmpp/session.ts';
 import type { CallControl } from '../../src/xmpp/stanzas.ts';
 import type { CallRoutingInfo as CallRouting, GuestRegistration, IncomingTransfer, MediaGrant, OpenCall, ReportStatus, TransferAccepted } from '@lobby/contracts';
@@ -18,7 +22,6 @@ import type { GuestApi, TimestampFlag } from '../../src/api/guestApi.ts';
 import type { ConsoleApi, TransferEvents } from '../../src/api/consoleApi.ts';
 import type { JinglePort } from '../../src/xmpp/jingle.ts';
 import { P2PTransport } from '../../src/media/p2pTransport.ts';
-import type { StandbyRequest } from '../../src/media/standby.ts';
 import type { FakeJingleNetwork } from './fakeJingle.ts';
 
 /** Lets every queued delivery (and what it sets off) run. */

@@ -1,0 +1,122 @@
+/**
+ * The Janus connection of a media session (src/media/janus/connection.ts) on a fake janus.js and the
+ * ports' fake clock: fail-over between endpoints (docs/protocol.md "Media session"), the session claimed
+ * back when its transport drops ("Session reclaim"), and requests that never get an answer.
+ */
+import { describe, expect, it } from 'vitest';
+import { CONNECT_TIMEOUT_MS, JanusConnection, REQUEST_TIMEOUT_MS } from '../src/media/janus/connection.ts';
+import type { Handle } from '../src/media/janus/library.ts';
+import { FakeClock, settle } from './helpers/fakes.ts';
+import { FakeJanusServer, recordedEvents } from './helpers/fakeJanusSession.ts';
+
+const WS = 'wss://lobby.test/janus';
+const HTTP = 'https://lobby.test/janus-http';
+
+function connection(server: FakeJanusServer, clock = new FakeClock()) {
+  const { tell, events } = recordedEvents();
+  const made = new JanusConnection({ servers: [WS, HTTP], attempts: 1, clock, tell, load: () => Promise.resolve(server.library()) });
+  return { connection: made, events, clock };
+}
+
+describe('Janus connection', () => {
+  it('when the websocket endpoint refuses, then the HTTP fallback is used in the same round, without a retry told', async () => {
+    const server = new FakeJanusServer();
+    server.endpoints.set(WS, 'refuses');
+    const { connection: janus, events } = connection(server);
+
+    await janus.connect();
+
+    expect(janus.connected).toBe(true);
+    expect(server.sessions.map((s) => s.server)).toEqual([WS, HTTP]);
+    expect(events).toEqual([]);
+  });
+
+  it('when the websocket endpoint stays silent, then the fallback is tried once the connect timeout passes on the clock', async () => {
+    const server = new FakeJanusServer();
+    server.endpoints.set(WS, 'silent');
+    const { connection: janus, clock } = connection(server);
+
+    const connecting = janus.connect();
+    await settle(2);
+    expect(server.sessions.map((s) => s.server)).toEqual([WS]);
+    clock.advance(CONNECT_TIMEOUT_MS - 1);
+    await settle(2);
+    expect(server.sessions).toHaveLength(1);
+    clock.advance(1);
+    await connecting;
+
+    expect(server.sessions.map((s) => s.server)).toEqual([WS, HTTP]);
+    expect(janus.connected).toBe(true);
+  });
+
+  it('when the transport drops, then the session is claimed on a new one and reconnecting then reconnected are told', async () => {
+    const server = new FakeJanusServer();
+    const { connection: janus, events } = connection(server);
+    await janus.connect();
+
+    server.dropTransport();
+    await settle();
+
+    expect(server.claims).toBe(1);
+    expect(events.map(([event]) => event)).toEqual(['reconnecting', 'reconnected']);
+  });
+
+  it('when Janus answers a claim without the session, then it is lost', async () => {
+    const server = new FakeJanusServer();
+    server.claim = 'gone';
+    const { connection: janus, events } = connection(server);
+    await janus.connect();
+
+    server.dropTransport();
+    await settle();
+
+    expect(events.map(([event]) => event)).toEqual(['reconnecting', 'lost']);
+    expect(String((events[1]![1] as { error: string }).error)).toContain('No such session');
+  });
+
+  it('when a request gets no answer, then it fails with a timeout after REQUEST_TIMEOUT_MS on the clock', async () => {
+    const server = new FakeJanusServer();
+    server.answer = () => null;
+    const { connection: janus, clock } = connection(server);
+    await janus.connect();
+    const handle = await janus.attach('publisher', {});
+
+    const request = janus.request(handle, { request: 'join' });
+    const outcome = request.then(() => 'answered', (error: Error) => error.message);
+    clock.advance(REQUEST_TIMEOUT_MS - 1);
+    await settle(2);
+    const before = await Promise.race([outcome, Promise.resolve('pending')]);
+    clock.advance(1);
+
+    expect(before).toBe('pending');
+    expect(await outcome).toBe('Request timed out (join)');
+  });
+
+  it('when it is handed a grant, then its handles and the next attached speak with the room token', async () => {
+    const server = new FakeJanusServer();
+    const { connection: janus } = connection(server);
+    await janus.connect();
+    const publisher = (await janus.attach('publisher', {})) as Handle & { token?: string };
+
+    janus.useGrant('room-token', undefined);
+    const screen = (await janus.attach('screen', {})) as Handle & { token?: string };
+
+    expect(publisher.token).toBe('room-token');
+    expect(screen.token).toBe('room-token');
+  });
+
+  it('when it is destroyed, then the session ends and no claim follows a late drop', async () => {
+    const server = new FakeJanusServer();
+    const { connection: janus, events } = connection(server);
+    await janus.connect();
+
+    await janus.destroy();
+    server.dropTransport();
+    await settle();
+
+    expect(server.sessions[0]!.destroyed).toBe(true);
+    expect(janus.connected).toBe(false);
+    expect(server.claims).toBe(0);
+    expect(events).toEqual([]);
+  });
+});
