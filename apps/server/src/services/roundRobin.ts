@@ -97,6 +97,9 @@ export class RoundRobin {
   readonly #publish: (routing: CallRouting) => void;
   readonly #ttlMs: number;
   readonly #warn: (message: string, error: unknown) => void;
+  /** the agents whose streams are open on this instance: written again on every beat (an instance that
+   * hung past the presence time and came back has its agents back) */
+  readonly #present = new Map<number, { agent: OnlineAgent; connections: number }>();
   /** this instance's timers for the offers it made: the deadline moves on time (the poll is the backstop) */
   readonly #deadlines = new Map<string, unknown>();
 
@@ -112,27 +115,37 @@ export class RoundRobin {
 
   /** A console opened its event stream on this instance; resolves with the function that closes it. */
   async connect(agent: OnlineAgent): Promise<() => Promise<void>> {
+    const mine = this.#present.get(agent.userId);
+    this.#present.set(agent.userId, { agent, connections: (mine?.connections ?? 0) + 1 });
     await this.beat();
-    await this.#db
-      .insertInto('agent_presence')
-      .values({ user_id: agent.userId, instance_id: this.instanceId, company_id: agent.companyId, xmpp_username: agent.xmppUsername, connections: 1 })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'instance_id']).doUpdateSet({ connections: sql<number>`agent_presence.connections + 1`, xmpp_username: agent.xmppUsername }),
-      )
-      .execute();
     let closed = false;
     return async () => {
       if (closed) return;
       closed = true;
-      await this.#db
-        .updateTable('agent_presence')
-        .set({ connections: sql<number>`connections - 1` })
-        .where('user_id', '=', agent.userId)
-        .where('instance_id', '=', this.instanceId)
-        .execute();
-      await this.#db.deleteFrom('agent_presence').where('user_id', '=', agent.userId).where('connections', '<=', 0).execute();
+      const now = this.#present.get(agent.userId);
+      if (now && now.connections > 1) {
+        this.#present.set(agent.userId, { ...now, connections: now.connections - 1 });
+        return this.#writePresence(agent.userId);
+      }
+      this.#present.delete(agent.userId);
+      await this.#writePresence(agent.userId);
       await this.#moveOffersOf(agent.userId);
     };
+  }
+
+  /** this instance's row of the agent, as its streams here are: written, or deleted with the last one */
+  async #writePresence(userId: number): Promise<void> {
+    const mine = this.#present.get(userId);
+    if (!mine) {
+      await this.#db.deleteFrom('agent_presence').where('user_id', '=', userId).where('instance_id', '=', this.instanceId).execute();
+      return;
+    }
+    const { agent, connections } = mine;
+    await this.#db
+      .insertInto('agent_presence')
+      .values({ user_id: agent.userId, instance_id: this.instanceId, company_id: agent.companyId, xmpp_username: agent.xmppUsername, connections })
+      .onConflict((oc) => oc.columns(['user_id', 'instance_id']).doUpdateSet({ connections, xmpp_username: agent.xmppUsername }))
+      .execute();
   }
 
   /** Available ⇄ away, and busy (in a call): either makes the agent unavailable for offers. Any instance. */
@@ -204,7 +217,7 @@ export class RoundRobin {
     return new Map(rows.map((r) => [r.call_id, toRouting(r)]));
   }
 
-  /** This instance is alive (every BEAT_MS); dead instances' presence rows are dropped. */
+  /** This instance is alive (every BEAT_MS), with the agents present on it; dead instances' presence rows are dropped. */
   async beat(): Promise<void> {
     const now = this.#timers.now();
     await this.#db
@@ -212,6 +225,7 @@ export class RoundRobin {
       .values({ instance_id: this.instanceId, last_seen: now })
       .onConflict((oc) => oc.column('instance_id').doUpdateSet({ last_seen: now }))
       .execute();
+    for (const userId of this.#present.keys()) await this.#writePresence(userId);
     const dead = this.#db.selectFrom('routing_instances').select('instance_id').where('last_seen', '<', now - this.#ttlMs).where('instance_id', '!=', this.instanceId);
     await this.#db.deleteFrom('agent_presence').where('instance_id', 'in', dead).execute();
     await this.#db.deleteFrom('routing_instances').where('last_seen', '<', now - this.#ttlMs).where('instance_id', '!=', this.instanceId).execute();
@@ -253,6 +267,7 @@ export class RoundRobin {
   async leave(): Promise<void> {
     for (const handle of this.#deadlines.values()) this.#timers.clearTimeout(handle);
     this.#deadlines.clear();
+    this.#present.clear();
     await this.#db.deleteFrom('agent_presence').where('instance_id', '=', this.instanceId).execute();
     await this.#db.deleteFrom('routing_instances').where('instance_id', '=', this.instanceId).execute();
     await this.moveDue();

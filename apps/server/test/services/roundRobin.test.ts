@@ -49,7 +49,7 @@ describe.each(dialects())('round robin (%s)', (dialect) => {
     const timers = handClock();
     const published: CallRouting[] = [];
     const rr = new RoundRobin({ db, instanceId: 'unit-a', timers, publish: (r) => published.push(r) });
-    const agent = async (n: number, assignments: Array<1 | 2> = [1], company = companyId) => {
+    const agent = async (n: number, assignments: Array<1 | 2> = [1], company = companyId, on = rr) => {
       let id = userIds.get(n);
       if (id === undefined) {
         const row = await db.kysely
@@ -65,7 +65,7 @@ describe.each(dialects())('round robin (%s)', (dialect) => {
         .insertInto('user_assignments')
         .values(assignments.map((a) => ({ user_id: id, assignment_id: assignment[a] })))
         .execute();
-      return rr.connect({ userId: id, companyId: company, xmppUsername: `agent-${n}` });
+      return on.connect({ userId: id, companyId: company, xmppUsername: `agent-${n}` });
     };
     const user = (n: number) => userIds.get(n) ?? -1;
     const open = (callId: string, a: 1 | 2 = 1, offerSeconds?: number) =>
@@ -200,14 +200,10 @@ describe.each(dialects())('round robin (%s)', (dialect) => {
   });
 
   it('when an instance stops beating, then after the presence time its agents are gone and their offers move on', async () => {
-    const { rr, agent, user, timers, open, published } = await setup();
+    const { rr, agent, timers, open, published } = await setup();
     const other = new RoundRobin({ db, instanceId: 'unit-b', timers, publish: (r) => published.push(r) });
     await agent(1);
-    await agent(2);
-    const id2 = user(2);
-    // agent 2's stream is on the other instance
-    await db.kysely.deleteFrom('agent_presence').where('user_id', '=', id2).execute();
-    await other.connect({ userId: id2, companyId, xmppUsername: 'agent-2' });
+    await agent(2, [1], companyId, other); // agent 2's stream is on the other instance
     await open('x'); // the rotation starts at agent 1
     expect(offeredTo(await open('c1'))).toBe('agent-2');
     // the other instance dies: it stops beating; this one goes on
