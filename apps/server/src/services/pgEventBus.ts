@@ -150,7 +150,7 @@ export function createPgEventBus(options: PgEventBusOptions): PgEventBus {
       if (name === 'resync') return;
       sending = sending.then(() => send(name, event)).catch((error: unknown) => log(`event bus: sending ${name} failed`, error));
     },
-    subscribe: local.subscribe,
+    subscribe: (name, listener) => local.subscribe(name, listener),
     start: listen,
     async close() {
       closed = true;
@@ -161,7 +161,7 @@ export function createPgEventBus(options: PgEventBusOptions): PgEventBus {
       await c?.end();
     },
     listenerPid() {
-      return (client as (pg.Client & { processID?: number }) | null)?.processID ?? null;
+      return (client as { processID?: number } | null)?.processID ?? null;
     },
   };
 }

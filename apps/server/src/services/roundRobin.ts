@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { CallRoutingTable, Database } from '../db/schema.ts';

@@ -46,7 +46,8 @@ export async function createInstances(count: number, options: { companyCacheMs?:
     db: t.db,
     instances,
     async close() {
-      for (const i of instances) await i.app.close();
+      // an instance a test closed already stays closed
+      for (const i of instances) if (i.app.server.listening) await i.app.close();
       await t.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -123,7 +123,8 @@ export default fp(
       await events.start?.();
       await roundRobin.beat();
     });
-    app.addHook('onClose', async () => {
+    // preClose: before the onClose hooks, one of which closes the database (main.ts)
+    app.addHook('preClose', async () => {
       await roundRobin.leave().catch((error: unknown) => log('round robin: leaving failed', error));
       await events.close?.();
     });

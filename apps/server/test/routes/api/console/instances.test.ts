@@ -62,7 +62,6 @@ describe.skipIf(!process.env.LOBBY_TEST_PG_URL)('two server instances on one Pos
   }
 
   it('when a call opens on instance A, then a console whose event stream is on instance B hears of it', async () => {
-    await reset();
     const onB = await agentOn(b);
     const g = await registerGuest(a.app);
     const call = await openCall(a.app, g, { assignment_id: salesId });
@@ -144,7 +143,7 @@ describe.skipIf(!process.env.LOBBY_TEST_PG_URL)('two server instances on one Pos
     for (const c of [onA.events, onB.events]) expect(routings(c, call.callId)).toHaveLength(2);
   });
 
-  it('when an instance stops heartbeating, then its agents are gone for the others: no transfer target, their offers move on', async () => {
+  it('when an instance stops heartbeating, then its agents are gone for the others: no transfer target, no offer; once it beats again they are back', async () => {
     await reset();
     const onA = await agentOn(a);
     const onB = await agentOn(b);
@@ -163,6 +162,35 @@ describe.skipIf(!process.env.LOBBY_TEST_PG_URL)('two server instances on one Pos
     b.clock.now = a.clock.now;
     await b.app.services.roundRobin.beat();
     expect(await targets()).toContain(onB.id);
+  });
+
+  it('when an instance stops (closed), then its agents leave round robin at once and their offers move on', async () => {
+    const pair = await createInstances(2);
+    try {
+      const [pa, pb] = pair.instances as [Instance, Instance];
+      const sales = (await registerGuest(pa.app)).guestRooms[0]?.assignmentId ?? 0;
+      const agentOf = async (on: Instance) => {
+        const u = await addUser(pair.db, { companyId: DEMO.companyId, password: 'closing-pw', assignmentIds: [sales] });
+        const cookie = await login(on.app, u.email, u.password);
+        streams.push(await connect(on.port, cookie));
+        const xmpp = (await pair.db.kysely.selectFrom('users').select('xmpp_username').where('id', '=', u.id).executeTakeFirstOrThrow()).xmpp_username;
+        return { ...u, cookie, xmpp };
+      };
+      const onA = await agentOf(pa);
+      const onB = await agentOf(pb);
+      // A's agent is away: the call goes to B's
+      await pa.app.inject({ method: 'POST', url: '/api/console/availability', headers: { cookie: onA.cookie }, payload: { availability: 'away' } });
+      const call = await openCall(pa.app, await registerGuest(pa.app), { assignment_id: sales });
+      expect((await pa.app.services.roundRobin.routing(call.callId))?.offeredTo).toBe(onB.xmpp);
+      await pa.app.inject({ method: 'POST', url: '/api/console/availability', headers: { cookie: onA.cookie }, payload: { availability: 'available' } });
+
+      await pb.app.close();
+      const present = await pair.db.kysely.selectFrom('agent_presence').select('user_id').execute();
+      expect(present.map((p) => p.user_id)).toEqual([onA.id]);
+      expect(await pa.app.services.roundRobin.routing(call.callId)).toMatchObject({ state: 'offered', offeredTo: onA.xmpp });
+    } finally {
+      await pair.close();
+    }
   });
 
   it('when the company changes on instance A, then instance B drops its cached snapshot of it', async () => {
