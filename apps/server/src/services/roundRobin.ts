@@ -219,15 +219,30 @@ export class RoundRobin {
   /** This instance is alive (every BEAT_MS), with the agents present on it; dead instances' presence rows are dropped. */
   async beat(): Promise<void> {
     const now = this.#timers.now();
+    const before = await this.#db.selectFrom('routing_instances').select('last_seen').where('instance_id', '=', this.instanceId).executeTakeFirst();
     await this.#db
       .insertInto('routing_instances')
       .values({ instance_id: this.instanceId, last_seen: now })
       .onConflict((oc) => oc.column('instance_id').doUpdateSet({ last_seen: now }))
       .execute();
-    for (const userId of this.#present.keys()) await this.#writePresence(userId);
+    // the others took this instance for dead (it hung): its agents' rows may be gone, so they are written again
+    if (!before || before.last_seen < now - this.#ttlMs) for (const userId of this.#present.keys()) await this.#writePresence(userId);
     const dead = this.#db.selectFrom('routing_instances').select('instance_id').where('last_seen', '<', now - this.#ttlMs).where('instance_id', '!=', this.instanceId);
     await this.#db.deleteFrom('agent_presence').where('instance_id', 'in', dead).execute();
     await this.#db.deleteFrom('routing_instances').where('last_seen', '<', now - this.#ttlMs).where('instance_id', '!=', this.instanceId).execute();
+    // calls answered, ended or left by a path that did not close their routing (or while no instance ran)
+    await this.#db
+      .deleteFrom('call_routing')
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('call_reports as r')
+            .select('r.id')
+            .whereRef('r.call_id', '=', 'call_routing.call_id')
+            .where((w) => w.or([w('r.call_ended_at', 'is not', null), w('r.call_answered_at', 'is not', null), w('r.guest_exit_at', 'is not', null)])),
+        ),
+      )
+      .execute();
   }
 
   /**

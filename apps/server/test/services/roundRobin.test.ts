@@ -216,4 +216,16 @@ describe.each(dialects())('round robin (%s)', (dialect) => {
     await rr.moveDue();
     expect(offeredTo(await rr.routing('c1'))).toBe('agent-1');
   });
+
+  it('when a call was ended without closing its routing (another path, or while no server ran), then the next beat drops it', async () => {
+    const { rr, agent, open } = await setup();
+    await agent(1);
+    await open('ended-call');
+    await db.kysely
+      .insertInto('call_reports')
+      .values({ company_id: companyId, call_id: 'ended-call', guest_username: 'rr-guest', source: 'site', status: 'ok', created_at: 0, call_ended_at: 1 })
+      .execute();
+    await rr.beat();
+    expect(await rr.routing('ended-call')).toBeNull();
+  });
 });
