@@ -117,6 +117,7 @@ export class RoundRobin {
     const mine = this.#present.get(agent.userId);
     this.#present.set(agent.userId, { agent, connections: (mine?.connections ?? 0) + 1 });
     await this.beat();
+    await this.#writePresence(agent.userId);
     let closed = false;
     return async () => {
       if (closed) return;
