@@ -186,6 +186,23 @@ describe('after an XMPP reconnection', () => {
     expect(world.xmpp.statusOf(otherRoom, 'agent1')).toBe('');
   });
 
+  it('when the server says resync (it may have missed events of its other instances), then the agent joins the rooms of calls opened meanwhile', async () => {
+    const world = new FakeWorld();
+    const { agent, api } = await agentOnline(world, 'agent1');
+    api.events.live(true);
+    await settle();
+    const otherRoom = 'assignment-2@conference.lobby.test';
+    api.openRooms = [openCall({ room: otherRoom, assignmentId: 2, assignmentName: 'Support', guestUsername: 'guest9', callId: 'guest9--x' })];
+    await settle();
+    expect(world.xmpp.statusOf(otherRoom, 'agent1')).toBeNull();
+
+    api.events.resync();
+    await settle();
+
+    expect(agent.snapshot.live).toBe(true);
+    expect(world.xmpp.statusOf(otherRoom, 'agent1')).toBe('');
+  });
+
   it('when the guest\'s XMPP session reconnects, then it authenticates with a credential from a new registration of the same guest (the first one expires after an hour)', async () => {
     const world = new FakeWorld();
     const { api } = await guestWaiting(world);

@@ -82,3 +82,5 @@ export type TransferAccepted = Static<typeof TransferAccepted>;
 
 export const CONSOLE_EVENT_CALL_TRANSFER = 'callTransfer';
 export const CONSOLE_EVENT_TRANSFER_ACCEPTED = 'transferAccepted';
+/** The server may have missed events of its other instances (docs/architecture.md "Shared state"): reload the rooms. */
+export const CONSOLE_EVENT_RESYNC = 'resync';

@@ -221,4 +221,58 @@ export interface Database {
   blocked_guests: BlockedGuestsTable;
   call_bugs: CallBugsTable;
   uploads: UploadsTable;
+  routing_instances: RoutingInstancesTable;
+  agent_presence: AgentPresenceTable;
+  agent_availability: AgentAvailabilityTable;
+  call_routing: CallRoutingTable;
+  routing_rotation: RoutingRotationTable;
+  bus_events: BusEventsTable;
+}
+
+/** A running server instance and when it last beat (services/roundRobin.ts). */
+export interface RoutingInstancesTable {
+  instance_id: string;
+  last_seen: number;
+}
+
+/** An agent's open console event streams on one instance. */
+export interface AgentPresenceTable {
+  user_id: number;
+  instance_id: string;
+  company_id: number;
+  xmpp_username: string;
+  connections: number;
+}
+
+export interface AgentAvailabilityTable {
+  user_id: number;
+  away: number;
+  busy: number;
+}
+
+/** Where a round-robin call stands (services/roundRobin.ts). */
+export interface CallRoutingTable {
+  call_id: string;
+  company_id: number;
+  assignment_id: number;
+  state: 'offered' | 'open';
+  offered_user_id: number | null;
+  offered_to: string | null;
+  expires_at: number | null;
+  offer_ms: number;
+  /** JSON array of user ids */
+  tried: string;
+}
+
+export interface RoutingRotationTable {
+  assignment_id: number;
+  last_user_id: number | null;
+}
+
+/** An event too large for a NOTIFY payload (services/pgEventBus.ts). */
+export interface BusEventsTable {
+  id: Generated<number>;
+  name: string;
+  payload: string;
+  created_at: number;
 }

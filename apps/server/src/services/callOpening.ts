@@ -112,7 +112,7 @@ export async function openCall(services: Services, guest: GuestClaims, body: Ope
     // round robin (not for appointments, which have their agent): offer the call to one agent at a time
     if (!appointmentAgent && assignment) {
       if (company.settings.roundRobin) {
-        services.roundRobin.callOpened({
+        await services.roundRobin.callOpened({
           callId: body.call_id,
           companyId: guest.companyId,
           assignmentId: assignment.id,

@@ -2,10 +2,10 @@ import {
   CONSOLE_EVENT_CALL_OPENED,
   CONSOLE_EVENT_CALL_ROUTING,
   CONSOLE_EVENT_CALL_TRANSFER,
+  CONSOLE_EVENT_RESYNC,
   CONSOLE_EVENT_TRANSFER_ACCEPTED,
 } from '@lobby/contracts';
 import type { IncomingTransfer, OpenCall, TransferAccepted } from '@lobby/contracts';
-import type { UserRow } from '../repositories/users.ts';
 import { seesOpenedCall, seesRouting, seesTransfer, seesTransferAccepted, visibleAssignments } from './callVisibility.ts';
 import type { Viewer } from './callVisibility.ts';
 import type { Services } from './index.ts';
@@ -30,8 +30,9 @@ export interface ConsoleEventsOptions {
  * once it is open to all). Subscribes at once (nothing published after the call is missed); answers the
  * function that ends the stream. The viewer (callVisibility.ts viewerOf) is read when the stream opens;
  * the heartbeat refreshes the assignments it sees (those it serves for transfers stay as they were).
+ * `present` resolves once round robin counts the agent as present (its row is written).
  */
-export function openConsoleEvents(services: Services, viewer: Viewer, o: ConsoleEventsOptions): () => void {
+export function openConsoleEvents(services: Services, viewer: Viewer, o: ConsoleEventsOptions): { end: () => void; present: Promise<void> } {
   const { repos, events, roundRobin } = services;
   const { user } = viewer;
   const write = (chunk: string) => o.write(chunk);
@@ -64,12 +65,21 @@ export function openConsoleEvents(services: Services, viewer: Viewer, o: Console
       const data: TransferAccepted = { id: e.id, callId: e.callId, toJid: e.toJid };
       send(CONSOLE_EVENT_TRANSFER_ACCEPTED, data);
     }),
+    // this instance may have missed events of the others (services/pgEventBus.ts): the console reloads its rooms
+    events.subscribe('resync', () => send(CONSOLE_EVENT_RESYNC, {})),
   ];
-  const servedIds = async (u: UserRow) => (u.role === 'agent' ? repos.users.assignmentIds(u.id) : []);
-  const leaveRotation =
+  // an agent is present on this instance while the stream is open (round robin reads its assignments live)
+  const joined =
     user.role === 'agent'
-      ? roundRobin.connect({ userId: user.id, companyId: user.companyId, xmppUsername: user.xmppUsername, assignmentIds: [...viewer.served] })
-      : () => undefined;
+      ? roundRobin.connect({ userId: user.id, companyId: user.companyId, xmppUsername: user.xmppUsername }).catch((err: unknown) => {
+          o.warn(err);
+          return null;
+        })
+      : Promise.resolve(null);
+  const leaveRotation = () =>
+    void joined
+      .then((leave) => leave?.())
+      .catch((err: unknown) => o.warn(err));
 
   // Heartbeat; also ends the stream when the session was logged out or expired, and refreshes assignments.
   const heartbeat = setInterval(() => {
@@ -78,7 +88,6 @@ export function openConsoleEvents(services: Services, viewer: Viewer, o: Console
         const still = await repos.users.sessionUser(o.sessionHash, services.now());
         if (!still) return end();
         viewer.visible = new Set(await visibleAssignments(repos, still));
-        roundRobin.updateAssignments(still.id, await servedIds(still));
         write(': heartbeat\n\n');
       } catch (err) {
         o.warn(err);
@@ -96,5 +105,5 @@ export function openConsoleEvents(services: Services, viewer: Viewer, o: Console
     leaveRotation();
     o.close();
   }
-  return end;
+  return { end, present: joined.then(() => undefined) };
 }

@@ -23,6 +23,13 @@ export interface AppEvents {
   callTransfer: CallTransferEvent;
   /** the call's new agent took it: the old agent leaves once it sees the new one in the call */
   transferAccepted: { companyId: number; id: number; callId: string; toJid: string };
+  /** a console write changed what opening a call reads of the company: every instance drops its snapshot */
+  companyChanged: { companyId: number };
+  /**
+   * This instance may have missed events (its LISTEN connection was lost and is back): the consoles
+   * reload their rooms, the caches are dropped. Published locally only.
+   */
+  resync: { reason: string };
 }
 
 export interface CallTransferEvent {
@@ -38,22 +45,29 @@ export interface CallTransferEvent {
 }
 
 /**
- * In-process event bus. One instance only: with several API instances behind a load balancer this becomes
- * PostgreSQL LISTEN/NOTIFY (or similar) behind the same interface.
+ * The bus the server's parts talk through. Publishing delivers to this instance's subscribers at once
+ * (synchronously) and, on PostgreSQL, to every other instance after the publisher's commit
+ * (services/pgEventBus.ts; docs/architecture.md "Shared state"). `createEventBusFor` picks by the database.
  */
 export interface EventBus {
   publish<K extends keyof AppEvents>(name: K, event: AppEvents[K]): void;
   /** returns the unsubscribe function */
   subscribe<K extends keyof AppEvents>(name: K, listener: (event: AppEvents[K]) => void): () => void;
+  /** starts listening to the other instances (resolves once it does); the memory bus has nobody to hear */
+  start?(): Promise<void>;
+  close?(): Promise<void>;
 }
 
-export function createEventBus(): EventBus {
+/** The bus of one instance (SQLite, or tests): delivery in process only. */
+export function createEventBus(): EventBus & { deliver<K extends keyof AppEvents>(name: K, event: AppEvents[K]): void } {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
+  const deliver = <K extends keyof AppEvents>(name: K, event: AppEvents[K]) => {
+    emitter.emit(name, event);
+  };
   return {
-    publish(name, event) {
-      emitter.emit(name, event);
-    },
+    publish: deliver,
+    deliver,
     subscribe(name, listener) {
       emitter.on(name, listener);
       return () => emitter.off(name, listener);

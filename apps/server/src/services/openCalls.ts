@@ -32,6 +32,6 @@ export async function endCallsForGuest(services: Pick<Services, 'repos' | 'round
     calls.map((c) => c.id),
     services.now(),
   );
-  for (const c of calls) services.roundRobin.callClosed(c.call_id);
+  for (const c of calls) await services.roundRobin.callClosed(c.call_id);
   await Promise.all(calls.map((c) => services.mediaRooms.end(c.call_id)));
 }

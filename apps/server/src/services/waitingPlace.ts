@@ -86,9 +86,9 @@ export async function waitingPlaceOf(services: Services, call: WaitingPlaceCall)
       poolHistory(services, call.company_id, call.assignment_id, now),
       services.repos.waitingQueue.inProgress(call.company_id, call.assignment_id, since, now),
     ]);
-    const free = services.roundRobin
-      .availableAgents(call.company_id)
-      .filter((a) => call.assignment_id !== null && a.assignmentIds.includes(call.assignment_id)).length;
+    const free = (await services.roundRobin.availableAgents(call.company_id)).filter(
+      (a) => call.assignment_id !== null && a.assignmentIds.includes(call.assignment_id),
+    ).length;
     const agents = [
       ...Array.from({ length: free }, () => ({ busyForMs: null })),
       ...busy.map((ms) => ({ busyForMs: ms })),

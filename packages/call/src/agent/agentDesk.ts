@@ -223,6 +223,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
         onTransfer: (transfer) => this.#onTransfer(transfer),
         onTransferAccepted: (accepted) => this.#onTransferAccepted(accepted),
       },
+      // calls opened on another server instance may have gone unannounced (docs/architecture.md "Shared state")
+      () => void this.#rejoinRooms('events'),
     );
     this.#tellAvailability();
     const rooms = await this.#options.api.rooms();

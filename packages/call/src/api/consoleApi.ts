@@ -53,6 +53,8 @@ export interface ConsoleApi {
     onRouting?: (routing: CallRoutingInfo) => void,
     onLive?: (live: boolean) => void,
     transfers?: TransferEvents,
+    /** `resync`: the server may have missed events of its other instances; the rooms are to be listed again */
+    onResync?: () => void,
   ): () => void;
   /** Transfer: hands our call to an agent or to an assignment's agents. */
   transfer?(callId: string, to: TransferBody): Promise<{ id: number }>;
@@ -91,7 +93,7 @@ export function createConsoleApi(
     transfer: (callId, to) => requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/transfer`, to),
     acceptTransfer: (id) => requestJson(options, 'POST', `/console/transfers/${id}/accept`, {}),
     transferTargets: () => requestJson(options, 'GET', '/console/transfer-targets'),
-    onCallOpened(listener, onRouting, onLive, transfers) {
+    onCallOpened(listener, onRouting, onLive, transfers, onResync) {
       const Source = options.EventSource ?? globalThis.EventSource;
       const wire = (source: EventSource) => {
         const on = <T,>(name: string, fn: ((data: T) => void) | undefined) => {
@@ -108,6 +110,7 @@ export function createConsoleApi(
         on('callRouting', onRouting);
         on('callTransfer', transfers?.onTransfer);
         on('transferAccepted', transfers?.onTransferAccepted);
+        on('resync', onResync && (() => onResync()));
       };
       // live: the server knows this console is open (round robin offers calls only to open consoles)
       return keepEventStream(() => new Source(`${base}/console/events`, { withCredentials: true }), wire, (live) => onLive?.(live));

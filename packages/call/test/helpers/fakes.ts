@@ -749,6 +749,8 @@ export interface FakeConsoleApi extends ConsoleApi {
     transferAccepted(accepted: TransferAccepted): void;
     /** the event stream opened (true) or was lost (false) */
     live(live: boolean): void;
+    /** `resync`: the server may have missed events of its other instances */
+    resync(): void;
   };
   transfers: Array<{ callId: string; to: unknown }>;
   grants: string[];
@@ -766,6 +768,7 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
     routing?: ((routing: CallRouting) => void) | undefined;
     live?: ((live: boolean) => void) | undefined;
     transfers?: TransferEvents | undefined;
+    resync?: (() => void) | undefined;
   } | null = null;
   const pendingTransfers = new Map<number, IncomingTransfer>();
   const api: FakeConsoleApi = {
@@ -781,6 +784,7 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
       },
       transferAccepted: (accepted) => listeners?.transfers?.onTransferAccepted?.(accepted),
       live: (live) => listeners?.live?.(live),
+      resync: () => listeners?.resync?.(),
     },
     xmppToken: () => Promise.resolve({ jid, credential: 'secret', expires_in: 3600 }),
     mediaStandby: () => Promise.resolve({ token: `standby-${jid}`, expires_in: 3600 }),
@@ -789,8 +793,8 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
       return Promise.resolve(grantFor(callId));
     },
     rooms: () => Promise.resolve(api.openRooms),
-    onCallOpened: (opened, routing, live, transfers) => {
-      listeners = { opened, routing, live, transfers };
+    onCallOpened: (opened, routing, live, transfers, resync) => {
+      listeners = { opened, routing, live, transfers, resync };
       return () => (listeners = null);
     },
     transfer: (callId, to) => {

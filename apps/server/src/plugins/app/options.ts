@@ -19,6 +19,8 @@ export interface AppDeps {
   /** round robin's clock and timers (unit tests drive them by hand) */
   routingTimers?: RoutingTimers;
   now?: () => number;
+  /** this instance's id among those sharing the database (default: random) */
+  instanceId?: string;
   logger?: FastifyServerOptions['logger'];
   /** serve the front ends and proxy the websockets (default true) */
   web?: boolean;

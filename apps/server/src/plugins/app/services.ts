@@ -1,7 +1,7 @@
+import crypto from 'node:crypto';
 import fp from 'fastify-plugin';
 import { createEjabberdHttpClient } from '../../services/ejabberd.ts';
 import { createCompanySnapshots } from '../../services/companySnapshots.ts';
-import { createEventBus } from '../../services/events.ts';
 import { defaultReportChecks } from '../../services/guestChecks.ts';
 import { createGeofencePasses } from '../../services/geofencePasses.ts';
 import type { Services } from '../../services/index.ts';
@@ -13,9 +13,10 @@ import { createMediaRooms } from '../../services/media/mediaRooms.ts';
 import { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
 import { recordingsRoot } from '../../services/recordings/index.ts';
 import { createReportStatus } from '../../services/reportStatus.ts';
-import { RoundRobin, realTimers } from '../../services/roundRobin.ts';
+import { createEventBusFor } from '../../services/pgEventBus.ts';
+import { BEAT_MS, RoundRobin, realTimers } from '../../services/roundRobin.ts';
 import { createApiTokens, createXmppTokens } from '../../services/tokens.ts';
-import { runWhileServing } from '../../services/periodicJob.ts';
+import { createPeriodicJob, runWhileServing } from '../../services/periodicJob.ts';
 import { createVanishedGuestSweep } from '../../services/vanishedGuests.ts';
 import { createGuestRoomJanitor } from '../../services/guestRoomJanitor.ts';
 import { createGuestDepartures } from '../../services/guestDepartures.ts';
@@ -39,16 +40,21 @@ export default fp(
   (app: App, { config, deps }: AppPluginOptions, done: (err?: Error) => void) => {
     const { db, repos } = app;
     const now = deps.now ?? Date.now;
-    const events = deps.events ?? createEventBus();
+    const log = (message: string, error?: unknown) => (error ? app.log.warn({ err: error }, message) : app.log.info(message));
+    // this process among the instances sharing the database (docs/architecture.md "Shared state")
+    const instanceId = deps.instanceId ?? crypto.randomUUID();
+    const events = deps.events ?? createEventBusFor(db, { instanceId, log, now });
     const janusTokens = createJanusTokens(config.janusTokenSecret, now);
     const ejabberd =
       deps.ejabberd ??
       createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, guestHost: config.xmppGuestDomain, mucService: config.xmppMucDomain });
     const roundRobin = new RoundRobin({
+      db,
+      instanceId,
       timers: deps.routingTimers ?? { ...realTimers, now },
       publish: (routing) => events.publish('callRouting', routing),
+      warn: log,
     });
-    const log = (message: string, error?: unknown) => (error ? app.log.warn({ err: error }, message) : app.log.info(message));
     const services: Services = {
       config,
       db,
@@ -89,7 +95,7 @@ export default fp(
         ejabberd,
         now,
         openMs: config.openCallHours * 3600_000,
-        callGone: (callId) => roundRobin.callClosed(callId),
+        callGone: (callId) => void roundRobin.callClosed(callId).catch((error: unknown) => log('round robin: closing a call failed', error)),
         log,
       }),
       // the rooms of guests gone for good (services/guestDepartures.ts)
@@ -99,14 +105,33 @@ export default fp(
     app.decorate('services', services);
 
     // A console write (settings, assignments, quotas, activation…) may change what opening a call reads:
-    // the company's snapshot is dropped before the answer leaves, so the writer's next call sees it.
+    // the company's snapshot is dropped before the answer leaves (the bus delivers in process at once), so
+    // the writer's next call sees it, and every other instance drops it when the notification arrives.
     app.addHook('onSend', (request, reply, payload, done) => {
       const user = request.consoleUser;
       if (user && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
-        services.companySnapshots.invalidate(user.companyId);
+        events.publish('companyChanged', { companyId: user.companyId });
       }
       done(null, payload);
     });
+    events.subscribe('companyChanged', ({ companyId }) => services.companySnapshots.invalidate(companyId));
+    // notifications may have been missed while the bus was away: nothing cached is trusted
+    events.subscribe('resync', () => services.companySnapshots.invalidate());
+
+    // the bus listens before the app serves; this instance's agents leave round robin when it stops
+    app.addHook('onReady', async () => {
+      await events.start?.();
+      await roundRobin.beat();
+    });
+    // preClose: before the onClose hooks, one of which closes the database (main.ts)
+    app.addHook('preClose', async () => {
+      await roundRobin.leave().catch((error: unknown) => log('round robin: leaving failed', error));
+      await events.close?.();
+    });
+    // alive for the other instances; offers past their deadline or whose agent is gone move on, whichever
+    // instance polls first (services/roundRobin.ts)
+    runWhileServing(app, createPeriodicJob('round robin beat', () => roundRobin.beat(), log), BEAT_MS);
+    runWhileServing(app, createPeriodicJob('round robin deadlines', () => roundRobin.moveDue(), log), 1000);
 
     // rooms whose call never reported its end are destroyed once no token for them is valid
     let sweeper: NodeJS.Timeout | null = null;

@@ -79,7 +79,7 @@ function callReportRoutes(app: App, services: Services): void {
         const body = request.body as Record<string, unknown>;
         const flags = Object.keys(TIMESTAMP_FLAGS).filter((f) => body[f] === true);
         // answered, ended or left: round robin stops offering the call
-        if (flags.some((f) => f !== 'call_initiated_timestamp')) services.roundRobin.callClosed(report.call_id);
+        if (flags.some((f) => f !== 'call_initiated_timestamp')) await services.roundRobin.callClosed(report.call_id);
         // the call is over: the server, which alone holds the room's secret, destroys its media room
         if (flags.includes('call_ended_timestamp')) void services.mediaRooms.end(report.call_id);
         await repos.callReports.setTimestamps(

@@ -36,8 +36,7 @@ export default routes({ access: 'console' }, (app, services) => {
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      res.write('retry: 3000\n: connected\n\n');
-      const end = openConsoleEvents(services, viewer, {
+      const { end, present } = openConsoleEvents(services, viewer, {
         sessionHash,
         write: (chunk) => res.write(chunk),
         close: () => {
@@ -48,6 +47,9 @@ export default routes({ access: 'console' }, (app, services) => {
       });
       streams.add(end);
       request.raw.on('close', end);
+      // the first bytes say the stream is open: by then round robin counts an agent as present
+      await present;
+      res.write('retry: 3000\n: connected\n\n');
     },
   );
 });

@@ -25,8 +25,9 @@ export default routes({ access: 'console' }, (app, services) => {
       const visible = await visibleAssignments(repos, user);
       const viewer = { user, visible: new Set(visible) };
       const rows = await repos.callReports.openCalls(user.companyId, visible, since, user.xmppUsername);
+      const routings = await services.roundRobin.routings(rows.map((r) => r.callId));
       const rooms: OpenCall[] = rows.map(({ appointmentAgent: _agent, ...r }) => {
-        const routing = services.roundRobin.routing(r.callId);
+        const routing = routings.get(r.callId);
         return {
           ...r,
           openedAt: new Date(r.openedAt).toISOString(),

@@ -18,11 +18,11 @@ export default routes({ access: 'console' }, (app, services) => {
         response: { 200: DataEnvelope(Type.Object({ availability: Type.String(), busy: Type.Boolean() })), ...errors(400, 401) },
       },
     },
-    (request) => {
+    async (request) => {
       const user = consoleUserOf(request);
       const busy = request.body.busy ?? false;
-      services.roundRobin.setAvailability(user.id, { away: request.body.availability === 'away', busy });
-      return Promise.resolve({ data: { availability: request.body.availability, busy } });
+      await services.roundRobin.setAvailability(user.id, { away: request.body.availability === 'away', busy });
+      return { data: { availability: request.body.availability, busy } };
     },
   );
 
@@ -40,11 +40,11 @@ export default routes({ access: 'console' }, (app, services) => {
     async (request, reply) => {
       const user = consoleUserOf(request);
       const { callId } = request.params;
-      const routing = services.roundRobin.routing(callId);
+      const routing = await services.roundRobin.routing(callId);
       // another company's call answers exactly like an unknown one
       if (!routing || routing.companyId !== user.companyId) return fail(reply, 404, 'callId: no call is being offered under this id');
-      if (services.roundRobin.decline(callId, user.id) !== 'moved') return fail(reply, 409, 'callId: this call is not offered to you');
-      const now = services.roundRobin.routing(callId);
+      if ((await services.roundRobin.decline(callId, user.id)) !== 'moved') return fail(reply, 409, 'callId: this call is not offered to you');
+      const now = await services.roundRobin.routing(callId);
       return { data: routingInfo(now ?? routing) };
     },
   );

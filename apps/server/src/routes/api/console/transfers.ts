@@ -25,14 +25,14 @@ function consoleTransferRoutes(app: App, services: Services): void {
     {
       schema: {
         tags: ['console'],
-        summary: 'Agents of your company who could take a call now (console open, available, not in a call), and the assignments',
+        summary: 'Agents of your company who could take a call now (console open on any server instance, available, not in a call), and the assignments',
         security,
         response: { 200: DataEnvelope(TransferTargets), ...errors(401) },
       },
     },
     async (request) => {
       const me = consoleUserOf(request);
-      const online = services.roundRobin.availableAgents(me.companyId).filter((a) => a.userId !== me.id);
+      const online = (await services.roundRobin.availableAgents(me.companyId)).filter((a) => a.userId !== me.id);
       const agents = [];
       for (const a of online) {
         const u = await repos.users.byId(a.userId);

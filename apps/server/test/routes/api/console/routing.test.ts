@@ -75,10 +75,10 @@ describe.each(dialects())('round robin routes (%s)', (dialect) => {
     expect(res.statusCode).toBe(200);
     const g = await registerGuest(t.app);
     const others = await t.db.kysely.selectFrom('users').select(['id']).where('company_id', '=', DEMO.companyId).execute();
-    for (const u of others) if (u.id !== a.id) t.app.services.roundRobin.setAvailability(u.id, { away: false, busy: true });
+    for (const u of others) if (u.id !== a.id) await t.app.services.roundRobin.setAvailability(u.id, { away: false, busy: true });
     const call = await openCall(t.app, g, { assignment_id: salesId });
-    expect(t.app.services.roundRobin.routing(call.callId)).toMatchObject({ state: 'open', offeredTo: null });
-    for (const u of others) t.app.services.roundRobin.setAvailability(u.id, { away: false, busy: false });
+    expect(await t.app.services.roundRobin.routing(call.callId)).toMatchObject({ state: 'open', offeredTo: null });
+    for (const u of others) await t.app.services.roundRobin.setAvailability(u.id, { away: false, busy: false });
   });
 
   it('when the availability body is wrong, then 400 naming the field; without a session 401', async () => {
@@ -94,7 +94,7 @@ describe.each(dialects())('round robin routes (%s)', (dialect) => {
     const a = await onlineAgent();
     const g = await registerGuest(t.app);
     const call = await openCall(t.app, g, { assignment_id: salesId });
-    expect(t.app.services.roundRobin.routing(call.callId)?.state).toBe('offered');
+    expect((await t.app.services.roundRobin.routing(call.callId))?.state).toBe('offered');
     void a;
     const other = await addCompany(t.db, { name: 'Other RR' });
     const desk = await addAssignment(t.db, other, 'Desk');
@@ -109,6 +109,6 @@ describe.each(dialects())('round robin routes (%s)', (dialect) => {
     await addAssignment(t.db, other, 'Desk');
     const g = await registerGuest(t.app, { companyId: other });
     const call = await openCall(t.app, g);
-    expect(t.app.services.roundRobin.routing(call.callId)).toBeNull();
+    expect(await t.app.services.roundRobin.routing(call.callId)).toBeNull();
   });
 });
