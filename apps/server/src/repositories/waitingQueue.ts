@@ -67,6 +67,17 @@ export function createWaitingQueueRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => Math.max(0, now - (r.agent_answered_at ?? now)));
     },
+    /** How many of these users serve the assignment (user_assignments). */
+    async serving(assignmentId: number, userIds: number[]): Promise<number> {
+      if (userIds.length === 0) return 0;
+      const row = await db
+        .selectFrom('user_assignments')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('assignment_id', '=', assignmentId)
+        .where('user_id', 'in', userIds)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
     /** The pool's calls that ended since `since` (at most `limit`, the latest). */
     async history(
       companyId: number,

@@ -86,9 +86,15 @@ export async function waitingPlaceOf(services: Services, call: WaitingPlaceCall)
       poolHistory(services, call.company_id, call.assignment_id, now),
       services.repos.waitingQueue.inProgress(call.company_id, call.assignment_id, since, now),
     ]);
-    const free = (await services.roundRobin.availableAgents(call.company_id)).filter(
-      (a) => call.assignment_id !== null && a.assignmentIds.includes(call.assignment_id),
-    ).length;
+    // the pool's agents online, available and not in a call (round robin's presence, shared by the instances)
+    const available = await services.roundRobin.availableAgents(call.company_id);
+    const free =
+      call.assignment_id === null
+        ? 0
+        : await services.repos.waitingQueue.serving(
+            call.assignment_id,
+            available.map((a) => a.userId),
+          );
     const agents = [
       ...Array.from({ length: free }, () => ({ busyForMs: null })),
       ...busy.map((ms) => ({ busyForMs: ms })),
