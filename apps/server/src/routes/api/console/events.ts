@@ -4,13 +4,22 @@ import { SESSION_COOKIE, consoleUserOf, hashSessionId } from '../../../plugins/a
 import { viewerOf } from '../../../services/callVisibility.ts';
 import { openConsoleEvents } from '../../../services/consoleEvents.ts';
 
+/**
+ * Sent last on each stream when this server drains (plugins/external/drain.ts): the browser's EventSource
+ * reconnects after `retry` ms, through nginx, to another instance (docs/operations.md "Scaling").
+ */
+export const CLOSING_EVENT = 'retry: 500\nevent: closing\ndata: {}\n\n';
+
 /** The console's server-sent events (services/consoleEvents.ts says what a user is sent). */
 export default routes({ access: 'console' }, (app, services) => {
-  /** Open event streams, ended when the server closes. */
-  const streams = new Set<() => void>();
+  /** Open event streams, ended when the server drains or closes; the argument says whether it drains. */
+  const streams = new Set<(draining: boolean) => void>();
   app.addHook('preClose', (done) => {
-    for (const end of streams) end();
+    for (const end of streams) end(false);
     done();
+  });
+  app.drain.onBegin(() => {
+    for (const end of streams) end(true);
   });
 
   app.get(
@@ -37,16 +46,21 @@ export default routes({ access: 'console' }, (app, services) => {
         'x-accel-buffering': 'no',
       });
       res.write('retry: 3000\n: connected\n\n');
-      const end = openConsoleEvents(services, viewer, {
+      let end = () => undefined as void;
+      const endStream = (draining: boolean) => {
+        if (draining && !res.writableEnded) res.write(CLOSING_EVENT);
+        end();
+      };
+      end = openConsoleEvents(services, viewer, {
         sessionHash,
         write: (chunk) => res.write(chunk),
         close: () => {
-          streams.delete(end);
+          streams.delete(endStream);
           res.end();
         },
         warn: (err) => request.log.warn({ err }, 'console events heartbeat failed'),
       });
-      streams.add(end);
+      streams.add(endStream);
       request.raw.on('close', end);
     },
   );
