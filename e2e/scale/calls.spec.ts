@@ -9,7 +9,7 @@ import { queryRows } from '../support/db.ts';
 import { agentSignsIn, closeAll, consoleUserJid, screenshot } from '../support/journey.ts';
 import { expectMediaFlowing } from '../support/media.ts';
 import { guestCallsAndAgentAnswers } from '../tests/incall-support.ts';
-import { makeAgent } from '../tests/routing-support.ts';
+import { makeAgent, transferAndAccept } from '../tests/routing-support.ts';
 import { door, watchErrors } from './instances.ts';
 
 test('when a guest calls through instance 1 and the agent signed in through instance 2, then the agent sees the guest, answers, and both get media', async ({}, testInfo) => {
@@ -51,16 +51,8 @@ test('when an agent on instance 1 transfers its call to an agent on instance 2, 
     await expect(taker.page.getByTestId('queue-panel')).toHaveAttribute('data-live', 'true');
     const takerJid = await consoleUserJid(taker.page);
 
-    // the first agent (instance 1) picks the second one (instance 2)
-    await first.page.getByTestId('agent-transfer-button').click();
-    const dialog = first.page.getByTestId('transfer-dialog');
-    await dialog.locator(`[data-testid="transfer-target-agent"][data-jid="${takerJid}"]`).click();
-    await first.page.keyboard.press('Escape');
-
-    // the offer crosses to instance 2; the second agent takes it
-    const incoming = taker.page.getByTestId('incoming-transfer');
-    await expect(incoming).toHaveAttribute('data-call-id', callId);
-    await incoming.getByTestId('accept-transfer-button').click();
+    // the first agent (instance 1) picks the second one (instance 2); the offer crosses, the second takes it
+    await transferAndAccept(first.page, taker.page, takerJid, callId);
 
     // the acceptance crosses back: the first agent leaves, the guest stays with the new agent
     await expect(first.page.getByTestId('active-call')).toHaveCount(0);

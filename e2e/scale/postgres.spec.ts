@@ -6,6 +6,7 @@ import { expect, test } from '@playwright/test';
 import { launchParticipant } from '../support/browser.ts';
 import { agentSignsIn, closeAll } from '../support/journey.ts';
 import { expectMediaFlowing } from '../support/media.ts';
+import { guestCalls } from '../tests/incall-support.ts';
 import { door, ensurePostgres, instanceOf, restartPostgres, watchErrors } from './instances.ts';
 
 test.afterEach(async () => {
@@ -51,9 +52,7 @@ test('when PostgreSQL restarted, then a guest calling through instance 1 reaches
     await restartPostgres();
     // the console already open resyncs: the call opened on instance 1 after the restart reaches it
     const agentSeen = watchErrors(agent.page, 'agent');
-    await guest.page.goto('/');
-    await guest.page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
-    await guest.page.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+    await guestCalls(guest.page);
     const item = agent.page.getByTestId('queue-item');
     await expect(item).toHaveCount(1);
     await item.getByTestId('answer-button').click();
