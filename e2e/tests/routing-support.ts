@@ -41,7 +41,10 @@ export async function bookAppointment(agentId: number): Promise<{ reference: str
  */
 export async function transferAndAccept(from: Page, taker: Page, takerJid: string, callId: string, beforeAccept?: () => Promise<void>): Promise<void> {
   await from.getByTestId('agent-transfer-button').click();
-  await from.getByTestId('transfer-dialog').locator(`[data-testid="transfer-target-agent"][data-jid="${takerJid}"]`).click();
+  // the taker must be listed as available (an expectation, so that a missing one fails in seconds, not at the test's timeout)
+  const target = from.getByTestId('transfer-dialog').locator(`[data-testid="transfer-target-agent"][data-jid="${takerJid}"]`);
+  await expect(target).toBeVisible();
+  await target.click();
   await from.keyboard.press('Escape');
   const incoming = taker.getByTestId('incoming-transfer');
   await expect(incoming).toHaveAttribute('data-call-id', callId);
