@@ -18,10 +18,12 @@ class Instance {
   /** requests it read, as `METHOD path` */
   seen: string[] = [];
   private server: http.Server | undefined;
-  constructor(
-    readonly name: string,
-    readonly port: number,
-  ) {}
+  readonly name: string;
+  readonly port: number;
+  constructor(name: string, port: number) {
+    this.name = name;
+    this.port = port;
+  }
   async listen(): Promise<void> {
     if (this.server) return;
     this.server = http.createServer((req, res) => {
