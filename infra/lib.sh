@@ -4,6 +4,9 @@
 # $LOBBY_RUN_DIR from the templates beside this file (or, for Janus, from Debian's pristine /etc/janus
 # copies); nothing is ever written to /etc.
 lobby_infra_dir=${lobby_infra_dir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+# the Lobby server instances behind nginx (LOBBY_INSTANCES)
+# shellcheck source=scripts/lib/instances.sh
+. "$lobby_infra_dir/../scripts/lib/instances.sh"
 
 lobby_is_root() { [ "$(id -u)" = 0 ]; }
 
@@ -503,6 +506,7 @@ load_module ${NGINX_BROTLI_MODULES[1]};"
   : "${LOBBY_ACME_DIR:=$NGINX_DIR/acme}"
   lobby_mkhome "$LOBBY_ACME_DIR/.well-known/acme-challenge"
   chmod -R a+rX "$LOBBY_ACME_DIR"
+  lobby_nginx_upstreams
   export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI NGINX_NOFILE NGINX_WORKER_CONNECTIONS \
     NGINX_HTTPS_PORT_SUFFIX LOBBY_ACME_DIR LOBBY_HTTPS_REDIRECT
   lobby_render "$lobby_infra_dir/nginx/nginx.conf.tmpl" "$NGINX_DIR/nginx.conf"

@@ -4,79 +4,14 @@
  * LOBBY_HTTPS_REDIRECT (docs/operations.md "HTTP and HTTPS"), the TLS 1.2 suites it accepts, and the
  * errors nginx answers itself in the server's JSON shape (apps/server/src/http/errors.ts).
  */
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
-import { freePort } from './freePort.ts';
+import { startFront, type Front } from './nginxFront.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const root = path.resolve(import.meta.dirname, '..');
-
-interface Front {
-  http: number;
-  https: number;
-  ca: string;
-  acmeDir: string;
-  stop: () => Promise<void>;
-}
-
-/** Generates nginx's config with the scripts' own lobby_gen_nginx and starts nginx on it. */
-async function startFront(redirect: '0' | '1', apiPort: number): Promise<Front> {
-  const runDir = mkdtempSync(path.join(tmpdir(), 'lobby-nginx-'));
-  chmodSync(runDir, 0o755); // nginx's workers (www-data when root) read the challenge files in it
-  const ports = { http: await freePort(), https: await freePort() };
-  const nginxDir = execFileSync(
-    'bash',
-    [
-      '-c',
-      // lobby_root is the run dir: no built apps there for lobby_sync_www to copy and compress (none is needed)
-      'set -euo pipefail; mkdir -p "$LOBBY_LOG_DIR"; lobby_root=$LOBBY_RUN_DIR; . scripts/lib/env.sh; . infra/lib.sh; lobby_gen_nginx >/dev/null; echo "$NGINX_DIR"',
-    ],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        LOBBY_RUN_DIR: runDir,
-        LOBBY_LOG_DIR: path.join(runDir, 'logs'),
-        HOST: '127.0.0.1',
-        PORT: String(ports.http),
-        HTTPS_PORT: String(ports.https),
-        LOBBY_API_PORT: String(apiPort),
-        LOBBY_HTTPS_REDIRECT: redirect,
-      },
-    },
-  ).trim();
-  const nginx: ChildProcess = spawn('nginx', ['-c', path.join(nginxDir, 'nginx.conf'), '-p', nginxDir], {
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 100 && !(await accepts(ports.https)); i++) await new Promise((r) => setTimeout(r, 100));
-  return {
-    ...ports,
-    ca: readFileSync(path.join(runDir, 'tls', 'ca.pem'), 'utf8'),
-    acmeDir: path.join(nginxDir, 'acme'),
-    stop: async () => {
-      const exited = new Promise((r) => nginx.once('exit', r));
-      nginx.kill('SIGTERM');
-      await exited;
-      rmSync(runDir, { recursive: true, force: true });
-    },
-  };
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
 
 interface Answer {
   status: number;

@@ -90,6 +90,35 @@ describe('the units of infra/systemd', () => {
   }, 30_000);
 });
 
+describe('the units of several Lobby server instances (docs/operations.md "Scaling")', () => {
+  const scaled = { ...baseEnv, LOBBY_INSTANCES: '2', DATABASE_URL: 'postgres://lobby:pw@127.0.0.1:5432/lobby' };
+  const dir = path.join(runDir, 'systemd-scaled');
+
+  it('when LOBBY_INSTANCES=2 on PostgreSQL, then lobby-server-2 runs on its own port, name and data folder, and lobby.target wants it', () => {
+    bash(`lobby_render_units "${dir}"`, scaled);
+    const text = readFileSync(path.join(dir, 'lobby-server-2.service'), 'utf8');
+    const envFile = path.join(runDir, 'lobby-server-2.env');
+    expect(text.match(/^EnvironmentFile=.*$/gm)).toEqual([`EnvironmentFile=${runDir}/lobby.env`, `EnvironmentFile=${envFile}`]);
+    expect(text).toMatch(new RegExp(`^ReadWritePaths=${dataDir}-2 ${dataDir}/recordings$`, 'm'));
+    expect(readFileSync(envFile, 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['PORT=9081', 'LOBBY_INSTANCE=2', `LOBBY_DATA_DIR=${dataDir}-2`, `LOBBY_RECORDINGS_DIR=${dataDir}/recordings`]),
+    );
+    expect(readFileSync(path.join(dir, 'lobby.target'), 'utf8')).toMatch(/^Wants=.* lobby-server\.service lobby-server-2\.service /m);
+    const verify = spawnSync('systemd-analyze', ['verify', path.join(dir, 'lobby-server-2.service')], { encoding: 'utf8' });
+    expect(verify.stderr.split('\n').filter((l) => /lobby-server/.test(l) && !/not found|No such file/.test(l))).toEqual([]);
+  }, 30_000);
+
+  it('when LOBBY_INSTANCES=2 on SQLite, then the units are refused with the reason', () => {
+    const run = spawnSync('bash', ['-c', `. scripts/lib/stack.sh >/dev/null; . scripts/lib/units.sh; lobby_render_units "${dir}-sqlite"`], {
+      cwd: root,
+      env: { ...baseEnv, LOBBY_INSTANCES: '2' },
+      encoding: 'utf8',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('LOBBY_INSTANCES=2 needs PostgreSQL: set DATABASE_URL=postgres://');
+  });
+});
+
 async function answer(url: string): Promise<{ status: number; body: string } | null> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(2000) });

@@ -10,7 +10,12 @@ async function run<T>(sql: string, params: unknown[], write: boolean): Promise<T
   const url = process.env.DATABASE_URL ?? '';
   if (url.startsWith('postgres')) {
     const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: url });
+    // int8 columns (epoch milliseconds) as numbers, as the server reads them (apps/server/src/db/database.ts)
+    const types = {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+        oid === 20 ? (v: string) => Number(v) : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+    };
+    const client = new pg.Client({ connectionString: url, types });
     await client.connect();
     try {
       let i = 0;

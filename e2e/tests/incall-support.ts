@@ -27,13 +27,18 @@ export async function guestCallsAndWaits(
 ): Promise<{ item: Locator; callId: string; agentJid: string }> {
   await agentSignsIn(agent.page);
   const agentJid = await consoleUserJid(agent.page);
-  await guest.page.goto('/');
-  await guest.page.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
-  await guest.page.locator(`[data-testid="call-button"][data-call-kind="${kind}"]`).click();
+  await guestCalls(guest.page, kind);
   const item = agent.page.getByTestId('queue-item');
   await expect(item).toHaveCount(1);
   const callId = (await item.getAttribute('data-call-id')) ?? '';
   return { item, callId, agentJid };
+}
+
+/** The guest opens the page, picks Sales and starts a call. */
+export async function guestCalls(guest: Page, kind: 'video' | 'voice' = 'video'): Promise<void> {
+  await guest.goto('/');
+  await guest.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
+  await guest.locator(`[data-testid="call-button"][data-call-kind="${kind}"]`).click();
 }
 
 export async function guestCallsAndAgentAnswers(

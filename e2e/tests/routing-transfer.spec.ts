@@ -9,7 +9,7 @@ import { queryRows } from '../support/db.ts';
 import { agentSignsIn, closeAll, consoleUserJid, screenshot } from '../support/journey.ts';
 import { expectMediaFlowing } from '../support/media.ts';
 import { guestCallsAndAgentAnswers } from './incall-support.ts';
-import { makeAgent } from './routing-support.ts';
+import { makeAgent, transferAndAccept } from './routing-support.ts';
 
 /** Frames the guest's main remote tile has shown so far (the element's own counter). */
 const mainTileFrames = (page: Page) =>
@@ -28,18 +28,8 @@ test('when an agent transfers its call to another agent, then the guest stays in
     await expect(taker.page.getByTestId('queue-panel')).toHaveAttribute('data-live', 'true');
     const takerJid = await consoleUserJid(taker.page);
 
-    // the first agent picks the second one
-    await first.page.getByTestId('agent-transfer-button').click();
-    const dialog = first.page.getByTestId('transfer-dialog');
-    await dialog.locator(`[data-testid="transfer-target-agent"][data-jid="${takerJid}"]`).click();
-    await screenshot(first.page, testInfo, 'routing-transfer-dialog');
-    await first.page.keyboard.press('Escape');
-
-    // the second agent is offered it and takes it
-    const incoming = taker.page.getByTestId('incoming-transfer');
-    await expect(incoming).toHaveAttribute('data-call-id', callId);
-    await screenshot(taker.page, testInfo, 'routing-transfer-incoming');
-    await incoming.getByTestId('accept-transfer-button').click();
+    // the first agent picks the second one, who is offered it and takes it
+    await transferAndAccept(first.page, taker.page, takerJid, callId, () => screenshot(taker.page, testInfo, 'routing-transfer-incoming'));
 
     // the first agent leaves; the guest's presence names the new agent, in the same call
     await expect(first.page.getByTestId('active-call')).toHaveCount(0);

@@ -136,7 +136,7 @@ lobby_pid() {
     ejabberd) expect=beam ;;
     janus) expect=janus ;;
     coturn) expect=turnserver ;;
-    server | gate) expect=node ;;
+    server | server-* | gate) expect=node ;;
     nginx) expect=nginx ;;
     *) expect= ;;
   esac
@@ -181,20 +181,20 @@ lobby_wait() {
   return 1
 }
 
-# lobby_kill NAME: TERM by PID, wait, KILL as last resort. Never by name.
+# lobby_kill NAME [SECONDS]: TERM by PID, wait (10 s unless given), KILL as last resort. Never by name.
 lobby_kill() {
-  local name=$1 pid i
+  local name=$1 secs=${2:-10} pid i
   pid=$(lobby_pid "$name") || {
     rm -f "$(lobby_pidfile "$name")"
     return 0
   }
   kill -TERM "$pid" 2>/dev/null || true
-  for ((i = 0; i < 100; i++)); do
+  for ((i = 0; i < secs * 10; i++)); do
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
   if kill -0 "$pid" 2>/dev/null; then
-    echo "$name: did not stop in 10 s, sending KILL to $pid" >&2
+    echo "$name: did not stop in $secs s, sending KILL to $pid" >&2
     kill -KILL "$pid" 2>/dev/null || true
   fi
   rm -f "$(lobby_pidfile "$name")"
@@ -274,30 +274,55 @@ start_coturn() {
 stop_coturn() { lobby_kill coturn; }
 
 # --------------------------------------------------------------------------------------- Lobby server
-lobby_server_ready() { curl -sf -m 2 "http://127.0.0.1:$LOBBY_API_PORT/api/health" >/dev/null; }
+# LOBBY_INSTANCES of them (scripts/lib/instances.sh, docs/operations.md "Scaling").
+lobby_server_ready() { curl -sf -m 2 "http://127.0.0.1:${1:-$LOBBY_API_PORT}/api/health" >/dev/null; }
 
-# start_server: node apps/server/src/main.ts with the env above (LOBBY_SEED_DEMO etc. pass through).
+# start_server: every instance (node apps/server/src/main.ts; LOBBY_SEED_DEMO etc. pass through), one
+# after the other: each migrates the database at its start, and the first does it alone.
 start_server() {
-  local pid log="$LOBBY_LOG_DIR/server.log"
-  if pid=$(lobby_pid server); then
-    echo "server: already running (pid $pid)"
-    return 0
-  fi
+  lobby_instances_check || return 1
   if [ ! -f "$lobby_root/apps/server/src/main.ts" ]; then
     echo "lobby: apps/server/src/main.ts does not exist yet" >&2
     return 1
   fi
-  lobby_port_free "$LOBBY_API_PORT" "the Lobby server" || return 1
-  mkdir -p "$LOBBY_DATA_DIR"
-  : >"$log"
-  # Behind nginx, which sets X-Forwarded-For to the client's address and X-Forwarded-Proto; the server
-  # listens on loopback only, so nothing else can send it those headers.
-  (cd "$lobby_root" && HOST=127.0.0.1 PORT=$LOBBY_API_PORT TRUST_PROXY=1 lobby_spawn server "$log" node apps/server/src/main.ts)
-  lobby_wait server 60 "$log" lobby_server_ready || return 1
-  echo "server: running (pid $(lobby_pid server)), http://127.0.0.1:$LOBBY_API_PORT behind nginx, log $log"
+  local i
+  for ((i = 1; i <= LOBBY_INSTANCES; i++)); do start_server_instance "$i" || return 1; done
 }
 
-stop_server() { lobby_kill server; }
+# start_server_instance I: instance I on its own port, data folder and log, named I in x-lobby-instance.
+start_server_instance() {
+  local i=$1 pid name port data log
+  name=$(lobby_instance_name "$i")
+  port=$(lobby_instance_port "$i")
+  data=$(lobby_instance_data_dir "$i")
+  log=$(lobby_instance_log "$i")
+  if pid=$(lobby_pid "$name"); then
+    echo "$name: already running (pid $pid)"
+    return 0
+  fi
+  lobby_port_free "$port" "the Lobby server $name" || return 1
+  mkdir -p "$data"
+  : >"$log"
+  # Behind nginx, which sets X-Forwarded-For to the client's address and X-Forwarded-Proto; the server
+  # listens on loopback only, so nothing else can send it those headers. One Janus writes the recordings:
+  # every instance reads them from instance 1's folder.
+  (cd "$lobby_root" && HOST=127.0.0.1 PORT=$port TRUST_PROXY=1 LOBBY_INSTANCE=$i LOBBY_DATA_DIR=$data \
+    LOBBY_RECORDINGS_DIR=${LOBBY_RECORDINGS_DIR:-$LOBBY_DATA_DIR/recordings} \
+    lobby_spawn "$name" "$log" node apps/server/src/main.ts)
+  lobby_wait "$name" 60 "$log" lobby_server_ready "$port" || return 1
+  echo "$name: running (pid $(lobby_pid "$name")), http://127.0.0.1:$port behind nginx, data $data, log $log"
+}
+
+# stop_server: every instance this run dir has a PID file for (LOBBY_INSTANCES may have shrunk since), each
+# given its drain time (apps/server/src/plugins/external/drain.ts) before a KILL.
+stop_server() {
+  local file name
+  for file in "$LOBBY_PID_DIR"/server.pid "$LOBBY_PID_DIR"/server-*.pid; do
+    [ -f "$file" ] || continue
+    name=$(basename "$file" .pid)
+    lobby_kill "$name" $((${LOBBY_DRAIN_SECONDS:-20} + 5))
+  done
+}
 
 # ------------------------------------------------------------------------------------------ Janus gate
 # The process that checks every browser request to Janus (apps/server/src/gate.ts, docs/security.md);
@@ -325,7 +350,16 @@ start_nginx() {
   if pid=$(lobby_pid nginx); then
     # A rebuild since nginx started: its new hashed files must be there before a page asks for them.
     lobby_sync_www
-    echo "nginx: already running (pid $pid)"
+    # LOBBY_INSTANCES may have changed: the upstream is generated again and nginx reloads it (its
+    # connections in progress go on; docs/operations.md "Scaling").
+    lobby_gen_nginx
+    if nginx -t -q -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR" >/dev/null 2>"$LOBBY_LOG_DIR/nginx.check.log"; then
+      kill -HUP "$pid"
+    else
+      cat "$LOBBY_LOG_DIR/nginx.check.log" >&2
+      return 1
+    fi
+    echo "nginx: already running (pid $pid), config reloaded"
     return 0
   fi
   lobby_port_free "$PORT" nginx && lobby_port_free "$HTTPS_PORT" nginx || return 1

@@ -65,4 +65,33 @@ lobby_render_units() {
     lobby_render "$tmpl" "$dir/$(basename "$tmpl" .tmpl)"
   done
   cp "$lobby_root/infra/systemd/lobby.target" "$dir/"
+  lobby_render_server_instances "$dir"
+}
+
+# lobby_render_server_instances DIR: with LOBBY_INSTANCES=N > 1 (PostgreSQL only: scripts/lib/instances.sh),
+# lobby-server-2 … lobby-server-N beside lobby-server (instance 1), each a copy of it with a second
+# environment file (systemd: a later EnvironmentFile overrides an earlier one) that gives its port, name
+# and data folder, writable besides instance 1's recordings; lobby.target wants them all
+# (docs/operations.md "Scaling").
+lobby_render_server_instances() {
+  local dir=$1 i unit env recordings=${LOBBY_RECORDINGS_DIR:-$LOBBY_DATA_DIR/recordings}
+  rm -f "$dir"/lobby-server-[0-9]*.service
+  [ "$LOBBY_INSTANCES" -gt 1 ] || return 0
+  lobby_instances_check || return 1
+  for ((i = 2; i <= LOBBY_INSTANCES; i++)); do
+    unit="$dir/lobby-server-$i.service"
+    env="$LOBBY_RUN_DIR/lobby-server-$i.env"
+    (umask 077 && printf 'PORT=%s\nLOBBY_INSTANCE=%s\nLOBBY_DATA_DIR=%s\nLOBBY_RECORDINGS_DIR=%s\n' \
+      "$(lobby_instance_port "$i")" "$i" "$(lobby_instance_data_dir "$i")" "$recordings" >"$env")
+    sed -e "s|^Description=.*|Description=Lobby server (API), instance $i|" \
+      -e "s|^EnvironmentFile=.*|&\nEnvironmentFile=$env|" \
+      -e "s|^ReadWritePaths=.*|ReadWritePaths=$(lobby_instance_data_dir "$i") $recordings|" \
+      "$dir/lobby-server.service" >"$unit"
+    sed -i "s|^\(Wants=.*lobby-server\.service\)|\1 lobby-server-$i.service|" "$dir/lobby.target"
+    if [ "$(id -u)" = 0 ] && id -u "$LOBBY_USER" >/dev/null 2>&1; then
+      mkdir -p "$(lobby_instance_data_dir "$i")"
+      chown "$LOBBY_USER:" "$(lobby_instance_data_dir "$i")"
+      chmod 750 "$(lobby_instance_data_dir "$i")"
+    fi
+  done
 }

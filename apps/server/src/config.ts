@@ -73,6 +73,10 @@ export interface Config {
    */
   sentryDsn: string | null;
   logLevel: string;
+  /** this server's name among the instances behind nginx, sent as `x-lobby-instance` (docs/operations.md "Scaling") */
+  instance: string;
+  /** how long a SIGTERM waits for the requests in flight before the process exits anyway (http/drain.ts) */
+  drainSeconds: number;
 }
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -178,9 +182,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaStandby: flag(env, 'LOBBY_MEDIA_STANDBY'),
     sentryDsn: sentryDsn(env),
     logLevel: s('LOG_LEVEL', isTest ? 'silent' : 'info'),
+    instance: s('LOBBY_INSTANCE', '1'),
+    drainSeconds: int(env, 'LOBBY_DRAIN_SECONDS', 20),
   };
   if (config.seedDemo && !isTest && (!config.demoAgentPassword || !config.demoAdminPassword)) {
     throw new ConfigError('LOBBY_SEED_DEMO=1 needs DEMO_AGENT_PASSWORD and DEMO_ADMIN_PASSWORD');
+  }
+  if (!/^[A-Za-z0-9._-]{1,32}$/.test(config.instance)) {
+    throw new ConfigError(`LOBBY_INSTANCE must be 1 to 32 letters, digits, '.', '_' or '-', got "${config.instance}"`);
   }
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(config.databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');

@@ -19,20 +19,28 @@ async function main(): Promise<void> {
   for (const m of migrations.results ?? []) app.log.info({ migration: m.migrationName, status: m.status }, 'migration');
   if (config.seedDemo) app.log.info({ companyId: config.defaultCompanyId }, 'demo data seeded');
 
+  // SIGTERM drains (plugins/external/drain.ts, docs/operations.md "Scaling"): no new connection, the
+  // consoles' event streams told to reconnect elsewhere, the requests in flight finished; then it exits.
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    app.log.info({ signal, instance: config.instance }, 'draining');
+    const force = setTimeout(() => process.exit(1), (config.drainSeconds + 5) * 1000);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'close failed');
-        process.exit(1);
-      },
-    );
+    app.drain
+      .begin()
+      .then((drained) => {
+        if (!drained) app.log.warn({ seconds: config.drainSeconds }, 'drain: requests still in flight at the deadline; closing them');
+        return app.close().then(() => drained);
+      })
+      .then(
+        (drained) => process.exit(drained ? 0 : 1),
+        (err: unknown) => {
+          app.log.error({ err }, 'close failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -73,6 +73,10 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
       types: int8AsNumber,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    // An idle connection that PostgreSQL ends (a restart, a failover) emits 'error' on the pool: unheard,
+    // it would end the process. The pool drops that connection and opens a new one for the next query
+    // (docs/operations.md "Scaling").
+    pool.on('error', (err) => console.error(`postgres: idle connection lost (${err.message}); the next query reconnects`));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       kysely,

@@ -4,13 +4,22 @@ import { SESSION_COOKIE, consoleUserOf, hashSessionId } from '../../../plugins/a
 import { viewerOf } from '../../../services/callVisibility.ts';
 import { openConsoleEvents } from '../../../services/consoleEvents.ts';
 
+/**
+ * Sent last on each stream when this server drains (plugins/external/drain.ts): the browser's EventSource
+ * reconnects after `retry` ms, through nginx, to another instance (docs/operations.md "Scaling").
+ */
+export const CLOSING_EVENT = 'retry: 500\nevent: closing\ndata: {}\n\n';
+
 /** The console's server-sent events (services/consoleEvents.ts says what a user is sent). */
 export default routes({ access: 'console' }, (app, services) => {
-  /** Open event streams, ended when the server closes. */
-  const streams = new Set<() => void>();
+  /** Open event streams, ended when the server drains or closes; the argument says whether it drains. */
+  const streams = new Set<(draining: boolean) => void>();
   app.addHook('preClose', (done) => {
-    for (const end of streams) end();
+    for (const end of streams) end(false);
     done();
+  });
+  app.drain.onBegin(() => {
+    for (const end of streams) end(true);
   });
 
   app.get(
@@ -36,19 +45,24 @@ export default routes({ access: 'console' }, (app, services) => {
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      const { end, present } = openConsoleEvents(services, viewer, {
+      // the stream's end when this server drains: a last `closing` event, then the end (hoisted: close() may call it)
+      function endStream(draining: boolean) {
+        if (draining && !res.writableEnded) res.write(CLOSING_EVENT);
+        opened.end();
+      }
+      const opened = openConsoleEvents(services, viewer, {
         sessionHash,
         write: (chunk) => res.write(chunk),
         close: () => {
-          streams.delete(end);
+          streams.delete(endStream);
           res.end();
         },
         warn: (err) => request.log.warn({ err }, 'console events heartbeat failed'),
       });
-      streams.add(end);
-      request.raw.on('close', end);
+      streams.add(endStream);
+      request.raw.on('close', opened.end);
       // the first bytes say the stream is open: by then round robin counts an agent as present
-      await present;
+      await opened.present;
       res.write('retry: 3000\n: connected\n\n');
     },
   );
