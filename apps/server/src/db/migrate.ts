@@ -15,6 +15,7 @@ import { agentAnswered } from './migrations/0011_agent_answered.ts';
 import { partialOriginIndex } from './migrations/0012_partial_origin_index.ts';
 import { callBugGuestIndex } from './migrations/0013_call_bug_guest_index.ts';
 import { openCallAddress } from './migrations/0014_open_call_address.ts';
+import { sharedState } from './migrations/0015_shared_state.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0012_partial_origin_index': partialOriginIndex,
   '0013_call_bug_guest_index': callBugGuestIndex,
   '0014_open_call_address': openCallAddress,
+  '0015_shared_state': sharedState,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
