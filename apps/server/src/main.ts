@@ -1,11 +1,21 @@
 import { buildApp } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
 import { openDb } from './db/database.ts';
+import { InstanceLockedError, lockSqliteInstance } from './db/instanceLock.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemo } from './db/seed.ts';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('lobby server');
+
+  // SQLite: one server per database file (db/instanceLock.ts); held until the process ends
+  try {
+    lockSqliteInstance(config.databaseUrl);
+  } catch (error) {
+    if (!(error instanceof InstanceLockedError)) throw error;
+    console.error(`lobby server: ${error.message}`);
+    process.exit(1);
+  }
 
   // the WAL is checkpointed by a worker thread, not inside a request's commit (db/walCheckpointer.ts)
   const db = openDb(config.databaseUrl, { backgroundCheckpoint: true, onCheckpointError: (message) => console.error(`sqlite checkpoint: ${message}`) });
