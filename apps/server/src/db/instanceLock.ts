@@ -21,7 +21,8 @@ export function lockSqliteInstance(databaseUrl: string): InstanceLock | null {
   const file = databaseUrl.slice('sqlite:'.length);
   if (file === ':memory:') return null;
   const lockFile = `${path.resolve(file)}.instance-lock`;
-  const connection = new SQLite(lockFile);
+  // no busy wait: a server holding it holds it for its whole life
+  const connection = new SQLite(lockFile, { timeout: 0 });
   try {
     connection.pragma('locking_mode = EXCLUSIVE');
     // a write in a transaction left open: the exclusive lock stays until the connection closes

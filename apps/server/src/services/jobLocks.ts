@@ -36,9 +36,13 @@ export function jobLockKey(schema: string | undefined, jobName: string): string 
 
 export const JOB_LOCKS_APPLICATION = 'lobby job locks';
 
-export function createJobLocks(db: Db, log: (message: string, error?: unknown) => void = () => undefined): JobLocks {
+export function createJobLocks(
+  db: Db,
+  log: (message: string, error?: unknown) => void = () => undefined,
+): JobLocks {
   const raw = db.raw;
-  if (raw.dialect !== 'postgres') return { lock: () => ({ held: () => Promise.resolve(true) }), close: () => Promise.resolve() };
+  if (raw.dialect !== 'postgres')
+    return { lock: () => ({ held: () => Promise.resolve(true) }), close: () => Promise.resolve() };
   const dedicatedClient = raw.dedicatedClient;
 
   let client: pg.Client | null = null;
@@ -46,6 +50,13 @@ export function createJobLocks(db: Db, log: (message: string, error?: unknown) =
   /** the keys this connection holds */
   const held = new Set<string>();
   let closed = false;
+  /** the connection answers one question at a time: the jobs' ticks take turns */
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = turn.then(work);
+    turn = next.catch(() => undefined);
+    return next;
+  };
 
   const forget = (c: pg.Client) => {
     if (client !== c) return;
@@ -85,26 +96,30 @@ export function createJobLocks(db: Db, log: (message: string, error?: unknown) =
     lock(jobName) {
       const key = jobLockKey(db.pgSchema, jobName);
       return {
-        async held() {
-          if (closed) return false;
-          const c = await connection();
-          if (!c) return false;
-          try {
-            if (held.has(key)) {
-              // still ours while the session lives: a cheap question notices a connection that died quietly
-              await c.query('select 1');
-              return client === c && held.has(key);
+        held: () =>
+          inTurn(async () => {
+            if (closed) return false;
+            const c = await connection();
+            if (!c) return false;
+            try {
+              if (held.has(key)) {
+                // still ours while the session lives: a cheap question notices a connection that died quietly
+                await c.query('select 1');
+                return client === c && held.has(key);
+              }
+              const { rows } = await c.query<{ ok: boolean }>(
+                'select pg_try_advisory_lock($1::bigint) as ok',
+                [key],
+              );
+              if (rows[0]?.ok && client === c) held.add(key);
+              return held.has(key);
+            } catch (error) {
+              log(`job locks: ${jobName}`, error);
+              forget(c);
+              await c.end().catch(() => undefined);
+              return false;
             }
-            const { rows } = await c.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [key]);
-            if (rows[0]?.ok && client === c) held.add(key);
-            return held.has(key);
-          } catch (error) {
-            log(`job locks: ${jobName}`, error);
-            forget(c);
-            await c.end().catch(() => undefined);
-            return false;
-          }
-        },
+          }),
       };
     },
     async close() {

@@ -33,7 +33,8 @@ describe.each(dialects())('two server instances on one database (%s)', (dialect)
   it('when wrong passwords alternate between the instances, then they are throttled as one count', async () => {
     const u = await addUser(t.db, { companyId: DEMO.companyId, password: 'right-password-1' });
     const apps = [t.app, b.app];
-    for (let i = 0; i < FREE_FAILURES; i++) expect((await loginOn(apps[i % 2]!, u.email, 'wrong-guess', '203.0.113.77')).statusCode).toBe(401);
+    for (let i = 0; i < FREE_FAILURES; i++)
+      expect((await loginOn(apps[i % 2]!, u.email, 'wrong-guess', '203.0.113.77')).statusCode).toBe(401);
     // the next try waits, on either instance, even with the right password
     for (const app of apps) {
       const early = await loginOn(app, u.email, u.password, '203.0.113.77');
@@ -46,17 +47,39 @@ describe.each(dialects())('two server instances on one database (%s)', (dialect)
     const answers: number[] = [];
     // distinct unknown emails: the login throttle never steps in, only the per-address limit counts
     for (let i = 0; i < LOGIN_LIMIT + 2; i++) {
-      const res = await loginOn(i % 2 ? b.app : t.app, `nobody-${i}-${crypto.randomBytes(3).toString('hex')}@example.com`, 'x', '198.51.100.200');
+      const res = await loginOn(
+        i % 2 ? b.app : t.app,
+        `nobody-${i}-${crypto.randomBytes(3).toString('hex')}@example.com`,
+        'x',
+        '198.51.100.200',
+      );
       answers.push(res.statusCode);
-      if (res.statusCode === 429) expect(res.json<{ message: string }>().message).toMatch(/^rate limit exceeded/);
+      if (res.statusCode === 429)
+        expect(res.json<{ message: string }>().message).toMatch(/^rate limit exceeded/);
     }
     expect(answers).toEqual([...Array<number>(LOGIN_LIMIT).fill(401), 429, 429]);
   });
 
   it('when a guest passes the geofence on one instance, then the other opens its call', async () => {
     const admin = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
-    const polygon = { type: 'Polygon', coordinates: [[[46.6, 24.6], [46.8, 24.6], [46.8, 24.8], [46.6, 24.8], [46.6, 24.6]]] };
-    const settings = await t.app.inject({ method: 'PUT', url: '/api/admin/company', headers: { cookie: admin }, payload: { requestLocation: true, locationOfService: polygon } });
+    const polygon = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [46.6, 24.6],
+          [46.8, 24.6],
+          [46.8, 24.8],
+          [46.6, 24.8],
+          [46.6, 24.6],
+        ],
+      ],
+    };
+    const settings = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/company',
+      headers: { cookie: admin },
+      payload: { requestLocation: true, locationOfService: polygon },
+    });
     expect(settings.statusCode, settings.body).toBe(200);
     try {
       const g = await registerGuest(t.app);
@@ -65,26 +88,56 @@ describe.each(dialects())('two server instances on one database (%s)', (dialect)
           method: 'POST',
           url: '/api/call-report/add',
           headers: bearer(guest.access_token),
-          payload: { call_id: `${guest.username}--${crypto.randomBytes(4).toString('hex')}`, company: guest.companyId, source: 'site' },
+          payload: {
+            call_id: `${guest.username}--${crypto.randomBytes(4).toString('hex')}`,
+            company: guest.companyId,
+            source: 'site',
+          },
         });
       const refused = await add(b.app, g);
       expect(refused.statusCode).toBe(403);
       expect(refused.json<{ message: string }>().message).toMatch(/^location: /);
-      const check = await t.app.inject({ method: 'PUT', url: '/api/geo-fence/check', headers: bearer(g.access_token), payload: { lat: 24.7, lng: 46.7, companyID: g.companyId } });
+      const check = await t.app.inject({
+        method: 'PUT',
+        url: '/api/geo-fence/check',
+        headers: bearer(g.access_token),
+        payload: { lat: 24.7, lng: 46.7, companyID: g.companyId },
+      });
       expect(check.statusCode, check.body).toBe(200);
       const opened = await add(b.app, g);
       expect(opened.statusCode, opened.body).toBe(201);
       // and a failed check on B takes the pass back for A
-      expect((await b.app.inject({ method: 'PUT', url: '/api/geo-fence/check', headers: bearer(g.access_token), payload: { lat: 0, lng: 0, companyID: g.companyId } })).statusCode).toBe(403);
+      expect(
+        (
+          await b.app.inject({
+            method: 'PUT',
+            url: '/api/geo-fence/check',
+            headers: bearer(g.access_token),
+            payload: { lat: 0, lng: 0, companyID: g.companyId },
+          })
+        ).statusCode,
+      ).toBe(403);
       expect((await add(t.app, g)).statusCode).toBe(403);
     } finally {
-      await t.app.inject({ method: 'PUT', url: '/api/admin/company', headers: { cookie: admin }, payload: { requestLocation: false, locationOfService: null } });
+      await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/company',
+        headers: { cookie: admin },
+        payload: { requestLocation: false, locationOfService: null },
+      });
     }
   });
 
   const uploadPng = async (app: App, headers: Record<string, string>) => {
-    const body = multipart({ companyId: String(DEMO.companyId), forChat: 'true' }, [{ field: 'image', filename: 'shot.png', type: 'image/png', content: PNG_BYTES }]);
-    const res = await app.inject({ method: 'POST', url: '/api/upload/image', headers: { ...headers, ...body.headers }, payload: body.payload });
+    const body = multipart({ companyId: String(DEMO.companyId), forChat: 'true' }, [
+      { field: 'image', filename: 'shot.png', type: 'image/png', content: PNG_BYTES },
+    ]);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/upload/image',
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json<{ data: { fileUrl: string } }>().data.fileUrl;
   };
@@ -96,7 +149,13 @@ describe.each(dialects())('two server instances on one database (%s)', (dialect)
     const viaB = await b.app.inject({ method: 'GET', url: fileUrl, headers: bearer(g.access_token) });
     expect(viaB.statusCode, viaB.body).toBe(200);
     expect(viaB.rawPayload.equals(PNG_BYTES)).toBe(true);
-    for (const header of ['content-type', 'x-content-type-options', 'content-security-policy', 'cache-control', 'content-disposition']) {
+    for (const header of [
+      'content-type',
+      'x-content-type-options',
+      'content-security-policy',
+      'cache-control',
+      'content-disposition',
+    ]) {
       expect(viaB.headers[header], header).toBe(viaA.headers[header]);
     }
     expect(viaB.headers['content-type']).toBe('image/png');
@@ -106,7 +165,12 @@ describe.each(dialects())('two server instances on one database (%s)', (dialect)
     const agent = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
     const fileUrl = await uploadPng(t.app, { cookie: agent });
     const uploadId = fileUrl.split('/').at(-1)!;
-    const set = await t.app.inject({ method: 'PUT', url: '/api/console/profile-image', headers: { cookie: agent }, payload: { uploadId } });
+    const set = await t.app.inject({
+      method: 'PUT',
+      url: '/api/console/profile-image',
+      headers: { cookie: agent },
+      payload: { uploadId },
+    });
     expect(set.statusCode, set.body).toBe(200);
     const img = await b.app.inject({ method: 'GET', url: `/api/profile-images/${uploadId}` });
     expect(img.statusCode, img.body).toBe(200);
