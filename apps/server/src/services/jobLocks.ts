@@ -43,7 +43,7 @@ export function createJobLocks(
   const raw = db.raw;
   if (raw.dialect !== 'postgres')
     return { lock: () => ({ held: () => Promise.resolve(true) }), close: () => Promise.resolve() };
-  const dedicatedClient = raw.dedicatedClient;
+  const postgres = raw;
 
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client | null> | null = null;
@@ -68,7 +68,7 @@ export function createJobLocks(
   function connection(): Promise<pg.Client | null> {
     if (client) return Promise.resolve(client);
     connecting ??= (async () => {
-      const c = dedicatedClient(JOB_LOCKS_APPLICATION);
+      const c = postgres.dedicatedClient(JOB_LOCKS_APPLICATION);
       c.on('error', (error: Error) => {
         log('job locks: connection failed', error);
         forget(c);

@@ -14,12 +14,22 @@ import type { Database } from '../db/schema.ts';
 type Result = { current: number; ttl: number };
 
 /** One hit of `key` in the window of `timeWindow` ms that holds `at`: the window's count with it, and the ms left. */
-export async function countHit(db: Kysely<Database>, key: string, timeWindow: number, at: number): Promise<Result> {
+export async function countHit(
+  db: Kysely<Database>,
+  key: string,
+  timeWindow: number,
+  at: number,
+): Promise<Result> {
   const windowMs = Math.max(1, Math.trunc(timeWindow));
   const windowStart = Math.floor(at / windowMs) * windowMs;
   const row = await db
     .insertInto('rate_limits')
-    .values({ key: `${key}@${windowStart}`, window_start: windowStart, count: 1, expires_at: windowStart + windowMs })
+    .values({
+      key: `${key}@${windowStart}`,
+      window_start: windowStart,
+      count: 1,
+      expires_at: windowStart + windowMs,
+    })
     .onConflict((oc) => oc.column('key').doUpdateSet({ count: sql<number>`rate_limits.count + 1` }))
     .returning('count')
     .executeTakeFirstOrThrow();
@@ -36,7 +46,10 @@ export async function sweepRateLimits(db: Kysely<Database>, at: number): Promise
  * The store's class, as @fastify/rate-limit wants it (`store:`). `db`: asked at each hit (the rate-limit
  * plugin is registered before the app's database plugin).
  */
-export function databaseRateLimitStore(db: () => Kysely<Database>, now: () => number): FastifyRateLimitStoreCtor {
+export function databaseRateLimitStore(
+  db: () => Kysely<Database>,
+  now: () => number,
+): FastifyRateLimitStoreCtor {
   class DatabaseRateLimitStore implements FastifyRateLimitStore {
     readonly prefix: string;
     constructor(_options: unknown, prefix = '') {
@@ -50,9 +63,12 @@ export function databaseRateLimitStore(db: () => Kysely<Database>, now: () => nu
     }
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
       // each route counts apart, as the plugin's own stores do (the merged options carry the route as routeInfo)
-      const route = (routeOptions as unknown as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo ?? {};
-      return new DatabaseRateLimitStore(routeOptions, `${this.prefix}${String(route.method ?? '')}${String(route.url ?? '')}-`);
+      const route =
+        (routeOptions as unknown as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo ??
+        {};
+      const method = Array.isArray(route.method) ? route.method.join(',') : (route.method ?? '');
+      return new DatabaseRateLimitStore(routeOptions, `${this.prefix}${method}${route.url ?? ''}-`);
     }
   }
-  return DatabaseRateLimitStore as unknown as FastifyRateLimitStoreCtor;
+  return DatabaseRateLimitStore;
 }

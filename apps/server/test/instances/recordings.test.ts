@@ -91,11 +91,9 @@ describe.each(dialects())('recordings across two instances (%s)', (dialect) => {
 
     expect(removed.filter(Boolean)).toHaveLength(1);
     expect(fs.existsSync(path.join(root, String(company), callId))).toBe(false);
-    const log = await t.db.kysely
-      .selectFrom('recording_deletions')
-      .select('call_id')
-      .where('call_id', '=', callId)
-      .execute();
+    const log = (await t.app.services.repos.recordingPrivacy.deletions(company)).filter(
+      (d) => d.callId === callId,
+    );
     expect(log).toHaveLength(1);
   });
 });
