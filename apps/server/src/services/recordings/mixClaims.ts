@@ -13,7 +13,7 @@ import type { Database } from '../../db/schema.ts';
 export const LEASE_MS = 60 * 60_000;
 
 export interface MixClaims {
-  /** true when `owner` now holds the conversation's claim (it was free, expired, or already its own) */
+  /** true when `owner` now holds the conversation's claim (it was free, or its holder's lease ran out) */
   claim(companyId: number, originCallId: string, owner: string, at: number): Promise<boolean>;
   release(companyId: number, originCallId: string, owner: string): Promise<void>;
   /** the newest raw file's time when the mix last failed, or null */
@@ -23,22 +23,35 @@ export interface MixClaims {
 
 export function createMixClaims(db: Kysely<Database>): MixClaims {
   const row = (companyId: number, originCallId: string) =>
-    db.updateTable('recording_mixes').where('company_id', '=', companyId).where('origin_call_id', '=', originCallId);
+    db
+      .updateTable('recording_mixes')
+      .where('company_id', '=', companyId)
+      .where('origin_call_id', '=', originCallId);
   return {
     async claim(companyId, originCallId, owner, at) {
       await db
         .insertInto('recording_mixes')
-        .values({ company_id: companyId, origin_call_id: originCallId, claimed_by: null, claimed_until: 0, failed_newest: null })
+        .values({
+          company_id: companyId,
+          origin_call_id: originCallId,
+          claimed_by: null,
+          claimed_until: 0,
+          failed_newest: null,
+        })
         .onConflict((oc) => oc.columns(['company_id', 'origin_call_id']).doNothing())
         .execute();
       const result = await row(companyId, originCallId)
         .set({ claimed_by: owner, claimed_until: at + LEASE_MS })
-        .where((eb) => eb.or([eb('claimed_until', '<=', at), eb('claimed_by', 'is', null), eb('claimed_by', '=', owner)]))
+        // not even its own holder takes it twice: a deletion holds it against this instance's next sweep too
+        .where((eb) => eb.or([eb('claimed_until', '<=', at), eb('claimed_by', 'is', null)]))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async release(companyId, originCallId, owner) {
-      await row(companyId, originCallId).set({ claimed_by: null, claimed_until: 0 }).where('claimed_by', '=', owner).execute();
+      await row(companyId, originCallId)
+        .set({ claimed_by: null, claimed_until: 0 })
+        .where('claimed_by', '=', owner)
+        .execute();
     },
     async failedNewest(companyId, originCallId) {
       const r = await db
