@@ -19,17 +19,10 @@ async function main(): Promise<void> {
   }
 
   // the WAL is checkpointed by a worker thread, not inside a request's commit (db/walCheckpointer.ts)
-  const db = openDb(config.databaseUrl, {
-    backgroundCheckpoint: true,
-    onCheckpointError: (message) => console.error(`sqlite checkpoint: ${message}`),
-  });
+  const db = openDb(config.databaseUrl, { backgroundCheckpoint: true, onCheckpointError: (message) => console.error(`sqlite checkpoint: ${message}`) });
   const migrations = await migrateToLatest(db);
   if (config.seedDemo) {
-    await seedDemo(db, {
-      companyId: config.defaultCompanyId,
-      agentPassword: config.demoAgentPassword,
-      adminPassword: config.demoAdminPassword,
-    });
+    await seedDemo(db, { companyId: config.defaultCompanyId, agentPassword: config.demoAgentPassword, adminPassword: config.demoAdminPassword });
   }
 
   const app = await buildApp(config, { db });
@@ -38,8 +31,7 @@ async function main(): Promise<void> {
     // (also keeps the lock's connection referenced for the process's life: collected, it would let go)
     instanceLock?.release();
   });
-  for (const m of migrations.results ?? [])
-    app.log.info({ migration: m.migrationName, status: m.status }, 'migration');
+  for (const m of migrations.results ?? []) app.log.info({ migration: m.migrationName, status: m.status }, 'migration');
   if (config.seedDemo) app.log.info({ companyId: config.defaultCompanyId }, 'demo data seeded');
 
   let closing = false;

@@ -36,13 +36,9 @@ export function jobLockKey(schema: string | undefined, jobName: string): string 
 
 export const JOB_LOCKS_APPLICATION = 'lobby job locks';
 
-export function createJobLocks(
-  db: Db,
-  log: (message: string, error?: unknown) => void = () => undefined,
-): JobLocks {
+export function createJobLocks(db: Db, log: (message: string, error?: unknown) => void = () => undefined): JobLocks {
   const raw = db.raw;
-  if (raw.dialect !== 'postgres')
-    return { lock: () => ({ held: () => Promise.resolve(true) }), close: () => Promise.resolve() };
+  if (raw.dialect !== 'postgres') return { lock: () => ({ held: () => Promise.resolve(true) }), close: () => Promise.resolve() };
   const postgres = raw;
 
   let client: pg.Client | null = null;
@@ -107,10 +103,7 @@ export function createJobLocks(
                 await c.query('select 1');
                 return client === c && held.has(key);
               }
-              const { rows } = await c.query<{ ok: boolean }>(
-                'select pg_try_advisory_lock($1::bigint) as ok',
-                [key],
-              );
+              const { rows } = await c.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [key]);
               if (rows[0]?.ok && client === c) held.add(key);
               return held.has(key);
             } catch (error) {

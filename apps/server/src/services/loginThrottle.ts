@@ -40,11 +40,11 @@ export function createLoginThrottle(db: Kysely<Database>, now: () => number) {
   const waitOf = (row: { count: number; last_at: number } | undefined, free: number, at: number) =>
     row && at - Number(row.last_at) < FORGET_MS ? Math.max(0, Number(row.last_at) + delayAfter(Number(row.count), free) - at) : 0;
 
-  /** One more failure under `key`: one statement, so that instances counting at once lose none. */
-  const bump = (key: string, at: number) =>
+  /** One more failure under each of `keys`: one statement, so that instances counting at once lose none. */
+  const bump = (keys: string[], at: number) =>
     db
       .insertInto('login_throttle')
-      .values({ key, count: 1, last_at: at })
+      .values(keys.map((key) => ({ key, count: 1, last_at: at })))
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
           // a count older than FORGET_MS starts again
@@ -72,9 +72,7 @@ export function createLoginThrottle(db: Kysely<Database>, now: () => number) {
     },
     async failed(emailRaw: string, ip: string): Promise<void> {
       const email = normaliseEmail(emailRaw);
-      const at = now();
-      await bump(pairKey(email, ip), at);
-      await bump(accountKey(email), at);
+      await bump([pairKey(email, ip), accountKey(email)], now());
     },
     async succeeded(emailRaw: string, ip: string): Promise<void> {
       const email = normaliseEmail(emailRaw);

@@ -59,7 +59,10 @@ export function createPeriodicJob<T>(name: string, run: () => Promise<T>, log?: 
  * is this instance's own.
  */
 export function runWhileServing(
-  app: { addHook(name: 'onReady', hook: (done: () => void) => void): unknown; addHook(name: 'onClose', hook: (instance: unknown, done: () => void) => void): unknown },
+  app: {
+    addHook(name: 'onReady', hook: (done: () => void) => void): unknown;
+    addHook(name: 'onClose', hook: (instance: unknown, done: () => void) => void): unknown;
+  },
   job: Pick<PeriodicJob<unknown>, 'start' | 'stop'>,
   intervalMs: number,
   options: { now?: boolean; lock: JobLock | 'each instance' },

@@ -14,12 +14,7 @@ import type { Database } from '../db/schema.ts';
 type Result = { current: number; ttl: number };
 
 /** One hit of `key` in the window of `timeWindow` ms that holds `at`: the window's count with it, and the ms left. */
-export async function countHit(
-  db: Kysely<Database>,
-  key: string,
-  timeWindow: number,
-  at: number,
-): Promise<Result> {
+export async function countHit(db: Kysely<Database>, key: string, timeWindow: number, at: number): Promise<Result> {
   const windowMs = Math.max(1, Math.trunc(timeWindow));
   const windowStart = Math.floor(at / windowMs) * windowMs;
   const row = await db
@@ -46,10 +41,7 @@ export async function sweepRateLimits(db: Kysely<Database>, at: number): Promise
  * The store's class, as @fastify/rate-limit wants it (`store:`). `db`: asked at each hit (the rate-limit
  * plugin is registered before the app's database plugin).
  */
-export function databaseRateLimitStore(
-  db: () => Kysely<Database>,
-  now: () => number,
-): FastifyRateLimitStoreCtor {
+export function databaseRateLimitStore(db: () => Kysely<Database>, now: () => number): FastifyRateLimitStoreCtor {
   class DatabaseRateLimitStore implements FastifyRateLimitStore {
     readonly prefix: string;
     constructor(_options: unknown, prefix = '') {
@@ -63,9 +55,7 @@ export function databaseRateLimitStore(
     }
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
       // each route counts apart, as the plugin's own stores do (the merged options carry the route as routeInfo)
-      const route =
-        (routeOptions as unknown as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo ??
-        {};
+      const route = (routeOptions as unknown as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo ?? {};
       const method = Array.isArray(route.method) ? route.method.join(',') : (route.method ?? '');
       return new DatabaseRateLimitStore(routeOptions, `${this.prefix}${method}${route.url ?? ''}-`);
     }

@@ -53,11 +53,7 @@ const ROOMS_PER_QUERY = 500;
  * reads the partial index of open calls and the index of previous_call_id (migration 0008), never the
  * whole table (test/db/indexes.test.ts).
  */
-export function openCallsToCheck(
-  db: Kysely<Database>,
-  created: { from: number; to: number },
-  rooms?: string[],
-) {
+export function openCallsToCheck(db: Kysely<Database>, created: { from: number; to: number }, rooms?: string[]) {
   let query = db
     .selectFrom('call_reports as r')
     .select(['r.id', 'r.call_id', 'r.guest_username', 'r.room_jid', 'r.guest_exit_at', 'r.created_at'])
@@ -66,16 +62,7 @@ export function openCallsToCheck(
     .where('r.room_jid', 'is not', null)
     .where('r.created_at', '>=', created.from)
     .where('r.created_at', '<=', created.to)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('call_reports as next')
-            .select('next.id')
-            .whereRef('next.previous_call_id', '=', 'r.call_id'),
-        ),
-      ),
-    );
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('call_reports as next').select('next.id').whereRef('next.previous_call_id', '=', 'r.call_id'))));
   if (rooms) query = query.where('r.room_jid', 'in', rooms);
   return query;
 }
@@ -126,16 +113,12 @@ export function createVanishedGuestSweep(deps: {
     const listing = await deps.ejabberd.roomGuests();
     if (!listing) return;
     const here = new Set(listing.map((g) => `${g.room}|${g.user}`));
-    for (const call of await openCallsToCheck(deps.db, {
-      from: now - deps.openMs,
-      to: now - graceMs,
-    }).execute()) {
+    for (const call of await openCallsToCheck(deps.db, { from: now - deps.openMs, to: now - graceMs }).execute()) {
       const room = call.room_jid ?? '';
       // an event since the listing was asked for knows better
       if (!room || suspects.has(room)) continue;
       const listed = here.has(`${roomName(room)}|${call.guest_username}`);
-      if (!listed && call.guest_exit_at === null)
-        suspects.set(room, { kind: 'left', at: now, countFrom: now });
+      if (!listed && call.guest_exit_at === null) suspects.set(room, { kind: 'left', at: now, countFrom: now });
       if (listed && call.guest_exit_at !== null) suspects.set(room, { kind: 'joined', at: now });
     }
   }
@@ -144,13 +127,8 @@ export function createVanishedGuestSweep(deps: {
     const rooms = [...suspects.keys()];
     const byRoom = new Map<string, OpenCall[]>();
     for (let i = 0; i < rooms.length; i += ROOMS_PER_QUERY) {
-      const calls = await openCallsToCheck(
-        deps.db,
-        { from: now - deps.openMs, to: now },
-        rooms.slice(i, i + ROOMS_PER_QUERY),
-      ).execute();
-      for (const call of calls)
-        byRoom.set(call.room_jid ?? '', [...(byRoom.get(call.room_jid ?? '') ?? []), call]);
+      const calls = await openCallsToCheck(deps.db, { from: now - deps.openMs, to: now }, rooms.slice(i, i + ROOMS_PER_QUERY)).execute();
+      for (const call of calls) byRoom.set(call.room_jid ?? '', [...(byRoom.get(call.room_jid ?? '') ?? []), call]);
     }
     return byRoom;
   }
@@ -201,12 +179,7 @@ export function createVanishedGuestSweep(deps: {
         continue;
       }
       for (const call of pending) {
-        await deps.db
-          .updateTable('call_reports')
-          .set({ guest_exit_at: since })
-          .where('id', '=', call.id)
-          .where('guest_exit_at', 'is', null)
-          .execute();
+        await deps.db.updateTable('call_reports').set({ guest_exit_at: since }).where('id', '=', call.id).where('guest_exit_at', 'is', null).execute();
         stamped.push(call.call_id);
         deps.callGone?.(call.call_id);
       }
@@ -222,12 +195,7 @@ export function createVanishedGuestSweep(deps: {
     const back: string[] = [];
     for (const call of calls) {
       if (call.guest_exit_at === null || (await hasLaterCall(call))) continue;
-      await deps.db
-        .updateTable('call_reports')
-        .set({ guest_exit_at: null })
-        .where('id', '=', call.id)
-        .where('call_ended_at', 'is', null)
-        .execute();
+      await deps.db.updateTable('call_reports').set({ guest_exit_at: null }).where('id', '=', call.id).where('call_ended_at', 'is', null).execute();
       back.push(call.call_id);
     }
     return back;

@@ -16,8 +16,7 @@ describe('one server per SQLite database', () => {
   const children: ChildProcess[] = [];
   const dirs: string[] = [];
   afterEach(() => {
-    for (const child of children.splice(0))
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -64,14 +63,9 @@ describe('one server per SQLite database', () => {
 
     // another port: only the database is in common
     const second = server(dataDir, await freePort());
-    const code = await Promise.race([
-      second.exited,
-      new Promise<'still running'>((r) => setTimeout(() => r('still running'), 30_000)),
-    ]);
+    const code = await Promise.race([second.exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 30_000))]);
     expect(code).toBe(1);
-    expect(second.stderr()).toContain(
-      `another Lobby server is already running on ${path.join(dataDir, 'lobby.sqlite')}`,
-    );
+    expect(second.stderr()).toContain(`another Lobby server is already running on ${path.join(dataDir, 'lobby.sqlite')}`);
     expect(await healthy(firstPort), 'the first one still serves').toBe(true);
 
     // a crash, not a clean stop: the system releases the lock with the process

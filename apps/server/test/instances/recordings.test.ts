@@ -58,9 +58,7 @@ describe.each(dialects())('recordings across two instances (%s)', (dialect) => {
     return callId;
   };
   const mixesOf = (callId: string) =>
-    (fs.existsSync(ffmpegLog) ? fs.readFileSync(ffmpegLog, 'utf8') : '')
-      .split('\n')
-      .filter((line) => line.endsWith(`${callId}.mp4.partial`));
+    (fs.existsSync(ffmpegLog) ? fs.readFileSync(ffmpegLog, 'utf8') : '').split('\n').filter((line) => line.endsWith(`${callId}.mp4.partial`));
 
   it('when both instances sweep one recorded conversation at once, then it is mixed once', async () => {
     const root = path.join(tmp, 'mix');
@@ -91,9 +89,7 @@ describe.each(dialects())('recordings across two instances (%s)', (dialect) => {
 
     expect(removed.filter(Boolean)).toHaveLength(1);
     expect(fs.existsSync(path.join(root, String(company), callId))).toBe(false);
-    const log = (await t.app.services.repos.recordingPrivacy.deletions(company)).filter(
-      (d) => d.callId === callId,
-    );
+    const log = (await t.app.services.repos.recordingPrivacy.deletions(company)).filter((d) => d.callId === callId);
     expect(log).toHaveLength(1);
   });
 });

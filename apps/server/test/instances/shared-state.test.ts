@@ -33,8 +33,7 @@ describe.each(dialects())('two server instances on one database (%s)', (dialect)
   it('when wrong passwords alternate between the instances, then they are throttled as one count', async () => {
     const u = await addUser(t.db, { companyId: DEMO.companyId, password: 'right-password-1' });
     const apps = [t.app, b.app];
-    for (let i = 0; i < FREE_FAILURES; i++)
-      expect((await loginOn(apps[i % 2]!, u.email, 'wrong-guess', '203.0.113.77')).statusCode).toBe(401);
+    for (let i = 0; i < FREE_FAILURES; i++) expect((await loginOn(apps[i % 2]!, u.email, 'wrong-guess', '203.0.113.77')).statusCode).toBe(401);
     // the next try waits, on either instance, even with the right password
     for (const app of apps) {
       const early = await loginOn(app, u.email, u.password, '203.0.113.77');
@@ -47,15 +46,9 @@ describe.each(dialects())('two server instances on one database (%s)', (dialect)
     const answers: number[] = [];
     // distinct unknown emails: the login throttle never steps in, only the per-address limit counts
     for (let i = 0; i < LOGIN_LIMIT + 2; i++) {
-      const res = await loginOn(
-        i % 2 ? b.app : t.app,
-        `nobody-${i}-${crypto.randomBytes(3).toString('hex')}@example.com`,
-        'x',
-        '198.51.100.200',
-      );
+      const res = await loginOn(i % 2 ? b.app : t.app, `nobody-${i}-${crypto.randomBytes(3).toString('hex')}@example.com`, 'x', '198.51.100.200');
       answers.push(res.statusCode);
-      if (res.statusCode === 429)
-        expect(res.json<{ message: string }>().message).toMatch(/^rate limit exceeded/);
+      if (res.statusCode === 429) expect(res.json<{ message: string }>().message).toMatch(/^rate limit exceeded/);
     }
     expect(answers).toEqual([...Array<number>(LOGIN_LIMIT).fill(401), 429, 429]);
   });
@@ -149,13 +142,7 @@ describe.each(dialects())('two server instances on one database (%s)', (dialect)
     const viaB = await b.app.inject({ method: 'GET', url: fileUrl, headers: bearer(g.access_token) });
     expect(viaB.statusCode, viaB.body).toBe(200);
     expect(viaB.rawPayload.equals(PNG_BYTES)).toBe(true);
-    for (const header of [
-      'content-type',
-      'x-content-type-options',
-      'content-security-policy',
-      'cache-control',
-      'content-disposition',
-    ]) {
+    for (const header of ['content-type', 'x-content-type-options', 'content-security-policy', 'cache-control', 'content-disposition']) {
       expect(viaB.headers[header], header).toBe(viaA.headers[header]);
     }
     expect(viaB.headers['content-type']).toBe('image/png');

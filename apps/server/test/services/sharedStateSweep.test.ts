@@ -16,8 +16,7 @@ describe.each(dialects())('the shared-state sweep (%s)', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  const keys = async (table: 'rate_limits' | 'login_throttle') =>
-    (await t.db.kysely.selectFrom(table).select('key').execute()).map((r) => r.key).sort();
+  const keys = async (table: 'rate_limits' | 'login_throttle') => (await t.db.kysely.selectFrom(table).select('key').execute()).map((r) => r.key).sort();
 
   it('when a rate-limit window ended and a login failure is older than its memory, then the sweep deletes them and keeps the live ones', async () => {
     const kysely = t.db.kysely;
@@ -34,10 +33,6 @@ describe.each(dialects())('the shared-state sweep (%s)', (dialect) => {
 
     expect(deleted).toEqual({ rateLimits: 1, logins: 2 });
     expect(await keys('rate_limits')).toEqual([expect.stringMatching(/^live-route-1\.2\.3\.4@/)]);
-    expect(await keys('login_throttle')).toEqual([
-      'account:live@example.com',
-      'known:192.0.2.3|owner@example.com',
-      'pair:192.0.2.2|live@example.com',
-    ]);
+    expect(await keys('login_throttle')).toEqual(['account:live@example.com', 'known:192.0.2.3|owner@example.com', 'pair:192.0.2.2|live@example.com']);
   });
 });

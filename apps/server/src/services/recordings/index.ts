@@ -176,7 +176,7 @@ export function createRecordingsService(
     // mixed it, or failed on these very files, meanwhile)
     if (!(await claims.claim(companyId, originCallId, owner, services.now()))) return;
     try {
-      if ((await claims.failedNewest(companyId, originCallId) ?? -1) >= newest || (await done())) return;
+      if (((await claims.failedNewest(companyId, originCallId)) ?? -1) >= newest || (await done())) return;
       await mix(companyId, originCallId, reports, dirs, outDir, newest);
     } finally {
       await claims.release(companyId, originCallId, owner);

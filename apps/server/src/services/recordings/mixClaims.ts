@@ -23,10 +23,7 @@ export interface MixClaims {
 
 export function createMixClaims(db: Kysely<Database>): MixClaims {
   const row = (companyId: number, originCallId: string) =>
-    db
-      .updateTable('recording_mixes')
-      .where('company_id', '=', companyId)
-      .where('origin_call_id', '=', originCallId);
+    db.updateTable('recording_mixes').where('company_id', '=', companyId).where('origin_call_id', '=', originCallId);
   return {
     async claim(companyId, originCallId, owner, at) {
       await db
@@ -48,10 +45,7 @@ export function createMixClaims(db: Kysely<Database>): MixClaims {
       return Number(result.numUpdatedRows) === 1;
     },
     async release(companyId, originCallId, owner) {
-      await row(companyId, originCallId)
-        .set({ claimed_by: null, claimed_until: 0 })
-        .where('claimed_by', '=', owner)
-        .execute();
+      await row(companyId, originCallId).set({ claimed_by: null, claimed_until: 0 }).where('claimed_by', '=', owner).execute();
     },
     async failedNewest(companyId, originCallId) {
       const r = await db

@@ -16,7 +16,6 @@ import { routes } from '../../../http/routes.ts';
 const MAX_BYTES = Math.max(...Object.values(UPLOAD_TYPES).map((t) => t.maxBytes));
 const PART_LIMITS = { files: 1, fields: 8, fieldSize: 1024, parts: 10, headerPairs: 50 };
 
-
 interface Received {
   tmp: string;
   size: number;
@@ -136,7 +135,17 @@ async function uploadRoutes(app: App, services: Services): Promise<void> {
       // into the database, so that every server instance serves it (repositories/uploads.ts)
       const bytes = await fs.promises.readFile(file.tmp);
       await repos.uploads.add(
-        { id, company_id: companyId, guest_username: guestUsername, user_id: userId, type, mime, size: bytes.length, original_name: originalName, created_at: s.now() },
+        {
+          id,
+          company_id: companyId,
+          guest_username: guestUsername,
+          user_id: userId,
+          type,
+          mime,
+          size: bytes.length,
+          original_name: originalName,
+          created_at: s.now(),
+        },
         bytes,
       );
       return await reply.code(201).send({ data: { fileUrl: `/api/files/${id}` } });
