@@ -1,11 +1,22 @@
 import { buildApp } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
 import { openDb } from './db/database.ts';
+import { InstanceLockedError, lockSqliteInstance, type InstanceLock } from './db/instanceLock.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemo } from './db/seed.ts';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('lobby server');
+
+  // SQLite: one server per database file (db/instanceLock.ts); held until the process ends
+  let instanceLock: InstanceLock | null = null;
+  try {
+    instanceLock = lockSqliteInstance(config.databaseUrl);
+  } catch (error) {
+    if (!(error instanceof InstanceLockedError)) throw error;
+    console.error(`lobby server: ${error.message}`);
+    process.exit(1);
+  }
 
   // the WAL is checkpointed by a worker thread, not inside a request's commit (db/walCheckpointer.ts)
   const db = openDb(config.databaseUrl, { backgroundCheckpoint: true, onCheckpointError: (message) => console.error(`sqlite checkpoint: ${message}`) });
@@ -15,7 +26,11 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp(config, { db });
-  app.addHook('onClose', async () => db.close());
+  app.addHook('onClose', async () => {
+    await db.close();
+    // (also keeps the lock's connection referenced for the process's life: collected, it would let go)
+    instanceLock?.release();
+  });
   for (const m of migrations.results ?? []) app.log.info({ migration: m.migrationName, status: m.status }, 'migration');
   if (config.seedDemo) app.log.info({ companyId: config.defaultCompanyId }, 'demo data seeded');
 

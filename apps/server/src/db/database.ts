@@ -17,7 +17,14 @@ export interface Db {
    * The driver under Kysely, for the few statements that run on every request and are prepared once
    * (db/hotStatements.ts): better-sqlite3's database, or PostgreSQL's pool.
    */
-  raw: { dialect: 'sqlite'; database: SQLite.Database } | { dialect: 'postgres'; pool: pg.Pool };
+  raw:
+    | { dialect: 'sqlite'; database: SQLite.Database }
+    | {
+        dialect: 'postgres';
+        pool: pg.Pool;
+        /** a connection of its own, outside the pool, on the same database and schema (services/jobLocks.ts) */
+        dedicatedClient(applicationName: string): pg.Client;
+      };
   /** true when a trivial query answers */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -65,14 +72,14 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const schema = options.pgSchema;
     if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error('invalid pgSchema');
-    const pool = new pg.Pool({
+    const connection = {
       connectionString: url,
-      max: 10,
       connectionTimeoutMillis: 5000,
       // int8 (bigint) columns hold epoch milliseconds and counts: numbers, not strings.
       types: int8AsNumber,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    });
+    };
+    const pool = new pg.Pool({ ...connection, max: 10 });
     // An idle connection that PostgreSQL ends (a restart, a failover) emits 'error' on the pool: unheard,
     // it would end the process. The pool drops that connection and opens a new one for the next query
     // (docs/operations.md "Scaling").
@@ -81,7 +88,7 @@ export function openDb(url: string, options: OpenDbOptions = {}): Db {
     return {
       kysely,
       dialect: 'postgres',
-      raw: { dialect: 'postgres', pool },
+      raw: { dialect: 'postgres', pool, dedicatedClient: (applicationName) => new pg.Client({ ...connection, application_name: applicationName }) },
       ...(schema ? { pgSchema: schema } : {}),
       ping: () => ping(kysely),
       close: () => kysely.destroy(),

@@ -16,6 +16,7 @@ import { partialOriginIndex } from './migrations/0012_partial_origin_index.ts';
 import { callBugGuestIndex } from './migrations/0013_call_bug_guest_index.ts';
 import { openCallAddress } from './migrations/0014_open_call_address.ts';
 import { sharedRouting } from './migrations/0015_shared_routing.ts';
+import { sharedState } from './migrations/0016_shared_state.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0013_call_bug_guest_index': callBugGuestIndex,
   '0014_open_call_address': openCallAddress,
   '0015_shared_routing': sharedRouting,
+  '0016_shared_state': sharedState,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -69,6 +69,8 @@ export interface GuestsTable {
   /** SHA-256 of the browser's persistent guest id (hex); the raw id is never stored */
   guest_id_hash: string;
   created_at: number;
+  /** the guest's last geofence pass (PUT /api/geo-fence/check inside): services/geofencePasses.ts */
+  geofence_passed_at: number | null;
 }
 
 export interface GuestRoomsTable {
@@ -202,6 +204,35 @@ export interface UploadsTable {
   created_at: number;
 }
 
+/** one limited key's count in its window (services/rateLimitStore.ts) */
+export interface RateLimitsTable {
+  key: string;
+  window_start: number;
+  count: number;
+  expires_at: number;
+}
+
+/** wrong-password counts and known addresses of console logins (services/loginThrottle.ts) */
+export interface LoginThrottleTable {
+  key: string;
+  count: number;
+  last_at: number;
+}
+
+export interface UploadBytesTable {
+  upload_id: string;
+  bytes: Buffer;
+}
+
+/** the instance mixing a conversation's recording now (services/recordings/mixClaims.ts) */
+export interface RecordingMixesTable {
+  company_id: number;
+  origin_call_id: string;
+  claimed_by: string | null;
+  claimed_until: number;
+  failed_newest: number | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   assignments: AssignmentsTable;
@@ -221,6 +252,10 @@ export interface Database {
   blocked_guests: BlockedGuestsTable;
   call_bugs: CallBugsTable;
   uploads: UploadsTable;
+  rate_limits: RateLimitsTable;
+  login_throttle: LoginThrottleTable;
+  upload_bytes: UploadBytesTable;
+  recording_mixes: RecordingMixesTable;
   routing_instances: RoutingInstancesTable;
   agent_presence: AgentPresenceTable;
   agent_availability: AgentAvailabilityTable;

@@ -21,7 +21,7 @@ export async function callRefusal(
   if (!company?.activated) return 'company: not activated';
   const settings = company.settings;
   if (!isOpen(settings.schedule, new Date(services.now()))) return 'schedule: the company is closed now';
-  if (settings.requestLocation && !services.geofencePasses.recent(guest.username)) {
+  if (settings.requestLocation && !(await services.geofencePasses.recent(guest.username))) {
     return 'location: no recent successful geofence check of this guest (PUT /api/geo-fence/check)';
   }
   if (settings.welcomeForm) {

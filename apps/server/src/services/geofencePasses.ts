@@ -1,27 +1,25 @@
 /**
  * The guests whose last geofence check (PUT /api/geo-fence/check) placed them inside, and when. A company
  * that requests the guest's location opens a call only for a guest with a recent pass (the rule
- * was once the browser's alone). Kept in memory: a restart only asks the guest's browser to check again,
- * which it does on every visit (apps/guest journey gate).
+ * was once the browser's alone). Kept on the guest's row (guests.geofence_passed_at), so a pass recorded
+ * by one server instance is honoured by another (docs/operations.md "Shared state: jobs, limits and files").
  */
-export const GEOFENCE_PASS_MS = 30 * 60 * 1000;
-const MAX_ENTRIES = 100_000;
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 
-export function createGeofencePasses(now: () => number) {
-  const passes = new Map<string, number>();
+export const GEOFENCE_PASS_MS = 30 * 60 * 1000;
+
+export function createGeofencePasses(db: Kysely<Database>, now: () => number) {
+  const stamp = async (guestUsername: string, at: number | null) => {
+    await db.updateTable('guests').set({ geofence_passed_at: at }).where('username', '=', guestUsername).execute();
+  };
   return {
-    passed(guestUsername: string): void {
-      passes.delete(guestUsername);
-      passes.set(guestUsername, now());
-      // insertion order = age: drop the oldest beyond the cap (a flood of guests cannot grow it without end)
-      while (passes.size > MAX_ENTRIES) passes.delete(passes.keys().next().value as string);
-    },
-    failed(guestUsername: string): void {
-      passes.delete(guestUsername);
-    },
-    recent(guestUsername: string): boolean {
-      const at = passes.get(guestUsername);
-      return at !== undefined && now() - at <= GEOFENCE_PASS_MS;
+    passed: (guestUsername: string): Promise<void> => stamp(guestUsername, now()),
+    failed: (guestUsername: string): Promise<void> => stamp(guestUsername, null),
+    async recent(guestUsername: string): Promise<boolean> {
+      const row = await db.selectFrom('guests').select('geofence_passed_at').where('username', '=', guestUsername).executeTakeFirst();
+      const at = row?.geofence_passed_at;
+      return at !== null && at !== undefined && now() - Number(at) <= GEOFENCE_PASS_MS;
     },
   };
 }

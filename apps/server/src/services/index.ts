@@ -15,6 +15,7 @@ import type { EjabberdClient } from './ejabberd.ts';
 import type { EventBus } from './events.ts';
 import type { GeofencePasses } from './geofencePasses.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
+import type { JobLocks } from './jobLocks.ts';
 import type { JanusClient } from './janus.ts';
 import type { JanusTokens } from './media/janusTokens.ts';
 import type { MediaRooms } from './media/mediaRooms.ts';
@@ -54,10 +55,12 @@ export interface Services {
   mediaRooms: MediaRooms;
   events: EventBus;
   reportStatus: ReportStatusFn;
-  /** guests recently placed inside the service area (call-report/add requires it when the company requests location) */
+  /** guests recently placed inside the service area (call-report/add requires it when the company requests location; on the guest's row) */
   geofencePasses: GeofencePasses;
   /** console login: progressive delays per account and address (services/loginThrottle.ts) */
   loginThrottle: LoginThrottle;
+  /** which instance runs each periodic job (services/jobLocks.ts) */
+  jobLocks: JobLocks;
   /** round robin offering of waiting calls (docs/protocol.md) */
   roundRobin: RoundRobin;
   /** closes the calls of guests gone from their rooms; told of rooms left and joined by ejabberd's events */

@@ -25,10 +25,15 @@
  * first; a room ejabberd cannot answer about (down, restarting) is no longer followed, so its count starts
  * again when the backstop next finds the guest missing — and guest_exit_at is the start of that count. A guest back in its room (a join event, or the backstop's
  * listing) while its call is still open was not gone: the stamp is taken back.
+ *
+ * With several server instances (docs/operations.md "Shared state: jobs, limits and files") each follows
+ * the rooms whose events reached it — an event reaches one instance, so the work is shared out by itself —
+ * and the backstop, the same work on every open call, runs on the instance holding `backstopLock`.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { EjabberdClient } from './ejabberd.ts';
+import type { JobLock } from './jobLocks.ts';
 import { createPeriodicJob, type PeriodicJob } from './periodicJob.ts';
 
 /** runOnce() follows the rooms under suspicion (and runs the backstop when due); resolves with the call ids stamped. */
@@ -92,6 +97,8 @@ export function createVanishedGuestSweep(deps: {
    * round robin no longer offers)
    */
   callGone?: (callId: string) => void;
+  /** the backstop runs only while this instance holds it (one instance at a time); always without one */
+  backstopLock?: JobLock;
   log?: (message: string, error?: unknown) => void;
 }): VanishedGuestSweep {
   const graceMs = deps.graceMs ?? 5000;
@@ -130,7 +137,8 @@ export function createVanishedGuestSweep(deps: {
     const now = deps.now();
     if (now - lastBackstop >= backstopMs) {
       lastBackstop = now;
-      await backstop(now);
+      // (an instance without the lock asks again at the next backstop's time)
+      if (!deps.backstopLock || (await deps.backstopLock.held())) await backstop(now);
     }
     if (suspects.size === 0) return [];
     const byRoom = await followedCalls(now);

@@ -33,6 +33,8 @@ export function dialects(): Dialect[] {
 export interface TestDb {
   db: Db;
   dialect: Dialect;
+  /** another connection to the same database (what a second server instance opens) */
+  reopen(): Db;
   drop(): Promise<void>;
 }
 
@@ -40,11 +42,13 @@ export interface TestDb {
 export async function freshDb(dialect: Dialect): Promise<TestDb> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lobby-test-'));
-    const db = openDb(`sqlite:${path.join(dir, 'lobby.sqlite')}`);
+    const url = `sqlite:${path.join(dir, 'lobby.sqlite')}`;
+    const db = openDb(url);
     await migrateToLatest(db);
     return {
       db,
       dialect,
+      reopen: () => openDb(url),
       async drop() {
         await db.close();
         fs.rmSync(dir, { recursive: true, force: true });
@@ -66,6 +70,7 @@ export async function freshDb(dialect: Dialect): Promise<TestDb> {
   return {
     db,
     dialect,
+    reopen: () => openDb(url, { pgSchema: schema }),
     async drop() {
       await db.close();
       const c = new pg.Client({ connectionString: url });
@@ -97,6 +102,8 @@ export interface TestContext {
   janus: FakeJanus;
   events: EventBus;
   clock: { now: number };
+  /** another connection to the same database (helpers/instances.ts) */
+  reopen(): Db;
   close(): Promise<void>;
 }
 
@@ -151,6 +158,7 @@ export async function createTestContext(
     janus,
     events,
     clock,
+    reopen: () => t.reopen(),
     async close() {
       await app.close();
       await t.drop();

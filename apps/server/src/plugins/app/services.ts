@@ -16,7 +16,9 @@ import { createReportStatus } from '../../services/reportStatus.ts';
 import { createEventBusFor } from '../../services/pgEventBus.ts';
 import { BEAT_MS, RoundRobin, realTimers } from '../../services/roundRobin.ts';
 import { createApiTokens, createXmppTokens } from '../../services/tokens.ts';
+import { createJobLocks } from '../../services/jobLocks.ts';
 import { createPeriodicJob, runWhileServing } from '../../services/periodicJob.ts';
+import { createSharedStateSweep } from '../../services/sharedStateSweep.ts';
 import { createVanishedGuestSweep } from '../../services/vanishedGuests.ts';
 import { createGuestRoomJanitor } from '../../services/guestRoomJanitor.ts';
 import { createGuestDepartures } from '../../services/guestDepartures.ts';
@@ -55,6 +57,8 @@ export default fp(
       publish: (routing) => events.publish('callRouting', routing),
       warn: log,
     });
+    // one instance at a time runs each periodic job (services/jobLocks.ts)
+    const jobLocks = createJobLocks(db, log);
     const services: Services = {
       config,
       db,
@@ -85,8 +89,9 @@ export default fp(
         }),
       events,
       reportStatus: deps.reportStatus ?? createReportStatus(defaultReportChecks),
-      geofencePasses: createGeofencePasses(now),
-      loginThrottle: createLoginThrottle(now),
+      geofencePasses: createGeofencePasses(db.kysely, now),
+      loginThrottle: createLoginThrottle(db.kysely, now),
+      jobLocks,
       roundRobin,
       // guests whose browser closed or crashed without a word: their calls are closed within seconds
       // (services/vanishedGuests.ts, docs/operations.md "Calls whose guest vanished")
@@ -96,6 +101,7 @@ export default fp(
         now,
         openMs: config.openCallHours * 3600_000,
         callGone: (callId) => void roundRobin.callClosed(callId).catch((error: unknown) => log('round robin: closing a call failed', error)),
+        backstopLock: jobLocks.lock('vanished-guest backstop'),
         log,
       }),
       // the rooms of guests gone for good (services/guestDepartures.ts)
@@ -130,24 +136,18 @@ export default fp(
     });
     // alive for the other instances; offers past their deadline or whose agent is gone move on, whichever
     // instance polls first (services/roundRobin.ts)
-    runWhileServing(app, createPeriodicJob('round robin beat', () => roundRobin.beat(), log), BEAT_MS);
-    runWhileServing(app, createPeriodicJob('round robin deadlines', () => roundRobin.moveDue(), log), 1000);
+    runWhileServing(app, createPeriodicJob('round robin beat', () => roundRobin.beat(), log), BEAT_MS, { lock: 'each instance' });
+    runWhileServing(app, createPeriodicJob('round robin deadlines', () => roundRobin.moveDue(), log), 1000, { lock: 'each instance' });
 
     // rooms whose call never reported its end are destroyed once no token for them is valid
-    let sweeper: NodeJS.Timeout | null = null;
-    app.addHook('onReady', (ready) => {
-      sweeper = setInterval(() => void services.mediaRooms.sweepStale().catch(() => undefined), 10 * 60_000);
-      sweeper.unref();
-      ready();
-    });
-    app.addHook('onClose', (_app, closed) => {
-      if (sweeper) clearInterval(sweeper);
-      closed();
-    });
+    const staleRooms = createPeriodicJob('stale media-room sweep', () => services.mediaRooms.sweepStale(), log);
+    runWhileServing(app, staleRooms, 10 * 60_000, { lock: jobLocks.lock('stale media-room sweep') });
 
-    // the rooms guests left are followed every 3 s; every open call once a minute (the backstop)
-    runWhileServing(app, services.vanishedGuests, 3000);
-    runWhileServing(app, services.guestDepartures, 15_000);
+    // The rooms guests left are followed every 3 s by the instance whose ejabberd events told of them (events
+    // reach one instance each); the backstop over every open call, once a minute, by one instance
+    // (services/vanishedGuests.ts). Departures, likewise, are the sessions ended that this instance heard of.
+    runWhileServing(app, services.vanishedGuests, 3000, { lock: 'each instance' });
+    runWhileServing(app, services.guestDepartures, 15_000, { lock: 'each instance' });
 
     // guest rooms nobody can use any more are destroyed (services/guestRoomJanitor.ts): the backstop of
     // guestDepartures for guests whose session events were lost or who never connected
@@ -159,7 +159,12 @@ export default fp(
       keepMs: config.openCallHours * 3600_000,
       log,
     });
-    runWhileServing(app, guestRooms, 60_000);
+    runWhileServing(app, guestRooms, 60_000, { lock: jobLocks.lock('guest-room janitor') });
+
+    // rows of rate limits and login throttling past their time (services/sharedStateSweep.ts)
+    runWhileServing(app, createSharedStateSweep(services, log), 60_000, { lock: jobLocks.lock('shared-state sweep') });
+    // the locks go last: their connection closes once every job has stopped
+    app.addHook('onClose', async () => jobLocks.close());
     done();
   },
   { name: 'services', dependencies: ['repositories'] },

@@ -18,10 +18,19 @@
  * `idleMs` ($LOBBY_RECORDING_IDLE_SECONDS, default 600). A chain that grows afterwards (a long hold) is
  * processed again once it has new media. Sweeps run every few seconds from the server's start, so
  * calls left over from before a restart are processed too.
+ *
+ * Several server instances share one root (LOBBY_RECORDINGS_DIR, mounted by every instance: docs/operations.md
+ * "Shared state: jobs, limits and files"): the sweep runs on one at a time (`start`'s lock), each chain is
+ * mixed under its claim (mixClaims.ts), and a deletion takes the chain's folders by renaming them first, so
+ * that only the instance whose rename succeeded deletes and logs it.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../index.ts';
+import type { JobLock } from '../jobLocks.ts';
+import { createPeriodicJob, type PeriodicJob } from '../periodicJob.ts';
+import { createMixClaims } from './mixClaims.ts';
 import { DEFAULT_BINS, callOutputFile, callTracksFile, mjrFiles, processCallFolders, type Bins } from './postprocess.ts';
 
 export function recordingsRoot(config: { dataDir: string }, env: NodeJS.ProcessEnv = process.env): string {
@@ -74,7 +83,8 @@ export interface RecordingsService {
    * raw files of a call never mixed included — and logs it like remove(). False when there was no folder.
    */
   purge(companyId: number, callId: string, why: Deletion): Promise<boolean>;
-  start(intervalMs?: number): void;
+  /** sweeps every `intervalMs` (and right away), while this instance holds `lock` when one is given */
+  start(intervalMs?: number, lock?: JobLock): void;
   stop(): void;
 }
 
@@ -87,6 +97,9 @@ export interface Deletion {
 /** How long a call's files must have stayed unchanged before they count as complete. */
 const QUIET_MS = 3000;
 
+/** How long a deletion waits for another instance's mix of the same chain before it deletes anyway. */
+const DELETE_WAIT_MS = 120_000;
+
 interface CallDir {
   companyId: number;
   callId: string;
@@ -96,17 +109,18 @@ interface CallDir {
 type Report = NonNullable<Awaited<ReturnType<Services['repos']['callReports']['byCallId']>>>;
 
 export function createRecordingsService(
-  services: Pick<Services, 'config' | 'repos' | 'now'>,
+  services: Pick<Services, 'config' | 'repos' | 'now' | 'db'>,
   options: { root?: string; bins?: Bins; idleMs?: number; log?: (message: string, error?: unknown) => void } = {},
 ): RecordingsService {
   const root = options.root ?? recordingsRoot(services.config);
   const bins = options.bins ?? DEFAULT_BINS;
   const idleMs = options.idleMs ?? recordingIdleMs();
   const log = options.log ?? (() => undefined);
-  let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
-  /** chains whose processing failed, and when their newest file was then (new media → try again) */
-  const failed = new Map<string, number>();
+  let sweepJob: PeriodicJob<void> | null = null;
+  const claims = createMixClaims(services.db.kysely);
+  /** this service's name on its claims: one per instance */
+  const owner = crypto.randomUUID();
   const companyDir = (companyId: number) => path.join(root, String(companyId));
 
   async function callDirs(): Promise<CallDir[]> {
@@ -147,16 +161,30 @@ export function createRecordingsService(
     const outDir = path.join(companyDir(companyId), originCallId);
     const newest = await newestRaw(dirs);
     if (newest === null) return;
-    const key = `${companyId}/${originCallId}`;
-    if ((failed.get(key) ?? -1) >= newest) return;
-    const output = await fs.stat(callOutputFile(outDir, originCallId)).catch(() => null);
-    if (output && output.mtimeMs >= newest) return; // done, and nothing new since
+    const done = async () => {
+      const output = await fs.stat(callOutputFile(outDir, originCallId)).catch(() => null);
+      return output !== null && output.mtimeMs >= newest; // done, and nothing new since
+    };
+    if (await done()) return;
     const quietFor = Date.now() - newest;
     if (quietFor < QUIET_MS) return;
     const last = reports.at(-1);
     const ended = last?.call_ended_at !== null && last?.call_ended_at !== undefined;
     // the report never ended (the guest's browser died): Janus stopped writing long ago
     if (!ended && quietFor < idleMs) return;
+    // one instance mixes a chain; what it finds once it holds the claim is what counts (another may have
+    // mixed it, or failed on these very files, meanwhile)
+    if (!(await claims.claim(companyId, originCallId, owner, services.now()))) return;
+    try {
+      if (((await claims.failedNewest(companyId, originCallId)) ?? -1) >= newest || (await done())) return;
+      await mix(companyId, originCallId, reports, dirs, outDir, newest);
+    } finally {
+      await claims.release(companyId, originCallId, owner);
+    }
+  }
+
+  async function mix(companyId: number, originCallId: string, reports: Report[], dirs: string[], outDir: string, newest: number): Promise<void> {
+    const last = reports.at(-1);
     try {
       // the answer as the call's report counts it (the guest saw the agent), else as the server saw it
       // (an agent took the media grant): a guest that died before saying so still has a call window
@@ -164,10 +192,9 @@ export function createRecordingsService(
       const call = { answeredAt: first ? (first.call_answered_at ?? first.agent_answered_at) : null, endedAt: last?.call_ended_at ?? null };
       const file = await processCallFolders(dirs, outDir, originCallId, bins, call);
       log(`recording of ${originCallId} (${reports.length} call id${reports.length > 1 ? 's' : ''}): ${file ?? 'nothing playable'}`);
-      if (!file) failed.set(key, newest);
-      else failed.delete(key);
+      await claims.setFailedNewest(companyId, originCallId, file ? null : newest);
     } catch (error) {
-      failed.set(key, newest);
+      await claims.setFailedNewest(companyId, originCallId, newest);
       log(`recording of ${originCallId} failed`, error);
     }
   }
@@ -200,20 +227,46 @@ export function createRecordingsService(
 
   /** Removes the folders of every call id of the chain of `callId`; false when none existed. */
   async function removeChain(companyId: number, callId: string, why: Deletion): Promise<boolean> {
-    // wait for a sweep in progress, so that it cannot write the file again behind our back
+    // wait for a sweep in progress, so that it cannot write the file again behind our back: this
+    // instance's, and another's mix of this chain (its claim)
     await running?.catch(() => undefined);
-    const calls = new Set([callId]);
-    for (const r of await services.repos.callReports.chain(companyId, callId)) calls.add(r.call_id);
-    let removed = false;
-    for (const id of calls) {
-      if (!isCallId(id)) continue;
-      const dir = path.join(companyDir(companyId), id);
-      if (!(await fs.stat(dir).catch(() => null))) continue;
-      await fs.rm(dir, { recursive: true, force: true });
-      removed = true;
+    const reports = await services.repos.callReports.chain(companyId, callId);
+    // (every caller names the conversation by its first call: the key its mixes are claimed under)
+    const claimed = await claimWithin(companyId, callId, DELETE_WAIT_MS);
+    try {
+      const calls = new Set([callId, ...reports.map((r) => r.call_id)]);
+      let removed = false;
+      for (const id of calls) {
+        if (!isCallId(id)) continue;
+        const dir = path.join(companyDir(companyId), id);
+        // renamed first: of two instances deleting at once, only the one whose rename succeeds deletes (and logs)
+        const doomed = path.join(companyDir(companyId), `.deleting-${id}-${crypto.randomBytes(6).toString('hex')}`);
+        const taken = await fs.rename(dir, doomed).then(
+          () => true,
+          () => false,
+        );
+        if (!taken) continue;
+        await fs.rm(doomed, { recursive: true, force: true });
+        removed = true;
+      }
+      if (removed) await services.repos.recordingPrivacy.logDeletion({ companyId, callId, at: services.now(), by: why.by, reason: why.reason });
+      return removed;
+    } finally {
+      if (claimed) await claims.release(companyId, callId, owner);
     }
-    if (removed) await services.repos.recordingPrivacy.logDeletion({ companyId, callId, at: services.now(), by: why.by, reason: why.reason });
-    return removed;
+  }
+
+  /** Takes the chain's claim, waiting up to `waitMs` for another instance's mix to end; false when it did not. */
+  async function claimWithin(companyId: number, originCallId: string, waitMs: number): Promise<boolean> {
+    const until = Date.now() + waitMs;
+    for (;;) {
+      if (await claims.claim(companyId, originCallId, owner, services.now())) return true;
+      if (Date.now() >= until) {
+        log(`recording of ${originCallId}: deleted while another instance still mixes it`);
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   }
 
   const service: RecordingsService = {
@@ -262,16 +315,15 @@ export function createRecordingsService(
       if (!isCallId(callId)) return false;
       return removeChain(companyId, callId, why);
     },
-    start(intervalMs = 5000) {
-      if (timer) return;
+    start(intervalMs = 5000, lock) {
+      if (sweepJob) return;
+      sweepJob = createPeriodicJob('recordings sweep', () => service.sweep(), log);
       // right away: calls left over from before a restart (their reports may never end)
-      void service.sweep().catch(() => undefined);
-      timer = setInterval(() => void service.sweep().catch(() => undefined), intervalMs);
-      timer.unref();
+      sweepJob.start(intervalMs, { now: true, ...(lock ? { lock } : {}) });
     },
     stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
+      sweepJob?.stop();
+      sweepJob = null;
     },
   };
   return service;

@@ -26,12 +26,13 @@ const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 
  * and deleted after the company's keeping (services/callBugRetention.ts).
  */
 function callBugRoutes(app: App, services: Services): void {
-  // hourly, and at start (a server that was down past a report's keeping deletes it right away)
+  // hourly, and at start (a server that was down past a report's keeping deletes it right away); by one
+  // instance at a time (services/jobLocks.ts)
   const retention = createCallBugRetentionJob(services, {
     now: services.now,
     log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
   });
-  runWhileServing(app, retention, 3_600_000, { now: true });
+  runWhileServing(app, retention, 3_600_000, { now: true, lock: services.jobLocks.lock('call-bug retention') });
   // a guest's reports are counted and stored one at a time (simultaneous ones each counted the others out)
   const oneAtATime = createKeyedQueue();
 

@@ -63,9 +63,10 @@ function consoleRecordingRoutes(
     now: services.now,
     log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
   });
-  runWhileServing(app, retention, 3_600_000, { now: true });
+  // Each by one instance at a time (services/jobLocks.ts); the recordings' root is shared by every instance.
+  runWhileServing(app, retention, 3_600_000, { now: true, lock: services.jobLocks.lock('recording retention') });
   app.addHook('onReady', (done) => {
-    recordings.start();
+    recordings.start(undefined, services.jobLocks.lock('recordings sweep'));
     done();
   });
   app.addHook('onClose', (_app, done) => {

@@ -27,7 +27,7 @@ export default routes({ access: 'console' }, (app, services) => {
       const { email } = request.body;
       // Per account and address, progressively slower after wrong passwords (services/loginThrottle.ts);
       // a try inside the wait is not checked at all, so it tells nothing about the password.
-      const wait = services.loginThrottle.waitMs(email, request.ip);
+      const wait = await services.loginThrottle.waitMs(email, request.ip);
       if (wait > 0) {
         const seconds = Math.ceil(wait / 1000);
         void reply.header('retry-after', String(seconds));
@@ -37,10 +37,10 @@ export default routes({ access: 'console' }, (app, services) => {
       // Same work for unknown emails as for wrong passwords.
       const ok = await verifyPassword(request.body.password, user?.passwordHash ?? DUMMY_HASH);
       if (!user || !ok) {
-        services.loginThrottle.failed(email, request.ip);
+        await services.loginThrottle.failed(email, request.ip);
         return fail(reply, 401, 'email or password is wrong');
       }
-      services.loginThrottle.succeeded(email, request.ip);
+      await services.loginThrottle.succeeded(email, request.ip);
       const id = crypto.randomBytes(32).toString('base64url');
       const now = services.now();
       await repos.users.createSession(hashSessionId(services, id), user.id, now, now + SESSION_TTL_MS);

@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { FileIdParam } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
-import { uploadDir } from '../upload/index.ts';
+import { uploadedBytes } from '../../../services/uploadedFiles.ts';
 import { routes } from '../../../http/routes.ts';
 
 /**
@@ -34,8 +32,8 @@ function fileRoutes(app: App, services: Services): void {
         ? guest.companyId === file.company_id && guest.username === file.guest_username
         : user !== null && user.companyId === file.company_id;
       if (!allowed) return fail(reply, 403, 'id: not your file');
-      const full = path.join(uploadDir(services, file.company_id), file.id);
-      if (!fs.existsSync(full)) return fail(reply, 404, 'id: the file is gone');
+      const bytes = await uploadedBytes(services, file);
+      if (!bytes) return fail(reply, 404, 'id: the file is gone');
       const image = file.mime.startsWith('image/');
       const name = file.original_name.replace(/[^A-Za-z0-9._-]/g, '_');
       return reply
@@ -44,7 +42,7 @@ function fileRoutes(app: App, services: Services): void {
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'private, max-age=3600')
         .header('content-disposition', `${image ? 'inline' : 'attachment'}; filename="${name}"`)
-        .send(fs.createReadStream(full));
+        .send(bytes);
     },
   );
 }

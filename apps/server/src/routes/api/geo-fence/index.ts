@@ -33,11 +33,11 @@ function geoFenceRoutes(app: App, services: Services): void {
       if (!company) return fail(reply, 404, 'companyID: no such company');
       const zones = await repos.guestRules.zones(company.id);
       if (!isInside(lat, lng, zones, company.settings.locationOfService)) {
-        services.geofencePasses.failed(guest.username);
+        await services.geofencePasses.failed(guest.username);
         return fail(reply, 403, 'lat, lng: outside the service area');
       }
       // call-report/add asks for this pass when the company requests location
-      services.geofencePasses.passed(guest.username);
+      await services.geofencePasses.passed(guest.username);
       return { data: { inside: true as const } };
     },
   );

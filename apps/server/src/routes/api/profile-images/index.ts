@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { FileIdParam } from '@lobby/contracts';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 import { errors, fail } from '../../../http/errors.ts';
-import { uploadDir } from '../upload/index.ts';
+import { uploadedBytes } from '../../../services/uploadedFiles.ts';
 import { routes } from '../../../http/routes.ts';
 
 /**
@@ -28,14 +26,14 @@ function profileImageRoutes(app: App, services: Services): void {
       const { id } = request.params;
       const file = await services.repos.uploads.byId(id);
       if (!file || !file.mime.startsWith('image/') || !(await services.repos.users.isProfileImage(id))) return fail(reply, 404, 'id: no such picture');
-      const full = path.join(uploadDir(services, file.company_id), file.id);
-      if (!fs.existsSync(full)) return fail(reply, 404, 'id: the picture is gone');
+      const bytes = await uploadedBytes(services, file);
+      if (!bytes) return fail(reply, 404, 'id: the picture is gone');
       return reply
         .header('content-type', file.mime)
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'public, max-age=300')
-        .send(fs.createReadStream(full));
+        .send(bytes);
     },
   );
 }

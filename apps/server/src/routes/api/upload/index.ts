@@ -16,10 +16,6 @@ import { routes } from '../../../http/routes.ts';
 const MAX_BYTES = Math.max(...Object.values(UPLOAD_TYPES).map((t) => t.maxBytes));
 const PART_LIMITS = { files: 1, fields: 8, fieldSize: 1024, parts: 10, headerPairs: 50 };
 
-export function uploadDir(services: Services, companyId: number): string {
-  return path.join(services.config.dataDir, 'uploads', String(companyId));
-}
-
 interface Received {
   tmp: string;
   size: number;
@@ -136,21 +132,22 @@ async function uploadRoutes(app: App, services: Services): Promise<void> {
       }
       const originalName = path.basename(file.filename).slice(0, 200) || type;
       const id = crypto.randomBytes(18).toString('base64url');
-      const dir = uploadDir(s, companyId);
-      fs.mkdirSync(dir, { recursive: true });
-      fs.renameSync(file.tmp, path.join(dir, id));
-      file = null;
-      await repos.uploads.add({
-        id,
-        company_id: companyId,
-        guest_username: guestUsername,
-        user_id: userId,
-        type,
-        mime,
-        size: fs.statSync(path.join(dir, id)).size,
-        original_name: originalName,
-        created_at: s.now(),
-      });
+      // into the database, so that every server instance serves it (repositories/uploads.ts)
+      const bytes = await fs.promises.readFile(file.tmp);
+      await repos.uploads.add(
+        {
+          id,
+          company_id: companyId,
+          guest_username: guestUsername,
+          user_id: userId,
+          type,
+          mime,
+          size: bytes.length,
+          original_name: originalName,
+          created_at: s.now(),
+        },
+        bytes,
+      );
       return await reply.code(201).send({ data: { fileUrl: `/api/files/${id}` } });
     } finally {
       cleanup();
