@@ -38,6 +38,8 @@ export function dialects(env: NodeJS.ProcessEnv = process.env): Dialect[] {
 export interface TestDb {
   db: Db;
   dialect: Dialect;
+  /** Runs the migrations again, as freshDb did (on PostgreSQL under the tests' schema lock, below). */
+  migrate(): ReturnType<typeof migrateToLatest>;
   drop(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function freshDb(dialect: Dialect): Promise<TestDb> {
     return {
       db,
       dialect,
+      migrate: () => migrateToLatest(db),
       async drop() {
         await db.close();
         fs.rmSync(dir, { recursive: true, force: true });
@@ -71,6 +74,15 @@ export async function freshDb(dialect: Dialect): Promise<TestDb> {
   return {
     db,
     dialect,
+    async migrate() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        return await withSchemaLock(c, () => migrateToLatest(db));
+      } finally {
+        await c.end();
+      }
+    },
     async drop() {
       await db.close();
       const c = new pg.Client({ connectionString: url });
