@@ -20,7 +20,11 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: [['list'], ['./support/failureLogsReporter.ts'], ['html', { outputFolder: `./artifacts/${output}report`, open: 'never' }]],
+  reporter: [
+    ['list'],
+    ['./support/failureLogsReporter.ts'],
+    ['html', { outputFolder: `./artifacts/${output}report`, open: 'never' }],
+  ],
   use: {
     baseURL: process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080',
     trace: 'retain-on-failure',
