@@ -25,9 +25,14 @@ export const DEMO = {
   adminPassword: 'admin-password-for-tests',
 };
 
-/** The dialects the data layer and route tests run on: SQLite always, PostgreSQL when LOBBY_TEST_PG_URL is set. */
-export function dialects(): Dialect[] {
-  return process.env.LOBBY_TEST_PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+/**
+ * The dialects the data layer and route tests run on: SQLite, and PostgreSQL when LOBBY_TEST_PG_URL is set.
+ * LOBBY_TEST_PG_ONLY=1 (with the URL) leaves SQLite out: ./scripts/test's unit-pg stage, whose SQLite half
+ * ran in the unit stage already (README.md "./scripts/test").
+ */
+export function dialects(env: NodeJS.ProcessEnv = process.env): Dialect[] {
+  if (!env.LOBBY_TEST_PG_URL) return ['sqlite'];
+  return env.LOBBY_TEST_PG_ONLY === '1' ? ['postgres'] : ['sqlite', 'postgres'];
 }
 
 export interface TestDb {
@@ -35,6 +40,8 @@ export interface TestDb {
   dialect: Dialect;
   /** another connection to the same database (what a second server instance opens) */
   reopen(): Db;
+  /** Runs the migrations again, as freshDb did (on PostgreSQL under the tests' schema lock, below). */
+  migrate(): ReturnType<typeof migrateToLatest>;
   drop(): Promise<void>;
 }
 
@@ -49,6 +56,7 @@ export async function freshDb(dialect: Dialect): Promise<TestDb> {
       db,
       dialect,
       reopen: () => openDb(url),
+      migrate: () => migrateToLatest(db),
       async drop() {
         await db.close();
         fs.rmSync(dir, { recursive: true, force: true });
@@ -71,6 +79,15 @@ export async function freshDb(dialect: Dialect): Promise<TestDb> {
     db,
     dialect,
     reopen: () => openDb(url, { pgSchema: schema }),
+    async migrate() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        return await withSchemaLock(c, () => migrateToLatest(db));
+      } finally {
+        await c.end();
+      }
+    },
     async drop() {
       await db.close();
       const c = new pg.Client({ connectionString: url });

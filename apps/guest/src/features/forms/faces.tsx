@@ -6,7 +6,7 @@ import Meh from 'lucide-react/icons/meh';
 import Smile from 'lucide-react/icons/smile';
 import Laugh from 'lucide-react/icons/laugh';
 
-export const FACES = [Angry, Frown, Meh, Smile, Laugh] as const;
+const FACES = [Angry, Frown, Meh, Smile, Laugh] as const;
 
 /** The face of score 1…5. */
 export function Face({ score, size = 40, className }: { score: number; size?: number; className?: string }) {
