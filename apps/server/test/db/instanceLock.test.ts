@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../../../test/freePort.ts';
+import { freePort } from '../helpers/freePort.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
 
