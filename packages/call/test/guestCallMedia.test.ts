@@ -10,21 +10,21 @@ import { AgentsInCall } from '../src/guest/agentsInCall.ts';
 import { GuestReport } from '../src/guest/callReport.ts';
 import { CallRoom } from '../src/room/callRoom.ts';
 import { MEDIA_LOST } from '../src/media/mediaHealth.ts';
-import { initialCallStatus, type CallStatus } from '../src/state/callStatus.ts';
-import type { MediaSessionOptions, PublishOptions, RemoteFeed, RoomOptions } from '../src/media/mediaSession.ts';
+import { initialCallStatus } from '../src/state/callStatus.ts';
+import type { MediaSessionOptions, PublishOptions, RemoteFeed } from '../src/media/mediaSession.ts';
 import type { MediaNotice } from '../src/media/mediaHealth.ts';
 import { FakeWorld, createFakeGuestApi, fakeStream, settle, type FakeMedia, type FakeSignalling } from './helpers/fakes.ts';
 
 const CALL = 'guest1--call1';
 
-async function mediaOf() {
+function mediaOf() {
   const world = new FakeWorld();
   const ports = world.ports();
   const api = createFakeGuestApi('guest1');
   const state = {
     phase: 'starting',
     callId: CALL as string | null,
-    status: initialCallStatus() as CallStatus,
+    status: initialCallStatus(),
     stages: {},
     localStream: null as MediaStream | null,
     localScreen: null as MediaStream | null,
@@ -66,14 +66,14 @@ async function mediaOf() {
 /** An agent publishing in the call's media room. */
 async function agentPublishes(world: FakeWorld, display: string): Promise<FakeMedia> {
   const agent = world.media.factory({} as MediaSessionOptions) as FakeMedia;
-  await agent.join({ room: CALL, pin: CALL.toLowerCase() } as RoomOptions, display);
+  await agent.join({ room: CALL, pin: CALL.toLowerCase() }, display);
   await agent.publish({ stream: fakeStream(true) } as PublishOptions);
   return agent;
 }
 
 describe('the guest\'s call media', () => {
   it('when the call starts, then the grant is asked and the guest publishes; the first agent\'s feed makes the call ongoing and is recorded once', async () => {
-    const { world, api, state, media, events, xmpp } = await mediaOf();
+    const { world, api, state, media, events, xmpp } = mediaOf();
     await media.start(CALL, 'video', fakeStream(true), 'guest1', xmpp);
     expect(api.grants).toEqual([CALL]);
     expect(world.media.publishers(CALL)).toEqual(['guest1']);
@@ -91,7 +91,7 @@ describe('the guest\'s call media', () => {
   });
 
   it('when a stage fails, then a call-bug report is sent; when the media server loses the session, then the report is failed and the call fails with MEDIA_LOST', async () => {
-    const { world, api, state, media, events, xmpp } = await mediaOf();
+    const { world, api, state, media, events, xmpp } = mediaOf();
     await media.start(CALL, 'video', fakeStream(true), 'guest1', xmpp);
     const guestMedia = world.media.members(CALL)[0]!;
     guestMedia.tell('stage', { stage: 'remoteStream', ok: false, error: 'no answer' });

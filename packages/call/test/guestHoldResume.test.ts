@@ -54,7 +54,7 @@ function holdResumeOf(start: Partial<HeldCallView> = {}) {
 }
 
 describe('guest hold and resume', () => {
-  it('when an agent holds an ongoing call, then the call is Paused and CallOnHold names the holder; a second hold or a hold while waiting does nothing', async () => {
+  it('when an agent holds an ongoing call, then the call is Paused and CallOnHold names the holder; a second hold or a hold while waiting does nothing', () => {
     const { state, announced, held, feature } = holdResumeOf();
     void feature.hold('room/agent1');
     expect(state.status.peerCall).toBe('Paused');
