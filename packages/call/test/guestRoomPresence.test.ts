@@ -70,6 +70,11 @@ describe('guest room presence module', () => {
     await presence.enter();
     expect(server.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
     expect(presence.inRoom).toBe(true);
+    // the last call's status is not announced again by a reconnection before the next call's own
+    server.cut(session);
+    server.back([session]);
+    await presence.rejoin();
+    expect(server.statusOf(ASSIGNMENT_ROOM, 'guest1')).toBe('');
   });
 
   it('when the stream drops during a wait and comes back, then the guest rejoins with the status the agents last had', async () => {

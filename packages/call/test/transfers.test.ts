@@ -74,6 +74,7 @@ describe('transfers, the agent\'s side', () => {
     const { handed, transfers } = transfersOf({ activeCall: { callId: 'guest1--c1' } });
     transfers.onTransferAccepted({ id: 5, callId: 'guest1--c1', toJid: 'Agent3@lobby.test' });
     transfers.onAnswer('guest1--c2', 'agent3@lobby.test/console-1'); // another call id
+    transfers.onAnswer('guest1--c1', 'agent4@lobby.test/console-1'); // another agent (a supervisor)
     expect(handed()).toBe(0);
     transfers.onAnswer('guest1--c1', 'agent3@lobby.test/console-1');
     expect(handed()).toBe(1);
