@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_LEFT_GRACE_MS, AgentsInCall } from '../src/guest/agentsInCall.ts';
 import { initialCallStatus, peerJoined, type CallStatus } from '../src/state/callStatus.ts';
 import type { RoomPresence } from '../src/xmpp/session.ts';
+import { decodePresenceStatus } from '../src/presence.ts';
 import type { RemoteFeed } from '../src/media/mediaSession.ts';
 import { FakeClock, fakeStream } from './helpers/fakes.ts';
 import { TestMedia } from './helpers/testMedia.ts';
@@ -15,16 +16,7 @@ import { TestMedia } from './helpers/testMedia.ts';
 const ROOM = 'assignment-1@conference.lobby.test';
 
 function agentPresence(nick: string, lobby: RoomPresence['lobby'], available = true): RoomPresence {
-  return {
-    room: ROOM,
-    nick,
-    jid: `${nick}@lobby.test/console-1`,
-    available,
-    self: false,
-    statusText: '',
-    info: { status: '', target: '', callId: '' },
-    lobby,
-  } as RoomPresence;
+  return { room: ROOM, nick, jid: `${nick}@lobby.test/console-1`, available, self: false, statusText: '', info: decodePresenceStatus(''), lobby, affiliation: null, role: null };
 }
 
 function feed(display: string, feedId: string): RemoteFeed {
@@ -48,6 +40,17 @@ function agentsOf(start: Partial<{ phase: string; status: CallStatus }> = {}) {
     state.status = peerJoined(state.status, agents.peerOf(feed(display, feedId)), true);
   };
   return { clock, state, current, events, agents, join };
+}
+
+/** agent1 in the call: its feed followed in the current media room. */
+function agentInRoom() {
+  const call = agentsOf();
+  const media = new TestMedia();
+  call.current.add(media.transport);
+  call.agents.follow(media.transport);
+  media.fire('publisherJoined', { feedId: 'feed-1', display: 'agent1@lobby.test' });
+  call.join('agent1@lobby.test', 'feed-1');
+  return { ...call, media };
 }
 
 describe('the agents of the guest\'s call', () => {
@@ -76,12 +79,7 @@ describe('the agents of the guest\'s call', () => {
   });
 
   it('when the last agent leaves the media room, then the call ends after the grace time, unless it was held meanwhile', () => {
-    const { clock, state, current, events, agents, join } = agentsOf();
-    const media = new TestMedia();
-    current.add(media.transport);
-    agents.follow(media.transport);
-    media.fire('publisherJoined', { feedId: 'feed-1', display: 'agent1@lobby.test' });
-    join('agent1@lobby.test', 'feed-1');
+    const { clock, state, events, join, media } = agentInRoom();
     media.fire('publisherLeft', { feedId: 'feed-1', display: 'agent1@lobby.test' });
     expect(state.status.peers).toEqual([]);
     clock.advance(AGENT_LEFT_GRACE_MS - 1);
@@ -98,12 +96,7 @@ describe('the agents of the guest\'s call', () => {
   });
 
   it('when the first agent leaves while a transfer\'s agent is in the room, then the new one is named and the call goes on; a held or ended call\'s media counts no more', () => {
-    const { clock, state, current, events, agents, join } = agentsOf();
-    const media = new TestMedia();
-    current.add(media.transport);
-    agents.follow(media.transport);
-    media.fire('publisherJoined', { feedId: 'feed-1', display: 'agent1@lobby.test' });
-    join('agent1@lobby.test', 'feed-1');
+    const { clock, state, current, events, agents, join, media } = agentInRoom();
     media.fire('publisherJoined', { feedId: 'feed-2', display: 'agent2@lobby.test' }); // its media not here yet
     media.fire('publisherLeft', { feedId: 'feed-1', display: 'agent1@lobby.test' });
     clock.advance(AGENT_LEFT_GRACE_MS);

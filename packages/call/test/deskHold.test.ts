@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { DeskHold } from '../src/agent/holdResume.ts';
 import type { ActiveCall } from '../src/agent/deskSnapshot.ts';
-import { initialCallStatus, type CallStatus } from '../src/state/callStatus.ts';
+import { initialCallStatus } from '../src/state/callStatus.ts';
 import type { CallControl } from '../src/xmpp/stanzas.ts';
-import { FakeClock, deferred, settle } from './helpers/fakes.ts';
+import { FakeClock, settle } from './helpers/fakes.ts';
+import { heldRoom } from './helpers/testMedia.ts';
 import type { SignallingPort } from '../src/room/ports.ts';
 
 const CALL: ActiveCall = { callId: 'guest1--c1', room: 'room-1', guestNick: 'guest1', startedAt: 0, callType: 'voice', guestStatus: '' };
@@ -18,19 +19,10 @@ function holdOf() {
   const state = { activeCall: CALL as ActiveCall | null, status: initialCallStatus(), phase: 'inCall' as string, muted: { audio: true, video: false } };
   const controls: Array<{ room: string; control: CallControl }> = [];
   const xmpp = { sendControl: (room: string, control: CallControl) => void controls.push({ room, control }) } as unknown as SignallingPort;
-  const teardown = deferred<void>();
+  const { room, teardown } = heldRoom(state);
   const joins: Array<[string, boolean, string]> = [];
   let join: () => Promise<void> = () => Promise.resolve();
   const failures: unknown[] = [];
-  const room = {
-    holding: Promise.resolve(),
-    hold: (update: (s: CallStatus) => CallStatus, announce: () => void) => {
-      state.status = update(state.status);
-      announce();
-      room.holding = teardown.promise;
-      return teardown.promise;
-    },
-  };
   const hold = new DeskHold({
     clock,
     room,

@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HoldResume, type HeldCallView } from '../src/guest/holdResume.ts';
-import { initialCallStatus, type CallStatus } from '../src/state/callStatus.ts';
+import { initialCallStatus } from '../src/state/callStatus.ts';
 import type { SignallingPort } from '../src/room/ports.ts';
-import { createFakeGuestApi, deferred, fakeStream, settle } from './helpers/fakes.ts';
+import { createFakeGuestApi, fakeStream, settle } from './helpers/fakes.ts';
+import { heldRoom } from './helpers/testMedia.ts';
 
 function holdResumeOf(start: Partial<HeldCallView> = {}) {
   const api = createFakeGuestApi('guest1');
@@ -23,16 +24,7 @@ function holdResumeOf(start: Partial<HeldCallView> = {}) {
   const held: string[] = [];
   const started: Array<{ callId: string; kind: string }> = [];
   const failures: string[] = [];
-  const teardown = deferred<void>();
-  const room = {
-    holding: Promise.resolve(),
-    hold: (update: (s: CallStatus) => CallStatus, announce: () => void) => {
-      state.status = update(state.status);
-      announce();
-      room.holding = teardown.promise;
-      return teardown.promise;
-    },
-  };
+  const { room, teardown } = heldRoom(state);
   let startMedia: (callId: string) => Promise<void> = (callId) => {
     started.push({ callId, kind: state.callKind });
     return Promise.resolve();

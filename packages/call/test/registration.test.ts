@@ -14,7 +14,7 @@ describe('guest registration module', () => {
     const asked: number[] = [];
     const failures = [new ApiError(503, 'rooms')];
     api.register = (guestId, companyId) => {
-      asked.push(companyId);
+      asked.push(companyId ?? 0);
       const failure = failures.shift();
       return failure ? Promise.reject(failure) : register(guestId, companyId);
     };

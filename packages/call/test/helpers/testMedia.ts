@@ -2,6 +2,8 @@
 import { Emitter } from '../../src/emitter.ts';
 import type { MediaEvents } from '../../src/media/mediaSession.ts';
 import type { MediaTransport } from '../../src/room/ports.ts';
+import type { CallStatus } from '../../src/state/callStatus.ts';
+import { deferred } from './fakes.ts';
 
 export class TestMedia extends Emitter<MediaEvents> {
   /** the peer connections `peerConnections()` gives (SDPs for the report) */
@@ -21,4 +23,22 @@ export class TestMedia extends Emitter<MediaEvents> {
 /** A peer connection with just its SDPs. */
 export function sdpConnection(local: string, remote: string): RTCPeerConnection {
   return { localDescription: { sdp: local }, remoteDescription: { sdp: remote } } as unknown as RTCPeerConnection;
+}
+
+/**
+ * The call room's hold as a hold test sees it: the status changes and the room is told at once, and the
+ * media teardown (`holding`, which a resume waits for) ends when the test resolves `teardown`.
+ */
+export function heldRoom(state: { status: CallStatus }) {
+  const teardown = deferred<void>();
+  const room = {
+    holding: Promise.resolve(),
+    hold: (update: (s: CallStatus) => CallStatus, announce: () => void) => {
+      state.status = update(state.status);
+      announce();
+      room.holding = teardown.promise;
+      return teardown.promise;
+    },
+  };
+  return { room, teardown };
 }
