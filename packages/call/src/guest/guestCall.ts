@@ -5,126 +5,43 @@
  *   call()     camera → report add (ok | outOfQuota | blocked) → Janus room → publish → OpenCall|target|callId
  *   (agent)    first remote stream → peer call Resumed → InCall|agentJid|callId
  *   hangup()   end control → leave media → leave the room → report timestamps (until acknowledged)
+ *
+ * The engine composes its features, each a module with the ports it needs handed in: the call room
+ * (room/callRoom.ts), registration and token renewal (registration.ts), the call report and call-bug
+ * (callReport.ts), its room presence and rejoining after a reconnection (roomPresence.ts), the agents of
+ * its call (agentsInCall.ts), hold and resume (holdResume.ts) and the delivery of its end
+ * (timestampDelivery.ts).
  */
 import { newCallId } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
-import { encodePresenceStatus, joinStatus, presenceImageUrl, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
-import type { GuestApi } from '../api/guestApi.ts';
-import type { CallStage, RemoteFeed } from '../media/mediaSession.ts';
-import { consoleBuffer } from '../consoleBuffer.ts';
-import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, grantWithRetry, lostCode, type MediaNotice } from '../media/mediaHealth.ts';
-import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
-import type { WatermarkOptions } from '../media/watermark.ts';
+import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
-import { initialCallStatus, isScreenDisplay, peerJoined, peerLeft, peerPaused, type CallStatus } from '../state/callStatus.ts';
-import { ApiError } from '../api/http.ts';
-import { retry } from '../media/retry.ts';
-import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
+import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
+import { CallRoom } from '../room/callRoom.ts';
+import { defaultPorts, type CallPorts, type SignallingPort } from '../room/ports.ts';
+import type { EndReason, GuestCallEvents, GuestCallOptions, GuestCallSnapshot } from './guestSnapshot.ts';
 import { TimestampDelivery } from './timestampDelivery.ts';
-import { P2P_UNREACHABLE, answeringPeer, isP2PGrant, transportFor } from '../room/p2pCall.ts';
-import type { CallPorts, MediaTransport, SignallingPort } from '../room/ports.ts';
+import { TokenRenewal, lookUpAppointment, registerGuest, type Appointment } from './registration.ts';
+import { GuestReport } from './callReport.ts';
+import { GuestRoomPresence } from './roomPresence.ts';
+import { AgentsInCall } from './agentsInCall.ts';
+import { HoldResume } from './holdResume.ts';
+import { GuestCallMedia } from './callMedia.ts';
 
-export type GuestCallPhase =
-  | 'idle' // nothing yet
-  | 'connecting' // registering and starting the XMPP session
-  | 'ready' // may call
-  | 'starting' // report, devices, media room
-  | 'waiting' // published, no agent yet
-  | 'ongoing' // an agent answered
-  | 'ended' // the call ended (by either side)
-  | 'outOfQuota'
-  | 'blocked'
-  | 'failed';
+export { UNKNOWN_APPOINTMENT } from './registration.ts';
 
-export type EndReason = 'guest' | 'agent' | 'agentLeft' | 'error';
-
-export interface GuestCallSnapshot {
-  phase: GuestCallPhase;
-  status: CallStatus;
-  username: string | null;
-  callId: string | null;
-  callKind: 'video' | 'voice';
-  localStream: MediaStream | null;
-  remoteFeeds: RemoteFeed[];
-  endReason: EndReason | null;
-  error: string | null;
-  /** call stages reached (docs/protocol.md "Media session"), for call-bug reports */
-  stages: Partial<Record<CallStage, boolean>>;
-  /** our own microphone and camera state (the others' are in status.mutedAudioJIDs / mutedVideoJIDs) */
-  muted: { audio: boolean; video: boolean };
-  /** our own shared screen while status.screenShare */
-  localScreen: MediaStream | null;
-  /** The report's InitialCallID: the first call id of this call (set once; hold/resume changes callId) */
-  initialCallId: string | null;
-  /** the media server is waited for or reconnected to (media/mediaHealth.ts): shown to the guest */
-  mediaNotice: MediaNotice;
-  /** the line's quality in the call (media/networkQuality.ts), for the indicator */
-  networkQuality: NetworkQuality;
-}
-
-/** The engine's error when the guest's appointment link names no appointment (404 from the server). */
-export const UNKNOWN_APPOINTMENT = 'unknownAppointment';
-
-export interface GuestCallOptions {
-  api: GuestApi;
-  /** the guest's name for the agents (welcome form or website pre-fill); read whenever presence is sent */
-  displayName?: () => string | null | undefined;
-  companyId: number;
-  /** e.g. ws://localhost:8080/xmpp-websocket */
-  xmppWsUrl: string;
-  /** e.g. ['ws://localhost:8080/janus', 'http://localhost:8080/janus-http'] */
-  janusServers: string[];
-  callMethod?: string;
-  roundRobin?: boolean;
-  recordCalls?: boolean;
-  webview?: boolean;
-  /**
-   * An appointment call (/appointment/{reference}): give the reference; prepare() looks the appointment up
-   * (GET /api/appointment/{reference}) and fills the id and the agent's lowercase username when missing.
-   */
-  appointment?: { reference: string; id: string; agentUsername: string } | null;
-  serviceType?: 'talk' | 'widget';
-  /** page visibility and device facts (docs/protocol.md "Presence"); the browser's by default */
-  environment?: () => { pageHidden: boolean; isAndroid: boolean; notificationAllowed: boolean };
-  videoConstraints?: MediaTrackConstraints;
-  /** the company's streamWatermark: drawn into the guest's sent camera video when set */
-  watermark?: WatermarkOptions | null;
-  /** read at each call (and resume): the guest app sets `deviceId` to the microphone chosen on the preview */
-  audioConstraints?: MediaTrackConstraints;
-  /** the guest's position when the company asked for it (read when the call is reported; shown to agents) */
-  location?: () => { latitude: string; longitude: string } | null;
-  /** signalling, media transport, devices, clock and page (src/room/ports.ts); the real ones by default */
-  ports?: Partial<CallPorts>;
-}
-
-export type GuestCallEvents = { change: GuestCallSnapshot };
+export type { EndReason, GuestCallEvents, GuestCallOptions, GuestCallPhase, GuestCallSnapshot } from './guestSnapshot.ts';
 
 export class GuestCall extends InCallEngine<GuestCallEvents> {
   readonly #options: GuestCallOptions;
+  /** the engine's ports, handed to each feature (src/room/ports.ts) */
+  readonly #ports: CallPorts;
   #registration: GuestRegistration | null = null;
   #room: GuestRoom | null = null;
   #xmpp: SignallingPort | null = null;
   /** the in-call core (media, feeds, mute, devices, screen, chat, hold and end teardown) */
   protected readonly inCall: CallRoom;
-  #stopVisibility: (() => void) | null = null;
-  /** the agent who put the call on hold (target of CallOnHold / CallResumed) */
-  #heldBy: string | null = null;
-  #resuming = false;
-  /** agents in our room: nick → bare JID (from their room presence) */
-  #occupants = new Map<string, string>();
-  /** agents' names from their room presence (bare JID → name) */
-  #names = new Map<string, string>();
-  /** agents' pictures by bare JID, from their room presence */
-  #images = new Map<string, string>();
-  /** the last agent whose stream we received */
-  #lastPeer: string | null = null;
-  /** While waiting, the status follows the page's visibility (Away on hidden Android pages) */
-  readonly #onVisibility = (): void => {
-    const visible = !this.inCall.ports.environment.pageHidden();
-    this.#setStatus((s) => ({ ...s, pageVisible: visible }));
-    if (this.#snapshot.phase === 'waiting') this.#announce();
-  };
   #snapshot: GuestCallSnapshot = {
     phase: 'idle',
     status: initialCallStatus(),
@@ -143,34 +60,104 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     networkQuality: UNKNOWN_QUALITY,
   };
 
-  /** the end and exit timestamps, sent until the server has them (a hang-up while offline: guest/timestampDelivery.ts) */
+  /** the end and exit timestamps, sent until the server has them (a hang-up while offline) */
   readonly #delivery: TimestampDelivery;
-  /**
-   * Whether the guest belongs in its room: from prepare() until a call ends, and again from the next
-   * call. A guest whose call ended leaves the room and a reconnection does not bring it back, so the
-   * server's vanished-guest rule sees it gone (docs/protocol.md "End").
-   */
-  #inRoom = false;
-
+  readonly #renewal: TokenRenewal;
+  readonly #report: GuestReport;
+  readonly #presence: GuestRoomPresence;
+  readonly #agents: AgentsInCall;
+  readonly #holdResume: HoldResume;
+  readonly #media: GuestCallMedia;
   /** the appointment this call is for, filled by prepare() from the reference */
-  #appointment: { reference: string; id: string; agentUsername: string } | null = null;
+  #appointment: Appointment | null = null;
+  /** the browser id prepare() registered with (the token renewal registers it again) */
+  #guestId = '';
 
   constructor(options: GuestCallOptions) {
     super();
     this.#options = options;
     this.#appointment = options.appointment ?? null;
+    const ports = defaultPorts(options.ports);
+    this.#ports = ports;
     this.inCall = new CallRoom({
-      ports: options.ports,
+      ports,
       room: () => this.#room?.room ?? null,
       read: () => this.#snapshot,
       write: (patch) => this.#set(patch),
       signalling: () => this.#xmpp,
       videoConstraints: options.videoConstraints,
     });
-    this.#delivery = new TimestampDelivery(
-      (callId, flags, sendOptions) => options.api.updateTimestamp(callId, flags, sendOptions),
-      this.inCall.ports.clock,
-    );
+    const { api } = options;
+    this.#delivery = new TimestampDelivery((callId, flags, sendOptions) => api.updateTimestamp(callId, flags, sendOptions), ports.clock);
+    this.#renewal = new TokenRenewal(ports.clock, () => api.register(this.#guestId, options.companyId));
+    this.#report = new GuestReport({
+      api,
+      environment: ports.environment,
+      companyId: options.companyId,
+      callMethod: options.callMethod,
+      serviceType: options.serviceType,
+      recordCalls: options.recordCalls,
+      location: options.location,
+      state: () => this.#snapshot,
+    });
+    this.#presence = new GuestRoomPresence({
+      environment: ports.environment,
+      facts: options.environment,
+      signalling: () => this.#xmpp,
+      room: () => this.#room?.room ?? null,
+      username: () => this.#registration?.username ?? null,
+      call: () => this.#snapshot,
+      displayName: options.displayName,
+      appointment: () => this.#appointment,
+      roundRobin: !!options.roundRobin,
+      pageVisible: (visible) => this.#setStatus((s) => ({ ...s, pageVisible: visible })),
+    });
+    this.#agents = new AgentsInCall({
+      clock: ports.clock,
+      read: () => this.#snapshot,
+      setStatus: (update) => this.#setStatus(update),
+      isCurrent: (media) => this.inCall.isCurrent(media),
+      firstAgentChanged: () => this.#presence.announce(),
+      allLeft: () => void this.#end('agentLeft'),
+    });
+    this.#holdResume = new HoldResume({
+      api,
+      room: this.inCall,
+      agents: this.#agents,
+      presence: this.#presence,
+      read: () => this.#snapshot,
+      write: (patch) => this.#set(patch),
+      call: () => {
+        const registration = this.#registration;
+        const xmpp = this.#xmpp;
+        return registration && xmpp ? { username: registration.username, xmpp, assignmentId: this.#room?.assignmentId ?? null } : null;
+      },
+      localMedia: (kind) => this.#localMedia(kind),
+      initiated: (callId) => this.#report.initiated(callId),
+      startMedia: (callId, kind, stream, username, xmpp) => this.#media.start(callId, kind, stream, username, xmpp),
+      failed: async (callId, message) => {
+        this.#report.bug(callId, `resume: ${message}`);
+        await this.#end('error');
+      },
+    });
+    this.#media = new GuestCallMedia({
+      api,
+      janusServers: options.janusServers,
+      webview: !!options.webview,
+      watermark: options.watermark ?? null,
+      room: this.inCall,
+      report: this.#report,
+      agents: this.#agents,
+      read: () => this.#snapshot,
+      write: (patch) => this.#set(patch),
+      announce: () => this.#presence.announce(),
+      held: (peer) => void this.#holdResume.hold(peer),
+      sendEnd: (callId) => {
+        const room = this.#room?.room;
+        if (room) this.#xmpp?.sendControl(room, { action: 'end', callId });
+      },
+      fail: (callId, code) => this.#fail(callId, code),
+    });
   }
 
   get snapshot(): GuestCallSnapshot {
@@ -186,57 +173,22 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     this.#set({ status: update(this.#snapshot.status) });
   }
 
-  #lobbyElement(): LobbyPresenceElement {
-    const element: LobbyPresenceElement = {
-      userType: 'guest',
-      appointmentID: this.#appointment?.id ?? '',
-    };
-    if (this.#snapshot.callId) element.callType = this.#snapshot.callKind;
-    if (this.#snapshot.muted.audio) element.audioMuted = true;
-    if (this.#snapshot.muted.video) element.videoMuted = true;
-    const name = presenceName(this.#options.displayName?.());
-    if (name) element.name = name;
-    return element;
-  }
-
-  #environment() {
-    if (this.#options.environment) return this.#options.environment();
-    const { environment } = this.inCall.ports;
-    return {
-      pageHidden: environment.pageHidden(),
-      isAndroid: environment.isAndroid(),
-      notificationAllowed: environment.notificationAllowed(),
-    };
-  }
-
-  #locationField(): { location?: { latitude: string; longitude: string } } {
-    const location = this.#options.location?.() ?? null;
-    // the server takes plain decimal strings only (a position like 1e-7 is left out rather than refused)
-    const decimal = /^-?[0-9]{1,3}(\.[0-9]+)?$/;
-    return location && decimal.test(location.latitude) && decimal.test(location.longitude) ? { location } : {};
-  }
-
   /** Registers the guest and starts its XMPP session in the room of its assignment. */
   async prepare(guestId: string, assignmentId?: number): Promise<void> {
     this.#set({ phase: 'connecting', error: null });
+    const { api, companyId } = this.#options;
     try {
-      // a 503 is ejabberd not creating the guest's rooms in time (a busy hour): asked again, a few times
-      const registration = await retry(() => this.#options.api.register(guestId, this.#options.companyId), {
-        attempts: REGISTER_ATTEMPTS,
-        delayMs: REGISTER_RETRY_MS,
-        maxDelayMs: 4 * REGISTER_RETRY_MS,
-        transient: (error) => error instanceof ApiError && error.status === 503,
-        onRetry: (error, attempt) => console.warn(`register: attempt ${attempt} failed: ${String(error)}`),
-      });
+      const registration = await registerGuest(api, guestId, companyId);
       this.#registration = registration;
-      this.#renewBeforeExpiry(guestId, registration.expires_in);
+      this.#guestId = guestId;
+      this.#renewal.start(registration.expires_in);
       await this.#resolveAppointment();
       this.#room =
         registration.guestRooms.find((r) => r.assignmentId === assignmentId) ??
         registration.guestRooms[0] ??
         null;
       if (!this.#room) throw new Error('the company has no assignment to call');
-      const xmpp = this.inCall.ports.signalling({
+      const xmpp = this.#ports.signalling({
         wsUrl: this.#options.xmppWsUrl,
         jid: registration.jabberusername,
         credential: registration.credential,
@@ -244,7 +196,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         maxReconnectBackoff: 10,
         // a reconnection after the first credential expired (an hour: a long call, then ejabberd
         // restarted) needs a fresh one; registering again finds the same guest and renews its API token
-        refreshCredential: async () => (await this.#options.api.register(guestId, this.#options.companyId)).credential,
+        refreshCredential: async () => (await api.register(guestId, companyId)).credential,
       });
       this.#xmpp = xmpp;
       xmpp.on('control', (control) => this.#onControl(control));
@@ -258,16 +210,17 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       xmpp.on('reconnected', () => {
         // the network is back: what the guest did meanwhile (a hang-up) goes to the server now
         this.#delivery.retryNow();
-        void this.#rejoin();
+        // a new stream is in no room: the guest's presence rejoins its own (roomPresence.ts)
+        this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: true } }));
+        void this.#presence.rejoin();
       });
       await xmpp.connect();
       this.#setStatus((s) => ({
         ...s,
         connection: { ...s.connection, xmpp: true },
-        callInitiated: this.inCall.ports.clock.now(),
+        callInitiated: this.#ports.clock.now(),
       }));
-      await xmpp.joinRoom(this.#room.room, registration.username, '', this.#lobbyElement());
-      this.#inRoom = true;
+      await this.#presence.join();
       this.#set({ phase: 'ready', username: registration.username });
     } catch (error) {
       this.#set({ phase: 'failed', error: String(error instanceof Error ? error.message : error) });
@@ -278,15 +231,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   /** Fills the appointment's id and agent from its reference (the guest's link carries only the reference). */
   async #resolveAppointment(): Promise<void> {
     const wanted = this.#appointment;
-    if (!wanted || (wanted.id && wanted.agentUsername)) return;
-    if (!this.#options.api.appointment) throw new Error('appointment lookups are not available');
-    const found = await this.#options.api.appointment(wanted.reference).catch((error: unknown) => {
-      // a link to an appointment that does not exist (mistyped, cancelled, another company's): the guest
-      // app shows its own screen for it, not a connection failure
-      if (error instanceof ApiError && error.status === 404) throw new Error(UNKNOWN_APPOINTMENT);
-      throw error;
-    });
-    const appointment = { reference: found.reference, id: String(found.id), agentUsername: found.agentUsername.toLowerCase() };
+    if (!wanted) return;
+    const appointment = await lookUpAppointment(this.#options.api, wanted);
+    if (appointment === wanted) return;
     this.#appointment = appointment;
     this.#setStatus((s) => ({
       ...s,
@@ -297,27 +244,12 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   /** Chooses the room of another assignment before calling. */
   async selectAssignment(assignmentId: number): Promise<void> {
     const registration = this.#registration;
-    const xmpp = this.#xmpp;
-    if (!registration || !xmpp) throw new Error('not prepared');
+    if (!registration || !this.#xmpp) throw new Error('not prepared');
     const next = registration.guestRooms.find((r) => r.assignmentId === assignmentId);
     if (!next || next.room === this.#room?.room) return;
-    if (this.#room && this.#inRoom) await xmpp.leaveRoom(this.#room.room, registration.username);
-    this.#room = next;
-    this.#inRoom = false;
-    await this.#enterRoom();
-  }
-
-  /**
-   * Joins the guest's room again for a new call (it left at the last call's end). With the stream down
-   * the reconnection joins it (#rejoin).
-   */
-  async #enterRoom(): Promise<void> {
-    const xmpp = this.#xmpp;
-    const room = this.#room;
-    const username = this.#registration?.username;
-    if (this.#inRoom || !xmpp || !room || !username) return;
-    this.#inRoom = true;
-    if (xmpp.connected) await xmpp.joinRoom(room.room, username, '', this.#lobbyElement());
+    await this.#presence.switchRoom(() => {
+      this.#room = next;
+    });
   }
 
   /** Starts a call. Resolves with the report status once the guest is published (or stopped). */
@@ -326,7 +258,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     const room = this.#room;
     const xmpp = this.#xmpp;
     if (!registration || !room || !xmpp) throw new Error('prepare() first');
-    await this.#enterRoom();
+    await this.#presence.enter();
     const callId = newCallId(registration.username);
     this.#set({
       phase: 'starting',
@@ -345,7 +277,6 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         callInitiated: this.#snapshot.status.callInitiated,
       },
     });
-    const { api } = this.#options;
     // The guest may hang up at any await below (Cancel while the call starts): from then on this call
     // must not open the camera, publish or change the state of the screen that followed.
     const current = () => this.#snapshot.callId === callId && this.#snapshot.phase === 'starting';
@@ -369,52 +300,40 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       stopCamera();
       return 'ok';
     }
-    let report: Awaited<ReturnType<GuestApi['addReport']>>;
+    let status: ReportStatus;
     try {
-      report = await api.addReport({
-        call_id: callId,
-        company: this.#options.companyId,
-        source: 'site',
-        assignment_id: room.assignmentId,
-        ...(this.#appointment ? { appointment_reference: this.#appointment.reference } : {}),
-        ...(this.#options.serviceType ? { service_type: this.#options.serviceType } : {}),
-        ...this.#locationField(),
-        // the guest starts the call below the company's recording notice (the selection screen shows it
-        // whenever the company records): that is its acknowledgement, stored with the call
-        ...(this.#options.recordCalls !== false ? { recording_acknowledged: true } : {}),
-      });
+      status = await this.#report.add(callId, room.assignmentId, this.#appointment?.reference ?? null);
     } catch (error) {
       stopCamera();
       throw error;
     }
-    if (!current() || report.status !== 'ok') stopCamera();
-    if (!current()) return report.status;
-    if (report.status !== 'ok') {
-      this.#set({ phase: report.status });
-      return report.status;
+    if (!current() || status !== 'ok') stopCamera();
+    if (!current()) return status;
+    if (status !== 'ok') {
+      this.#set({ phase: status });
+      return status;
     }
     try {
       this.#set({
         localStream,
         status: { ...this.#snapshot.status, streamsReady: { local: true, remote: false } },
       });
-      await api.updateTimestamp(callId, ['call_initiated_timestamp']).catch(() => undefined);
+      await this.#report.initiated(callId);
       if (!current()) return 'ok'; // the teardown took the camera
-      await this.#startMedia(callId, kind, localStream, registration.username, xmpp);
+      await this.#media.start(callId, kind, localStream, registration.username, xmpp);
       if (!current()) return 'ok'; // ended meanwhile: the teardown closed the media session
-      this.#stopVisibility?.();
-      this.#stopVisibility = this.inCall.ports.environment.onVisibilityChange(this.#onVisibility);
+      this.#presence.followVisibility();
       this.#set({
         phase: this.#snapshot.status.peers.length ? 'ongoing' : 'waiting',
         status: { ...this.#snapshot.status, callStarted: true },
       });
-      this.#announce();
+      this.#presence.announce();
       return 'ok';
     } catch (error) {
       // a step failing because the guest ended the call meanwhile is not a failure of the call
       if (!current()) return 'ok';
       const message = error instanceof Error ? error.message : String(error);
-      this.#reportBug(callId, message);
+      this.#report.bug(callId, message);
       await this.#teardown('error');
       // the call is over (the media room could not be joined…): its report gets its end time (and the
       // server destroys its room), or the reports count it "Waiting or open"
@@ -426,236 +345,20 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
 
   /** The guest's camera (video calls) and microphone, with the app's constraints read now. */
   #localMedia(kind: 'video' | 'voice'): Promise<MediaStream> {
-    return this.inCall.ports.devices.getUserMedia({
+    return this.#ports.devices.getUserMedia({
       video: kind === 'video',
       ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
       ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
     });
   }
 
-  /** Creates the call's Janus room, joins it and publishes (docs/protocol.md "Media session" 1–2). */
-  async #startMedia(
-    callId: string,
-    kind: 'video' | 'voice',
-    localStream: MediaStream,
-    username: string,
-    xmpp: SignallingPort,
-  ): Promise<void> {
-    // the server creates the call's room and hands us its pin and a Janus token (docs/protocol.md)
-    // while Janus is down the server cannot make the room: asked again, the guest told
-    const grant = await grantWithRetry(() => this.#options.api.mediaGrant(callId, { webview: !!this.#options.webview }), {
-      stopIf: () => this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended',
-      notice: (mediaNotice) => this.#set({ mediaNotice }),
-    });
-    // a p2p company's call: a Jingle session toward the agent who answers (docs/protocol.md "p2p")
-    this.#methodOf.set(callId, isP2PGrant(grant) ? 'p2p' : 'mediaServer');
-    const transport = transportFor(grant, callId, { servers: this.#options.janusServers, xmpp }, { role: 'initiator' });
-    const media = this.inCall.open(transport.options, {
-      peerFeed: (feed) => this.#onAgentFeed(feed, callId),
-      health: this.#mediaHealth(callId),
-    });
-    this.#wireMedia(media, callId);
-    // #teardown (a hang-up meanwhile) takes the media from the core and closes it: the core stops there
-    await this.inCall.joinAndPublish(media, {
-      room: transport.room,
-      display: username,
-      stream: Promise.resolve(localStream),
-      video: kind === 'video',
-      watermark: this.#options.watermark ?? null,
-      connected: () => this.#setStatus((s) => ({ ...s, connection: { ...s.connection, janus: true } })),
-      waitVisible: true,
-    });
-  }
-
-  /** An agent's camera feed: the agent joins the call (the first one answers it). */
-  #onAgentFeed(feed: RemoteFeed, callId: string): void {
-    if (this.#snapshot.callId !== callId) return;
-    const first = this.#answeredCallId !== callId;
-    const mainBefore = this.#snapshot.status.peers[0]?.peerJID;
-    const peer = {
-      peerJID: feed.display,
-      janusId: feed.feedId,
-      username: feed.display.split('@')[0] ?? feed.display,
-      ...(this.#names.has(feed.display) ? { name: this.#names.get(feed.display)! } : {}),
-      ...(this.#images.has(feed.display) ? { profileImageUrl: this.#images.get(feed.display)! } : {}),
-    };
-    const hasVideo = feed.stream.getVideoTracks().length > 0;
-    this.#lastPeer = peer.peerJID;
-    // one change: the app sees the agent's stream and the answered call together
-    this.#set({
-      status: peerJoined(this.#snapshot.status, peer, hasVideo),
-      remoteFeeds: this.inCall.feedsWith(feed),
-      ...(this.#snapshot.phase === 'waiting' ? { phase: 'ongoing' as const } : {}),
-    });
-    if (this.#snapshot.phase !== 'ongoing') return;
-    // our presence names the call's (first) agent: the one who answered, or a transfer's new agent
-    // whose media reached us after the first agent had left
-    if (this.#snapshot.status.peers[0]?.peerJID !== mainBefore) this.#announce();
-    if (first) {
-      this.#answeredCallId = callId;
-      void this.#options.api.updateTimestamp(callId, ['call_answered_timestamp']).catch(() => undefined);
-      void this.#options.api.updateReport({ call_id: callId, agent: peer.peerJID }).catch(() => undefined);
-    }
-  }
-
-  /** the call whose answer we recorded (a resumed call has a new id and is answered again) */
-  #answeredCallId: string | null = null;
-
-  /** What only the guest follows of its media: stages (call-bug reports), agents leaving, Janus's end. */
-  #wireMedia(media: MediaTransport, callId: string): void {
-    media.on('stage', ({ stage, ok, error }) => {
-      this.#set({ stages: { ...this.#snapshot.stages, [stage]: ok } });
-      if (!ok) this.#reportBug(callId, `${stage}: ${error ?? ''}`);
-    });
-    // the agents in the media room, with or without their media yet (a transfer's new agent can be
-    // announced before the first agent leaves and reach us after): while one is there, the call goes on
-    const agentsInRoom = new Set<string>();
-    const agentsExpected = () => agentsInRoom.size > 0;
-    media.on('publisherJoined', ({ feedId, display }) => {
-      if (!isScreenDisplay(display)) agentsInRoom.add(feedId);
-    });
-    media.on('publisherLeft', ({ feedId }) => {
-      agentsInRoom.delete(feedId);
-      if (!this.inCall.isCurrent(media)) return;
-      const firstBefore = this.#snapshot.status.peers[0]?.peerJID;
-      this.#set({ status: peerLeft(this.#snapshot.status, feedId) });
-      // a transfer: the first agent left and another is in the call; our presence names the new one
-      const firstNow = this.#snapshot.status.peers[0]?.peerJID;
-      if (this.#snapshot.phase === 'ongoing' && firstNow && firstNow !== firstBefore) {
-        this.#lastPeer = firstNow;
-        this.#announce();
-      }
-      if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peers.length > 0 || agentsExpected()) return;
-      // the last agent left: the call is over, unless a hold control (sent before the agent left
-      // the media room, but carried by another server) arrives in the meantime
-      this.inCall.ports.clock.setTimeout(() => {
-        if (
-          this.inCall.isCurrent(media) &&
-          this.#snapshot.phase === 'ongoing' &&
-          this.#snapshot.status.peers.length === 0 &&
-          !agentsExpected() &&
-          this.#snapshot.status.peerCall !== 'Paused'
-        )
-          void this.#end('agentLeft');
-      }, AGENT_LEFT_GRACE_MS);
-    });
-    // p2p: the agent's Jingle session-info <hold/> holds the call like its hold control
-    media.on('held', ({ peer }) => {
-      if (this.inCall.isCurrent(media)) void this.#hold(peer);
-    });
-    media.on('destroyed', () => {
-      if (this.inCall.isCurrent(media)) this.#setStatus((s) => ({ ...s, janusSessionEnded: true }));
-    });
-    // p2p: the agent who answered never took our Jingle session (declined, timed out, gone) through every
-    // attempt: unless another agent's media reached us (a transfer), the call fails and the guest is told
-    media.on('peerUnreachable', ({ peer, error }) => {
-      if (!this.inCall.isCurrent(media) || this.#snapshot.status.peers.length > 0) return;
-      // the agent's console waits for our session with no media to lose: the end control tells it (sent
-      // before the teardown, which takes the guest out of its room)
-      const room = this.#room?.room;
-      if (room) this.#xmpp?.sendControl(room, { action: 'end', callId });
-      void this.#mediaLost(media, callId, `${P2P_UNREACHABLE}: ${peer}: ${error}`, undefined, P2P_UNREACHABLE);
-    });
-  }
-
-  // ---- resilience: the media server waited for, reconnected to, or lost -------------------------------
-  /** The CallRoom's health hooks (media/mediaHealth.ts): the notice shown, and the lost session. */
-  #mediaHealth(callId: string): FeedHooks['health'] {
-    return {
-      notice: (mediaNotice) => this.#set({ mediaNotice }),
-      onLost: (error, media) => void this.#mediaLost(media, callId, error),
-      onIceFailed: (handle, media) => void this.#mediaLost(media, callId, `${ICE_FAILED}: ${handle}`, handle),
-      quality: (networkQuality) => this.#set({ networkQuality }),
-    };
-  }
-
-  /**
-   * Janus lost the call's session, a peer connection stayed down through every ICE restart (`handle`), or
-   * (p2p) the agent never took our Jingle session (`code` P2P_UNREACHABLE):
-   * the report is marked failed, the call ends and the guest is told.
-   */
-  async #mediaLost(
-    media: MediaTransport,
-    callId: string,
-    error: string,
-    handle?: 'publisher' | 'subscriber' | 'screen',
-    code: string = handle ? ICE_FAILED : lostCode(error),
-  ): Promise<void> {
-    await this.#reportFailed(media, callId, handle);
-    this.#reportBug(callId, code === MEDIA_LOST || code === MEDIA_SERVER_DOWN ? `${code}: ${error}` : error);
+  /** The call failed (media lost, p2p agent unreachable): 'failed' at once, not 'ended' first, so the guest app shows why. */
+  async #fail(callId: string, code: string): Promise<void> {
     if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
-    // 'failed' at once (not 'ended' first): the guest app shows why the call stopped
     this.#set({ phase: 'failed', error: code, endReason: 'error' });
     await this.#teardown('error');
     this.#delivery.deliver(callId, ['call_ended_timestamp']);
   }
-  /**
-   * The report marked failed, with the SDPs of the connection that failed (ICE failure),
-   * or the publisher's (lost session).
-   */
-  async #reportFailed(media: MediaTransport, callId: string, handle: 'publisher' | 'subscriber' | 'screen' = 'publisher'): Promise<void> {
-    const pcs = media.peerConnections();
-    const pc = pcs[handle] ?? pcs.publisher;
-    await this.#options.api
-      .updateReport({
-        call_id: callId,
-        success: false,
-        guest_local_sdp: pc?.localDescription?.sdp ?? '',
-        guest_remote_sdp: pc?.remoteDescription?.sdp ?? '',
-      })
-      .catch(() => undefined);
-  }
-  // ---- end of resilience ------------------------------------------------------------------------------
-
-  /** Sends `status|target|callId` to the room: OpenCall while waiting, InCall with the agent. */
-  #announce(override?: 'CallOnHold' | 'CallResumed', overrideTarget = ''): void {
-    const xmpp = this.#xmpp;
-    const room = this.#room;
-    const username = this.#registration?.username;
-    const callId = this.#snapshot.callId;
-    if (!xmpp || !room || !username || !callId) return;
-    const { peers } = this.#snapshot.status;
-    if (override) {
-      this.#sendRoomPresence(xmpp, room.room, username, encodePresenceStatus({ status: override, target: overrideTarget, callId }));
-      return;
-    }
-    if (this.#snapshot.status.peerCall === 'Paused') return; // on hold: CallOnHold stays
-    const status = peers.length ? 'InCall' : joinStatus(this.#environment());
-    const target = presenceTarget({
-      peers,
-      appointmentAgent: this.#appointment?.agentUsername || null,
-      roundRobin: !!this.#options.roundRobin,
-    });
-    this.#sendRoomPresence(xmpp, room.room, username, encodePresenceStatus({ status, target, callId }));
-  }
-
-  /** Sends our room presence and keeps its status: a reconnection announces it again (#rejoin). */
-  #sendRoomPresence(xmpp: SignallingPort, room: string, username: string, status: string): void {
-    this.#roomStatus = status;
-    if (xmpp.connected) xmpp.setRoomPresence(room, username, status, this.#lobbyElement());
-  }
-
-  // ---- signalling reconnection: the XMPP stream dropped and came back -----------------------------------
-  /** the status of our room presence as the agents last had it (empty between calls) */
-  #roomStatus = '';
-
-  /**
-   * The XMPP session came back after a drop (XmppSession reconnects by itself). A new stream
-   * is in no room: we join ours again, announcing what the agents last had from us (OpenCall while we
-   * wait, so we are back in their queues; InCall in a call; CallOnHold on hold).
-   */
-  async #rejoin(): Promise<void> {
-    const xmpp = this.#xmpp;
-    const room = this.#room;
-    const username = this.#registration?.username;
-    if (!xmpp || !room || !username) return;
-    this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: true } }));
-    if (!this.#inRoom) return; // between calls the guest is in no room (its last call ended)
-    await xmpp.joinRoom(room.room, username, this.#roomStatus, this.#lobbyElement()).catch((error: unknown) => {
-      console.warn(`rejoining ${room.room} after a reconnection failed: ${String(error)}`);
-    });
-  }
-  // ---- end of signalling reconnection -----------------------------------------------------------------
 
   /** Chat in the call's room ("Call status": newest first, unread while the chat is closed). */
   #onChat(message: ChatMessage): void {
@@ -670,27 +373,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   #onRoomPresence(presence: RoomPresence): void {
     if (presence.self || presence.room !== this.#room?.room) return;
     if (presence.lobby?.userType === 'guest') return;
-    const jid = presence.jid ? presence.jid.split('/')[0]! : presence.nick;
-    if (presence.available && presence.jid) this.#occupants.set(presence.nick, jid);
-    const name = presenceName(presence.lobby?.name);
-    if (presence.available && name && this.#names.get(jid) !== name) {
-      this.#names.set(jid, name);
-      this.#setStatus((s) => ({ ...s, peers: s.peers.map((p) => (p.peerJID === jid ? { ...p, name } : p)) }));
-    }
-    // the agent's picture (peers profileImageUrl): kept, like the name, for its feed to come
-    const image = presenceImageUrl(presence.lobby?.profileImageUrl);
-    if (presence.available && this.#images.get(jid) !== image) {
-      if (image) this.#images.set(jid, image);
-      else this.#images.delete(jid);
-      this.#setStatus((s) => ({
-        ...s,
-        peers: s.peers.map((p) => {
-          if (p.peerJID !== jid) return p;
-          const { profileImageUrl: _old, ...rest } = p;
-          return image ? { ...rest, profileImageUrl: image } : rest;
-        }),
-      }));
-    }
+    this.#agents.onRoomPresence(presence);
     this.inCall.presenceMuted(presence);
   }
 
@@ -721,95 +404,13 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     // the room echoes our own controls (an end we sent as our call failed) back to us
     if (control.from === `${control.room}/${this.#registration?.username ?? ''}`) return;
     if (control.action === 'end') void this.#end('agent');
-    else if (control.action === 'hold') void this.#hold(control.from);
-    else if (control.action === 'resume') void this.#resume();
+    else if (control.action === 'hold') void this.#holdResume.hold(control.from);
+    else if (control.action === 'resume') void this.#holdResume.resume();
     else if (control.action === 'answer') {
       // p2p: the agent answered and waits for our Jingle session (the room's occupant, no one else)
-      const peer = answeringPeer(control, this.#occupants);
+      const peer = this.#agents.answering(control);
       if (peer) this.inCall.media?.connectPeer?.(peer, peer.split('/')[0]!);
     }
-  }
-
-  /**
-   * Holding ("Hold and resume"): the agent paused the call. The peer call becomes Paused (on-hold count +1,
-   * peers and muted lists cleared), our media stops (the room is destroyed: the call continues under a
-   * new call id), and the room hears CallOnHold.
-   */
-  async #hold(from: string): Promise<void> {
-    if (this.#snapshot.phase !== 'ongoing' || this.#snapshot.status.peerCall === 'Paused') return;
-    // the holding agent: its room occupant's JID (its media may already have left the room)
-    const nick = from.slice(from.indexOf('/') + 1);
-    const agent =
-      this.#occupants.get(nick) ??
-      this.#snapshot.status.peers.find((p) => p.username === nick)?.peerJID ??
-      this.#lastPeer ??
-      '';
-    this.#heldBy = agent;
-    await this.inCall.hold(peerPaused, () => this.#announce('CallOnHold', agent), { destroyRoom: true });
-  }
-
-  /**
-   * Resume: the call continues under a new call id, linked to the held one and the first one by
-   * POST /call-report/hold-call; we publish in the new room and announce CallResumed|agent|newCallId,
-   * which is what the agent follows into the new room.
-   */
-  async #resume(): Promise<void> {
-    const registration = this.#registration;
-    const xmpp = this.#xmpp;
-    const current = this.#snapshot.callId;
-    if (!registration || !xmpp || !current || this.#snapshot.status.peerCall !== 'Paused') return;
-    if (this.#resuming) return;
-    this.#resuming = true;
-    const nextCallId = newCallId(registration.username);
-    try {
-      await this.inCall.holding;
-      await this.#options.api.holdCall({
-        origin_call_id: this.#snapshot.initialCallId ?? current,
-        current_call_id: current,
-        new_call_id: nextCallId,
-        ...(this.#room ? { assignment_id: this.#room.assignmentId } : {}),
-        guest_username: registration.username,
-      });
-      const kind = this.#snapshot.callKind;
-      const localStream = await this.#localMedia(kind);
-      this.#set({
-        callId: nextCallId,
-        localStream,
-        muted: { audio: false, video: false },
-        status: { ...this.#snapshot.status, peerCall: null, streamsReady: { local: true, remote: false } },
-      });
-      await this.#options.api
-        .updateTimestamp(nextCallId, ['call_initiated_timestamp'])
-        .catch(() => undefined);
-      await this.#startMedia(nextCallId, kind, localStream, registration.username, xmpp);
-      if (this.#snapshot.callId === nextCallId && this.#snapshot.status.peers.length === 0)
-        this.#announce('CallResumed', this.#heldBy ?? '');
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.#reportBug(nextCallId, `resume: ${message}`);
-      await this.#end('error');
-    } finally {
-      this.#resuming = false;
-    }
-  }
-
-  /**
-   * Each call's method, as its media grant said: the grant, not the company details the page loaded,
-   * decides (an admin may switch the method while a guest's page is open).
-   */
-  readonly #methodOf = new Map<string, 'p2p' | 'mediaServer'>();
-
-  #reportBug(callId: string, message: string): void {
-    // no call-bug report for a p2p call (docs/protocol.md "p2p"; before its grant: the company's method)
-    if ((this.#methodOf.get(callId) ?? this.#options.callMethod) === 'p2p') return;
-    // the log is the app's last 110 console entries (consoleBuffer.ts), this failure last
-    console.error(`call stage failed: ${message}`);
-    void this.#options.api.callBug({
-      call_id: callId,
-      guest_log: JSON.stringify(consoleBuffer.entries()),
-      guest_state: JSON.stringify({ phase: this.#snapshot.phase, stages: this.#snapshot.stages }),
-      guest_client_info: this.inCall.ports.environment.userAgent(),
-    });
   }
 
   /** The guest hangs up (or cancels while waiting). */
@@ -833,8 +434,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   }
 
   async #teardown(reason: EndReason): Promise<void> {
-    this.#stopVisibility?.();
-    this.#stopVisibility = null;
+    this.#presence.stopFollowingVisibility();
     // Take everything of this call now: closing the media session takes a while (up to the gateway's
     // destroy timeout), and "Call again" may start the next call meanwhile, whose camera, feeds and
     // presence this call's teardown must not touch.
@@ -860,15 +460,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     });
     // the guest owns the room: destroying it ends the call for every agent at once
     await this.inCall.dispose(taken, { destroyRoom: reason === 'guest' || reason === 'error' });
-    const xmpp = this.#xmpp;
-    const nextCallStarted = this.#snapshot.callId !== endedCallId;
-    if (!nextCallStarted && xmpp && this.#room && this.#registration && this.#inRoom) {
-      // the call is over: the guest leaves its room (its presence there is its call's), and stays out
-      // until its next call, so a reconnection meanwhile does not count it back in (docs/protocol.md "End")
-      this.#inRoom = false;
-      this.#roomStatus = '';
-      if (xmpp.connected) void xmpp.leaveRoom(this.#room.room, this.#registration.username);
-    }
+    // the call is over: the guest leaves its room until its next call, unless that started meanwhile
+    if (this.#snapshot.callId === endedCallId) this.#presence.leaveAfterCall();
   }
 
   protected callIsVideo(): boolean {
@@ -878,7 +471,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   /** Mutes our microphone or camera and tells the room (the agents show it). */
   setMuted(kind: 'audio' | 'video', muted: boolean): void {
     this.inCall.setMuted(kind, muted);
-    if (this.#snapshot.phase === 'ongoing' || this.#snapshot.phase === 'waiting') this.#announce();
+    if (this.#snapshot.phase === 'ongoing' || this.#snapshot.phase === 'waiting') this.#presence.announce();
   }
 
   /**
@@ -892,27 +485,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     this.#delivery.flush(open ? { callId, flags: ['guest_exit_timestamp', 'call_ended_timestamp'] } : undefined);
   }
 
-  /**
-   * The guest's API token expires (2 h); a call, its hold and its rating can outlast it. Registering again
-   * (the same guest, found by its browser id) renews it before then, and again before the next expiry;
-   * a failed renewal is tried again a minute later.
-   */
-  #renewBeforeExpiry(guestId: string, expiresInSeconds: number): void {
-    this.#cancelRenewal();
-    const delay = Math.max(60, expiresInSeconds * 0.8) * 1000;
-    this.#cancelRenewal = this.inCall.ports.clock.setTimeout(() => {
-      this.#options.api.register(guestId, this.#options.companyId).then(
-        (renewed) => this.#renewBeforeExpiry(guestId, renewed.expires_in),
-        () => this.#renewBeforeExpiry(guestId, 75), // 80 % of 75 s: a minute
-      );
-    }, delay);
-  }
-
-  #cancelRenewal: () => void = () => undefined;
-
   /** Ends everything: call, room presence and the XMPP session. */
   async close(): Promise<void> {
-    this.#cancelRenewal();
+    this.#renewal.stop();
     if (
       this.#snapshot.phase === 'waiting' ||
       this.#snapshot.phase === 'ongoing' ||
@@ -923,11 +498,4 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     await this.#xmpp?.disconnect();
     this.#xmpp = null;
   }
-
 }
-
-/** How long the guest waits, after the last agent left the media room, before the call counts as over. */
-const AGENT_LEFT_GRACE_MS = 1500;
-/** registration refused with 503 (rooms not provisioned in time) is tried again after 1, 2 and 3 s */
-const REGISTER_ATTEMPTS = 4;
-const REGISTER_RETRY_MS = 1000;

@@ -1,0 +1,215 @@
+/**
+ * The rooms a console follows and what it reads there (docs/protocol.md "Presence"): it joins the room of
+ * every open call (the server lists them, and announces each new one), keeps each occupant's last presence,
+ * and keeps its two lists from them — the queue (OpenCall) and the calls other agents are in (InCall),
+ * incrementally (waitingQueue.ts) — with round robin's routing of each call. After a loss it joins its
+ * rooms again and rebuilds both lists (`rejoin`). The desk (agentDesk.ts) hands in its API, its signalling
+ * session and its clock.
+ */
+import type { CallRoutingInfo as CallRouting } from '@lobby/contracts';
+import type { ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
+import type { LobbyPresenceElement } from '../presence.ts';
+import type { ClockPort, SignallingPort } from '../room/ports.ts';
+import type { RoomPresence } from '../xmpp/session.ts';
+import { eachLimited } from './eachLimited.ts';
+import { buildList, withPresence, type ListedStatus, type QueueContext, type QueueEntry } from './waitingQueue.ts';
+
+/** room joins sent at once when the console starts with many waiting guests (eachLimited.ts) */
+export const ROOM_JOINS_IN_FLIGHT = 16;
+
+/** The lists the desk shows. */
+export interface FollowedLists {
+  queue: QueueEntry[];
+  runningCalls: QueueEntry[];
+}
+
+export interface RoomFollowingOptions {
+  api: Pick<ConsoleApi, 'rooms'>;
+  signalling: () => SignallingPort | null;
+  clock: ClockPort;
+  /** our nick in the guests' rooms */
+  nick: () => string;
+  /** our element in a room's presence (name, picture) */
+  lobbyElement: () => LobbyPresenceElement;
+  read: () => FollowedLists;
+  write: (lists: Partial<FollowedLists>) => void;
+  /** a room could not be joined */
+  failed: (message: string) => void;
+  /** rooms joined whatever the server lists (our call's, the calls handed to us) */
+  keptRooms: () => OpenCallRoom[];
+  /** a rejoin begins (its turn came) and has joined its rooms (before the lists are rebuilt) */
+  rejoinStarts?: (after: 'signalling' | 'events') => void;
+  rejoined?: (after: 'signalling' | 'events') => void;
+}
+
+export class RoomFollowing {
+  readonly #options: RoomFollowingOptions;
+  readonly #rooms = new Map<string, OpenCallRoom>();
+  /** last presence per room occupant, `room/nick` → presence */
+  readonly #presence = new Map<string, RoomPresence>();
+  /** round robin: the latest routing of each call (callId → routing) */
+  readonly #routing = new Map<string, CallRouting>();
+  /** call id → the room/nick keys of #presence whose presence names that call (routing touches only these) */
+  readonly #callOccupants = new Map<string, Set<string>>();
+  #rejoining: Promise<void> = Promise.resolve();
+
+  constructor(options: RoomFollowingOptions) {
+    this.#options = options;
+  }
+
+  /** The open calls' rooms, joined, and the queue built from their presence. */
+  async start(): Promise<void> {
+    const rooms = await this.#options.api.rooms();
+    for (const room of rooms) if (room.routing) this.#storeRouting(room.routing);
+    await eachLimited(rooms, ROOM_JOINS_IN_FLIGHT, (room) => this.join(room));
+    this.#options.write({ queue: this.list('OpenCall') });
+  }
+
+  /** The rooms we are in. */
+  rooms(): string[] {
+    return [...this.#rooms.keys()];
+  }
+
+  /** A room we are in, as the server listed it. */
+  known(room: string): OpenCallRoom | null {
+    return this.#rooms.get(room) ?? null;
+  }
+
+  /** An occupant's last presence (null when it is not in the room). */
+  presenceOf(room: string, nick: string): RoomPresence | null {
+    return this.#presence.get(`${room}/${nick}`) ?? null;
+  }
+
+  /** Joins a guest's room (once; `again` after a reconnection, when the new stream is in no room). */
+  async join(room: OpenCallRoom, again = false): Promise<void> {
+    const xmpp = this.#options.signalling();
+    if (!xmpp) return;
+    const known = this.#rooms.has(room.room);
+    this.#rooms.set(room.room, room);
+    if (known && !again) return;
+    try {
+      await xmpp.joinRoom(room.room, this.#options.nick(), '', this.#options.lobbyElement());
+    } catch (error) {
+      this.#rooms.delete(room.room);
+      this.#options.failed(`could not join ${room.room}: ${String(error)}`);
+    }
+  }
+
+  /** An occupant's presence: kept, and only its own entry of each list changes (waitingQueue.ts). */
+  onPresence(presence: RoomPresence): void {
+    const key = `${presence.room}/${presence.nick}`;
+    this.#indexPresence(key, presence.available ? presence : null);
+    if (presence.available) this.#presence.set(key, presence);
+    else this.#presence.delete(key);
+  }
+
+  /** The lists after `presence` (the desk's own call's presence handled first); nothing listed changed: no write. */
+  relist(presence: RoomPresence): void {
+    const ctx = this.#context();
+    const { queue: before, runningCalls: runningBefore } = this.#options.read();
+    const queue = withPresence(before, presence, 'OpenCall', ctx);
+    const runningCalls = withPresence(runningBefore, presence, 'InCall', ctx);
+    if (queue !== before || runningCalls !== runningBefore) this.#options.write({ queue, runningCalls });
+  }
+
+  /**
+   * Round robin routed one call: only the entry of that call's occupant can change (waitingQueue.ts).
+   * Rebuilding the queue from every presence here cost the console N entries per routing event; with
+   * thousands waiting and their churn (several routing events per arrival) its main thread stalled for
+   * seconds (docs/performance.md "Waiting guests").
+   */
+  onRouting(routing: CallRouting): void {
+    this.#storeRouting(routing);
+    const ctx = this.#context();
+    const before = this.#options.read().queue;
+    let queue = before;
+    for (const key of this.#callOccupants.get(routing.callId) ?? []) {
+      const presence = this.#presence.get(key);
+      if (presence) queue = withPresence(queue, presence, 'OpenCall', ctx);
+    }
+    if (queue !== before) this.#options.write({ queue });
+  }
+
+  /** Members whose status is OpenCall are in an open call; everyone else is removed (docs/protocol.md). */
+  list(wanted: ListedStatus): QueueEntry[] {
+    const lists = this.#options.read();
+    return buildList(this.#presence.values(), wanted, this.#context(), wanted === 'OpenCall' ? lists.queue : lists.runningCalls);
+  }
+
+  /**
+   * Joins the rooms of the open calls again and rebuilds both lists from their presence: after the XMPP
+   * session reconnected (`signalling`: the new stream is in no room, so every room is joined again and its
+   * occupants' presence read afresh) and after the server's event stream came back (`events`: calls opened
+   * meanwhile were never announced). The one place that decides which rooms a console is in after a loss.
+   * One at a time: the XMPP stream and the event stream often come back together.
+   */
+  rejoin(after: 'signalling' | 'events'): Promise<void> {
+    this.#rejoining = this.#rejoining
+      .then(() => this.#rejoinNow(after))
+      .catch((error: unknown) => console.warn(`rejoining rooms after ${after}: ${String(error)}`));
+    return this.#rejoining;
+  }
+
+  async #rejoinNow(after: 'signalling' | 'events'): Promise<void> {
+    if (!this.#options.signalling()) return;
+    this.#options.rejoinStarts?.(after);
+    const open = await this.#options.api.rooms().catch(() => null);
+    for (const room of open ?? []) if (room.routing) this.#storeRouting(room.routing);
+    // the server cannot say (it restarts too): the rooms we were in
+    const wanted = new Map((open ?? [...this.#rooms.values()]).map((r) => [r.room, r]));
+    // our call's room, and the rooms of calls handed to us, whatever the list says
+    for (const kept of this.#options.keptRooms()) if (!wanted.has(kept.room)) wanted.set(kept.room, kept);
+    // as many at once as the first join (a console following a thousand waiting guests rejoins in seconds)
+    await eachLimited([...wanted.values()], ROOM_JOINS_IN_FLIGHT, async (room) => {
+      if (after === 'signalling') this.#forgetPresence((r) => r === room.room);
+      await this.join(room, after === 'signalling');
+    });
+    if (after === 'signalling') {
+      // rooms of calls that ended meanwhile are not joined again: their occupants are gone from the queue
+      for (const room of [...this.#rooms.keys()]) if (!wanted.has(room)) this.#rooms.delete(room);
+      this.#forgetPresence((r) => !this.#rooms.has(r));
+    }
+    this.#options.rejoined?.(after);
+    this.#options.write({ queue: this.list('OpenCall'), runningCalls: this.list('InCall') });
+  }
+
+  /**
+   * Keeps a call's routing with the offer's end on this browser's clock: never later than the offer's
+   * length from now, so a clock ahead of or behind the server's never shows more than the offer time.
+   */
+  #storeRouting(routing: CallRouting): void {
+    const serverEnd = routing.expiresAt ? Date.parse(routing.expiresAt) : null;
+    const localEnd =
+      serverEnd !== null && routing.offerSeconds ? Math.min(serverEnd, this.#options.clock.now() + routing.offerSeconds * 1000) : serverEnd;
+    this.#routing.set(routing.callId, { ...routing, expiresAt: localEnd === null ? null : new Date(localEnd).toISOString() });
+  }
+
+  /** Keeps #callOccupants (call id → room/nick keys whose last presence names it) with #presence. */
+  #indexPresence(key: string, presence: RoomPresence | null): void {
+    const before = this.#presence.get(key)?.info.callId;
+    const after = presence?.info.callId;
+    if (before === after) return;
+    if (before) {
+      const keys = this.#callOccupants.get(before);
+      keys?.delete(key);
+      if (keys?.size === 0) this.#callOccupants.delete(before);
+    }
+    if (after) {
+      const keys = this.#callOccupants.get(after) ?? new Set<string>();
+      keys.add(key);
+      this.#callOccupants.set(after, keys);
+    }
+  }
+
+  #forgetPresence(ofRoom: (room: string) => boolean): void {
+    for (const [key, presence] of this.#presence)
+      if (ofRoom(presence.room)) {
+        this.#indexPresence(key, null);
+        this.#presence.delete(key);
+      }
+  }
+
+  #context(): QueueContext {
+    return { nick: this.#options.nick(), rooms: this.#rooms, routing: this.#routing, now: this.#options.clock.now() };
+  }
+}
