@@ -11,7 +11,7 @@ import { GuestReport } from '../src/guest/callReport.ts';
 import { CallRoom } from '../src/room/callRoom.ts';
 import { MEDIA_LOST } from '../src/media/mediaHealth.ts';
 import { initialCallStatus } from '../src/state/callStatus.ts';
-import type { MediaSessionOptions, PublishOptions, RemoteFeed } from '../src/media/mediaSession.ts';
+import type { MediaSessionOptions, PublishOptions, RemoteFeed } from '../src/ports/media.ts';
 import type { MediaNotice } from '../src/media/mediaHealth.ts';
 import { FakeWorld, createFakeGuestApi, fakeStream, settle, type FakeMedia, type FakeSignalling } from './helpers/fakes.ts';
 

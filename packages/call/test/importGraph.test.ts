@@ -21,8 +21,8 @@ const ALLOWED: Record<string, string[]> = {
   media: ['shared', 'api', 'xmpp', 'ports'],
   composition: ['shared', 'api', 'xmpp', 'ports', 'media'],
   room: ['shared', 'state', 'api', 'xmpp', 'ports', 'media', 'composition'],
-  guest: ['shared', 'state', 'api', 'xmpp', 'ports', 'media', 'room'],
-  agent: ['shared', 'state', 'api', 'xmpp', 'ports', 'media', 'room'],
+  guest: ['shared', 'state', 'api', 'xmpp', 'ports', 'media', 'composition', 'room'],
+  agent: ['shared', 'state', 'api', 'xmpp', 'ports', 'media', 'composition', 'room'],
   index: ['shared', 'state', 'api', 'xmpp', 'ports', 'media', 'composition', 'room', 'guest', 'agent'],
 };
 

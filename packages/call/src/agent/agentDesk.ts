@@ -19,7 +19,9 @@ import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus } from '../state/callStatus.ts';
 import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
 import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
-import { defaultPorts, type CallPorts, type SignallingPort } from '../room/ports.ts';
+import { defaultPorts } from '../composition.ts';
+import type { CallPorts } from '../ports/callPorts.ts';
+import type { SignallingPort } from '../ports/signalling.ts';
 import { ICE_FAILED, lostCode } from '../media/mediaHealth.ts';
 import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import { RoomFollowing } from './roomFollowing.ts';
@@ -210,7 +212,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
         onTransferAccepted: (accepted) => this.#transfers.onTransferAccepted(accepted),
       },
       // calls opened on another server instance may have gone unannounced (docs/architecture.md "Shared state")
-      () => void this.#rejoinRooms('events'),
+      () => void this.#following.rejoin('events'),
     );
     this.#availability.tell(this.#snapshot.activeCall !== null);
     await this.#following.start();

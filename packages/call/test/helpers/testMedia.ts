@@ -1,6 +1,6 @@
 /** A media transport whose events a test fires itself (a feature module's own test needs no media server). */
 import { Emitter } from '../../src/emitter.ts';
-import type { MediaEvents } from '../../src/media/mediaSession.ts';
+import type { MediaEvents } from '../../src/ports/media.ts';
 import type { MediaTransport } from '../../src/room/ports.ts';
 import type { CallStatus } from '../../src/state/callStatus.ts';
 import { deferred } from './fakes.ts';
