@@ -16,7 +16,12 @@
  * Budget: within 30 % of the real wait for 8 in 10 guests given a number, and a median error no worse
  * than the better baseline on the same guests; the bench exits 1 when either is missed.
  */
-import { estimateWait, type WaitHistory, type WaitPool } from '../apps/server/src/services/waitEstimate.ts';
+import {
+  estimateWait,
+  seeded,
+  type WaitHistory,
+  type WaitPool,
+} from '../apps/server/src/services/waitEstimate.ts';
 
 const days = Number(process.argv[2] ?? 20);
 const seed = Number(process.argv[3] ?? 7);
@@ -29,17 +34,6 @@ const SCENARIOS = [
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const MIN = 60_000;
-
-function rng(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Guest {
   arrive: number;
@@ -173,7 +167,7 @@ function replayDay(random: () => number, scenario: Scenario): Sample[] {
 
 let failed = false;
 for (const scenario of SCENARIOS) {
-  const random = rng(seed);
+  const random = seeded(seed);
   const samples: Sample[] = [];
   for (let d = 0; d < days; d++) samples.push(...replayDay(random, scenario));
   failed = summarise(scenario, samples) || failed;
@@ -234,14 +228,10 @@ function summarise(scenario: Scenario, samples: Sample[]): boolean {
     );
 
   if (process.env.WAIT_DEBUG) {
-    const ratios = numbered.map((s) => s.ours! / Math.max(s.real, 1));
+    /** p10, p50 and p90 of a list, to 2 decimals */
+    const spread = (xs: number[]) => [0.1, 0.5, 0.9].map((p) => quantile(xs, p).toFixed(2)).join(' / ');
     console.log(
-      '  estimate / real: p10',
-      quantile(ratios, 0.1).toFixed(2),
-      'p50',
-      quantile(ratios, 0.5).toFixed(2),
-      'p90',
-      quantile(ratios, 0.9).toFixed(2),
+      `  estimate / real, p10 / p50 / p90: ${spread(numbered.map((s) => s.ours! / Math.max(s.real, 1)))}`,
     );
     for (const [lo, hi] of [
       [0, 0],
@@ -251,20 +241,11 @@ function summarise(scenario: Scenario, samples: Sample[]): boolean {
       [8, 99],
     ] as const) {
       const group = samples.filter((s) => s.ahead >= lo && s.ahead <= hi && s.kind !== 'none');
-      const r = group.map((s) => s.ours! / Math.max(s.real, 1));
       console.log(
-        `  ahead ${lo}-${hi}: ${group.length} guests, estimate/real p10 ${quantile(r, 0.1).toFixed(2)} p50 ${quantile(r, 0.5).toFixed(2)} p90 ${quantile(r, 0.9).toFixed(2)}`,
+        `  ahead ${lo}-${hi}: ${group.length} guests, estimate / real ${spread(group.map((s) => s.ours! / Math.max(s.real, 1)))}`,
       );
     }
-    const reals = samples.map((s) => s.real / MIN);
-    console.log(
-      '  real waits (min): p50',
-      quantile(reals, 0.5).toFixed(1),
-      'p90',
-      quantile(reals, 0.9).toFixed(1),
-      'max',
-      quantile(reals, 1).toFixed(1),
-    );
+    console.log(`  real waits (min), p10 / p50 / p90: ${spread(samples.map((s) => s.real / MIN))}`);
   }
   const ours = rows[0]!;
   const bestBaseline = Math.min(rows[1]!.medianError, rows[2]!.medianError);

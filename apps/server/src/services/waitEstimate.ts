@@ -53,7 +53,7 @@ export const LONG_WAIT_MS = 5 * 60_000;
 const RUNS = 300;
 
 /** A small seeded generator (mulberry32): the same inputs give the same estimate. */
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
