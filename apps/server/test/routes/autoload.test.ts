@@ -48,6 +48,7 @@ const EXPECTED = [
     'PUT /api/admin/users/:id',
     'PUT /api/admin/users/:id/profile-image',
     'GET /api/appointment/:reference',
+    'GET /api/call-report/wait',
     'POST /api/call-bug/by-guest',
     'POST /api/call-report/add',
     'POST /api/call-report/hold-call',

@@ -287,7 +287,10 @@ describe('route access declarations', () => {
     const { buildApp } = await import('../../src/app.ts');
     const { testConfig } = await import('../helpers/context.ts');
     const { openDb } = await import('../../src/db/database.ts');
+    const { migrateToLatest } = await import('../../src/db/migrate.ts');
     const db = openDb('sqlite::memory:');
+    // the app's ready hooks read its tables (round robin's presence): a migrated database, as always
+    await migrateToLatest(db);
     const app = await buildApp(testConfig(), { db, logger: false, web: false });
     const seen: unknown[] = [];
     const probe = (access: 'console' | 'guest' | 'guestOrConsole' | 'public') => ({
