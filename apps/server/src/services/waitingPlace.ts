@@ -1,7 +1,7 @@
 import type { WaitEstimateWords, WaitPlace } from '@lobby/contracts';
 import type { WaitingCall } from '../repositories/waitingQueue.ts';
 import type { Services } from './index.ts';
-import { estimateWait, type WaitEstimate, type WaitHistory } from './waitEstimate.ts';
+import { estimateWait, MIN_HISTORY, type WaitEstimate, type WaitHistory } from './waitEstimate.ts';
 
 /**
  * A waiting guest's place in its pool and the estimate of its wait (docs/guest-journey.md "Place in the
@@ -82,10 +82,16 @@ export async function waitingPlaceOf(services: Services, call: WaitingPlaceCall)
   let estimate: WaitEstimateWords | null = null;
   // an appointment call waits for its own agent: no pool history speaks for it
   if (showEstimate && call.appointment_reference === null) {
-    const [history, busy] = await Promise.all([
-      poolHistory(services, call.company_id, call.assignment_id, now),
-      services.repos.waitingQueue.inProgress(call.company_id, call.assignment_id, since, now),
-    ]);
+    const history = await poolHistory(services, call.company_id, call.assignment_id, now);
+    // too little history for any estimate: the agents are not read (every waiting guest asks every 10 s)
+    if (history.handleMs.length < MIN_HISTORY)
+      return { waiting: true, position: showPosition ? ahead + 1 : null, estimate: null };
+    const busy = await services.repos.waitingQueue.inProgress(
+      call.company_id,
+      call.assignment_id,
+      since,
+      now,
+    );
     // the pool's agents online, available and not in a call (round robin's presence, shared by the instances)
     const available = await services.roundRobin.availableAgents(call.company_id);
     const free =
