@@ -156,7 +156,7 @@ function replayDay(random: () => number, scenario: Scenario): Sample[] {
     const e = g.estimate;
     samples.push({
       real: g.answeredAt - g.arrive,
-      ours: e.kind === 'none' ? null : e.kind === 'longWait' ? e.atLeastMs : e.medianMs,
+      ours: e.kind === 'none' ? null : e.kind === 'longWait' ? e.atLeastMs : e.kind === 'minutes' ? e.saidMs : e.medianMs,
       kind: e.kind,
       ahead: g.ahead ?? 0,
       ...g.baselines,

@@ -8,7 +8,8 @@
  * left of a handle time drawn from the history (one longer than its call lasted so far), each guest ahead
  * takes the first free agent (or leaves first, as readily as the history's waiting guests left), and this
  * guest's wait is when the next agent frees up plus the time an agent takes to pick up. The median of the
- * runs is the estimate; the spread between its 20th and 80th percentiles says how sure it is. With too
+ * runs is the estimate; the spread between its 10th and 90th percentiles says how sure it is, and the
+ * number said is the one most of the runs fall within 30 % of (below the median when waits run long). With too
  * little history, or a spread too wide for a number to be true, it says so instead of guessing.
  */
 
@@ -35,7 +36,8 @@ export interface WaitHistory {
 export type WaitEstimate =
   /** almost surely under a minute (an agent is free or frees up now): "less than a minute" */
   | { kind: 'underMinute'; medianMs: number }
-  | { kind: 'minutes'; medianMs: number; lowMs: number; highMs: number }
+  /** `saidMs` is the number shown: the one likeliest to be within TOLERANCE of the real wait */
+  | { kind: 'minutes'; saidMs: number; medianMs: number; lowMs: number; highMs: number }
   /** a long wait, too uncertain for a number but surely over its 10th percentile: "more than N minutes" */
   | { kind: 'longWait'; atLeastMs: number }
   /** a real wait, but too uncertain for a number: "a few minutes" */
@@ -62,6 +64,37 @@ export function seeded(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** how far off a number may be and still be right: the share of guests within it is the budget's measure */
+export const TOLERANCE = 0.3;
+
+/**
+ * The number most likely to be within `tolerance` of the real wait, and how likely that is, read from the
+ * simulated waits (sorted). A number x is right for the waits in [x / (1 + t), x / (1 − t)]; for the most
+ * runs such a window can hold, every x from (1 − t) × its longest to (1 + t) × its shortest serves, and
+ * the one nearest the median is said (below it when waits run long).
+ */
+export function likeliestWithin(sorted: number[], tolerance: number): { atMs: number; share: number } {
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  let best = { atMs: median, share: 0 };
+  let end = 0;
+  for (let start = 0; start < sorted.length; start++) {
+    const highest = (sorted[start]! * (1 + tolerance)) / (1 - tolerance);
+    if (end < start) end = start;
+    while (end + 1 < sorted.length && sorted[end + 1]! <= highest) end++;
+    const share = (end - start + 1) / sorted.length;
+    const lowestX = sorted[end]! * (1 - tolerance);
+    const highestX = sorted[start]! * (1 + tolerance);
+    const atMs = Math.min(highestX, Math.max(lowestX, median));
+    if (
+      share > best.share ||
+      (share === best.share && Math.abs(atMs - median) < Math.abs(best.atMs - median))
+    ) {
+      best = { atMs, share };
+    }
+  }
+  return best;
 }
 
 const percentile = (sorted: number[], p: number): number =>
@@ -110,7 +143,9 @@ export function estimateWait(pool: WaitPool, history: WaitHistory, seed = 1): Wa
   const lowMs = percentile(waits, 0.1);
   const highMs = percentile(waits, 0.9);
   if (highMs <= 60_000) return { kind: 'underMinute', medianMs };
-  if ((highMs - lowMs) / medianMs < MAX_SPREAD) return { kind: 'minutes', medianMs, lowMs, highMs };
+  if ((highMs - lowMs) / medianMs < MAX_SPREAD) {
+    return { kind: 'minutes', saidMs: likeliestWithin(waits, TOLERANCE).atMs, medianMs, lowMs, highMs };
+  }
   if (highMs <= FEW_MINUTES_MS) return { kind: 'fewMinutes', medianMs };
   if (lowMs >= LONG_WAIT_MS) return { kind: 'longWait', atLeastMs: lowMs };
   return { kind: 'none', reason: 'tooUncertain' };

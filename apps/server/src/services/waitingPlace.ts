@@ -58,7 +58,7 @@ export function estimateWords(estimate: WaitEstimate): WaitEstimateWords | null 
     case 'underMinute':
       return { kind: 'underMinute' };
     case 'minutes':
-      return { kind: 'minutes', minutes: Math.max(1, Math.round(estimate.medianMs / 60_000)) };
+      return { kind: 'minutes', minutes: Math.max(1, Math.round(estimate.saidMs / 60_000)) };
     case 'fewMinutes':
       return { kind: 'fewMinutes' };
     case 'longWait':

@@ -4,7 +4,13 @@
  * when the history is short or the wait too uncertain.
  */
 import { describe, expect, it } from 'vitest';
-import { estimateWait, MIN_HISTORY, type WaitHistory } from '../../src/services/waitEstimate.ts';
+import {
+  estimateWait,
+  likeliestWithin,
+  MIN_HISTORY,
+  TOLERANCE,
+  type WaitHistory,
+} from '../../src/services/waitEstimate.ts';
 
 const MIN = 60_000;
 /** handle times spread around four minutes, as a company's afternoon recorded them */
@@ -70,5 +76,24 @@ describe('estimateWait', () => {
   it('when asked twice with the same inputs, then the same answer (a seeded simulation, not a new guess each poll)', () => {
     const pool = { ahead: 4, agents: busy(1, 2) };
     expect(estimateWait(pool, history(), 42)).toEqual(estimateWait(pool, history(), 42));
+  });
+
+  it('when the simulated waits run long, then the number said is the one most waits fall within 30 % of, below their median', () => {
+    // waits skewed long, as a queue's are: most near 6 minutes, a tail out to 20
+    const waits = [5, 5.5, 5.8, 6, 6, 6.2, 6.5, 7, 8, 9, 11, 14, 17, 20].map((m) => m * MIN);
+    const median = waits[Math.floor(waits.length / 2)]!;
+    const within = (x: number) => waits.filter((w) => Math.abs(x - w) / w <= TOLERANCE).length;
+    const said = likeliestWithin(waits, TOLERANCE);
+    expect(said.atMs).toBeLessThan(median);
+    expect(within(said.atMs)).toBeGreaterThan(within(median));
+    expect(said.share).toBeCloseTo(within(said.atMs) / waits.length, 5);
+  });
+
+  it('when a number is said, then it lies within the simulated spread (10th to 90th percentile)', () => {
+    const e = estimateWait({ ahead: 10, agents: busy(1, 2, 3) }, history());
+    expect(e.kind).toBe('minutes');
+    if (e.kind !== 'minutes') return;
+    expect(e.saidMs).toBeGreaterThanOrEqual(e.lowMs);
+    expect(e.saidMs).toBeLessThanOrEqual(e.highMs);
   });
 });
