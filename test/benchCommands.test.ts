@@ -18,9 +18,11 @@ describe('bench commands', () => {
     for (const row of rows) expect(row, row.slice(0, 40)).not.toMatch(/`node bench\//);
   });
 
-  it('when scripts/bench runs, then it prepares chromium with the stack\'s packages and runs the named bench; an unknown one is refused by name', () => {
+  it("when scripts/bench runs, then it prepares chromium with the stack's packages and runs the named bench; an unknown one is refused by name", () => {
     expect(fs.readFileSync('scripts/bench', 'utf8')).toMatch(/^lobby_prepare chromium$/m);
-    expect(execFileSync('./scripts/bench', ['--list'], { encoding: 'utf8' }).split('\n')).toEqual(expect.arrayContaining([...benches, 'api/run.ts']));
+    expect(execFileSync('./scripts/bench', ['--list'], { encoding: 'utf8' }).split('\n')).toEqual(
+      expect.arrayContaining([...benches, 'api/run.ts']),
+    );
     let refused = '';
     try {
       execFileSync('./scripts/bench', ['nothing-here.ts'], { encoding: 'utf8', stdio: 'pipe' });
@@ -29,4 +31,15 @@ describe('bench commands', () => {
     }
     expect(refused).toContain('no bench/nothing-here.ts');
   });
+
+  it('when the API bench runs for a second, then its server starts with the configuration the server requires and both routes answer', () => {
+    // the bench builds its own server configuration: a secret the server starts to require breaks it here
+    const out = execFileSync(process.execPath, ['bench/api/run.ts', '1', '5', '--add-only'], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+      timeout: 90_000,
+    });
+    expect(out).toMatch(/^bare +\d+ req\/s .* non-2xx 0 +errors 0$/m);
+    expect(out).toMatch(/^lobby +\d+ req\/s .* non-2xx 0 +errors 0$/m);
+  }, 120_000);
 });

@@ -26,6 +26,7 @@ const config = loadConfig({
   XMPP_JWT_SECRET: secret(),
   API_TOKEN_SECRET: secret(),
   SESSION_SECRET: secret(),
+  EJABBERD_EVENTS_SECRET: secret(),
   JANUS_TOKEN_SECRET: secret(),
   JANUS_ROOM_ADMIN_KEY: secret(),
   LOBBY_REGISTER_RATE_LIMIT: '100000',
