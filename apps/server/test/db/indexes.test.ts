@@ -2,7 +2,7 @@ import { sql, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCallsToCheck } from '../../src/services/vanishedGuests.ts';
 import { roomsProvisionedBeforeQuery } from '../../src/repositories/guests.ts';
-import { chainAnsweredQuery, chainQuery } from '../../src/repositories/callReports.ts';
+import { chainAnsweredQuery, chainQuery, openFromAddressQuery, openOfGuestQuery } from '../../src/repositories/callReports.ts';
 import { dialects, freshDb } from '../helpers/context.ts';
 import type { TestDb } from '../helpers/context.ts';
 
@@ -54,6 +54,22 @@ describe.each(dialects())('the plan of the open-call sweep (%s)', (dialect) => {
       expect(plan).not.toContain('call_reports_company_created');
       if (dialect === 'postgres') expect(plan).not.toMatch(/Seq Scan/);
     }
+  });
+
+  it("when a new call looks for the guest's open calls, then the database finds them by the guest, not by reading the company's calls of the last hours", async () => {
+    const plan = await planOf(openOfGuestQuery(t.db.kysely, 18, 'g_x', Date.now() - 3_600_000).compile());
+    // SQLite by the guest's index; PostgreSQL, on an empty table, may as well read a partial index of the
+    // open calls only (its cost model's choice): either way not the company's history
+    expect(plan).toMatch(dialect === 'sqlite' ? /call_reports_guest/ : /call_reports_guest|call_reports_open/);
+    expect(plan).not.toContain('call_reports_company_created');
+    if (dialect === 'postgres') expect(plan).not.toMatch(/Seq Scan/);
+  });
+
+  it("when a new call counts its address's open calls, then the database reads the open calls of that address, not the company's calls of the last hours", async () => {
+    const plan = await planOf(openFromAddressQuery(t.db.kysely, 18, 'a1', Date.now() - 3_600_000, 'g_x').compile());
+    expect(plan).toContain('call_reports_open_from');
+    expect(plan).not.toContain('call_reports_company_created');
+    if (dialect === 'postgres') expect(plan).not.toMatch(/Seq Scan/);
   });
 
   it('when the schema is migrated, then the origin index is partial: a new call (no origin) takes no entry in it, only resumed calls do', async () => {
