@@ -61,7 +61,8 @@ type ReportRow = {
   call_answered_at: number | null;
   call_ended_at: number | null;
   guest_exit_at: number | null;
-  booked_at: number | null;
+  /** read by the daily counts only (chainTalkMs's other callers leave it out) */
+  booked_at?: number | null;
 };
 
 /** SQLite's default limit of bound parameters is 32766; stay far below it. */
@@ -162,7 +163,7 @@ export function createReportsRepository(db: Kysely<Database>) {
             a.answered += 1;
             a.wait.push(Math.max(0, answered - Number(r.call_initiated_at ?? created)));
             if (talk !== null) a.talk.push(talk);
-          } else if (r.booked_at !== null) {
+          } else if ((r.booked_at ?? null) !== null) {
             a.booked += 1;
           } else if (ended !== null || now - created > staleMs) {
             a.abandoned += 1;
