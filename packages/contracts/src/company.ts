@@ -134,6 +134,8 @@ export const CompanySettings = Type.Object({
   appointmentBooking: Type.Boolean(),
   /** the estimated wait, in minutes, past which the waiting guest is offered booking (when appointmentBooking) */
   bookingAfterMinutes: Type.Integer({ minimum: 1, maximum: 240 }),
+  /** the wall board's service level: the share of calls answered within this many seconds (docs/api.md "Wall board") */
+  serviceLevelSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
   /** Websites allowed to embed the widget (origins like https://www.example.com; docs/widget.md). */
   widgetOrigins: Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$', maxLength: 255 }), { maxItems: 50 }),
 });
@@ -191,6 +193,7 @@ export const companyDefaults: CompanySettings = {
   waitEstimate: true,
   appointmentBooking: false,
   bookingAfterMinutes: 10,
+  serviceLevelSeconds: 60,
   widgetOrigins: [],
 };
 

@@ -22,7 +22,7 @@ export function withService<DB, TB extends keyof DB, O>(
 
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-interface Acc {
+export interface Acc {
   calls: number;
   answered: number;
   abandoned: number;
@@ -102,14 +102,15 @@ export function chainTalkMs(parts: ReportRow[]): number | null {
  */
 export function createReportsRepository(db: Kysely<Database>) {
   return {
-    async daily(
+    /** The counts of each day and of the whole range (daily() formats them; the wall board reads today's). */
+    async accumulate(
       companyId: number,
       fromDay: string,
       toDay: string,
       now: number,
       staleMs: number,
       service: ServiceFilter = 'all',
-    ): Promise<Reports> {
+    ): Promise<{ byDay: Map<string, Acc>; total: Acc }> {
       const from = Date.parse(`${fromDay}T00:00:00Z`);
       const to = Date.parse(`${toDay}T00:00:00Z`) + DAY_MS;
       const columns = ['created_at', 'call_id', 'origin_call_id', 'call_initiated_at', 'call_answered_at', 'call_ended_at', 'guest_exit_at', 'booked_at'] as const;
@@ -177,6 +178,18 @@ export function createReportsRepository(db: Kysely<Database>) {
         acc.scores.push(score);
         total.scores.push(score);
       }
+      return { byDay, total };
+    },
+
+    async daily(
+      companyId: number,
+      fromDay: string,
+      toDay: string,
+      now: number,
+      staleMs: number,
+      service: ServiceFilter = 'all',
+    ): Promise<Reports> {
+      const { byDay, total } = await this.accumulate(companyId, fromDay, toDay, now, staleMs, service);
       const days: ReportDay[] = [...byDay.entries()].map(([day, a]) => ({
         day,
         calls: a.calls,

@@ -59,6 +59,8 @@ export const BEHAVIOUR: FieldSpec[] = [
   // docs/guest-journey.md "Booking a time instead"
   { key: 'appointmentBooking', kind: 'bool' },
   { key: 'bookingAfterMinutes', kind: 'number', min: 1, max: 240 },
+  // the wall board's service level target (docs/api.md "Wall board")
+  { key: 'serviceLevelSeconds', kind: 'number', min: 5, max: 3600 },
   { key: 'previewScreen', kind: 'bool' },
   { key: 'welcomeForm', kind: 'bool' },
   { key: 'requestLocation', kind: 'bool' },

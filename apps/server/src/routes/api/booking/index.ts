@@ -137,6 +137,7 @@ function bookingRoutes(app: App, services: Services): void {
       if (!booked) return fail(reply, 409, 'startsAt: this time was just taken, choose another');
       // the guest leaves its queue by booking: reported as booked, not abandoned
       if (report) await services.repos.callReports.markBooked(report.id, now);
+      services.events.publish('callStats', { companyId: company.id });
       return reply.code(201).send({
         data: { reference: booked.reference, link: booked.link, startsAt: booked.startsAt, durationMinutes: booked.durationMinutes, callType: body.callType },
       });
