@@ -11,9 +11,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
-import { execute } from '../support/db.ts';
 import { agentSignsIn, closeAll } from '../support/journey.ts';
-import { DEMO_COMPANY_ID, arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
+import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
+import { seedLongWait } from '../support/guest/longWait.ts';
 import { LAPTOP, PHONE, expectScreen, record } from '../support/guest/screens.ts';
 import { DEMO_ADMIN } from '../support/api.ts';
 import { adminApi, makeAgent } from './routing-support.ts';
@@ -122,17 +122,7 @@ test('when the estimated wait passes the company’s threshold, then the guest m
     schedule: { timezone: 'UTC', weekly: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, from: '00:00', to: '23:59' })) },
   });
   // a history of calls handled in about forty minutes, and one in progress on the pool's only agent
-  const now = Date.now();
-  const seeded = `book-${crypto.randomBytes(4).toString('hex')}`;
-  for (let i = 0; i < 13; i++) {
-    const created = now - 110 * 60_000 + i * 5 * 60_000;
-    const answered = i === 12 ? now - 60_000 : created + 20_000;
-    await execute(
-      `INSERT INTO call_reports (call_id, company_id, guest_username, assignment_id, source, status, created_at, call_initiated_at, agent_answered_at, call_ended_at)
-       VALUES (?, ?, ?, ?, 'site', 'ok', ?, ?, ?, ?)`,
-      [`${seeded}-${i}`, DEMO_COMPANY_ID, `g${crypto.randomBytes(8).toString('hex')}`, assignmentId, created, created, answered, i === 12 ? null : answered + (38 + (i % 4)) * 60_000],
-    );
-  }
+  await seedLongWait(assignmentId);
   const day = new Date().toISOString().slice(0, 10);
   type Totals = { calls: number; abandoned: number; booked: number };
   const totals = async () => (await adminApi<{ totals: Totals }>('GET', `/console/reports?from=${day}&to=${day}`)).totals;
