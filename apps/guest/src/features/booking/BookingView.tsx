@@ -138,7 +138,8 @@ function BookingForm() {
               {(days.get(day) ?? []).map((iso) => (
                 <label key={iso} className={styles.choice}>
                   <input type="radio" name="booking-time" value={iso} checked={startsAt === iso} onChange={() => setStartsAt(iso)} />
-                  <span dir="ltr">{timeLabel(iso)}</span>
+                  {/* in the page's direction: "12:00 م" reads right in Arabic, "12:00 PM" in English */}
+                  <span>{timeLabel(iso)}</span>
                 </label>
               ))}
             </div>
