@@ -3,15 +3,13 @@
  * calls — one answered, one abandoned, one booked instead — its figures have moved by exactly those,
  * live through the console's event stream (the page is never reloaded); axe finds nothing serious.
  */
-import crypto from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { DEMO_ADMIN } from '../support/api.ts';
 import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
-import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
-import { seedLongWait } from '../support/guest/longWait.ts';
+import { restoreAll } from '../support/guest/arrange.ts';
+import { arrangeLongWaitBooking } from '../support/guest/longWait.ts';
 import { LAPTOP, expectAccessible } from '../support/guest/screens.ts';
-import { adminApi } from './routing-support.ts';
 
 test.use({ trace: 'off' });
 
@@ -38,15 +36,7 @@ const valueOf = async (page: Page, key: string) => Number(await figure(page, key
 
 test('when a call is answered, one abandoned and one booked instead, then the wall board shows exactly those, live', async ({}, testInfo) => {
   test.setTimeout(360_000);
-  const longWait = `Long wait ${crypto.randomBytes(3).toString('hex')}`;
-  const { id: longWaitId } = await adminApi<{ id: number }>('POST', '/admin/assignments', { name: longWait, type: 'queue' });
-  await arrangeCompanySettings({
-    language: 'english',
-    appointmentBooking: true,
-    bookingAfterMinutes: 5,
-    schedule: { timezone: 'UTC', weekly: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, from: '00:00', to: '23:59' })) },
-  });
-  await seedLongWait(longWaitId);
+  const longWait = await arrangeLongWaitBooking('english');
 
   // the supervisor's large screen: the board opened from the header by keyboard
   const board = await launch('wallboard-admin', LARGE);

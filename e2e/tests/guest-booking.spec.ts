@@ -7,13 +7,12 @@
  * The schedule, the other agents' appointments and a day's history are arranged through the admin API
  * and the database; everything else is clicked and typed.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { agentSignsIn, closeAll } from '../support/journey.ts';
 import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
-import { seedLongWait } from '../support/guest/longWait.ts';
+import { arrangeLongWaitBooking } from '../support/guest/longWait.ts';
 import { LAPTOP, PHONE, expectScreen, record } from '../support/guest/screens.ts';
 import { DEMO_ADMIN } from '../support/api.ts';
 import { adminApi, makeAgent } from './routing-support.ts';
@@ -112,17 +111,8 @@ test('when the company is closed, then the guest books a time, the agent sees it
 
 test('when the estimated wait passes the company’s threshold, then the guest may book instead, and the call is reported as booked, not abandoned', async ({}, testInfo) => {
   test.setTimeout(300_000);
-  const name = `Long wait ${crypto.randomBytes(3).toString('hex')}`;
-  const { id: assignmentId } = await adminApi<{ id: number }>('POST', '/admin/assignments', { name, type: 'queue' });
-  await arrangeCompanySettings({
-    language: 'arabic',
-    appointmentBooking: true,
-    bookingAfterMinutes: 5,
-    // open all day, every day: the guest calls now and books a later time
-    schedule: { timezone: 'UTC', weekly: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, from: '00:00', to: '23:59' })) },
-  });
-  // a history of calls handled in about forty minutes, and one in progress on the pool's only agent
-  await seedLongWait(assignmentId);
+  // a long wait: a history of calls handled in about forty minutes, one in progress on the pool's only agent
+  const name = await arrangeLongWaitBooking('arabic');
   const day = new Date().toISOString().slice(0, 10);
   type Totals = { calls: number; abandoned: number; booked: number };
   const totals = async () => (await adminApi<{ totals: Totals }>('GET', `/console/reports?from=${day}&to=${day}`)).totals;

@@ -5,7 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { execute } from '../db.ts';
-import { DEMO_COMPANY_ID } from './arrange.ts';
+import { DEMO_COMPANY_ID, arrangeCompanySettings } from './arrange.ts';
+import { adminApi } from '../../tests/routing-support.ts';
 
 export async function seedLongWait(assignmentId: number, now = Date.now()): Promise<void> {
   const seeded = `long-${crypto.randomBytes(4).toString('hex')}`;
@@ -20,4 +21,22 @@ export async function seedLongWait(assignmentId: number, now = Date.now()): Prom
       [`${seeded}-${i}`, DEMO_COMPANY_ID, `g${crypto.randomBytes(8).toString('hex')}`, assignmentId, created, created, answered, answered, i === 12 ? null : answered + (38 + (i % 4)) * 60_000],
     );
   }
+}
+
+/**
+ * A new assignment with a long estimated wait, in a company open all day that takes bookings past five
+ * minutes (docs/guest-journey.md "Booking a time instead"); the settings come back in restoreAll().
+ */
+export async function arrangeLongWaitBooking(language: 'english' | 'arabic'): Promise<string> {
+  const name = `Long wait ${crypto.randomBytes(3).toString('hex')}`;
+  const { id } = await adminApi<{ id: number }>('POST', '/admin/assignments', { name, type: 'queue' });
+  await arrangeCompanySettings({
+    language,
+    appointmentBooking: true,
+    bookingAfterMinutes: 5,
+    // open all day, every day: the guest calls now and books a later time
+    schedule: { timezone: 'UTC', weekly: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, from: '00:00', to: '23:59' })) },
+  });
+  await seedLongWait(id);
+  return name;
 }

@@ -52,6 +52,30 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
     callType: r.call_type ?? null,
   });
 
+  /** One appointment row: made in the console (`createdBy`) or booked by a guest (`bookedBy`, `callType`). */
+  const insert = async (
+    companyId: number,
+    a: { agentId: number; startsAt: number; durationMinutes: number; note: string; createdBy: number | null; bookedBy: string | null; callType: 'video' | 'voice' | null },
+  ): Promise<number> => {
+    const row = await db
+      .insertInto('appointments')
+      .values({
+        company_id: companyId,
+        reference: newReference(),
+        agent_id: a.agentId,
+        starts_at: a.startsAt,
+        duration_minutes: a.durationMinutes,
+        note: a.note,
+        created_by: a.createdBy,
+        created_at: now(),
+        booked_by: a.bookedBy,
+        call_type: a.callType,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  };
+
   return {
     /** The company's appointments from `since` on (ordered by time); only one agent's when `agentId` is given. */
     async list(companyId: number, since: number, agentId?: number): Promise<Appointment[]> {
@@ -83,21 +107,7 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
       companyId: number,
       a: { agentId: number; startsAt: number; durationMinutes: number; note: string; createdBy: number },
     ): Promise<Appointment> {
-      const row = await db
-        .insertInto('appointments')
-        .values({
-          company_id: companyId,
-          reference: newReference(),
-          agent_id: a.agentId,
-          starts_at: a.startsAt,
-          duration_minutes: a.durationMinutes,
-          note: a.note,
-          created_by: a.createdBy,
-          created_at: now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const created = await this.byId(companyId, row.id);
+      const created = await this.byId(companyId, await insert(companyId, { ...a, bookedBy: null, callType: null }));
       if (!created) throw new Error('appointment vanished');
       return created;
     },
@@ -130,23 +140,7 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
     ): Promise<Appointment | null> {
       let id: number;
       try {
-        const row = await db
-          .insertInto('appointments')
-          .values({
-            company_id: companyId,
-            reference: newReference(),
-            agent_id: a.agentId,
-            starts_at: a.startsAt,
-            duration_minutes: a.durationMinutes,
-            note: a.note,
-            created_by: null,
-            created_at: now(),
-            booked_by: a.bookedBy,
-            call_type: a.callType,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        id = row.id;
+        id = await insert(companyId, { ...a, createdBy: null });
       } catch (e) {
         if (uniqueViolation(e)) return null;
         throw e;

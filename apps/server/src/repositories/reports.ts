@@ -100,17 +100,13 @@ export function chainTalkMs(parts: ReportRow[]): number | null {
  * - ratings: rating submissions of those calls, by the day of the call;
  * - service: `talk` (reports without a service type included), `widget`, or `all`.
  */
+/** A company, its first and last day (YYYY-MM-DD, UTC), now, the age past which an open call counts abandoned, the service. */
+type RangeArgs = [companyId: number, fromDay: string, toDay: string, now: number, staleMs: number, service?: ServiceFilter];
+
 export function createReportsRepository(db: Kysely<Database>) {
   return {
     /** The counts of each day and of the whole range (daily() formats them; the wall board reads today's). */
-    async accumulate(
-      companyId: number,
-      fromDay: string,
-      toDay: string,
-      now: number,
-      staleMs: number,
-      service: ServiceFilter = 'all',
-    ): Promise<{ byDay: Map<string, Acc>; total: Acc }> {
+    async accumulate(...[companyId, fromDay, toDay, now, staleMs, service = 'all']: RangeArgs): Promise<{ byDay: Map<string, Acc>; total: Acc }> {
       const from = Date.parse(`${fromDay}T00:00:00Z`);
       const to = Date.parse(`${toDay}T00:00:00Z`) + DAY_MS;
       const columns = ['created_at', 'call_id', 'origin_call_id', 'call_initiated_at', 'call_answered_at', 'call_ended_at', 'guest_exit_at', 'booked_at'] as const;
@@ -181,15 +177,9 @@ export function createReportsRepository(db: Kysely<Database>) {
       return { byDay, total };
     },
 
-    async daily(
-      companyId: number,
-      fromDay: string,
-      toDay: string,
-      now: number,
-      staleMs: number,
-      service: ServiceFilter = 'all',
-    ): Promise<Reports> {
-      const { byDay, total } = await this.accumulate(companyId, fromDay, toDay, now, staleMs, service);
+    async daily(...args: RangeArgs): Promise<Reports> {
+      const [, fromDay, toDay, , , service = 'all'] = args;
+      const { byDay, total } = await this.accumulate(...args);
       const days: ReportDay[] = [...byDay.entries()].map(([day, a]) => ({
         day,
         calls: a.calls,

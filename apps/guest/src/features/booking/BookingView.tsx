@@ -132,29 +132,23 @@ function BookingForm() {
               ))}
             </select>
           </label>
-          <fieldset className={styles.group}>
-            <legend>{t('booking.time')}</legend>
-            <div className={styles.times}>
-              {(days.get(day) ?? []).map((iso) => (
-                <label key={iso} className={styles.choice}>
-                  <input type="radio" name="booking-time" value={iso} checked={startsAt === iso} onChange={() => setStartsAt(iso)} />
-                  {/* in the page's direction: "12:00 م" reads right in Arabic, "12:00 PM" in English */}
-                  <span>{timeLabel(iso)}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          <fieldset className={styles.group}>
-            <legend>{t('booking.callType')}</legend>
-            <div className={styles.times}>
-              {(['video', 'voice'] as const).map((kind) => (
-                <label key={kind} className={styles.choice}>
-                  <input type="radio" name="booking-call-type" value={kind} checked={callType === kind} onChange={() => setCallType(kind)} />
-                  <span>{t(kind === 'video' ? 'booking.video' : 'booking.voice')}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <Pills
+            legend={t('booking.time')}
+            name="booking-time"
+            value={startsAt}
+            onChange={setStartsAt}
+            options={(days.get(day) ?? []).map((iso) => ({ value: iso, label: timeLabel(iso) }))}
+          />
+          <Pills
+            legend={t('booking.callType')}
+            name="booking-call-type"
+            value={callType}
+            onChange={(v) => setCallType(v === 'voice' ? 'voice' : 'video')}
+            options={[
+              { value: 'video', label: t('booking.video') },
+              { value: 'voice', label: t('booking.voice') },
+            ]}
+          />
           <label className={fieldStyles.field}>
             {t('booking.name')}
             <input required autoComplete="name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
@@ -190,6 +184,24 @@ function BookingForm() {
         {t('booking.back')}
       </Button>
     </section>
+  );
+}
+
+/** A group of radio buttons drawn as pills (arrow keys move within it, as for any radio group). */
+function Pills(p: { legend: string; name: string; value: string; onChange: (value: string) => void; options: Array<{ value: string; label: string }> }) {
+  return (
+    <fieldset className={styles.group}>
+      <legend>{p.legend}</legend>
+      <div className={styles.times}>
+        {p.options.map((o) => (
+          <label key={o.value} className={styles.choice}>
+            <input type="radio" name={p.name} value={o.value} checked={p.value === o.value} onChange={() => p.onChange(o.value)} />
+            {/* in the page's direction: "12:00 م" reads right in Arabic, "12:00 PM" in English */}
+            <span>{o.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }
 
