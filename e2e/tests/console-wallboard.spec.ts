@@ -86,4 +86,12 @@ test('when a call is answered, one abandoned and one booked instead, then the wa
   await expect(figure(board.page, 'abandoned')).toHaveAttribute('data-value', String(before.abandoned + 1));
   await screenshot(board.page, testInfo, 'wallboard-large');
   await expectAccessible(board.page, testInfo, 'wallboard');
+
+  // the same board in Arabic, right to left
+  await board.page.getByRole('button', { name: 'العربية' }).click();
+  await expect(board.page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(board.page.getByRole('heading', { name: 'لوحة المتابعة' })).toBeVisible();
+  await expect(figure(board.page, 'booked')).toContainText('حجزوا موعدًا');
+  await screenshot(board.page, testInfo, 'wallboard-large-ar');
+  await expectAccessible(board.page, testInfo, 'wallboard-ar');
 });

@@ -160,3 +160,18 @@ describe.each(dialects())('booking a time (%s)', (dialect) => {
     expect((await settings({ appointmentBooking: true })).statusCode).toBe(200);
   });
 });
+
+describe('booking a time: the rate limit', () => {
+  it('when one guest asks more often than a browser may register in a minute, then 429; another guest is not held back', async () => {
+    const t = await createTestContext('sqlite', { config: { registerBrowserRateLimit: 2 } });
+    try {
+      const companyId = await addCompany(t.db, { name: 'Limited Co', settings: { appointmentBooking: true } });
+      const [one, two] = [await registerGuest(t.app, { companyId }), await registerGuest(t.app, { companyId })];
+      const ask = async (g: RegisteredGuest) => (await t.app.inject({ method: 'GET', url: '/api/booking/slots', headers: bearer(g.access_token) })).statusCode;
+      expect([await ask(one), await ask(one), await ask(one)]).toEqual([200, 200, 429]);
+      expect(await ask(two)).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
