@@ -119,6 +119,8 @@ export const Appointment = Type.Object({
   /** the guest link, relative to the installation's origin: /appointment/{reference} */
   link: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
+  /** a guest's booking (docs/guest-journey.md "Booking a time instead"): the call it asked for; null when made in the console */
+  callType: Type.Union([Type.Literal('video'), Type.Literal('voice'), Type.Null()]),
 });
 export type Appointment = Static<typeof Appointment>;
 
@@ -161,6 +163,7 @@ export const ReportDay = Type.Object({
   calls: Type.Integer(),
   answered: Type.Integer(),
   abandoned: Type.Integer(),
+  booked: Type.Integer({ description: 'not answered: the guest left the queue by booking a time' }),
   avgWaitSeconds: Type.Number(),
   avgTalkSeconds: Type.Number(),
   ratings: Type.Integer({ description: 'rated calls' }),
@@ -176,6 +179,7 @@ export const Reports = Type.Object({
     calls: Type.Integer(),
     answered: Type.Integer(),
     abandoned: Type.Integer(),
+    booked: Type.Integer(),
     avgWaitSeconds: Type.Number(),
     avgTalkSeconds: Type.Number(),
     ratings: Type.Integer(),

@@ -130,6 +130,12 @@ export const CompanySettings = Type.Object({
   queuePosition: Type.Boolean(),
   /** the waiting guest sees an estimate of its wait, from the company's recent calls */
   waitEstimate: Type.Boolean(),
+  /** guests may book a time with an agent instead of waiting (docs/guest-journey.md "Booking a time instead") */
+  appointmentBooking: Type.Boolean(),
+  /** the estimated wait, in minutes, past which the waiting guest is offered booking (when appointmentBooking) */
+  bookingAfterMinutes: Type.Integer({ minimum: 1, maximum: 240 }),
+  /** the wall board's service level: the share of calls answered within this many seconds (docs/api.md "Wall board") */
+  serviceLevelSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
   /** Websites allowed to embed the widget (origins like https://www.example.com; docs/widget.md). */
   widgetOrigins: Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$', maxLength: 255 }), { maxItems: 50 }),
 });
@@ -185,6 +191,9 @@ export const companyDefaults: CompanySettings = {
   assignmentFilter: 'all',
   queuePosition: true,
   waitEstimate: true,
+  appointmentBooking: false,
+  bookingAfterMinutes: 10,
+  serviceLevelSeconds: 60,
   widgetOrigins: [],
 };
 

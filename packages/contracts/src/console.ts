@@ -80,3 +80,33 @@ export type ConsoleRooms = Static<typeof ConsoleRooms>;
 
 /** Server-sent events of GET /api/console/events: `event: callOpened`, `data: <OpenCall JSON>`. */
 export const CONSOLE_EVENT_CALL_OPENED = 'callOpened';
+/** to supervisors and admins: the company's call figures changed; the wall board reads them again (no data) */
+export const CONSOLE_EVENT_WALLBOARD = 'wallboard';
+
+/**
+ * GET /api/console/wallboard (supervisors and admins): the company's calls now and today (docs/api.md
+ * "Wall board"). `since`: when the longest-waiting call of the assignment began waiting (the board counts
+ * on from it); `assignmentId` null for appointment calls.
+ */
+export const Wallboard = Type.Object({
+  queues: Type.Array(
+    Type.Object({
+      assignmentId: Type.Union([Type.Integer(), Type.Null()]),
+      name: Type.String(),
+      waiting: Type.Integer(),
+      longestWaitSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    }),
+  ),
+  agents: Type.Object({ available: Type.Integer(), inCall: Type.Integer(), away: Type.Integer() }),
+  today: Type.Object({
+    day: Type.String({ description: 'YYYY-MM-DD (UTC), as the reports count days' }),
+    answered: Type.Integer(),
+    abandoned: Type.Integer(),
+    booked: Type.Integer(),
+    /** answered within serviceLevelSeconds ÷ (answered + abandoned); null before any such call */
+    serviceLevel: Type.Union([Type.Number(), Type.Null()]),
+    serviceLevelSeconds: Type.Integer(),
+  }),
+  at: Type.String({ format: 'date-time' }),
+});
+export type Wallboard = Static<typeof Wallboard>;

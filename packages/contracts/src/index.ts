@@ -14,3 +14,4 @@ export * from './callDetails.ts';
 export * from './media.ts';
 export * from './schedule.ts';
 export * from './guestLabel.ts';
+export * from './booking.ts';

@@ -13,6 +13,7 @@ import { SettingsPage } from '../features/admin/SettingsPage.tsx';
 import { UsersPage } from '../features/admin/UsersPage.tsx';
 import { hasRole } from '../features/admin/roles.ts';
 import { ReportsPage } from '../features/reports/ReportsPage.tsx';
+import { WallboardPage } from '../features/wallboard/WallboardPage.tsx';
 import { RecordingsPage } from '../features/reports/RecordingsPage.tsx';
 import type { Role } from '../api/console.ts';
 import { AgentActionsContext, useAgentActions, type AgentActions } from '../state/agentActions.ts';
@@ -94,6 +95,7 @@ const GUARDED: Array<{ path: string; min: Role; element: ReactNode }> = [
   { path: '/admin/rules', min: 'admin', element: <GuestRulesPage /> },
   { path: '/appointments', min: 'agent', element: <AppointmentsPage /> },
   { path: '/reports', min: 'supervisor', element: <ReportsPage /> },
+  { path: '/wallboard', min: 'supervisor', element: <WallboardPage /> },
   { path: '/recordings', min: 'supervisor', element: <RecordingsPage /> },
 ];
 

@@ -1,7 +1,11 @@
-import { useCallback, useEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { ScreenSwitch } from '../features/screens/ScreenSwitch.tsx';
 import { ScreenRegistry } from '../features/screens/registry.ts';
-import { useGuestStoreApi } from '../state/store.ts';
+import { useGuestStore, useGuestStoreApi } from '../state/store.ts';
+import { LoadingScreen } from '../features/loading/LoadingScreen.tsx';
+
+// only a guest who books loads it (docs/guest-journey.md "Booking a time instead")
+const BookingView = lazy(() => import('../features/booking/BookingView.tsx').then((m) => ({ default: m.BookingView })));
 import { loadCompanyInto } from './bootstrap.ts';
 import { useAppServices } from '../state/services.ts';
 import { PageShell } from './PageShell.tsx';
@@ -12,6 +16,7 @@ export function CallPage() {
   const store = useGuestStoreApi();
   const { loadCompany, gate } = useAppServices();
   const { reference, webview } = useGuestRoute();
+  const booking = useGuestStore((s) => s.booking !== null);
 
   useEffect(() => {
     store.getState().setWebview(webview);
@@ -32,7 +37,13 @@ export function CallPage() {
 
   return (
     <PageShell>
-      <ScreenSwitch onRetry={retry} />
+      {booking ? (
+        <Suspense fallback={<LoadingScreen />}>
+          <BookingView />
+        </Suspense>
+      ) : (
+        <ScreenSwitch onRetry={retry} />
+      )}
     </PageShell>
   );
 }

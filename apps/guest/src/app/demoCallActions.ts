@@ -39,6 +39,8 @@ export function demoCallActions(store: GuestStore): CallActions {
       sendEvent(store, { type: 'FORM_DONE' });
       return Promise.resolve();
     },
+    book: (booking) =>
+      Promise.resolve({ reference: 'demo', link: '/appointment/demo', startsAt: booking.startsAt, durationMinutes: 30, callType: booking.callType }),
     chooseDevices(devices) {
       s().setDevices(devices);
     },

@@ -4,6 +4,7 @@
 import { createContext, useContext } from 'react';
 import type { CallKind } from './store.ts';
 import type { FormAnswers, GuestSession } from '../api/guest.ts';
+import type { BookingCreate, GuestBooking } from '@lobby/contracts';
 
 export interface RatingAnswer {
   /** 1–5. */
@@ -36,6 +37,11 @@ export interface CallActions {
   session(): Promise<GuestSession | null>;
   /** Welcome form: send the answers; the selection screen then shows the call buttons. */
   submitWelcomeForm(formId: number | string, answers: FormAnswers): Promise<void>;
+  /**
+   * Book a time instead of waiting (docs/guest-journey.md "Booking a time instead"). A waiting guest's
+   * call is named in the booking (reported as booked) and then left.
+   */
+  book(booking: Omit<BookingCreate, 'call_id'>): Promise<GuestBooking>;
   /** Preview screen: the camera and microphone the guest chose. */
   chooseDevices(devices: { video?: string | null; audio?: string | null }): void;
 }

@@ -10,7 +10,7 @@ import type { Screen } from './screens.ts';
 import { initialInCall, type InCallState } from './inCall.ts';
 // the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
 import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
-import type { WaitPlace } from '@lobby/contracts';
+import type { GuestBooking, WaitPlace } from '@lobby/contracts';
 import type { MediaNotice, NetworkQuality } from '@lobby/call';
 
 export type { Screen } from './screens.ts';
@@ -61,6 +61,8 @@ export interface GuestData {
   waitingSince: number | null;
   /** the guest's place in the queue and the estimate of its wait, as the server last told them (features/waiting) */
   waitPlace: WaitPlace | null;
+  /** booking a time instead of waiting (features/booking): shown over the screen while set; the booking once made */
+  booking: { booked: GuestBooking | null } | null;
   endReason: EndReason | null;
   unsupportedReason: UnsupportedReason | null;
   error: AppError | null;
@@ -113,6 +115,7 @@ export interface GuestActions {
   setUnsupportedReason: (reason: UnsupportedReason | null) => void;
   setError: (error: AppError | null) => void;
   setFormRequired: (required: boolean) => void;
+  setBooking: (booking: GuestData['booking']) => void;
   setPosition: (position: { latitude: string; longitude: string } | null) => void;
   setChecking: (checking: 'location' | 'form' | null) => void;
   setDevices: (devices: { video?: string | null; audio?: string | null }) => void;
@@ -143,6 +146,7 @@ export const initialGuestData: GuestData = {
   callStartedAt: null,
   waitingSince: null,
   waitPlace: null,
+  booking: null,
   endReason: null,
   unsupportedReason: null,
   error: null,
@@ -188,6 +192,7 @@ export function createGuestStore(initial: Partial<GuestData> = {}): GuestStore {
     setUnsupportedReason: (unsupportedReason) => set({ unsupportedReason }),
     setError: (error) => set({ error }),
     setFormRequired: (formRequired) => set({ formRequired }),
+    setBooking: (booking) => set({ booking }),
     setPosition: (position) => set({ position }),
     setChecking: (checking) => set({ checking }),
     setDevices: (devices) =>

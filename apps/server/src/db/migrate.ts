@@ -17,6 +17,7 @@ import { callBugGuestIndex } from './migrations/0013_call_bug_guest_index.ts';
 import { openCallAddress } from './migrations/0014_open_call_address.ts';
 import { sharedRouting } from './migrations/0015_shared_routing.ts';
 import { sharedState } from './migrations/0016_shared_state.ts';
+import { guestBooking } from './migrations/0017_guest_booking.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0014_open_call_address': openCallAddress,
   '0015_shared_routing': sharedRouting,
   '0016_shared_state': sharedState,
+  '0017_guest_booking': guestBooking,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

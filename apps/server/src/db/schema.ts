@@ -118,6 +118,8 @@ export interface CallReportsTable {
   agent_answered_at: Generated<number | null>;
   /** a keyed hash of the address the call was opened from (services/openCalls.ts), for the per-address cap */
   opened_from: Generated<string | null>;
+  /** epoch ms: the guest left the queue by booking a time (migration 0017): booked, not abandoned */
+  booked_at: Generated<number | null>;
 }
 
 export interface FormsTable {

@@ -12,6 +12,9 @@ export interface AppointmentsTable {
   note: string;
   created_by: number | null;
   created_at: number;
+  /** the guest who booked it (migration 0017); null: made in the console */
+  booked_by: Generated<string | null>;
+  call_type: Generated<'video' | 'voice' | null>;
 }
 
 export interface AdminDatabase extends Database {

@@ -15,6 +15,12 @@ export function newReference(): string {
   return out;
 }
 
+/** A unique index refused the row: SQLite's constraint error or PostgreSQL's 23505. */
+function uniqueViolation(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown };
+  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || (typeof err.message === 'string' && err.message.includes('UNIQUE constraint failed'));
+}
+
 export function createAppointmentsRepository(base: Kysely<Database>, now: () => number) {
   const db = adminDb(base);
   const select = () =>
@@ -30,6 +36,7 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
         'appointments.duration_minutes',
         'appointments.note',
         'appointments.created_at',
+        'appointments.call_type',
       ]);
   type Row = Awaited<ReturnType<ReturnType<typeof select>['executeTakeFirstOrThrow']>>;
   const toApi = (r: Row): Appointment => ({
@@ -42,7 +49,32 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
     note: r.note,
     link: `/appointment/${r.reference}`,
     createdAt: new Date(Number(r.created_at)).toISOString(),
+    callType: r.call_type ?? null,
   });
+
+  /** One appointment row: made in the console (`createdBy`) or booked by a guest (`bookedBy`, `callType`). */
+  const insert = async (
+    companyId: number,
+    a: { agentId: number; startsAt: number; durationMinutes: number; note: string; createdBy: number | null; bookedBy: string | null; callType: 'video' | 'voice' | null },
+  ): Promise<number> => {
+    const row = await db
+      .insertInto('appointments')
+      .values({
+        company_id: companyId,
+        reference: newReference(),
+        agent_id: a.agentId,
+        starts_at: a.startsAt,
+        duration_minutes: a.durationMinutes,
+        note: a.note,
+        created_by: a.createdBy,
+        created_at: now(),
+        booked_by: a.bookedBy,
+        call_type: a.callType,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  };
 
   return {
     /** The company's appointments from `since` on (ordered by time); only one agent's when `agentId` is given. */
@@ -75,23 +107,45 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
       companyId: number,
       a: { agentId: number; startsAt: number; durationMinutes: number; note: string; createdBy: number },
     ): Promise<Appointment> {
-      const row = await db
-        .insertInto('appointments')
-        .values({
-          company_id: companyId,
-          reference: newReference(),
-          agent_id: a.agentId,
-          starts_at: a.startsAt,
-          duration_minutes: a.durationMinutes,
-          note: a.note,
-          created_by: a.createdBy,
-          created_at: now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const created = await this.byId(companyId, row.id);
+      const created = await this.byId(companyId, await insert(companyId, { ...a, bookedBy: null, callType: null }));
       if (!created) throw new Error('appointment vanished');
       return created;
+    },
+
+    /** The company's agents (role agent): those a guest may book (docs/guest-journey.md "Booking a time instead"). */
+    async agentIds(companyId: number): Promise<number[]> {
+      const rows = await db.selectFrom('users').select('id').where('company_id', '=', companyId).where('role', '=', 'agent').orderBy('id').execute();
+      return rows.map((r) => r.id);
+    },
+
+    /** The company's appointments that may overlap [from, to) (none lasts longer than 8 hours). */
+    async bookedTimes(companyId: number, from: number, to: number): Promise<Array<{ agentId: number; startsAt: number; durationMinutes: number }>> {
+      const rows = await db
+        .selectFrom('appointments')
+        .select(['agent_id', 'starts_at', 'duration_minutes'])
+        .where('company_id', '=', companyId)
+        .where('starts_at', '>=', from - 8 * 3600_000)
+        .where('starts_at', '<', to)
+        .execute();
+      return rows.map((r) => ({ agentId: r.agent_id, startsAt: Number(r.starts_at), durationMinutes: r.duration_minutes }));
+    },
+
+    /**
+     * A guest's booking; null when the agent's time was taken meanwhile (the unique index of migration
+     * 0017 decides between two requests, on whichever server instance each arrived).
+     */
+    async book(
+      companyId: number,
+      a: { agentId: number; startsAt: number; durationMinutes: number; note: string; callType: 'video' | 'voice'; bookedBy: string },
+    ): Promise<Appointment | null> {
+      let id: number;
+      try {
+        id = await insert(companyId, { ...a, createdBy: null });
+      } catch (e) {
+        if (uniqueViolation(e)) return null;
+        throw e;
+      }
+      return this.byId(companyId, id);
     },
 
     async remove(companyId: number, id: number): Promise<boolean> {

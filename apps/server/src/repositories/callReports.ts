@@ -176,6 +176,19 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
         .execute();
     },
     /**
+     * The guest left the queue by booking a time (docs/guest-journey.md "Booking a time instead"): reported
+     * as booked, not abandoned. Only a call no agent took; false when it was taken.
+     */
+    async markBooked(id: number, now: number): Promise<boolean> {
+      const r = await db
+        .updateTable('call_reports')
+        .set({ booked_at: now })
+        .where('id', '=', id)
+        .where('agent_answered_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    /**
      * Throws DuplicateCallId when call_id exists (one statement: the unique index decides, races included).
      * Every opened call runs it: prepared once, and on SQLite the inserts of one event-loop turn share a
      * commit (db/hotStatements.ts).

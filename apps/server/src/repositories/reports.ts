@@ -22,15 +22,16 @@ export function withService<DB, TB extends keyof DB, O>(
 
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-interface Acc {
+export interface Acc {
   calls: number;
   answered: number;
   abandoned: number;
+  booked: number;
   wait: number[];
   talk: number[];
   scores: number[];
 }
-const emptyAcc = (): Acc => ({ calls: 0, answered: 0, abandoned: 0, wait: [], talk: [], scores: [] });
+const emptyAcc = (): Acc => ({ calls: 0, answered: 0, abandoned: 0, booked: 0, wait: [], talk: [], scores: [] });
 const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : 0);
 
 /**
@@ -60,6 +61,8 @@ type ReportRow = {
   call_answered_at: number | null;
   call_ended_at: number | null;
   guest_exit_at: number | null;
+  /** read by the daily counts only (chainTalkMs's other callers leave it out) */
+  booked_at?: number | null;
 };
 
 /** SQLite's default limit of bound parameters is 32766; stay far below it. */
@@ -90,25 +93,23 @@ export function chainTalkMs(parts: ReportRow[]): number | null {
  * Call statistics of one company from call_reports, per UTC day of the call's creation.
  * - calls: reports with status ok (quota and blocked refusals are not calls);
  * - answered: an agent answered (call_answered_at);
- * - abandoned: not answered, and the guest left or the call ended (or it is older than `staleMs`);
+ * - booked: not answered, the guest left the queue by booking a time (docs/guest-journey.md "Booking a time instead");
+ * - abandoned: not answered nor booked, and the guest left or the call ended (or it is older than `staleMs`);
  * - wait: answered − initiated (or created); talk: see chainTalkMs (the resumed parts of a call count);
  * - a call resumed after hold (a report whose origin_call_id names an earlier call) is not a new call;
  * - ratings: rating submissions of those calls, by the day of the call;
  * - service: `talk` (reports without a service type included), `widget`, or `all`.
  */
+/** A company, its first and last day (YYYY-MM-DD, UTC), now, the age past which an open call counts abandoned, the service. */
+type RangeArgs = [companyId: number, fromDay: string, toDay: string, now: number, staleMs: number, service?: ServiceFilter];
+
 export function createReportsRepository(db: Kysely<Database>) {
   return {
-    async daily(
-      companyId: number,
-      fromDay: string,
-      toDay: string,
-      now: number,
-      staleMs: number,
-      service: ServiceFilter = 'all',
-    ): Promise<Reports> {
+    /** The counts of each day and of the whole range (daily() formats them; the wall board reads today's). */
+    async accumulate(...[companyId, fromDay, toDay, now, staleMs, service = 'all']: RangeArgs): Promise<{ byDay: Map<string, Acc>; total: Acc }> {
       const from = Date.parse(`${fromDay}T00:00:00Z`);
       const to = Date.parse(`${toDay}T00:00:00Z`) + DAY_MS;
-      const columns = ['created_at', 'call_id', 'origin_call_id', 'call_initiated_at', 'call_answered_at', 'call_ended_at', 'guest_exit_at'] as const;
+      const columns = ['created_at', 'call_id', 'origin_call_id', 'call_initiated_at', 'call_answered_at', 'call_ended_at', 'guest_exit_at', 'booked_at'] as const;
       const rows: ReportRow[] = await db
         .selectFrom('call_reports')
         .select(columns)
@@ -159,6 +160,8 @@ export function createReportsRepository(db: Kysely<Database>) {
             a.answered += 1;
             a.wait.push(Math.max(0, answered - Number(r.call_initiated_at ?? created)));
             if (talk !== null) a.talk.push(talk);
+          } else if ((r.booked_at ?? null) !== null) {
+            a.booked += 1;
           } else if (ended !== null || now - created > staleMs) {
             a.abandoned += 1;
           }
@@ -171,11 +174,18 @@ export function createReportsRepository(db: Kysely<Database>) {
         acc.scores.push(score);
         total.scores.push(score);
       }
+      return { byDay, total };
+    },
+
+    async daily(...args: RangeArgs): Promise<Reports> {
+      const [, fromDay, toDay, , , service = 'all'] = args;
+      const { byDay, total } = await this.accumulate(...args);
       const days: ReportDay[] = [...byDay.entries()].map(([day, a]) => ({
         day,
         calls: a.calls,
         answered: a.answered,
         abandoned: a.abandoned,
+        booked: a.booked,
         avgWaitSeconds: avg(a.wait),
         avgTalkSeconds: avg(a.talk),
         ratings: a.scores.length,
@@ -185,7 +195,7 @@ export function createReportsRepository(db: Kysely<Database>) {
         from: fromDay,
         to: toDay,
         service,
-        totals: { calls: total.calls, answered: total.answered, abandoned: total.abandoned, avgWaitSeconds: avg(total.wait), avgTalkSeconds: avg(total.talk), ratings: total.scores.length, avgRating: mean(total.scores) },
+        totals: { calls: total.calls, answered: total.answered, abandoned: total.abandoned, booked: total.booked, avgWaitSeconds: avg(total.wait), avgTalkSeconds: avg(total.talk), ratings: total.scores.length, avgRating: mean(total.scores) },
         days,
       };
     },

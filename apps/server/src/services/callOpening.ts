@@ -109,6 +109,7 @@ export async function openCall(services: Services, guest: GuestClaims, body: Ope
       reportId: id,
       openedAt: now,
     });
+    services.events.publish('callStats', { companyId: guest.companyId });
     // round robin (not for appointments, which have their agent): offer the call to one agent at a time
     if (!appointmentAgent && assignment) {
       if (company.settings.roundRobin) {

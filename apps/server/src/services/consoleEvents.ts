@@ -4,6 +4,7 @@ import {
   CONSOLE_EVENT_CALL_TRANSFER,
   CONSOLE_EVENT_RESYNC,
   CONSOLE_EVENT_TRANSFER_ACCEPTED,
+  CONSOLE_EVENT_WALLBOARD,
 } from '@lobby/contracts';
 import type { IncomingTransfer, OpenCall, TransferAccepted } from '@lobby/contracts';
 import { seesOpenedCall, seesRouting, seesTransfer, seesTransferAccepted, visibleAssignments } from './callVisibility.ts';
@@ -64,6 +65,10 @@ export function openConsoleEvents(services: Services, viewer: Viewer, o: Console
       if (!seesTransferAccepted(viewer, e)) return;
       const data: TransferAccepted = { id: e.id, callId: e.callId, toJid: e.toJid };
       send(CONSOLE_EVENT_TRANSFER_ACCEPTED, data);
+    }),
+    // the wall board of supervisors and admins (console Wallboard): its figures changed
+    events.subscribe('callStats', (e) => {
+      if (e.companyId === user.companyId && user.role !== 'agent') send(CONSOLE_EVENT_WALLBOARD, {});
     }),
     // this instance may have missed events of the others (services/pgEventBus.ts): the console reloads its rooms
     events.subscribe('resync', () => send(CONSOLE_EVENT_RESYNC, {})),

@@ -23,6 +23,11 @@ export interface AppEvents {
   callTransfer: CallTransferEvent;
   /** the call's new agent took it: the old agent leaves once it sees the new one in the call */
   transferAccepted: { companyId: number; id: number; callId: string; toJid: string };
+  /**
+   * a call of the company was opened, answered, ended or booked, or an agent's availability changed: the
+   * supervisors' wall boards read their figures again (docs/protocol.md "Console events")
+   */
+  callStats: { companyId: number };
   /** a console write changed what opening a call reads of the company: every instance drops its snapshot */
   companyChanged: { companyId: number };
   /**

@@ -205,6 +205,23 @@ export class RoundRobin {
     return rows.map((r) => ({ userId: r.user_id, companyId, xmppUsername: r.xmpp_username }));
   }
 
+  /** The company's agents with a console open, by state: available, in a call (busy), away (the wall board). */
+  async agentStates(companyId: number): Promise<{ available: number; inCall: number; away: number }> {
+    const rows = await this.#live(this.#db)
+      .leftJoin('agent_availability as av', 'av.user_id', 'p.user_id')
+      .where('p.company_id', '=', companyId)
+      .select(['p.user_id', 'av.away', 'av.busy'])
+      .distinct()
+      .execute();
+    const out = { available: 0, inCall: 0, away: 0 };
+    for (const r of rows) {
+      if (r.busy === 1) out.inCall += 1;
+      else if (r.away === 1) out.away += 1;
+      else out.available += 1;
+    }
+    return out;
+  }
+
   async routing(callId: string): Promise<CallRouting | null> {
     const row = await this.#db.selectFrom('call_routing').selectAll().where('call_id', '=', callId).executeTakeFirst();
     return row ? toRouting(row) : null;

@@ -29,7 +29,10 @@ function Row({ a, locale, onChanged, onError }: { a: Appointment; locale: string
       <td>{new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(a.startsAt))}</td>
       <td>{a.agentName}</td>
       <td>{t('appointments.minutes', { count: a.durationMinutes })}</td>
-      <td>{a.note}</td>
+      <td>
+        {a.callType ? <span data-testid="appointment-booked">{t(a.callType === 'voice' ? 'appointments.bookedVoice' : 'appointments.bookedVideo')} · </span> : null}
+        {a.note}
+      </td>
       <td>
         <span className={styles.actions}>
           <a href={a.link} dir="ltr" data-testid="appointment-link" target="_blank" rel="noreferrer">

@@ -56,6 +56,11 @@ export const BEHAVIOUR: FieldSpec[] = [
   { key: 'maxOpenCallsPerAddress', kind: 'number', min: 0, max: 10000 },
   { key: 'queuePosition', kind: 'bool' },
   { key: 'waitEstimate', kind: 'bool' },
+  // docs/guest-journey.md "Booking a time instead"
+  { key: 'appointmentBooking', kind: 'bool' },
+  { key: 'bookingAfterMinutes', kind: 'number', min: 1, max: 240 },
+  // the wall board's service level target (docs/api.md "Wall board")
+  { key: 'serviceLevelSeconds', kind: 'number', min: 5, max: 3600 },
   { key: 'previewScreen', kind: 'bool' },
   { key: 'welcomeForm', kind: 'bool' },
   { key: 'requestLocation', kind: 'bool' },

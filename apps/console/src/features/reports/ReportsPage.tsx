@@ -31,7 +31,8 @@ export function ReportsPage() {
     ? [
         { label: t('reports.answered'), color: 'var(--success)', values: r.days.map((d) => d.answered) },
         { label: t('reports.abandoned'), color: 'var(--danger)', values: r.days.map((d) => d.abandoned) },
-        { label: t('reports.other'), color: '#94a3b8', values: r.days.map((d) => d.calls - d.answered - d.abandoned) },
+        { label: t('reports.booked'), color: 'var(--lobby-accent)', values: r.days.map((d) => d.booked) },
+        { label: t('reports.other'), color: '#94a3b8', values: r.days.map((d) => d.calls - d.answered - d.abandoned - d.booked) },
       ]
     : [];
   const times = r
@@ -92,6 +93,7 @@ export function ReportsPage() {
                 ['calls', num.format(r.totals.calls)],
                 ['answered', num.format(r.totals.answered)],
                 ['abandoned', num.format(r.totals.abandoned)],
+                ['booked', num.format(r.totals.booked)],
                 ['avgWait', seconds(r.totals.avgWaitSeconds)],
                 ['avgTalk', seconds(r.totals.avgTalkSeconds)],
                 ['avgRating', r.totals.ratings ? t('reports.ratingValue', { value: num.format(r.totals.avgRating), count: r.totals.ratings }) : '–'],
@@ -131,6 +133,9 @@ export function ReportsPage() {
                     {t('reports.abandoned')}
                   </th>
                   <th scope="col" className={styles.num}>
+                    {t('reports.booked')}
+                  </th>
+                  <th scope="col" className={styles.num}>
                     {t('reports.avgWait')}
                   </th>
                   <th scope="col" className={styles.num}>
@@ -148,6 +153,7 @@ export function ReportsPage() {
                     <td className={styles.num}>{num.format(d.calls)}</td>
                     <td className={styles.num}>{num.format(d.answered)}</td>
                     <td className={styles.num}>{num.format(d.abandoned)}</td>
+                    <td className={styles.num}>{num.format(d.booked)}</td>
                     <td className={styles.num}>{seconds(d.avgWaitSeconds)}</td>
                     <td className={styles.num}>{seconds(d.avgTalkSeconds)}</td>
                     <td className={styles.num}>{d.ratings ? t('reports.ratingValue', { value: num.format(d.avgRating), count: d.ratings }) : '–'}</td>

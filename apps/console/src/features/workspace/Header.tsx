@@ -5,6 +5,7 @@ import Headset from 'lucide-react/icons/headset';
 import ListOrdered from 'lucide-react/icons/list-ordered';
 import CalendarClock from 'lucide-react/icons/calendar-clock';
 import ChartColumn from 'lucide-react/icons/chart-column';
+import MonitorDot from 'lucide-react/icons/monitor-dot';
 import Settings from 'lucide-react/icons/settings';
 import { hasRole } from '../admin/roles.ts';
 import { useConsoleStore } from '../../state/store.ts';
@@ -47,6 +48,12 @@ export function Header() {
           <NavLink to="/reports" className={styles.navLink} title={ta('nav.reports')} data-testid="nav-reports">
             <ChartColumn size={18} aria-hidden="true" />
             <span className={styles.navText}>{ta('nav.reports')}</span>
+          </NavLink>
+        ) : null}
+        {user && hasRole(user.role, 'supervisor') ? (
+          <NavLink to="/wallboard" className={styles.navLink} title={ta('nav.wallboard')} data-testid="nav-wallboard">
+            <MonitorDot size={18} aria-hidden="true" />
+            <span className={styles.navText}>{ta('nav.wallboard')}</span>
           </NavLink>
         ) : null}
         {user && hasRole(user.role, 'admin') ? (

@@ -323,6 +323,19 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       // the gate continues: preview when the company has one, else the call buttons
       sendEvent(store, { type: 'FORM_DONE' });
     },
+    async book(booking) {
+      await prepare();
+      if (!session) throw new Error('no guest session');
+      const waiting = s().screen === 'waiting' && lastCallId !== null;
+      const { postBooking } = await import('../../api/booking.ts');
+      const booked = await postBooking(session, waiting && lastCallId ? { ...booking, call_id: lastCallId } : booking);
+      // the guest leaves the queue as with Leave the queue; the report already says booked
+      if (waiting) {
+        cancelled = true;
+        await call?.hangup();
+      }
+      return booked;
+    },
     chooseDevices(devices) {
       s().setDevices(devices);
     },

@@ -85,6 +85,7 @@ export function lazyCallActions(store: GuestStore): CallActions {
     takeOver: async () => (await engine()).takeOver(),
     session: async () => (await engine()).session(),
     submitWelcomeForm: async (formId, answers) => (await engine()).submitWelcomeForm(formId, answers),
+    book: async (booking) => (await engine()).book(booking),
     chooseDevices: (devices) => store.getState().setDevices(devices),
   };
 }

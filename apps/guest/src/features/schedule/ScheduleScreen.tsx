@@ -8,6 +8,7 @@ import { MessageScreen } from '../base/MessageScreen.tsx';
 import { useCompanyMessage } from '../base/hooks.ts';
 import { formatClock, timetableRows, weekdayName } from './timetable.ts';
 import styles from './ScheduleScreen.module.css';
+import { BookInstead } from '../booking/BookInstead.tsx';
 
 /** Out of opening hours: the message and, unless hidden, the week's timetable with today marked. */
 export function ScheduleScreen() {
@@ -57,6 +58,7 @@ export function ScheduleScreen() {
           </tbody>
         </table>
       ) : null}
+      {company?.appointmentBooking ? <BookInstead reason="closed" /> : null}
     </MessageScreen>
   );
 }

@@ -8,6 +8,8 @@ import { useCallActions } from '../../state/callActions.ts';
 import { useCompanyMessage } from '../base/hooks.ts';
 import styles from './WaitingScreen.module.css';
 import { WaitPlaceLine } from './WaitPlaceLine.tsx';
+import { BookInstead } from '../booking/BookInstead.tsx';
+import { waitPassesThreshold } from '../booking/bookingOffer.ts';
 import { Button, VideoTile, useElapsed } from '@lobby/ui';
 
 /** In the queue: waiting for an agent to answer. */
@@ -19,6 +21,10 @@ export function WaitingScreen() {
   const localStream = useGuestStore((s) => s.localStream);
   const videoMuted = useGuestStore((s) => s.videoMuted);
   const waitingSince = useGuestStore((s) => s.waitingSince);
+  // an appointment call waits for its own agent: it is never offered another time
+  const offerBooking = useGuestStore(
+    (s) => s.appointmentReference === null && waitPassesThreshold(s.company, s.waitPlace?.estimate ?? null),
+  );
   const waitingMsg = useCompanyMessage('waitingMsg');
   const elapsed = useElapsed(waitingSince);
   const video = callType !== 'voice';
@@ -72,6 +78,8 @@ export function WaitingScreen() {
       ) : (
         <p className={styles.voiceNote}>{t('waiting.voiceNote')}</p>
       )}
+
+      {offerBooking ? <BookInstead reason="waiting" /> : null}
 
       <Button
         variant="secondary"

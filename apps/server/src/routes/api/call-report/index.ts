@@ -87,6 +87,7 @@ function callReportRoutes(app: App, services: Services): void {
           flags.map((f) => TIMESTAMP_FLAGS[f] as TimestampColumn),
           services.now(),
         );
+        if (flags.length) services.events.publish('callStats', { companyId: report.company_id });
         return { data: { id: report.id, updated: flags } };
       },
     );

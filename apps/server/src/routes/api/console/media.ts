@@ -39,6 +39,7 @@ export default routes({ access: 'console' }, (app, services) => {
         if (refusal) return fail(reply, 409, refusal);
         // the console asks this when it answers, before it opens the Jingle session: the server's sign of an agent
         await repos.callReports.markAgentAnswered(report.id, services.now(), jid);
+        services.events.publish('callStats', { companyId: report.company_id });
         return { data: P2P_GRANT };
       }
       const wanted = company?.settings.recordCalls !== false;
@@ -53,6 +54,7 @@ export default routes({ access: 'console' }, (app, services) => {
       });
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
       await repos.callReports.markAgentAnswered(report.id, services.now(), jid);
+      services.events.publish('callStats', { companyId: report.company_id });
       return { data: grant };
     },
   );

@@ -18,11 +18,11 @@ export function csvField(v: string | number): string {
 }
 
 export function reportsCsv(r: Reports): string {
-  const head = ['day', 'calls', 'answered', 'abandoned', 'avg_wait_seconds', 'avg_talk_seconds', 'ratings', 'avg_rating'];
+  const head = ['day', 'calls', 'answered', 'abandoned', 'booked', 'avg_wait_seconds', 'avg_talk_seconds', 'ratings', 'avg_rating'];
   const lines = [head.join(',')];
-  for (const d of r.days) lines.push([d.day, d.calls, d.answered, d.abandoned, d.avgWaitSeconds, d.avgTalkSeconds, d.ratings, d.avgRating].map(csvField).join(','));
+  for (const d of r.days) lines.push([d.day, d.calls, d.answered, d.abandoned, d.booked, d.avgWaitSeconds, d.avgTalkSeconds, d.ratings, d.avgRating].map(csvField).join(','));
   const t = r.totals;
-  lines.push(['total', t.calls, t.answered, t.abandoned, t.avgWaitSeconds, t.avgTalkSeconds, t.ratings, t.avgRating].map(csvField).join(','));
+  lines.push(['total', t.calls, t.answered, t.abandoned, t.booked, t.avgWaitSeconds, t.avgTalkSeconds, t.ratings, t.avgRating].map(csvField).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 

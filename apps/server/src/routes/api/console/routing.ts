@@ -22,6 +22,7 @@ export default routes({ access: 'console' }, (app, services) => {
       const user = consoleUserOf(request);
       const busy = request.body.busy ?? false;
       await services.roundRobin.setAvailability(user.id, { away: request.body.availability === 'away', busy });
+      services.events.publish('callStats', { companyId: user.companyId });
       return { data: { availability: request.body.availability, busy } };
     },
   );

@@ -83,22 +83,22 @@ describe.each(dialects())('GET /api/console/reports?service= and held calls (%s)
 
   it('when a call was held and resumed, then its talk time counts the resumed part (the hold included, its start is not recorded) and it is one call', async () => {
     // 30 s before the hold + 20 s of hold (the held part ends when the resume began) + 40 s after
-    expect(await totals('&service=widget')).toEqual({ calls: 1, answered: 1, abandoned: 0, avgWaitSeconds: 10, avgTalkSeconds: 90, ratings: 0, avgRating: 0 });
+    expect(await totals('&service=widget')).toEqual({ calls: 1, answered: 1, abandoned: 0, booked: 0, avgWaitSeconds: 10, avgTalkSeconds: 90, ratings: 0, avgRating: 0 });
   });
 
   it('when the service is talk, then the full page calls and those without a service type answer', async () => {
-    expect(await totals('&service=talk')).toEqual({ calls: 2, answered: 1, abandoned: 1, avgWaitSeconds: 20, avgTalkSeconds: 60, ratings: 0, avgRating: 0 });
+    expect(await totals('&service=talk')).toEqual({ calls: 2, answered: 1, abandoned: 1, booked: 0, avgWaitSeconds: 20, avgTalkSeconds: 60, ratings: 0, avgRating: 0 });
   });
 
   it('when the service is all or not given, then both services are counted', async () => {
-    const all = { calls: 3, answered: 2, abandoned: 1, avgWaitSeconds: 15, avgTalkSeconds: 75, ratings: 0, avgRating: 0 };
+    const all = { calls: 3, answered: 2, abandoned: 1, booked: 0, avgWaitSeconds: 15, avgTalkSeconds: 75, ratings: 0, avgRating: 0 };
     expect(await totals('&service=all')).toEqual(all);
     expect(await totals('')).toEqual(all);
   });
 
   it('when the CSV is asked for one service, then its total row counts that service only', async () => {
-    expect(await csvTotal('&service=widget')).toBe('total,1,1,0,10,90,0,0');
-    expect(await csvTotal('&service=talk')).toBe('total,2,1,1,20,60,0,0');
+    expect(await csvTotal('&service=widget')).toBe('total,1,1,0,0,10,90,0,0');
+    expect(await csvTotal('&service=talk')).toBe('total,2,1,1,0,20,60,0,0');
   });
 
   it('when the latest calls are asked for one service, then only that service\u2019s calls answer (talk includes those without a type)', async () => {

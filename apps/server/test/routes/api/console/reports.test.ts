@@ -85,8 +85,8 @@ describe.each(dialects())('GET /api/console/reports (+ .csv) (%s)', (dialect) =>
     const res = await t.app.inject({ method: 'GET', url: `/api/console/reports?from=${today}&to=${today}`, headers: { cookie: supervisor } });
     expect(res.statusCode).toBe(200);
     const r = res.json<{ data: Reports }>().data;
-    expect(r.totals).toEqual({ calls: 4, answered: 2, abandoned: 1, avgWaitSeconds: 15, avgTalkSeconds: 90, ratings: 2, avgRating: 3.5 });
-    expect(r.days).toEqual([{ day: today, calls: 4, answered: 2, abandoned: 1, avgWaitSeconds: 15, avgTalkSeconds: 90, ratings: 2, avgRating: 3.5 }]);
+    expect(r.totals).toEqual({ calls: 4, answered: 2, abandoned: 1, booked: 0, avgWaitSeconds: 15, avgTalkSeconds: 90, ratings: 2, avgRating: 3.5 });
+    expect(r.days).toEqual([{ day: today, calls: 4, answered: 2, abandoned: 1, booked: 0, avgWaitSeconds: 15, avgTalkSeconds: 90, ratings: 2, avgRating: 3.5 }]);
   });
 
   it('when no range is given, then the last 14 days answer, one entry per day', async () => {
@@ -104,10 +104,10 @@ describe.each(dialects())('GET /api/console/reports (+ .csv) (%s)', (dialect) =>
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('attachment');
     expect(res.body.split('\r\n')).toEqual([
-      'day,calls,answered,abandoned,avg_wait_seconds,avg_talk_seconds,ratings,avg_rating',
-      '2026-03-09,0,0,0,0,0,0,0',
-      '2026-03-10,4,2,1,15,90,2,3.5',
-      'total,4,2,1,15,90,2,3.5',
+      'day,calls,answered,abandoned,booked,avg_wait_seconds,avg_talk_seconds,ratings,avg_rating',
+      '2026-03-09,0,0,0,0,0,0,0,0',
+      '2026-03-10,4,2,1,0,15,90,2,3.5',
+      'total,4,2,1,0,15,90,2,3.5',
       '',
     ]);
   });
