@@ -36,6 +36,15 @@ export async function drainInstance(i: 1 | 2): Promise<number> {
   return Date.now() - started;
 }
 
+/**
+ * SIGKILL to instance `i`, as a crash or the kernel's OOM killer ends it: no drain, its event streams and
+ * requests cut. Resolves once the process is gone.
+ */
+export async function killInstance(i: 1 | 2): Promise<void> {
+  const name = i === 1 ? 'server' : `server-${i}`;
+  await stackScript(`pid=$(lobby_pid ${name}) && kill -KILL "$pid" && while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done; rm -f "$(lobby_pidfile ${name})"`);
+}
+
 /** Starts every instance that is not running (scripts/lib/stack.sh start_server). */
 export async function startInstances(): Promise<void> {
   await stackScript('start_server');

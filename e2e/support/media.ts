@@ -78,20 +78,21 @@ export async function expectMediaFlowing(
   return { before, after };
 }
 
-/** The longest stretch between readings of one page in which no new frame was decoded. */
-function longestStall(readings: { at: number; frames: number }[]): number {
+/** The longest stretch between readings of one page in which the counter read by `count` did not grow. */
+function longestStall<R extends { at: number }>(readings: R[], count: (r: R) => number): number {
   let stall = 0;
   let since = readings[0]?.at ?? 0;
   for (let i = 1; i < readings.length; i++) {
-    if (readings[i]!.frames > readings[i - 1]!.frames) since = readings[i]!.at;
+    if (count(readings[i]!) > count(readings[i - 1]!)) since = readings[i]!.at;
     stall = Math.max(stall, readings[i]!.at - since);
   }
   return stall;
 }
 
 /**
- * Samples both sides' decoded video frames about every 250 ms while `during` runs (a server restarted):
- * the longest stretch without a new decoded frame on each side, and how many readings the sparser side took.
+ * Samples both sides' decoded video frames and received audio packets about every 250 ms while `during`
+ * runs (a server restarted): the longest stretch without a new decoded frame (`longestStall`) and without a
+ * new audio packet (`longestAudioStall`) on each side, and how many readings the sparser side took.
  * Each page is read in its own loop, each reading timed by when its browser took the stats
  * (videoStatsAt): a page slow to answer (a loaded machine) must not stretch the other page's stall, nor its own.
  */
@@ -99,13 +100,17 @@ export async function decodedFramesDuring(
   guest: Page,
   agent: Page,
   during: () => Promise<void>,
-): Promise<{ samples: number; longestStall: { guest: number; agent: number } }> {
+): Promise<{
+  samples: number;
+  longestStall: { guest: number; agent: number };
+  longestAudioStall: { guest: number; agent: number };
+}> {
   let running = true;
   const sample = async (page: Page) => {
-    const readings: { at: number; frames: number }[] = [];
+    const readings: { at: number; frames: number; packets: number }[] = [];
     while (running) {
       const counters = await mediaCounters(page);
-      readings.push({ at: counters.videoStatsAt, frames: counters.videoFramesDecoded });
+      readings.push({ at: counters.videoStatsAt, frames: counters.videoFramesDecoded, packets: counters.audioPacketsReceived });
       await new Promise((r) => setTimeout(r, 250));
     }
     return readings;
@@ -122,6 +127,7 @@ export async function decodedFramesDuring(
   const [g, a] = await sampling;
   return {
     samples: Math.min(g.length, a.length),
-    longestStall: { guest: longestStall(g), agent: longestStall(a) },
+    longestStall: { guest: longestStall(g, (r) => r.frames), agent: longestStall(a, (r) => r.frames) },
+    longestAudioStall: { guest: longestStall(g, (r) => r.packets), agent: longestStall(a, (r) => r.packets) },
   };
 }

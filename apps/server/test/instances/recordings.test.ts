@@ -92,4 +92,29 @@ describe.each(dialects())('recordings across two instances (%s)', (dialect) => {
     const log = (await t.app.services.repos.recordingPrivacy.deletions(company)).filter((d) => d.callId === callId);
     expect(log).toHaveLength(1);
   });
+
+  it('when a conversation is mixed, then the sweep prunes its claim row; a failed mix is remembered until its recording is deleted', async () => {
+    const rowsOf = (callId: string) =>
+      t.db.kysely.selectFrom('recording_mixes').select(['claimed_by', 'failed_newest']).where('origin_call_id', '=', callId).execute();
+    const mixed = await endedCall();
+    fakeMjr(path.join(tmp, 'prune-mixed'), company, mixed, 'guest', 'audio', Date.now() - 120_000);
+    const failing = await endedCall();
+    fakeMjr(path.join(tmp, 'prune-failing'), company, failing, 'guest', 'audio', Date.now() - 120_000);
+    const a = createRecordingsService(t.app.services, { root: path.join(tmp, 'prune-mixed'), bins });
+    // the other instance's ffmpeg fails on its conversation: the failure is kept so that nobody tries these files again
+    const broken = createRecordingsService(b.app.services, { root: path.join(tmp, 'prune-failing'), bins: { ...bins, ffmpeg: '/bin/false' } });
+
+    await broken.sweep();
+    expect((await rowsOf(failing))[0]?.failed_newest).not.toBeNull();
+    await a.sweep();
+
+    expect(mixesOf(mixed)).toHaveLength(1);
+    expect(await rowsOf(mixed)).toEqual([]);
+    expect(await rowsOf(failing)).toHaveLength(1);
+    await broken.sweep();
+    expect(await rowsOf(failing)).toHaveLength(1);
+
+    expect(await broken.purge(company, failing, { by: null, reason: 'retention' })).toBe(true);
+    expect(await rowsOf(failing)).toEqual([]);
+  });
 });

@@ -216,6 +216,7 @@ export function createRecordingsService(
         log(`recording of ${callId}: sweep failed`, error);
       }
     }
+    await claims.prune(services.now());
   }
 
   async function existing(companyId: number, callId: string, name: (dir: string, callId: string) => string) {
@@ -252,7 +253,8 @@ export function createRecordingsService(
       if (removed) await services.repos.recordingPrivacy.logDeletion({ companyId, callId, at: services.now(), by: why.by, reason: why.reason });
       return removed;
     } finally {
-      if (claimed) await claims.release(companyId, callId, owner);
+      // the chain is gone: so is its row (a failure it remembered is of files that no longer exist)
+      if (claimed) await claims.forget(companyId, callId, owner);
     }
   }
 

@@ -6,6 +6,10 @@
  * same chain nor both write its {callId}.mp4. A claim lasts `LEASE_MS` unless released: a crashed
  * instance's chain waits that long at most. The newest raw file's time of a failed mix is kept there too,
  * so that no instance tries again before new media arrive.
+ *
+ * A row is only worth keeping while it is claimed or remembers a failed mix: the others (a chain mixed,
+ * or never tried) are pruned by each sweep (`prune`), since a claim makes its row again; a deleted
+ * chain's row goes with it (`forget`).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -19,6 +23,10 @@ export interface MixClaims {
   /** the newest raw file's time when the mix last failed, or null */
   failedNewest(companyId: number, originCallId: string): Promise<number | null>;
   setFailedNewest(companyId: number, originCallId: string, newest: number | null): Promise<void>;
+  /** `owner` deleted the conversation it holds: its row (claim and failure alike) goes */
+  forget(companyId: number, originCallId: string, owner: string): Promise<void>;
+  /** deletes the rows nobody holds (no claim, or its lease ran out) that remember no failure; how many */
+  prune(at: number): Promise<number>;
 }
 
 export function createMixClaims(db: Kysely<Database>): MixClaims {
@@ -58,6 +66,22 @@ export function createMixClaims(db: Kysely<Database>): MixClaims {
     },
     async setFailedNewest(companyId, originCallId, newest) {
       await row(companyId, originCallId).set({ failed_newest: newest }).execute();
+    },
+    async forget(companyId, originCallId, owner) {
+      await db
+        .deleteFrom('recording_mixes')
+        .where('company_id', '=', companyId)
+        .where('origin_call_id', '=', originCallId)
+        .where('claimed_by', '=', owner)
+        .execute();
+    },
+    async prune(at) {
+      const result = await db
+        .deleteFrom('recording_mixes')
+        .where('failed_newest', 'is', null)
+        .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_until', '<=', at)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }
