@@ -15,6 +15,8 @@ export interface AppointmentsTable {
   /** the guest who booked it (migration 0017); null: made in the console */
   booked_by: Generated<string | null>;
   call_type: Generated<'video' | 'voice' | null>;
+  /** the address a guest booked it from, keyed (services/openCalls.ts addressKey) */
+  booked_from: Generated<string | null>;
 }
 
 export interface AdminDatabase extends Database {

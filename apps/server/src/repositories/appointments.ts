@@ -55,7 +55,16 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
   /** One appointment row: made in the console (`createdBy`) or booked by a guest (`bookedBy`, `callType`). */
   const insert = async (
     companyId: number,
-    a: { agentId: number; startsAt: number; durationMinutes: number; note: string; createdBy: number | null; bookedBy: string | null; callType: 'video' | 'voice' | null },
+    a: {
+      agentId: number;
+      startsAt: number;
+      durationMinutes: number;
+      note: string;
+      createdBy: number | null;
+      bookedBy: string | null;
+      bookedFrom: string | null;
+      callType: 'video' | 'voice' | null;
+    },
   ): Promise<number> => {
     const row = await db
       .insertInto('appointments')
@@ -69,6 +78,7 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
         created_by: a.createdBy,
         created_at: now(),
         booked_by: a.bookedBy,
+        booked_from: a.bookedFrom,
         call_type: a.callType,
       })
       .returning('id')
@@ -107,7 +117,7 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
       companyId: number,
       a: { agentId: number; startsAt: number; durationMinutes: number; note: string; createdBy: number },
     ): Promise<Appointment> {
-      const created = await this.byId(companyId, await insert(companyId, { ...a, bookedBy: null, callType: null }));
+      const created = await this.byId(companyId, await insert(companyId, { ...a, bookedBy: null, bookedFrom: null, callType: null }));
       if (!created) throw new Error('appointment vanished');
       return created;
     },
@@ -136,7 +146,7 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
      */
     async book(
       companyId: number,
-      a: { agentId: number; startsAt: number; durationMinutes: number; note: string; callType: 'video' | 'voice'; bookedBy: string },
+      a: { agentId: number; startsAt: number; durationMinutes: number; note: string; callType: 'video' | 'voice'; bookedBy: string; bookedFrom: string },
     ): Promise<Appointment | null> {
       let id: number;
       try {
@@ -146,6 +156,21 @@ export function createAppointmentsRepository(base: Kysely<Database>, now: () => 
         throw e;
       }
       return this.byId(companyId, id);
+    },
+
+    /** How many of the company's guest bookings not yet begun were made by this guest, and from this address. */
+    async upcomingBookings(companyId: number, guestUsername: string, bookedFrom: string, now: number): Promise<{ byGuest: number; fromAddress: number }> {
+      const rows = await db
+        .selectFrom('appointments')
+        .select(['booked_by', 'booked_from'])
+        .where('company_id', '=', companyId)
+        .where('starts_at', '>=', now)
+        .where((eb) => eb.or([eb('booked_by', '=', guestUsername), eb('booked_from', '=', bookedFrom)]))
+        .execute();
+      return {
+        byGuest: rows.filter((r) => r.booked_by === guestUsername).length,
+        fromAddress: rows.filter((r) => r.booked_from === bookedFrom).length,
+      };
     },
 
     async remove(companyId: number, id: number): Promise<boolean> {

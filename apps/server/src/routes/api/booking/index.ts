@@ -6,6 +6,7 @@ import { guestOf } from '../../../plugins/app/auth.ts';
 import { createAppointmentsRepository } from '../../../repositories/appointments.ts';
 import { BOOKING_DAYS, SLOT_MINUTES, freeSlots, workingSlots } from '../../../services/bookingSlots.ts';
 import { ownedReport } from '../../../services/callOwnership.ts';
+import { addressKey } from '../../../services/openCalls.ts';
 import type { Services } from '../../../services/index.ts';
 import type { App } from '../../../typebox.ts';
 
@@ -13,6 +14,12 @@ import type { App } from '../../../typebox.ts';
 export function contactFields(form: FormDefinition | null) {
   return (form?.fields ?? []).filter((f) => f.type === 'email' || f.type === 'tel');
 }
+
+/**
+ * A person books one time and keeps it; a script that registers guest after guest would take the agents'
+ * whole fortnight: a guest holds one booking not yet begun, an address at most this many.
+ */
+export const MAX_UPCOMING_BOOKINGS_PER_ADDRESS = 10;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()-]{5,30}$/;
@@ -127,11 +134,17 @@ function bookingRoutes(app: App, services: Services): void {
       if (!workingSlots(schedule, now).includes(startsAt)) return fail(reply, 400, 'startsAt: not one of the company’s bookable times (GET /api/booking/slots)');
       const slot = (await slotsOf(company.id, schedule, now)).find((s) => s.startsAt === startsAt);
       if (!slot) return fail(reply, 409, 'startsAt: this time was just taken, choose another');
+      const bookedFrom = addressKey(services, request.ip);
+      const upcoming = await repo.upcomingBookings(company.id, guest.username, bookedFrom, now);
+      if (upcoming.byGuest > 0) return fail(reply, 409, 'guest: you have already booked a time; open its link then');
+      if (upcoming.fromAddress >= MAX_UPCOMING_BOOKINGS_PER_ADDRESS) {
+        return fail(reply, 429, `address: at most ${MAX_UPCOMING_BOOKINGS_PER_ADDRESS} times booked and not yet begun from one address`);
+      }
       const note = [name, ...contact].join(' · ');
       let booked = null;
       // the least booked free agent first; another request may take it at the same moment
       for (const agentId of slot.freeAgents) {
-        booked = await repo.book(company.id, { agentId, startsAt, durationMinutes: SLOT_MINUTES, note, callType: body.callType, bookedBy: guest.username });
+        booked = await repo.book(company.id, { agentId, startsAt, durationMinutes: SLOT_MINUTES, note, callType: body.callType, bookedBy: guest.username, bookedFrom });
         if (booked) break;
       }
       if (!booked) return fail(reply, 409, 'startsAt: this time was just taken, choose another');

@@ -4,6 +4,7 @@ import type { TestContext } from '../../../helpers/context.ts';
 import { addCompany, addUser, bearer, createForm, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
 import type { RegisteredGuest } from '../../../helpers/fixtures.ts';
 import { adminDb } from '../../../../src/repositories/adminTables.ts';
+import { MAX_UPCOMING_BOOKINGS_PER_ADDRESS } from '../../../../src/routes/api/booking/index.ts';
 
 /**
  * docs/guest-journey.md "Booking a time instead", docs/api.md "Booking": a guest books a free time of the
@@ -170,6 +171,42 @@ describe('booking a time: the rate limit', () => {
       const ask = async (g: RegisteredGuest) => (await t.app.inject({ method: 'GET', url: '/api/booking/slots', headers: bearer(g.access_token) })).statusCode;
       expect([await ask(one), await ask(one), await ask(one)]).toEqual([200, 200, 429]);
       expect(await ask(two)).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('booking a time: one per guest, a few per address', () => {
+  it('when a guest books a second time before the first, then 409 naming guest; when one address has booked the most times, then 429 naming address; another address still books', async () => {
+    const t = await createTestContext('sqlite');
+    try {
+      t.clock.now = Date.parse('2030-01-07T04:00:00Z');
+      const weekly = [1, 2, 3, 4, 5].map((day) => ({ day, from: '09:00', to: '17:00' }));
+      const companyId = await addCompany(t.db, { name: 'Open Co', settings: { appointmentBooking: true, schedule: { timezone: 'UTC', weekly } } });
+      for (const password of ['open-agent-1', 'open-agent-2']) await addUser(t.db, { companyId, password });
+      const freeTimes = async (g: RegisteredGuest) =>
+        (await t.app.inject({ method: 'GET', url: '/api/booking/slots', headers: bearer(g.access_token) })).json<{ data: { slots: Array<{ startsAt: string }> } }>().data.slots;
+      const bookFrom = (g: RegisteredGuest, startsAt: string, remoteAddress = '127.0.0.1') =>
+        t.app.inject({ method: 'POST', url: '/api/booking', headers: bearer(g.access_token), remoteAddress, payload: { startsAt, callType: 'voice', name: 'Sam' } });
+
+      const first = await registerGuest(t.app, { companyId });
+      const times = await freeTimes(first);
+      expect((await bookFrom(first, times[0]!.startsAt)).statusCode).toBe(201);
+      const second = await bookFrom(first, times[1]!.startsAt);
+      expect(second.statusCode).toBe(409);
+      expect(second.json<{ message: string }>().message).toMatch(/^guest: /);
+
+      for (let i = 1; i < MAX_UPCOMING_BOOKINGS_PER_ADDRESS; i++) {
+        const g = await registerGuest(t.app, { companyId });
+        expect((await bookFrom(g, times[i]!.startsAt)).statusCode, `booking ${i + 1}`).toBe(201);
+      }
+      const script = await registerGuest(t.app, { companyId });
+      const refused = await bookFrom(script, times[MAX_UPCOMING_BOOKINGS_PER_ADDRESS]!.startsAt);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json<{ message: string }>().message).toMatch(/^address: /);
+      // a guest elsewhere is not held back by that address
+      expect((await bookFrom(script, times[MAX_UPCOMING_BOOKINGS_PER_ADDRESS]!.startsAt, '198.51.100.7')).statusCode).toBe(201);
     } finally {
       await t.close();
     }
