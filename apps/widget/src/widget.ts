@@ -7,7 +7,8 @@
 // window; the guest app talks only to the origin that the company listed (widgetOrigins).
 import { labels, type WidgetLanguage } from './labels.ts';
 import { FROM_GUEST, FROM_WIDGET, type GuestMessage, type WidgetEventName, type WidgetEvents } from '@lobby/contracts/widget';
-import { panelCss } from './styles.ts';
+import { adoptStyles, panelCss } from './styles.ts';
+import { watchPolicyRefusals } from './policy.ts';
 
 interface WidgetConfig {
   allowed: boolean;
@@ -37,6 +38,13 @@ declare global {
   }
 }
 
+/**
+ * Set by the first copy of the loader on a page: a website that includes the snippet twice (its template
+ * and a tag manager) gets one launcher and one `lobby:load`.
+ */
+const LOADED = Symbol.for('lobby.widget.loaded');
+type Marked = Window & { [LOADED]?: true };
+
 const SMALL_SCREEN = '(max-width: 600px), (max-height: 560px)';
 /**
  * The call page says `alive` (its script runs, so the browser framed it) within this long after the
@@ -45,6 +53,8 @@ const SMALL_SCREEN = '(max-width: 600px), (max-height: 560px)';
  */
 const READY_TIMEOUT_MS = 8000;
 const ALLOW = 'camera; microphone; display-capture; geolocation; autoplay; fullscreen; clipboard-write';
+/** How often the loader looks whether its new window was closed (browsers give the opener no event). */
+const WINDOW_WATCH_MS = 500;
 
 function start(script: HTMLScriptElement): void {
   const lobbyOrigin = new URL(script.src, document.baseURI).origin;
@@ -67,17 +77,23 @@ function start(script: HTMLScriptElement): void {
     window.dispatchEvent(new CustomEvent(`lobby:${event}`, { detail }));
   };
 
+  // the website's own Content-Security-Policy refusing the Lobby origin: named at once (docs/widget.md "CSP")
+  const policy = watchPolicyRefusals(lobbyOrigin);
+
   void fetch(`${lobbyOrigin}/api/widget/config`, { mode: 'cors', credentials: 'omit' })
     .then(async (response) => {
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const body = (await response.json()) as { data: WidgetConfig };
-      if (!body.data.allowed) throw new Error('this website is not in the company’s widget origins');
+      // the server lets the website read its refusal (a 403 naming the origin), so the cause is ours to say
+      const body = (await response.json().catch(() => null)) as { data?: WidgetConfig; message?: string } | null;
+      if (!response.ok || !body?.data?.allowed) throw new Error(body?.message ?? `HTTP ${response.status}`);
       mount(body.data);
     })
-    .catch((error: unknown) => {
+    .catch(async (error: unknown) => {
       // A website that the company did not list gets no widget (the call page refuses to be framed too).
-      console.warn(`Lobby widget: not available on ${location.origin}:`, error instanceof Error ? error.message : error);
-      emit('error', { reason: 'notAllowed' });
+      // A failed fetch may be the website's own CSP: the browser's report of it comes just after.
+      const refusal = error instanceof TypeError ? await policy.refusedSoon('connect-src', 500) : null;
+      const why = refusal ?? (error instanceof Error ? error.message : String(error));
+      console.error(`Lobby widget: no call button on ${location.origin}: ${why}`);
+      emit('error', { reason: 'notAllowed', message: why });
     });
 
   function mount(config: WidgetConfig): void {
@@ -87,8 +103,6 @@ function start(script: HTMLScriptElement): void {
     const host = document.createElement('div');
     host.setAttribute('data-lobby-widget', '');
     const root = host.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = panelCss(config.backgroundColor, config.textColor);
     const launcher = document.createElement('button');
     launcher.type = 'button';
     launcher.className = 'launcher';
@@ -118,7 +132,9 @@ function start(script: HTMLScriptElement): void {
     const body = document.createElement('div');
     body.className = 'body';
     panel.append(bar, body);
-    root.append(style, panel, launcher);
+    // a constructed stylesheet: a website whose CSP refuses inline styles (style-src 'self') keeps ours
+    adoptStyles(root, panelCss(config.backgroundColor, config.textColor));
+    root.append(panel, launcher);
     if (data.position === 'left') host.classList.add('left');
     document.body.append(host);
 
@@ -134,8 +150,10 @@ function start(script: HTMLScriptElement): void {
     const render = () => {
       const t = texts();
       const label = launcher.querySelector('span');
-      if (label) label.textContent = inCall ? t.inCall : t.call;
-      launcher.setAttribute('aria-label', `${t.call} — ${config.name}`);
+      // the launcher under the open panel closes it; with the call in a window it brings the window back
+      const says = !panel.hidden ? t.close : inCall ? t.inCall : t.call;
+      if (label) label.textContent = says;
+      launcher.setAttribute('aria-label', `${says} — ${config.name}`);
       launcher.setAttribute('aria-expanded', String(!panel.hidden));
       title.textContent = config.name;
       panel.setAttribute('aria-label', `${t.call} — ${config.name}`);
@@ -189,7 +207,30 @@ function start(script: HTMLScriptElement): void {
       ready = false;
       popup = window.open(guestUrl(), `lobby-${config.companyId}`, 'popup,width=420,height=720');
       if (!popup) emit('error', { reason: 'popupBlocked' });
-      else emit('open', { mode: 'window' });
+      else {
+        emit('open', { mode: 'window' });
+        watchWindow(popup);
+      }
+    };
+
+    /** The new window closed (by the visitor, or by the phone's browser): the website hears it. */
+    const watchWindow = (opened: Window) => {
+      const timer = setInterval(() => {
+        if (!opened.closed) return;
+        clearInterval(timer);
+        if (popup === opened) popup = null;
+        endCall('windowClosed');
+        render();
+        emit('close', {});
+      }, WINDOW_WATCH_MS);
+    };
+
+    let answered = false;
+    /** The call page went away with a call on (its window closed, the panel closed, the page left). */
+    const endCall = (reason: string) => {
+      if (!inCall) return;
+      inCall = false;
+      emit('callEnded', { reason, answered });
     };
 
     const openFrame = () => {
@@ -204,6 +245,10 @@ function start(script: HTMLScriptElement): void {
       frame.allow = ALLOW;
       frame.setAttribute('data-testid', 'lobby-frame');
       frame.src = guestUrl();
+      // the website's CSP refusing the frame (frame-src) is known at once; no need to wait for the page
+      policy.onRefused('frame-src', () => {
+        if (frame && !alive) refused();
+      });
       frame.addEventListener('load', () => {
         clearTimeout(readyTimer);
         readyTimer = setTimeout(() => {
@@ -218,6 +263,7 @@ function start(script: HTMLScriptElement): void {
       clearTimeout(readyTimer);
       panel.hidden = true;
       // closing removes the call page: a call in it ends (the page's pagehide hangs up)
+      if (frame) endCall('closed');
       frame?.remove();
       frame = null;
       body.replaceChildren();
@@ -287,10 +333,12 @@ function start(script: HTMLScriptElement): void {
           break;
         case 'callStarted':
           inCall = true;
+          answered = false;
           render();
           emit('callStarted', { callType: message.callType ?? null });
           break;
         case 'callAnswered':
+          answered = true;
           emit('callAnswered', {});
           if (document.visibilityState === 'hidden') flagTitle();
           break;
@@ -318,6 +366,11 @@ function start(script: HTMLScriptElement): void {
         savedTitle = null;
       }
     });
+    // the visitor follows a link of the website: the framed call page goes with this page, and so does its
+    // call; the website hears it while it can still act (a new window's call goes on)
+    window.addEventListener('pagehide', () => {
+      if (frame) endCall('pageLeft');
+    });
 
     launcher.addEventListener('click', () => (api.isOpen && !panel.hidden ? api.close() : api.open()));
     closeButton.addEventListener('click', () => api.close());
@@ -332,5 +385,8 @@ function start(script: HTMLScriptElement): void {
 }
 
 const current = document.currentScript;
-if (current instanceof HTMLScriptElement && current.src) start(current);
-else console.error('Lobby widget: load widget.js with a <script src="…"> tag');
+if ((window as Marked)[LOADED]) console.info('Lobby widget: already loaded on this page; this copy of the snippet does nothing');
+else if (current instanceof HTMLScriptElement && current.src) {
+  (window as Marked)[LOADED] = true;
+  start(current);
+} else console.error('Lobby widget: load widget.js with a <script src="…"> tag');

@@ -34,6 +34,7 @@ export interface WidgetEvents {
   callStarted: { callType: 'video' | 'voice' | null };
   callAnswered: Record<string, never>;
   callEnded: { reason: string | null; answered: boolean };
-  error: { reason: 'notAllowed' | 'popupBlocked' };
+  /** `message`: why, as the loader also writes it to the browser's console */
+  error: { reason: 'notAllowed' | 'popupBlocked'; message?: string };
 }
 export type WidgetEventName = keyof WidgetEvents;

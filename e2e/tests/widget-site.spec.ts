@@ -1,0 +1,185 @@
+/**
+ * The widget as a site owner installs it (docs/widget.md): the snippet included twice, the website's own
+ * Content-Security-Policy (the recipe of docs/widget.md "Content Security Policy", and a policy that
+ * refuses the frame), the events the website receives when the call page goes away (its new window
+ * closed, its panel closed, a link followed), and the panel's corner when the website turns to Arabic.
+ */
+import { expect, test, type Frame, type Page } from '@playwright/test';
+import { BASE_URL } from '../support/api.ts';
+import { launchParticipant } from '../support/browser.ts';
+import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
+import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
+import { startHostSite, type HostSite, type HostSiteOptions, type RecordedEvent } from '../support/widget/hostPage.ts';
+
+const LOBBY = new URL(BASE_URL).origin;
+let site: HostSite | null = null;
+
+async function openSite(options: HostSiteOptions = {}): Promise<HostSite> {
+  site = await startHostSite('127.0.0.1', options);
+  // a colour of the company's own, to see whether the launcher got its styles
+  await arrangeCompanySettings({ widgetOrigins: [site.origin], categoryBackgroundColor: '#0a5c36', categoryTextColor: '#ffffff' });
+  return site;
+}
+
+test.afterEach(async () => {
+  await site?.close();
+  site = null;
+  await restoreAll();
+});
+
+const events = (page: Page) => page.evaluate(() => (window as unknown as { __lobbyEvents: RecordedEvent[] }).__lobbyEvents.map((e) => e));
+const eventTypes = async (page: Page) => (await events(page)).map((e) => e.type);
+const consoleErrorsOf = (page: Page): string[] => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return errors;
+};
+
+async function widgetFrame(page: Page): Promise<Frame> {
+  await expect.poll(() => eventTypes(page)).toContain('ready');
+  const handle = await page.locator('iframe[data-testid="lobby-frame"]').elementHandle();
+  const frame = await handle?.contentFrame();
+  if (!frame) throw new Error('the widget iframe has no frame');
+  return frame;
+}
+
+test('when a page includes the snippet twice, then it has one launcher and one lobby:load; the open panel stays in its corner when the website turns to Arabic, under a launcher that says it closes', async ({}, testInfo) => {
+  const host = await openSite({ snippets: 2 });
+  const guest = await launchParticipant('guest');
+  try {
+    await guest.page.goto(host.url);
+    await guest.page.waitForLoadState('load'); // both async copies have run by then
+    const launcher = guest.page.getByTestId('lobby-launcher');
+    await expect(launcher).toHaveText('Call us');
+    await expect(guest.page.locator('[data-lobby-widget]')).toHaveCount(1);
+    expect((await eventTypes(guest.page)).filter((t) => t === 'load')).toHaveLength(1);
+
+    await launcher.click();
+    const panel = guest.page.getByTestId('lobby-panel');
+    await expect(panel).toBeVisible();
+    await widgetFrame(guest.page);
+    await expect(launcher).toHaveText('Close');
+    const before = await panel.boundingBox();
+    await guest.page.evaluate(() => (window as unknown as { Lobby: { setLanguage(language: string): void } }).Lobby.setLanguage('ar'));
+    await expect(launcher).toHaveText('إغلاق');
+    await expect(guest.page.locator('[data-lobby-widget]')).toHaveAttribute('dir', 'rtl');
+    expect(await panel.boundingBox()).toEqual(before);
+    await screenshot(guest.page, testInfo, 'widget-arabic-same-corner');
+
+    // the launcher does what it says
+    await launcher.click();
+    await expect(panel).toBeHidden();
+    await expect(launcher).toHaveText('اتصل بنا');
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+test('when the website follows docs/widget.md\u2019s CSP recipe with style-src \'self\', then the launcher keeps its styles and the call page opens in the panel', async ({}, testInfo) => {
+  const host = await openSite({
+    // the recipe, plus 'unsafe-inline' scripts for the test page's own event recorder
+    csp: `default-src 'self'; script-src 'self' 'unsafe-inline' ${LOBBY}; connect-src 'self' ${LOBBY}; frame-src ${LOBBY}; style-src 'self'`,
+  });
+  const guest = await launchParticipant('guest');
+  const errors = consoleErrorsOf(guest.page);
+  try {
+    await guest.page.goto(host.url);
+    const launcher = guest.page.getByTestId('lobby-launcher');
+    await expect(launcher).toHaveText('Call us');
+    // the company's colours and the launcher's shape: the website's style-src did not take them away
+    await expect(launcher).toHaveCSS('background-color', 'rgb(10, 92, 54)');
+    await expect(launcher).toHaveCSS('border-radius', '24px');
+    await screenshot(guest.page, testInfo, 'widget-csp-launcher');
+    await launcher.click();
+    const frame = await widgetFrame(guest.page);
+    await expect(frame.getByTestId('assignment-option').first()).toBeVisible();
+    await screenshot(guest.page, testInfo, 'widget-csp-panel');
+    expect(errors.filter((e) => /Content Security Policy|Content-Security-Policy/.test(e))).toEqual([]);
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+test('when the website\u2019s CSP refuses the frame (frame-src \'none\'), then the panel offers the new window at once and the console names the directive', async ({}, testInfo) => {
+  const host = await openSite({ csp: "frame-src 'none'" });
+  const guest = await launchParticipant('guest');
+  const errors = consoleErrorsOf(guest.page);
+  try {
+    await guest.page.goto(host.url);
+    await guest.page.getByTestId('lobby-launcher').click();
+    // at once: well before the 8 s a silent frame is given
+    await expect(guest.page.getByTestId('lobby-open-window')).toBeVisible({ timeout: 4000 });
+    expect(errors).toContainEqual(`Lobby widget: this website's Content-Security-Policy (frame-src) refuses ${LOBBY}: add it to frame-src`);
+    await screenshot(guest.page, testInfo, 'widget-csp-frame-refused');
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+test('when the website\u2019s CSP refuses to connect to Lobby, then the console and lobby:error name connect-src', async ({}, testInfo) => {
+  const host = await openSite({ csp: `default-src 'self'; script-src 'self' 'unsafe-inline' ${LOBBY}` });
+  const guest = await launchParticipant('guest');
+  const errors = consoleErrorsOf(guest.page);
+  try {
+    await guest.page.goto(host.url);
+    const why = `this website's Content-Security-Policy (connect-src) refuses ${LOBBY}: add it to connect-src`;
+    await expect.poll(() => events(guest.page)).toContainEqual({ type: 'error', detail: { reason: 'notAllowed', message: why }, page: '/host.html' });
+    expect(errors).toContainEqual(`Lobby widget: no call button on ${host.origin}: ${why}`);
+    await expect(guest.page.getByTestId('lobby-launcher')).toHaveCount(0);
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+test('when the call page\u2019s new window is closed, then the website hears close', async ({}, testInfo) => {
+  const host = await openSite();
+  const guest = await launchParticipant('guest', { viewport: { width: 390, height: 844 } });
+  try {
+    await guest.page.goto(host.url);
+    const [popup] = await Promise.all([guest.context.waitForEvent('page'), guest.page.getByTestId('lobby-launcher').click()]);
+    await expect.poll(() => eventTypes(guest.page)).toEqual(['load', 'open', 'ready']);
+    await popup.close();
+    await expect.poll(() => eventTypes(guest.page)).toEqual(['load', 'open', 'ready', 'close']);
+    expect(await guest.page.evaluate(() => (window as unknown as { Lobby: { isOpen: boolean } }).Lobby.isOpen)).toBe(false);
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+test('when the visitor closes the panel or follows a link of the website with a call waiting, then the website hears callEnded with why', async ({}, testInfo) => {
+  const host = await openSite();
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest');
+  const call = async () => {
+    await guest.page.getByTestId('lobby-launcher').click();
+    const frame = await widgetFrame(guest.page);
+    await frame.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
+    await frame.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+    await expect(frame.locator('[data-screen="waiting"]')).toBeVisible();
+    await expect(agent.page.getByTestId('queue-item')).toHaveCount(1);
+  };
+  try {
+    await agentSignsIn(agent.page);
+    await guest.page.goto(host.url);
+    await call();
+    await guest.page.getByTestId('lobby-close').click();
+    await expect.poll(async () => (await events(guest.page)).filter((e) => e.type === 'callEnded')).toEqual([
+      { type: 'callEnded', detail: { reason: 'closed', answered: false }, page: '/host.html' },
+    ]);
+    await expect(agent.page.getByTestId('queue-item')).toHaveCount(0);
+
+    await call();
+    await guest.page.getByRole('link', { name: 'Our offers' }).click();
+    await expect(guest.page).toHaveURL(/\/other\.html$/);
+    // heard on the page the visitor left, while it could still act
+    await expect.poll(async () => (await events(guest.page)).filter((e) => e.type === 'callEnded').at(-1)).toEqual({
+      type: 'callEnded',
+      detail: { reason: 'pageLeft', answered: false },
+      page: '/host.html',
+    });
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
