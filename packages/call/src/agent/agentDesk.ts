@@ -384,6 +384,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const active = this.#snapshot.activeCall;
     if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
+      // the guest's page goes, and the website's next page brings the call back (docs/widget.md)
+      if (presence.available) this.#guestNavigating = presence.info.status === 'Navigating' ? active.callId : null;
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
       else this.#awaitGuest(active);
       const info = presence.info;
@@ -393,6 +395,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     // only this occupant's entry can change (waitingQueue.ts); nothing listed changed: no re-render
     const ctx = this.#queueContext();
     const queue = withPresence(this.#snapshot.queue, presence, 'OpenCall', ctx);
+    this.#keepPlaces(this.#snapshot.queue, queue, ctx.now);
     const runningCalls = withPresence(this.#snapshot.runningCalls, presence, 'InCall', ctx);
     if (queue !== this.#snapshot.queue || runningCalls !== this.#snapshot.runningCalls) this.#set({ queue, runningCalls });
   }
@@ -404,7 +407,22 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   }
 
   #queueContext(): QueueContext {
-    return { nick: this.#nick, rooms: this.#rooms, routing: this.#routing, now: this.inCall.ports.clock.now() };
+    const now = this.inCall.ports.clock.now();
+    const returning = new Map<string, number>();
+    for (const [callId, kept] of this.#places) {
+      if (now - kept.left > PLACE_KEPT_MS) this.#places.delete(callId);
+      else returning.set(callId, kept.since);
+    }
+    return { nick: this.#nick, rooms: this.#rooms, routing: this.#routing, now, returning };
+  }
+
+  /** waiting calls that left the queue lately: their place, for a guest that comes back to it */
+  #places = new Map<string, { since: number; left: number }>();
+
+  #keepPlaces(before: QueueEntry[], after: QueueEntry[], now: number): void {
+    if (before === after) return;
+    const listed = new Set(after.map((e) => e.callId));
+    for (const entry of before) if (!listed.has(entry.callId)) this.#places.set(entry.callId, { since: entry.since, left: now });
   }
 
   /** Answers a waiting guest: joins the call's media room and publishes camera and microphone. */
@@ -475,7 +493,9 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       health: this.#mediaHealth(),
     });
     media.on('publisherLeft', ({ display }) => {
-      if (this.inCall.isCurrent(media) && display === guestNick) void this.#leaveCall('guest');
+      if (!this.inCall.isCurrent(media) || display !== guestNick) return;
+      if (this.#guestNavigating === callId) this.#awaitGuestMedia(callId, guestNick);
+      else void this.#leaveCall('guest');
     });
     media.on('destroyed', () => {
       if (this.inCall.isCurrent(media)) void this.#leaveCall('guest');
@@ -657,6 +677,20 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       }
   }
 
+  /** the call whose guest said its page is being replaced (presence Navigating) */
+  #guestNavigating: string | null = null;
+
+  /**
+   * The guest's media left because its page is being replaced by the website's next one, which
+   * publishes again: the call ends only if no media of the guest's is back after GUEST_RETURN_MS.
+   */
+  #awaitGuestMedia(callId: string, guestNick: string): void {
+    this.inCall.ports.clock.setTimeout(() => {
+      if (this.#activeCallId() !== callId) return;
+      if (!this.#snapshot.remoteFeeds.some((feed) => feed.display === guestNick)) void this.#leaveCall('guest');
+    }, GUEST_RETURN_MS);
+  }
+
   /**
    * The guest of our call is not in its room (it left, or its connection dropped). Its media goes on
    * meanwhile, and a guest that reconnects is back within its backoff (at most 10 s, plus the
@@ -779,3 +813,5 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
 
 /** How long a call waits for its guest to come back to the room (its reconnect backoff, 10 s, and more). */
 const GUEST_RETURN_MS = 20_000;
+/** how long a waiting call's place is kept after its guest left the queue (a page change takes seconds) */
+const PLACE_KEPT_MS = 60_000;

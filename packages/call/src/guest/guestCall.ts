@@ -6,7 +6,7 @@
  *   (agent)    first remote stream → peer call Resumed → InCall|agentJid|callId
  *   hangup()   end control → leave media → leave the room → report timestamps (until acknowledged)
  */
-import { newCallId } from '../callId.ts';
+import { isCallIdOf, newCallId } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
 import { encodePresenceStatus, joinStatus, presenceImageUrl, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
 import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
@@ -320,18 +320,24 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (xmpp.connected) await xmpp.joinRoom(room.room, username, '', this.#lobbyElement());
   }
 
-  /** Starts a call. Resolves with the report status once the guest is published (or stopped). */
-  async call(kind: 'video' | 'voice'): Promise<ReportStatus> {
+  /**
+   * Starts a call. Resolves with the report status once the guest is published (or stopped). `resume`:
+   * the call this guest had on the website's previous page (docs/widget.md "Moving between pages"),
+   * reported already: it is published again under its own id, and the agent who answered it comes back.
+   */
+  async call(kind: 'video' | 'voice', resume?: { callId: string; initialCallId: string; answered: boolean }): Promise<ReportStatus> {
     const registration = this.#registration;
     const room = this.#room;
     const xmpp = this.#xmpp;
     if (!registration || !room || !xmpp) throw new Error('prepare() first');
+    if (resume && !isCallIdOf(resume.callId, registration.username)) throw new Error('not a call of this guest');
     await this.#enterRoom();
-    const callId = newCallId(registration.username);
+    const callId = resume?.callId ?? newCallId(registration.username);
+    if (resume?.answered) this.#answeredCallId = callId; // its answer is on the report already
     this.#set({
       phase: 'starting',
       callId,
-      initialCallId: callId,
+      initialCallId: resume?.initialCallId ?? callId,
       callKind: kind,
       endReason: null,
       error: null,
@@ -369,9 +375,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       stopCamera();
       return 'ok';
     }
-    let report: Awaited<ReturnType<GuestApi['addReport']>>;
+    let report: Pick<Awaited<ReturnType<GuestApi['addReport']>>, 'status'>;
     try {
-      report = await api.addReport({
+      report = resume ? { status: 'ok' } : await api.addReport({
         call_id: callId,
         company: this.#options.companyId,
         source: 'site',
@@ -398,7 +404,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         localStream,
         status: { ...this.#snapshot.status, streamsReady: { local: true, remote: false } },
       });
-      await api.updateTimestamp(callId, ['call_initiated_timestamp']).catch(() => undefined);
+      if (!resume) await api.updateTimestamp(callId, ['call_initiated_timestamp']).catch(() => undefined);
       if (!current()) return 'ok'; // the teardown took the camera
       await this.#startMedia(callId, kind, localStream, registration.username, xmpp);
       if (!current()) return 'ok'; // ended meanwhile: the teardown closed the media session
@@ -890,6 +896,30 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     const open = callId && this.#snapshot.phase !== 'ended' && this.#snapshot.phase !== 'failed';
     // what the server has not acknowledged yet (this end, a hang-up pressed offline) outlives the page
     this.#delivery.flush(open ? { callId, flags: ['guest_exit_timestamp', 'call_ended_timestamp'] } : undefined);
+  }
+
+  /**
+   * Called instead of pageHide when the website's next page takes the call back (docs/widget.md "Moving
+   * between pages"): the agents see the guest navigating, not leaving, and the call stays open; what the
+   * server has not acknowledged yet still outlives the page. Answers the call to resume, or null.
+   */
+  pageChange(): { callId: string; initialCallId: string; kind: 'video' | 'voice'; answered: boolean } | null {
+    const { callId, initialCallId, callKind, phase } = this.#snapshot;
+    const xmpp = this.#xmpp;
+    const room = this.#room;
+    const username = this.#registration?.username;
+    if (!callId || (phase !== 'waiting' && phase !== 'ongoing') || !xmpp || !room || !username) {
+      this.pageHide();
+      return null;
+    }
+    const target = presenceTarget({
+      peers: this.#snapshot.status.peers,
+      appointmentAgent: this.#appointment?.agentUsername || null,
+      roundRobin: !!this.#options.roundRobin,
+    });
+    this.#sendRoomPresence(xmpp, room.room, username, encodePresenceStatus({ status: 'Navigating', target, callId }));
+    this.#delivery.flush();
+    return { callId, initialCallId: initialCallId ?? callId, kind: callKind, answered: phase === 'ongoing' };
   }
 
   /**
