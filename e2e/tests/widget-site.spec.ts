@@ -2,13 +2,16 @@
  * The widget as a site owner installs it (docs/widget.md): the snippet included twice, the website's own
  * Content-Security-Policy (the recipe of docs/widget.md "Content Security Policy", and a policy that
  * refuses the frame), the events the website receives when the call page goes away (its new window
- * closed, its panel closed, a link followed), and the panel's corner when the website turns to Arabic.
+ * closed, its panel closed), the call carried to the website's next page when the visitor follows a
+ * link (waiting and answered), and the panel's corner when the website turns to Arabic.
  */
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { BASE_URL } from '../support/api.ts';
 import { launchParticipant } from '../support/browser.ts';
 import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
 import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
+import { expectMediaFlowing } from '../support/media.ts';
+import { expectFrameMediaFlowing } from '../support/widget/media.ts';
 import { startHostSite, type HostSite, type HostSiteOptions, type RecordedEvent } from '../support/widget/hostPage.ts';
 
 const LOBBY = new URL(BASE_URL).origin;
@@ -38,7 +41,9 @@ const consoleErrorsOf = (page: Page): string[] => {
 };
 
 async function widgetFrame(page: Page): Promise<Frame> {
-  await expect.poll(() => eventTypes(page)).toContain('ready');
+  // the events of every page of the visit are kept: this page's call page must have said ready
+  const here = new URL(page.url()).pathname;
+  await expect.poll(async () => (await events(page)).some((e) => e.type === 'ready' && e.page === here)).toBe(true);
   const handle = await page.locator('iframe[data-testid="lobby-frame"]').elementHandle();
   const frame = await handle?.contentFrame();
   if (!frame) throw new Error('the widget iframe has no frame');
@@ -148,37 +153,108 @@ test('when the call page\u2019s new window is closed, then the website hears clo
   }
 });
 
-test('when the visitor closes the panel or follows a link of the website with a call waiting, then the website hears callEnded with why', async ({}, testInfo) => {
+/** The guest calls through the panel; answers the call id the agent's queue lists. */
+async function callThroughPanel(guest: Page, agent: Page): Promise<string> {
+  await guest.getByTestId('lobby-launcher').click();
+  const frame = await widgetFrame(guest);
+  await frame.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
+  await frame.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+  await expect(frame.locator('[data-screen="waiting"]')).toBeVisible();
+  const item = agent.getByTestId('queue-item');
+  await expect(item).toHaveCount(1);
+  return (await item.getAttribute('data-call-id')) ?? '';
+}
+
+test('when the visitor closes the panel with a call waiting, then the call ends at once for the agent and the website hears callEnded', async ({}, testInfo) => {
   const host = await openSite();
   const agent = await launchParticipant('agent');
   const guest = await launchParticipant('guest');
-  const call = async () => {
-    await guest.page.getByTestId('lobby-launcher').click();
-    const frame = await widgetFrame(guest.page);
-    await frame.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
-    await frame.locator('[data-testid="call-button"][data-call-kind="video"]').click();
-    await expect(frame.locator('[data-screen="waiting"]')).toBeVisible();
-    await expect(agent.page.getByTestId('queue-item')).toHaveCount(1);
-  };
   try {
     await agentSignsIn(agent.page);
     await guest.page.goto(host.url);
-    await call();
+    await callThroughPanel(guest.page, agent.page);
     await guest.page.getByTestId('lobby-close').click();
+    await expect(guest.page.getByTestId('lobby-panel')).toBeHidden();
+    // the call page hung up before it went: the agent's queue is empty now, not after the 20 s a
+    // vanished guest is given
+    await expect(agent.page.getByTestId('queue-item')).toHaveCount(0, { timeout: 10_000 });
     await expect.poll(async () => (await events(guest.page)).filter((e) => e.type === 'callEnded')).toEqual([
-      { type: 'callEnded', detail: { reason: 'closed', answered: false }, page: '/host.html' },
+      { type: 'callEnded', detail: { reason: 'cancelled', answered: false }, page: '/host.html' },
     ]);
-    await expect(agent.page.getByTestId('queue-item')).toHaveCount(0);
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
 
-    await call();
+test('when the visitor follows a link of the website while waiting, then the next page takes the call back in its place and the agent answers it there', async ({}, testInfo) => {
+  const host = await openSite();
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest');
+  try {
+    await agentSignsIn(agent.page);
+    await guest.page.goto(host.url);
+    const callId = await callThroughPanel(guest.page, agent.page);
+
     await guest.page.getByRole('link', { name: 'Our offers' }).click();
     await expect(guest.page).toHaveURL(/\/other\.html$/);
-    // heard on the page the visitor left, while it could still act
-    await expect.poll(async () => (await events(guest.page)).filter((e) => e.type === 'callEnded').at(-1)).toEqual({
-      type: 'callEnded',
-      detail: { reason: 'pageLeft', answered: false },
-      page: '/host.html',
-    });
+    // the next page's widget opens its panel by itself, and the call page is waiting again, for the same call
+    await expect(guest.page.getByTestId('lobby-panel')).toBeVisible();
+    const frame = await widgetFrame(guest.page);
+    await expect(frame.locator('[data-screen="waiting"]')).toBeVisible({ timeout: 15_000 });
+    const item = agent.page.getByTestId('queue-item');
+    await expect(item).toHaveCount(1);
+    await expect(item).toHaveAttribute('data-call-id', callId);
+    await expect.poll(async () => (await events(guest.page)).filter((e) => e.page === '/other.html' && e.type === 'callStarted')).toEqual([
+      { type: 'callStarted', detail: { callType: 'video', resumed: true }, page: '/other.html' },
+    ]);
+    expect(await eventTypes(guest.page)).not.toContain('callEnded');
+    await screenshot(guest.page, testInfo, 'widget-next-page-waiting');
+
+    await item.getByTestId('answer-button').click();
+    await expect(frame.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expectFrameMediaFlowing(frame, 'guest on the next page');
+    await expectMediaFlowing(agent.page, 'agent');
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect.poll(async () => (await events(guest.page)).filter((e) => e.type === 'callEnded')).toEqual([
+      { type: 'callEnded', detail: expect.objectContaining({ answered: true }) as unknown as Record<string, unknown>, page: '/other.html' },
+    ]);
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
+
+test('when the visitor follows a link of the website during a call, then the call comes back on the next page and media flows again both ways', async ({}, testInfo) => {
+  const host = await openSite();
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest');
+  try {
+    await agentSignsIn(agent.page);
+    await guest.page.goto(host.url);
+    await callThroughPanel(guest.page, agent.page);
+    await agent.page.getByTestId('queue-item').getByTestId('answer-button').click();
+    const first = await widgetFrame(guest.page);
+    await expect(first.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expectFrameMediaFlowing(first, 'guest before the link');
+
+    const left = Date.now();
+    await guest.page.getByRole('link', { name: 'Our offers' }).click();
+    await expect(guest.page).toHaveURL(/\/other\.html$/);
+    const frame = await widgetFrame(guest.page);
+    await expect(frame.locator('[data-screen="ongoing"]')).toBeVisible({ timeout: 15_000 });
+    testInfo.annotations.push({ type: 'call back on the next page', description: `${Date.now() - left} ms` });
+    // the agent never left the call: its hang-up button stayed, and the guest's media is back
+    await expect(agent.page.getByTestId('agent-hangup-button')).toBeVisible();
+    await expectFrameMediaFlowing(frame, 'guest on the next page');
+    await expectMediaFlowing(agent.page, 'agent after the guest changed page');
+    await screenshot(guest.page, testInfo, 'widget-next-page-ongoing');
+    const seen = await events(guest.page);
+    expect(seen.filter((e) => e.type === 'callEnded')).toEqual([]);
+    expect(seen.filter((e) => e.page === '/other.html' && e.type.startsWith('call'))).toEqual([
+      { type: 'callStarted', detail: { callType: 'video', resumed: true }, page: '/other.html' },
+      { type: 'callAnswered', detail: { resumed: true }, page: '/other.html' },
+    ]);
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
   } finally {
     await closeAll(testInfo, agent, guest);
   }

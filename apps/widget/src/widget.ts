@@ -55,6 +55,15 @@ const READY_TIMEOUT_MS = 8000;
 const ALLOW = 'camera; microphone; display-capture; geolocation; autoplay; fullscreen; clipboard-write';
 /** How often the loader looks whether its new window was closed (browsers give the opener no event). */
 const WINDOW_WATCH_MS = 500;
+/**
+ * The website's next page takes back a call in the panel (docs/widget.md "Moving between pages") when it
+ * loads within this long of the last one going: the agent waits 20 s for the guest (apps/guest's
+ * carriedCall.ts keeps the same limit on its side).
+ */
+const CARRY_MS = 15_000;
+const CARRY_KEY = 'lobby.widget.carry';
+/** Closing the panel with a call on: how long the call page gets to hang up before it is removed. */
+const HANGUP_WAIT_MS = 2000;
 
 function start(script: HTMLScriptElement): void {
   const lobbyOrigin = new URL(script.src, document.baseURI).origin;
@@ -165,10 +174,11 @@ function start(script: HTMLScriptElement): void {
       host.lang = lang();
     };
 
-    const guestUrl = () => {
+    const guestUrl = (resume = false) => {
       const url = new URL('/', lobbyOrigin);
       url.searchParams.set('service', 'widget');
       url.searchParams.set('origin', location.origin);
+      if (resume) url.searchParams.set('resume', '1');
       if (language) url.searchParams.set('lang', language);
       if (assignment !== null) url.searchParams.set('assignment', String(assignment));
       return url.toString();
@@ -226,6 +236,10 @@ function start(script: HTMLScriptElement): void {
     };
 
     let answered = false;
+    /** the panel waits for the call page to hang up before it closes */
+    let hangingUp: ReturnType<typeof setTimeout> | undefined;
+    /** this page's panel took back the previous page's call: its callStarted/callAnswered say so */
+    let resumed = false;
     /** The call page went away with a call on (its window closed, the panel closed, the page left). */
     const endCall = (reason: string) => {
       if (!inCall) return;
@@ -233,10 +247,11 @@ function start(script: HTMLScriptElement): void {
       emit('callEnded', { reason, answered });
     };
 
-    const openFrame = () => {
+    const openFrame = (resume = false) => {
       panel.hidden = false;
       render();
       if (frame) return;
+      resumed = resume;
       ready = false;
       alive = false;
       body.replaceChildren();
@@ -244,7 +259,7 @@ function start(script: HTMLScriptElement): void {
       frame.title = `${config.name}`;
       frame.allow = ALLOW;
       frame.setAttribute('data-testid', 'lobby-frame');
-      frame.src = guestUrl();
+      frame.src = guestUrl(resume);
       // the website's CSP refusing the frame (frame-src) is known at once; no need to wait for the page
       policy.onRefused('frame-src', () => {
         if (frame && !alive) refused();
@@ -260,6 +275,14 @@ function start(script: HTMLScriptElement): void {
     };
 
     const closePanel = (notify = true) => {
+      if (frame && inCall && !hangingUp) {
+        // the call page hangs up first (the agent hears it at once), then goes; its callEnded closes it
+        hangingUp = setTimeout(() => closePanel(notify), HANGUP_WAIT_MS);
+        send({ type: 'hangup' });
+        return;
+      }
+      clearTimeout(hangingUp);
+      hangingUp = undefined;
       clearTimeout(readyTimer);
       panel.hidden = true;
       // closing removes the call page: a call in it ends (the page's pagehide hangs up)
@@ -335,17 +358,19 @@ function start(script: HTMLScriptElement): void {
           inCall = true;
           answered = false;
           render();
-          emit('callStarted', { callType: message.callType ?? null });
+          emit('callStarted', { callType: message.callType ?? null, ...(resumed ? { resumed } : {}) });
           break;
         case 'callAnswered':
           answered = true;
-          emit('callAnswered', {});
+          emit('callAnswered', resumed ? { resumed } : {});
           if (document.visibilityState === 'hidden') flagTitle();
           break;
         case 'callEnded':
           inCall = false;
           render();
           emit('callEnded', { reason: message.reason ?? null, answered: !!message.answered });
+          resumed = false;
+          if (hangingUp) closePanel();
           break;
         case 'close':
           api.close();
@@ -366,10 +391,15 @@ function start(script: HTMLScriptElement): void {
         savedTitle = null;
       }
     });
-    // the visitor follows a link of the website: the framed call page goes with this page, and so does its
-    // call; the website hears it while it can still act (a new window's call goes on)
+    // the visitor follows a link of the website: the framed call page goes with this page and leaves its
+    // call to the next page's widget, which opens its panel and takes it back (a new window's call goes on)
     window.addEventListener('pagehide', () => {
-      if (frame) endCall('pageLeft');
+      if (!frame || !inCall) return;
+      try {
+        sessionStorage.setItem(CARRY_KEY, JSON.stringify({ at: Date.now(), companyId: config.companyId }));
+      } catch {
+        endCall('pageLeft'); // no storage: the next page cannot know, the call ends with this one
+      }
     });
 
     launcher.addEventListener('click', () => (api.isOpen && !panel.hidden ? api.close() : api.open()));
@@ -381,6 +411,20 @@ function start(script: HTMLScriptElement): void {
     render();
     window.Lobby = api;
     emit('load', {});
+    if (carriedHere(config.companyId)) openFrame(true);
+  }
+}
+
+/** The previous page of this website left a call in its panel, a moment ago, for this page to take back. */
+function carriedHere(companyId: number): boolean {
+  try {
+    const raw = sessionStorage.getItem(CARRY_KEY);
+    sessionStorage.removeItem(CARRY_KEY);
+    const carried = raw ? (JSON.parse(raw) as { at?: unknown; companyId?: unknown }) : null;
+    const age = typeof carried?.at === 'number' ? Date.now() - carried.at : Infinity;
+    return carried?.companyId === companyId && age >= 0 && age <= CARRY_MS;
+  } catch {
+    return false;
   }
 }
 

@@ -73,7 +73,7 @@ export function lazyCallActions(store: GuestStore): CallActions {
   store.subscribe(wantSession);
 
   return {
-    startCall: async (kind) => (await engine()).startCall(kind),
+    startCall: async (kind, resume) => (await engine()).startCall(kind, resume),
     cancel: async () => (await engine()).cancel(),
     hangup: async () => (await engine()).hangup(),
     toggleAudio: () => void engine().then((a) => a.toggleAudio()),
