@@ -39,6 +39,28 @@ describe('the guest changes page and the next page takes its call back', () => {
     expect(agent1.agent.snapshot.remoteFeeds.map((f) => f.display)).toContain(username);
   });
 
+  it('when the next page publishes before the previous page\u2019s camera has left, then the agent stays in the call when that camera goes', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1, callId } = await inCall(world);
+    const username = guest.snapshot.username!;
+    const room = agent1.agent.snapshot.activeCall!.room;
+    const saved = guest.pageChange();
+    await settle();
+    world.xmpp.leave(room, username);
+    const next = await guestReady(world);
+    await next.guest.call(saved!.kind, saved!);
+    await settle();
+    // the old page's camera goes last, after the next page's presence (no status yet, then InCall)
+    const old = world.media.publishers(callId).length;
+    expect(old).toBeGreaterThan(1);
+    world.media.unpublish(callId, agent1.agent.snapshot.remoteFeeds.find((f) => f.display === username)!.feedId);
+    await settle();
+    world.clock.advance(30_000);
+    await settle();
+    expect(agent1.agent.snapshot.activeCall?.callId).toBe(callId);
+    expect(agent1.agent.snapshot.remoteFeeds.filter((f) => f.display === username)).toHaveLength(1);
+  });
+
   it('when an answered call\u2019s guest media leaves without the page saying Navigating, then the agent\u2019s call ends as before', async () => {
     const world = new FakeWorld();
     const { guest, agent1, callId } = await inCall(world);

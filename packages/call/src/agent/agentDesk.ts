@@ -385,7 +385,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
       // the guest's page goes, and the website's next page brings the call back (docs/widget.md)
-      if (presence.available) this.#guestNavigating = presence.info.status === 'Navigating' ? active.callId : null;
+      // (a join without a status, the next page's first presence, changes nothing yet)
+      if (presence.available && presence.info.status) this.#guestNavigating = presence.info.status === 'Navigating' ? active.callId : null;
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
       else this.#awaitGuest(active);
       const info = presence.info;
@@ -492,8 +493,10 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       feedAdded: () => this.#handOverIfArrived(),
       health: this.#mediaHealth(),
     });
-    media.on('publisherLeft', ({ display }) => {
+    media.on('publisherLeft', ({ feedId, display }) => {
       if (!this.inCall.isCurrent(media) || display !== guestNick) return;
+      // the guest's previous page's camera going after its next page's came: the guest is here
+      if (this.#snapshot.remoteFeeds.some((feed) => feed.display === guestNick && feed.feedId !== feedId)) return;
       if (this.#guestNavigating === callId) this.#awaitGuestMedia(callId, guestNick);
       else void this.#leaveCall('guest');
     });

@@ -749,6 +749,9 @@ export class MediaSession extends Emitter<MediaEvents> {
     return (
       String(publisher.id) === this.#myId ||
       String(publisher.id) === this.#screenId ||
+      // our name's camera from our previous page (the website widget's page change, docs/widget.md),
+      // still in the room until Janus lets its session go: not a peer
+      publisher.display === this.#display ||
       publisher.display === `${this.#display}-screen`
     );
   }
