@@ -13,6 +13,15 @@ export interface GuestPrefill {
 }
 
 let prefill: GuestPrefill = {};
+let siteLanguage = false;
+
+/**
+ * The website chose the language (`data-language`, `Lobby.setLanguage`): the call page offers no switch
+ * of its own then (docs/widget.md). Read while rendering: it changes with the store's language.
+ */
+export function languageFixedBySite(): boolean {
+  return siteLanguage;
+}
 const prefillListeners = new Set<() => void>();
 
 /** Name and email the website pre-filled (Lobby.prefill); empty when none. */
@@ -72,7 +81,9 @@ export function bindWidgetBridge(
     if (known) s().setAssignment(id);
   };
   const chooseLanguage = (language: unknown) => {
-    if (language === 'en' || language === 'ar') s().setLanguage(language);
+    if (language !== 'en' && language !== 'ar') return;
+    siteLanguage = true;
+    s().setLanguage(language);
   };
   const applyPrefill = (guest: unknown) => {
     if (!guest || typeof guest !== 'object') return;
