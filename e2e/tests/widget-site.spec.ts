@@ -64,12 +64,20 @@ test('when a page includes the snippet twice, then it has one launcher and one l
     await launcher.click();
     const panel = guest.page.getByTestId('lobby-panel');
     await expect(panel).toBeVisible();
-    await widgetFrame(guest.page);
+    const frame = await widgetFrame(guest.page);
     await expect(launcher).toHaveText('Close');
+    // the company's brand once: the call page's, not again in the panel's bar
+    await expect(frame.getByText('Lobby Demo', { exact: true })).toHaveCount(1);
+    await expect(panel.locator('.title')).toHaveText('');
+    // the website has not chosen a language yet: the call page offers its switch
+    await expect(frame.getByTestId('language-switch')).toBeVisible();
     const before = await panel.boundingBox();
     await guest.page.evaluate(() => (window as unknown as { Lobby: { setLanguage(language: string): void } }).Lobby.setLanguage('ar'));
     await expect(launcher).toHaveText('إغلاق');
     await expect(guest.page.locator('[data-lobby-widget]')).toHaveAttribute('dir', 'rtl');
+    await expect(frame.locator('html')).toHaveAttribute('dir', 'rtl');
+    // the website chose the language: no switch in the call page to contradict it
+    await expect(frame.getByTestId('language-switch')).toHaveCount(0);
     expect(await panel.boundingBox()).toEqual(before);
     await screenshot(guest.page, testInfo, 'widget-arabic-same-corner');
 
@@ -165,14 +173,26 @@ async function callThroughPanel(guest: Page, agent: Page): Promise<string> {
   return (await item.getAttribute('data-call-id')) ?? '';
 }
 
-test('when the visitor closes the panel with a call waiting, then the call ends at once for the agent and the website hears callEnded', async ({}, testInfo) => {
+/** The agent online, and the guest on the website's first page with a call waiting in the panel. */
+async function waitingOnSite(guest: Page, agent: Page): Promise<string> {
   const host = await openSite();
+  await agentSignsIn(agent);
+  await guest.goto(host.url);
+  return callThroughPanel(guest, agent);
+}
+
+/** The guest follows the website's link to its next page; answers that page's call page. */
+async function followLink(guest: Page): Promise<Frame> {
+  await guest.getByRole('link', { name: 'Our offers' }).click();
+  await expect(guest).toHaveURL(/\/other\.html$/);
+  return widgetFrame(guest);
+}
+
+test('when the visitor closes the panel with a call waiting, then the call ends at once for the agent and the website hears callEnded', async ({}, testInfo) => {
   const agent = await launchParticipant('agent');
   const guest = await launchParticipant('guest');
   try {
-    await agentSignsIn(agent.page);
-    await guest.page.goto(host.url);
-    await callThroughPanel(guest.page, agent.page);
+    await waitingOnSite(guest.page, agent.page);
     await guest.page.getByTestId('lobby-close').click();
     await expect(guest.page.getByTestId('lobby-panel')).toBeHidden();
     // the call page hung up before it went: the agent's queue is empty now, not after the 20 s a
@@ -187,20 +207,17 @@ test('when the visitor closes the panel with a call waiting, then the call ends 
 });
 
 test('when the visitor follows a link of the website while waiting, then the next page takes the call back in its place and the agent answers it there', async ({}, testInfo) => {
-  const host = await openSite();
+  test.slow(); // two pages of the website, each loading the call page and opening its media
   const agent = await launchParticipant('agent');
   const guest = await launchParticipant('guest');
   try {
-    await agentSignsIn(agent.page);
-    await guest.page.goto(host.url);
-    const callId = await callThroughPanel(guest.page, agent.page);
-
-    await guest.page.getByRole('link', { name: 'Our offers' }).click();
-    await expect(guest.page).toHaveURL(/\/other\.html$/);
+    const callId = await waitingOnSite(guest.page, agent.page);
     // the next page's widget opens its panel by itself, and the call page is waiting again, for the same call
+    const frame = await followLink(guest.page);
     await expect(guest.page.getByTestId('lobby-panel')).toBeVisible();
-    const frame = await widgetFrame(guest.page);
-    await expect(frame.locator('[data-screen="waiting"]')).toBeVisible({ timeout: 15_000 });
+    await expect(frame.locator('[data-screen="waiting"]')).toBeVisible({ timeout: 30_000 });
+    // the waiting screen fits the 400×640 panel: Cancel is on screen without scrolling
+    await expect(frame.getByTestId('cancel-button')).toBeInViewport({ ratio: 1 });
     const item = agent.page.getByTestId('queue-item');
     await expect(item).toHaveCount(1);
     await expect(item).toHaveAttribute('data-call-id', callId);
@@ -224,23 +241,19 @@ test('when the visitor follows a link of the website while waiting, then the nex
 });
 
 test('when the visitor follows a link of the website during a call, then the call comes back on the next page and media flows again both ways', async ({}, testInfo) => {
-  const host = await openSite();
+  test.slow(); // two pages of the website, each loading the call page and opening its media
   const agent = await launchParticipant('agent');
   const guest = await launchParticipant('guest');
   try {
-    await agentSignsIn(agent.page);
-    await guest.page.goto(host.url);
-    await callThroughPanel(guest.page, agent.page);
+    await waitingOnSite(guest.page, agent.page);
     await agent.page.getByTestId('queue-item').getByTestId('answer-button').click();
     const first = await widgetFrame(guest.page);
     await expect(first.locator('[data-screen="ongoing"]')).toBeVisible();
     await expectFrameMediaFlowing(first, 'guest before the link');
 
     const left = Date.now();
-    await guest.page.getByRole('link', { name: 'Our offers' }).click();
-    await expect(guest.page).toHaveURL(/\/other\.html$/);
-    const frame = await widgetFrame(guest.page);
-    await expect(frame.locator('[data-screen="ongoing"]')).toBeVisible({ timeout: 15_000 });
+    const frame = await followLink(guest.page);
+    await expect(frame.locator('[data-screen="ongoing"]')).toBeVisible({ timeout: 30_000 });
     testInfo.annotations.push({ type: 'call back on the next page', description: `${Date.now() - left} ms` });
     // the agent never left the call: its hang-up button stayed, and the guest's media is back
     await expect(agent.page.getByTestId('agent-hangup-button')).toBeVisible();

@@ -57,10 +57,10 @@ const ALLOW = 'camera; microphone; display-capture; geolocation; autoplay; fulls
 const WINDOW_WATCH_MS = 500;
 /**
  * The website's next page takes back a call in the panel (docs/widget.md "Moving between pages") when it
- * loads within this long of the last one going: the agent waits 20 s for the guest (apps/guest's
+ * loads within this long of the last one going: the agent waits 45 s for a navigating guest (apps/guest's
  * carriedCall.ts keeps the same limit on its side).
  */
-const CARRY_MS = 15_000;
+const CARRY_MS = 35_000;
 const CARRY_KEY = 'lobby.widget.carry';
 /** Closing the panel with a call on: how long the call page gets to hang up before it is removed. */
 const HANGUP_WAIT_MS = 2000;
@@ -164,7 +164,8 @@ function start(script: HTMLScriptElement): void {
       if (label) label.textContent = says;
       launcher.setAttribute('aria-label', `${says} — ${config.name}`);
       launcher.setAttribute('aria-expanded', String(!panel.hidden));
-      title.textContent = config.name;
+      // the call page shows the company's brand on every screen: the bar does not say it a second time
+      title.textContent = '';
       panel.setAttribute('aria-label', `${t.call} — ${config.name}`);
       popOut.setAttribute('aria-label', t.newWindow);
       popOut.title = t.newWindow;

@@ -685,13 +685,13 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
 
   /**
    * The guest's media left because its page is being replaced by the website's next one, which
-   * publishes again: the call ends only if no media of the guest's is back after GUEST_RETURN_MS.
+   * publishes again: the call ends only if no media of the guest's is back after NAVIGATION_RETURN_MS.
    */
   #awaitGuestMedia(callId: string, guestNick: string): void {
     this.inCall.ports.clock.setTimeout(() => {
       if (this.#activeCallId() !== callId) return;
       if (!this.#snapshot.remoteFeeds.some((feed) => feed.display === guestNick)) void this.#leaveCall('guest');
-    }, GUEST_RETURN_MS);
+    }, NAVIGATION_RETURN_MS);
   }
 
   /**
@@ -705,7 +705,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     this.inCall.ports.clock.setTimeout(() => {
       if (this.#activeCallId() !== call.callId || !this.#xmpp?.connected) return;
       if (!this.#presence.has(`${call.room}/${call.guestNick}`)) void this.#leaveCall('guest');
-    }, GUEST_RETURN_MS);
+    }, this.#guestNavigating === call.callId ? NAVIGATION_RETURN_MS : GUEST_RETURN_MS);
   }
   // ---- end of signalling reconnection -----------------------------------------------------------------
 
@@ -816,5 +816,11 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
 
 /** How long a call waits for its guest to come back to the room (its reconnect backoff, 10 s, and more). */
 const GUEST_RETURN_MS = 20_000;
+/**
+ * How long the agent waits for a navigating guest's media (docs/widget.md "Moving between pages"): the
+ * next page loads, registers, joins and publishes, which a busy phone or network can stretch well past
+ * the few seconds it takes here.
+ */
+const NAVIGATION_RETURN_MS = 45_000;
 /** how long a waiting call's place is kept after its guest left the queue (a page change takes seconds) */
 const PLACE_KEPT_MS = 60_000;

@@ -16,10 +16,11 @@ export interface CarriedCall extends ResumedCall {
 
 const KEY = 'lobby.widget.carriedCall';
 /**
- * A carried call older than this is not taken back: the agent waits 20 s for the guest (the agent desk's
- * GUEST_RETURN_MS, the server's vanished-guest count), and a page takes seconds to come.
+ * A carried call older than this is not taken back: the agent waits 45 s for a navigating guest's media
+ * (the agent desk's NAVIGATION_RETURN_MS), and the next page still has to register and publish. A page
+ * takes seconds to come on a busy phone; the server takes back a guest stamped gone that rejoins.
  */
-export const CARRY_MS = 15_000;
+export const CARRY_MS = 35_000;
 
 /** Only the widget's call page in a frame hands its call over: a new window outlives the website's pages. */
 export function carriesCalls(search: string = window.location.search): boolean {
@@ -47,6 +48,12 @@ export function takeCarriedCall(companyId: number, search: string = window.locat
   const call = JSON.parse(raw) as Partial<CarriedCall> | null;
   if (!call || typeof call.callId !== 'string' || typeof call.initialCallId !== 'string') return null;
   if (call.kind !== 'video' && call.kind !== 'voice') return null;
-  if (call.companyId !== companyId || typeof call.at !== 'number' || now - call.at > CARRY_MS || now < call.at) return null;
+  if (call.companyId !== companyId || typeof call.at !== 'number' || now < call.at) return null;
+  if (now - call.at > CARRY_MS) {
+    // kept with the page's diagnostics: why a visitor's call did not come back
+    console.warn(`widget: the previous page's call came ${now - call.at} ms ago, too late to take back`);
+    return null;
+  }
+  console.info(`widget: taking back the previous page's call ${call.callId} (${now - call.at} ms after it went)`);
   return call as CarriedCall;
 }
