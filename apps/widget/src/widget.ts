@@ -394,6 +394,10 @@ function start(script: HTMLScriptElement): void {
     });
     // the visitor follows a link of the website: the framed call page goes with this page and leaves its
     // call to the next page's widget, which opens its panel and takes it back (a new window's call goes on)
+    // said before the page goes (beforeunload), while the call page can still tell the agent for sure
+    window.addEventListener('beforeunload', () => {
+      if (frame && inCall) send({ type: 'leaving' });
+    });
     window.addEventListener('pagehide', () => {
       if (!frame || !inCall) return;
       try {

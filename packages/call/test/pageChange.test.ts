@@ -95,4 +95,20 @@ describe('the guest changes page and the next page takes its call back', () => {
     expect(next.guest.snapshot.phase).toBe('waiting');
     expect(agent.snapshot.queue.map((e) => e.callId)).toEqual([callId, 'g2--later']);
   });
+
+  it('when the website says its page is about to go but it stays, then the agents hear Navigating and then the call\u2019s own status again', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1, callId } = await inCall(world);
+    const room = agent1.agent.snapshot.activeCall!.room;
+    guest.pageLeaving();
+    await settle();
+    expect(world.xmpp.statusOf(room, guest.snapshot.username!)).toMatch(/^Navigating\|/);
+    world.clock.advance(5_000);
+    await settle();
+    expect(world.xmpp.statusOf(room, guest.snapshot.username!)).toBe(`InCall|${agent1.jid}|${callId}`);
+    // its media leaving now is the guest leaving: the call ends at once
+    world.media.drop(callId, guest.snapshot.username!);
+    await settle();
+    expect(agent1.agent.snapshot.activeCall).toBeNull();
+  });
 });

@@ -15,7 +15,9 @@ export type WidgetMessage =
   | { source: typeof FROM_WIDGET; type: 'setAssignment'; assignment: number | null }
   | { source: typeof FROM_WIDGET; type: 'prefill'; guest: { name?: string; email?: string } }
   /** the website closes the panel: end the call now (the frame goes next) */
-  | { source: typeof FROM_WIDGET; type: 'hangup' };
+  | { source: typeof FROM_WIDGET; type: 'hangup' }
+  /** the website's page is about to be replaced (its beforeunload): the call will be taken back by the next */
+  | { source: typeof FROM_WIDGET; type: 'leaving' };
 
 /** guest app → widget. */
 export interface GuestMessage {

@@ -33,6 +33,8 @@ export interface CallActions {
   cancel(): void | Promise<void>;
   /** Ongoing screen: end the call. */
   hangup(): void | Promise<void>;
+  /** The website's page is about to be replaced: the agents hear the guest is navigating (docs/widget.md). */
+  pageLeaving?(): void;
   /** Mute/unmute the microphone. */
   toggleAudio(): void;
   /** Camera off/on. */

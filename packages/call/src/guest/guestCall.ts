@@ -905,21 +905,37 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
    */
   pageChange(): { callId: string; initialCallId: string; kind: 'video' | 'voice'; answered: boolean } | null {
     const { callId, initialCallId, callKind, phase } = this.#snapshot;
-    const xmpp = this.#xmpp;
-    const room = this.#room;
-    const username = this.#registration?.username;
-    if (!callId || (phase !== 'waiting' && phase !== 'ongoing') || !xmpp || !room || !username) {
+    if (!callId || !this.#announceNavigating()) {
       this.pageHide();
       return null;
     }
+    this.#delivery.flush();
+    return { callId, initialCallId: initialCallId ?? callId, kind: callKind, answered: phase === 'ongoing' };
+  }
+
+  /**
+   * The website is about to replace its page (its `beforeunload`, before the page goes): the agents
+   * hear Navigating while this page can still send it. A page that stays after all (a navigation
+   * cancelled, a download) says its own status again a few seconds later.
+   */
+  pageLeaving(): void {
+    if (this.#announceNavigating()) this.inCall.ports.clock.setTimeout(() => this.#announce(), NAVIGATION_CANCELLED_MS);
+  }
+
+  /** Tells the room this page is being replaced; false when there is no call in the room to keep. */
+  #announceNavigating(): boolean {
+    const { callId, phase } = this.#snapshot;
+    const xmpp = this.#xmpp;
+    const room = this.#room;
+    const username = this.#registration?.username;
+    if (!callId || (phase !== 'waiting' && phase !== 'ongoing') || !xmpp || !room || !username) return false;
     const target = presenceTarget({
       peers: this.#snapshot.status.peers,
       appointmentAgent: this.#appointment?.agentUsername || null,
       roundRobin: !!this.#options.roundRobin,
     });
     this.#sendRoomPresence(xmpp, room.room, username, encodePresenceStatus({ status: 'Navigating', target, callId }));
-    this.#delivery.flush();
-    return { callId, initialCallId: initialCallId ?? callId, kind: callKind, answered: phase === 'ongoing' };
+    return true;
   }
 
   /**
@@ -956,6 +972,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
 
 }
 
+/** A page that said Navigating and is still here this much later was not replaced after all. */
+const NAVIGATION_CANCELLED_MS = 5000;
 /** How long the guest waits, after the last agent left the media room, before the call counts as over. */
 const AGENT_LEFT_GRACE_MS = 1500;
 /** registration refused with 503 (rooms not provisioned in time) is tried again after 1, 2 and 3 s */

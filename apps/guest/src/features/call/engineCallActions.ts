@@ -29,6 +29,7 @@ function isAndroidMobile(): boolean {
 }
 
 export interface EngineCallActions extends CallActions {
+  pageLeaving(): void;
   /** Registers and connects in the background; the Call button waits for it when pressed early. */
   prepare(): Promise<void>;
   /**
@@ -257,6 +258,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     },
     async hangup() {
       await call?.hangup();
+    },
+    pageLeaving() {
+      call?.pageLeaving();
     },
     toggleAudio() {
       call?.setMuted('audio', !s().audioMuted); // the snapshot brings the new state (apply)

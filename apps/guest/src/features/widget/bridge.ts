@@ -114,6 +114,9 @@ export function bindWidgetBridge(
       case 'prefill':
         applyPrefill(message.guest);
         break;
+      case 'leaving':
+        actions?.pageLeaving?.();
+        break;
       case 'hangup':
         // the website closes the panel: the call ends now, not when the agent stops waiting for the guest
         if (s().screen === 'waiting') void actions?.cancel();
