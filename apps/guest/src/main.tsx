@@ -19,7 +19,6 @@ async function start(): Promise<void> {
   ScreenRegistry.preload('preview');
   const store = createGuestStore();
   reportErrorsOnceConfigured(store); // only with the deployment's DSN, after the first render
-  mountWidgetFeatures(store); // website widget bridge (docs/widget.md) + notice when answered while hidden
   let services: Partial<AppServices> | undefined;
   let callActions: CallActions | undefined;
   // Dev-only screen fixtures (`?fixture=<screen>`): a demo company, straight to that screen.
@@ -34,6 +33,8 @@ async function start(): Promise<void> {
   }
   // Real calls, unless a dev fixture asked for the screen-only demo actions.
   if (!services) callActions = lazyCallActions(store);
+  // website widget bridge (docs/widget.md) + notice when answered while hidden
+  mountWidgetFeatures(store, callActions);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
   createRoot(root).render(

@@ -13,6 +13,9 @@ export const PRESENCE_STATUSES = [
   'CallOnHold',
   'CallResumed',
   'TestNode',
+  // the guest's page is being replaced by the next page of the website that embeds it (docs/widget.md
+  // "Moving between pages"): its call comes back from there
+  'Navigating',
 ] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 

@@ -13,7 +13,11 @@ export type WidgetMessage =
   | { source: typeof FROM_WIDGET; type: 'init'; language: 'en' | 'ar' | null; assignment: number | null; guest: { name?: string; email?: string } }
   | { source: typeof FROM_WIDGET; type: 'setLanguage'; language: 'en' | 'ar' }
   | { source: typeof FROM_WIDGET; type: 'setAssignment'; assignment: number | null }
-  | { source: typeof FROM_WIDGET; type: 'prefill'; guest: { name?: string; email?: string } };
+  | { source: typeof FROM_WIDGET; type: 'prefill'; guest: { name?: string; email?: string } }
+  /** the website closes the panel: end the call now (the frame goes next) */
+  | { source: typeof FROM_WIDGET; type: 'hangup' }
+  /** the website's page is about to be replaced (its beforeunload): the call will be taken back by the next */
+  | { source: typeof FROM_WIDGET; type: 'leaving' };
 
 /** guest app → widget. */
 export interface GuestMessage {
@@ -31,9 +35,11 @@ export interface WidgetEvents {
   ready: Record<string, never>;
   open: { mode: 'frame' | 'window' };
   close: Record<string, never>;
-  callStarted: { callType: 'video' | 'voice' | null };
-  callAnswered: Record<string, never>;
+  /** `resumed`: the call the website's previous page had, taken back by this page */
+  callStarted: { callType: 'video' | 'voice' | null; resumed?: boolean };
+  callAnswered: { resumed?: boolean };
   callEnded: { reason: string | null; answered: boolean };
-  error: { reason: 'notAllowed' | 'popupBlocked' };
+  /** `message`: why, as the loader also writes it to the browser's console */
+  error: { reason: 'notAllowed' | 'popupBlocked'; message?: string };
 }
 export type WidgetEventName = keyof WidgetEvents;

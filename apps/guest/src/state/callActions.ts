@@ -5,6 +5,16 @@ import { createContext, useContext } from 'react';
 import type { CallKind } from './store.ts';
 import type { FormAnswers, GuestSession } from '../api/guest.ts';
 
+/** A call started on an earlier page, taken back by this one (docs/widget.md "Moving between pages"). */
+export interface ResumedCall {
+  callId: string;
+  initialCallId: string;
+  answered: boolean;
+  assignmentId: number | null;
+  /** its report, for the rating after it */
+  reportId: number | null;
+}
+
 export interface RatingAnswer {
   /** 1–5. */
   score: number;
@@ -14,12 +24,17 @@ export interface RatingAnswer {
 }
 
 export interface CallActions {
-  /** Selection screen: call with video or voice (assignment already in the store). */
-  startCall(kind: CallKind): void | Promise<void>;
+  /**
+   * Selection screen: call with video or voice (assignment already in the store). `resume`: the call the
+   * website's previous page carried over (features/widget/carriedCall.ts), taken back instead of a new one.
+   */
+  startCall(kind: CallKind, resume?: ResumedCall): void | Promise<void>;
   /** Waiting screen: stop waiting for an agent. */
   cancel(): void | Promise<void>;
   /** Ongoing screen: end the call. */
   hangup(): void | Promise<void>;
+  /** The website's page is about to be replaced: the agents hear the guest is navigating (docs/widget.md). */
+  pageLeaving?(): void;
   /** Mute/unmute the microphone. */
   toggleAudio(): void;
   /** Camera off/on. */

@@ -28,7 +28,7 @@ import { RoomFollowing } from './roomFollowing.ts';
 import { Transfers } from './transfers.ts';
 import { Availability } from './availability.ts';
 import { MediaWarmup } from './mediaWarmup.ts';
-import { Reconnection } from './reconnection.ts';
+import { NAVIGATION_RETURN_MS, Reconnection } from './reconnection.ts';
 import { DeskHold } from './holdResume.ts';
 import type { ActiveCall, AgentDeskOptions, AgentSnapshot } from './deskSnapshot.ts';
 
@@ -40,6 +40,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   readonly #options: AgentDeskOptions;
   /** the desk's ports, handed to each feature (src/room/ports.ts) */
   readonly #ports: CallPorts;
+  /** the call whose guest said its page is being replaced (presence Navigating) */
+  #guestNavigating: string | null = null;
   #xmpp: SignallingPort | null = null;
   /** the picture chosen since the start (setProfileImageUrl; null: none); undefined: the options' */
   #profileImageUrl: string | null | undefined = undefined;
@@ -251,8 +253,11 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const active = this.#snapshot.activeCall;
     if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
+      // the guest's page goes, and the website's next page brings the call back (docs/widget.md); a join
+      // without a status (the next page's first presence) changes nothing yet
+      if (presence.available && presence.info.status) this.#guestNavigating = presence.info.status === 'Navigating' ? active.callId : null;
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
-      else this.#reconnection.awaitGuest(active);
+      else this.#reconnection.awaitGuest(active, this.#guestNavigating === active.callId);
       const info = presence.info;
       if (presence.available && info.status === 'CallResumed' && info.callId && info.callId !== active.callId)
         this.#hold.followResumed(info.callId);
@@ -328,8 +333,19 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       feedAdded: () => this.#transfers.handOverIfArrived(),
       health: this.#mediaHealth(),
     });
-    media.on('publisherLeft', ({ display }) => {
-      if (this.inCall.isCurrent(media) && display === guestNick) void this.#leaveCall('guest');
+    media.on('publisherLeft', ({ feedId, display }) => {
+      if (!this.inCall.isCurrent(media) || display !== guestNick) return;
+      // the guest's previous page's camera going after its next page's came: the guest is here
+      if (this.#snapshot.remoteFeeds.some((feed) => feed.display === guestNick && feed.feedId !== feedId)) return;
+      if (this.#guestNavigating !== callId) {
+        void this.#leaveCall('guest');
+        return;
+      }
+      // its page is being replaced: the call ends only if none of its media is back in time
+      this.#ports.clock.setTimeout(() => {
+        if (this.#snapshot.activeCall?.callId !== callId) return;
+        if (!this.#snapshot.remoteFeeds.some((feed) => feed.display === guestNick)) void this.#leaveCall('guest');
+      }, NAVIGATION_RETURN_MS);
     });
     media.on('destroyed', () => {
       if (this.inCall.isCurrent(media)) void this.#leaveCall('guest');

@@ -108,6 +108,7 @@ export class RoomFollowing {
     const ctx = this.#context();
     const { queue: before, runningCalls: runningBefore } = this.#options.read();
     const queue = withPresence(before, presence, 'OpenCall', ctx);
+    this.#keepPlaces(before, queue, ctx.now);
     const runningCalls = withPresence(runningBefore, presence, 'InCall', ctx);
     if (queue !== before || runningCalls !== runningBefore) this.#options.write({ queue, runningCalls });
   }
@@ -210,6 +211,24 @@ export class RoomFollowing {
   }
 
   #context(): QueueContext {
-    return { nick: this.#options.nick(), rooms: this.#rooms, routing: this.#routing, now: this.#options.clock.now() };
+    const now = this.#options.clock.now();
+    const returning = new Map<string, number>();
+    for (const [callId, kept] of this.#places) {
+      if (now - kept.left > PLACE_KEPT_MS) this.#places.delete(callId);
+      else returning.set(callId, kept.since);
+    }
+    return { nick: this.#options.nick(), rooms: this.#rooms, routing: this.#routing, now, returning };
+  }
+
+  /** waiting calls that left the queue lately: their place, for a guest that comes back to it (a page change) */
+  readonly #places = new Map<string, { since: number; left: number }>();
+
+  #keepPlaces(before: QueueEntry[], after: QueueEntry[], now: number): void {
+    if (before === after) return;
+    const listed = new Set(after.map((e) => e.callId));
+    for (const entry of before) if (!listed.has(entry.callId)) this.#places.set(entry.callId, { since: entry.since, left: now });
   }
 }
+
+/** how long a waiting call's place is kept after its guest left the queue (a page change takes seconds) */
+const PLACE_KEPT_MS = 60_000;

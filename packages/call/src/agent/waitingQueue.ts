@@ -44,6 +44,11 @@ export interface QueueContext {
   rooms: ReadonlyMap<string, OpenCallRoom>;
   routing: ReadonlyMap<string, CallRouting>;
   now: number;
+  /**
+   * The `since` of calls that left the list a moment ago, by call id: a guest whose page was replaced by
+   * the website's next one comes back with the same call and keeps its place (docs/widget.md).
+   */
+  returning?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -93,7 +98,7 @@ export function buildList(
   const entries: QueueEntry[] = [];
   for (const presence of presences) {
     const old = before.get(presence.info.callId);
-    const entry = entryOf(presence, wanted, ctx, old?.since);
+    const entry = entryOf(presence, wanted, ctx, old?.since ?? ctx.returning?.get(presence.info.callId));
     if (entry) entries.push(old && sameEntry(old, entry) ? old : entry);
   }
   entries.sort((a, b) => a.since - b.since);
@@ -113,7 +118,8 @@ function sameEntry(a: QueueEntry, b: QueueEntry): boolean {
 export function withPresence(list: QueueEntry[], presence: RoomPresence, wanted: ListedStatus, ctx: QueueContext): QueueEntry[] {
   const at = list.findIndex((e) => e.room === presence.room && e.nick === presence.nick);
   const sameCall = at >= 0 ? list[at] : list.find((e) => e.callId === presence.info.callId);
-  const entry = entryOf(presence, wanted, ctx, sameCall?.callId === presence.info.callId ? sameCall.since : undefined);
+  const since = sameCall?.callId === presence.info.callId ? sameCall.since : ctx.returning?.get(presence.info.callId);
+  const entry = entryOf(presence, wanted, ctx, since);
   if (at < 0 && !entry) return list;
   // the same entry (a routing or presence that changes nothing shown): the same array, no re-render
   if (at >= 0 && entry && sameCall === list[at] && sameEntry(list[at]!, entry)) return list;

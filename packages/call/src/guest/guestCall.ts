@@ -12,7 +12,7 @@
  * its call (agentsInCall.ts), hold and resume (holdResume.ts) and the delivery of its end
  * (timestampDelivery.ts).
  */
-import { newCallId } from '../callId.ts';
+import { isCallIdOf, newCallId } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
 import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
 import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
@@ -254,18 +254,24 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     });
   }
 
-  /** Starts a call. Resolves with the report status once the guest is published (or stopped). */
-  async call(kind: 'video' | 'voice'): Promise<ReportStatus> {
+  /**
+   * Starts a call. Resolves with the report status once the guest is published (or stopped). `resume`:
+   * the call this guest had on the website's previous page (docs/widget.md "Moving between pages"),
+   * reported already: it is published again under its own id, and the agent who answered it comes back.
+   */
+  async call(kind: 'video' | 'voice', resume?: ResumedCall): Promise<ReportStatus> {
     const registration = this.#registration;
     const room = this.#room;
     const xmpp = this.#xmpp;
     if (!registration || !room || !xmpp) throw new Error('prepare() first');
+    if (resume && !isCallIdOf(resume.callId, registration.username)) throw new Error('not a call of this guest');
     await this.#presence.enter();
-    const callId = newCallId(registration.username);
+    const callId = resume?.callId ?? newCallId(registration.username);
+    if (resume?.answered) this.#report.alreadyAnswered(callId);
     this.#set({
       phase: 'starting',
       callId,
-      initialCallId: callId,
+      initialCallId: resume?.initialCallId ?? callId,
       callKind: kind,
       endReason: null,
       error: null,
@@ -304,7 +310,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     }
     let status: ReportStatus;
     try {
-      status = await this.#report.add(callId, room.assignmentId, this.#appointment?.reference ?? null);
+      status = resume ? 'ok' : await this.#report.add(callId, room.assignmentId, this.#appointment?.reference ?? null);
     } catch (error) {
       stopCamera();
       throw error;
@@ -320,7 +326,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         localStream,
         status: { ...this.#snapshot.status, streamsReady: { local: true, remote: false } },
       });
-      await this.#report.initiated(callId);
+      if (!resume) await this.#report.initiated(callId);
       if (!current()) return 'ok'; // the teardown took the camera
       await this.#media.start(callId, kind, localStream, registration.username, xmpp);
       if (!current()) return 'ok'; // ended meanwhile: the teardown closed the media session
@@ -480,6 +486,31 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
    * Called when the page is being left: the guest really leaves, and the call ends with the tab. The
    * beacon survives the tab closing; with call_ended_timestamp the server destroys the call's room.
    */
+  /**
+   * Called instead of pageHide when the website's next page takes the call back (docs/widget.md "Moving
+   * between pages"): the agents see the guest navigating, not leaving, and the call stays open; what the
+   * server has not acknowledged yet still outlives the page. Answers the call to resume, or null.
+   */
+  pageChange(): ResumedCall & { kind: 'video' | 'voice' } | null {
+    const { callId, initialCallId, callKind, phase } = this.#snapshot;
+    if (!callId || (phase !== 'waiting' && phase !== 'ongoing') || !this.#presence.announceNavigating()) {
+      this.pageHide();
+      return null;
+    }
+    this.#delivery.flush();
+    return { callId, initialCallId: initialCallId ?? callId, kind: callKind, answered: phase === 'ongoing' };
+  }
+
+  /**
+   * The website is about to replace its page (its `beforeunload`): the agents hear Navigating while this
+   * page can still send it. A page that stays after all says its own status again a few seconds later.
+   */
+  pageLeaving(): void {
+    const { phase } = this.#snapshot;
+    if (phase !== 'waiting' && phase !== 'ongoing') return;
+    if (this.#presence.announceNavigating()) this.#ports.clock.setTimeout(() => this.#presence.announce(), NAVIGATION_CANCELLED_MS);
+  }
+
   pageHide(): void {
     const callId = this.#snapshot.callId;
     const open = callId && this.#snapshot.phase !== 'ended' && this.#snapshot.phase !== 'failed';
@@ -501,3 +532,13 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     this.#xmpp = null;
   }
 }
+
+/** The call a page of the website hands to its next page (docs/widget.md "Moving between pages"). */
+export interface ResumedCall {
+  callId: string;
+  initialCallId: string;
+  answered: boolean;
+}
+
+/** A page that said Navigating and is still here this much later was not replaced after all. */
+const NAVIGATION_CANCELLED_MS = 5000;

@@ -125,6 +125,23 @@ export class GuestRoomPresence {
     this.#send(encodePresenceStatus({ status, target, callId }));
   }
 
+  /**
+   * Tells the room this page is being replaced by the website's next one (docs/widget.md "Moving between
+   * pages"): the agents see the guest navigating, not leaving. False when there is no call to keep.
+   */
+  announceNavigating(): boolean {
+    const call = this.#options.call();
+    const { signalling, room, username } = this.#where();
+    if (!call.callId || !signalling || !room || !username) return false;
+    const target = presenceTarget({
+      peers: call.status.peers,
+      appointmentAgent: this.#options.appointment()?.agentUsername || null,
+      roundRobin: this.#options.roundRobin,
+    });
+    this.#send(encodePresenceStatus({ status: 'Navigating', target, callId: call.callId }));
+    return true;
+  }
+
   /** Sends our room presence and keeps its status: a reconnection announces it again (rejoin). */
   #send(status: string): void {
     const { signalling, room, username } = this.#where();

@@ -10,6 +10,7 @@ import type { CallActions } from '../../state/callActions.ts';
 import type { GuestStore } from '../../state/store.ts';
 import { serviceTypeFor } from '../widget/context.ts';
 import { widgetPrefill } from '../widget/bridge.ts';
+import { carriesCalls, carryCall } from '../widget/carriedCall.ts';
 import { guestNameAnswer } from '@lobby/contracts/guestLabel';
 
 import { streamWatermarkOf } from './streamWatermark.ts';
@@ -29,6 +30,7 @@ function isAndroidMobile(): boolean {
 }
 
 export interface EngineCallActions extends CallActions {
+  pageLeaving(): void;
   /** Registers and connects in the background; the Call button waits for it when pressed early. */
   prepare(): Promise<void>;
   /**
@@ -197,7 +199,20 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       created.on('change', apply);
       s().setInCall({ engine: created }); // the in-call UI's methods (chat, screen share, devices)
       apply(created.snapshot);
-      window.addEventListener('pagehide', () => created.pageHide());
+      window.addEventListener('pagehide', () => {
+        // the widget's frame goes with the website's page: the next page takes the call back
+        // (docs/widget.md "Moving between pages"); anywhere else leaving the page ends the call
+        if (!carriesCalls()) return created.pageHide();
+        const carried = created.pageChange();
+        const assignment = s().assignmentId;
+        if (carried)
+          carryCall({
+            ...carried,
+            assignmentId: assignment === null ? null : Number(assignment),
+            reportId: lastReport?.id ?? null,
+            companyId: details.id,
+          });
+      });
       const assignment = s().assignmentId;
       await created.prepare(
         guestId,
@@ -230,8 +245,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     prepare: async () => {
       await prepare();
     },
-    async startCall(kind) {
+    async startCall(kind, resume) {
       const state = s();
+      if (resume?.reportId) lastReport = { id: resume.reportId, status: 'ok' }; // the rating after it
       state.setCallType(kind);
       state.setError(null);
       lastPhase = null;
@@ -251,7 +267,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         const microphone = s().audioDeviceId;
         if (microphone) audioConstraints.deviceId = { exact: microphone };
         else delete audioConstraints.deviceId;
-        await engineCall.call(kind);
+        await engineCall.call(kind, resume);
       } catch (error) {
         if (call?.snapshot.phase === 'failed') return; // the snapshot already moved the screen
         s().setError({
@@ -268,6 +284,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     },
     async hangup() {
       await call?.hangup();
+    },
+    pageLeaving() {
+      call?.pageLeaving();
     },
     toggleAudio() {
       call?.setMuted('audio', !s().audioMuted); // the snapshot brings the new state (apply)

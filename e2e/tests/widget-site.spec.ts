@@ -1,0 +1,274 @@
+/**
+ * The widget as a site owner installs it (docs/widget.md): the snippet included twice, the website's own
+ * Content-Security-Policy (the recipe of docs/widget.md "Content Security Policy", and a policy that
+ * refuses the frame), the events the website receives when the call page goes away (its new window
+ * closed, its panel closed), the call carried to the website's next page when the visitor follows a
+ * link (waiting and answered), and the panel's corner when the website turns to Arabic.
+ */
+import { expect, test, type Frame, type Page } from '@playwright/test';
+import { BASE_URL } from '../support/api.ts';
+import { launchParticipant } from '../support/browser.ts';
+import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
+import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
+import { expectMediaFlowing } from '../support/media.ts';
+import { expectFrameMediaFlowing } from '../support/widget/media.ts';
+import { startHostSite, type HostSite, type HostSiteOptions, type RecordedEvent } from '../support/widget/hostPage.ts';
+
+const LOBBY = new URL(BASE_URL).origin;
+let site: HostSite | null = null;
+
+async function openSite(options: HostSiteOptions = {}): Promise<HostSite> {
+  site = await startHostSite('127.0.0.1', options);
+  // a colour of the company's own, to see whether the launcher got its styles
+  await arrangeCompanySettings({ widgetOrigins: [site.origin], categoryBackgroundColor: '#0a5c36', categoryTextColor: '#ffffff' });
+  return site;
+}
+
+test.afterEach(async () => {
+  await site?.close();
+  site = null;
+  await restoreAll();
+});
+
+const events = (page: Page) => page.evaluate(() => (window as unknown as { __lobbyEvents: RecordedEvent[] }).__lobbyEvents.map((e) => e));
+const eventTypes = async (page: Page) => (await events(page)).map((e) => e.type);
+const consoleErrorsOf = (page: Page): string[] => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return errors;
+};
+
+async function widgetFrame(page: Page): Promise<Frame> {
+  // the events of every page of the visit are kept: this page's call page must have said ready
+  const here = new URL(page.url()).pathname;
+  await expect.poll(async () => (await events(page)).some((e) => e.type === 'ready' && e.page === here)).toBe(true);
+  const handle = await page.locator('iframe[data-testid="lobby-frame"]').elementHandle();
+  const frame = await handle?.contentFrame();
+  if (!frame) throw new Error('the widget iframe has no frame');
+  return frame;
+}
+
+test('when a page includes the snippet twice, then it has one launcher and one lobby:load; the open panel stays in its corner when the website turns to Arabic, under a launcher that says it closes', async ({}, testInfo) => {
+  const host = await openSite({ snippets: 2 });
+  const guest = await launchParticipant('guest');
+  try {
+    await guest.page.goto(host.url);
+    await guest.page.waitForLoadState('load'); // both async copies have run by then
+    const launcher = guest.page.getByTestId('lobby-launcher');
+    await expect(launcher).toHaveText('Call us');
+    await expect(guest.page.locator('[data-lobby-widget]')).toHaveCount(1);
+    expect((await eventTypes(guest.page)).filter((t) => t === 'load')).toHaveLength(1);
+
+    await launcher.click();
+    const panel = guest.page.getByTestId('lobby-panel');
+    await expect(panel).toBeVisible();
+    const frame = await widgetFrame(guest.page);
+    await expect(launcher).toHaveText('Close');
+    // the company's brand once: the call page's, not again in the panel's bar
+    await expect(frame.getByText('Lobby Demo', { exact: true })).toHaveCount(1);
+    await expect(panel.locator('.title')).toHaveText('');
+    // the website has not chosen a language yet: the call page offers its switch
+    await expect(frame.getByTestId('language-switch')).toBeVisible();
+    const before = await panel.boundingBox();
+    await guest.page.evaluate(() => (window as unknown as { Lobby: { setLanguage(language: string): void } }).Lobby.setLanguage('ar'));
+    await expect(launcher).toHaveText('إغلاق');
+    await expect(guest.page.locator('[data-lobby-widget]')).toHaveAttribute('dir', 'rtl');
+    await expect(frame.locator('html')).toHaveAttribute('dir', 'rtl');
+    // the website chose the language: no switch in the call page to contradict it
+    await expect(frame.getByTestId('language-switch')).toHaveCount(0);
+    expect(await panel.boundingBox()).toEqual(before);
+    await screenshot(guest.page, testInfo, 'widget-arabic-same-corner');
+
+    // the launcher does what it says
+    await launcher.click();
+    await expect(panel).toBeHidden();
+    await expect(launcher).toHaveText('اتصل بنا');
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+test('when the website follows docs/widget.md\u2019s CSP recipe with style-src \'self\', then the launcher keeps its styles and the call page opens in the panel', async ({}, testInfo) => {
+  const host = await openSite({
+    // the recipe, plus 'unsafe-inline' scripts for the test page's own event recorder
+    csp: `default-src 'self'; script-src 'self' 'unsafe-inline' ${LOBBY}; connect-src 'self' ${LOBBY}; frame-src ${LOBBY}; style-src 'self'`,
+  });
+  const guest = await launchParticipant('guest');
+  const errors = consoleErrorsOf(guest.page);
+  try {
+    await guest.page.goto(host.url);
+    const launcher = guest.page.getByTestId('lobby-launcher');
+    await expect(launcher).toHaveText('Call us');
+    // the company's colours and the launcher's shape: the website's style-src did not take them away
+    await expect(launcher).toHaveCSS('background-color', 'rgb(10, 92, 54)');
+    await expect(launcher).toHaveCSS('border-radius', '24px');
+    await screenshot(guest.page, testInfo, 'widget-csp-launcher');
+    await launcher.click();
+    const frame = await widgetFrame(guest.page);
+    await expect(frame.getByTestId('assignment-option').first()).toBeVisible();
+    await screenshot(guest.page, testInfo, 'widget-csp-panel');
+    expect(errors.filter((e) => /Content Security Policy|Content-Security-Policy/.test(e))).toEqual([]);
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+test('when the website\u2019s CSP refuses the frame (frame-src \'none\'), then the panel offers the new window at once and the console names the directive', async ({}, testInfo) => {
+  const host = await openSite({ csp: "frame-src 'none'" });
+  const guest = await launchParticipant('guest');
+  const errors = consoleErrorsOf(guest.page);
+  try {
+    await guest.page.goto(host.url);
+    await guest.page.getByTestId('lobby-launcher').click();
+    // at once: well before the 8 s a silent frame is given
+    await expect(guest.page.getByTestId('lobby-open-window')).toBeVisible({ timeout: 4000 });
+    expect(errors).toContainEqual(`Lobby widget: this website's Content-Security-Policy (frame-src) refuses ${LOBBY}: add it to frame-src`);
+    await screenshot(guest.page, testInfo, 'widget-csp-frame-refused');
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+test('when the website\u2019s CSP refuses to connect to Lobby, then the console and lobby:error name connect-src', async ({}, testInfo) => {
+  const host = await openSite({ csp: `default-src 'self'; script-src 'self' 'unsafe-inline' ${LOBBY}` });
+  const guest = await launchParticipant('guest');
+  const errors = consoleErrorsOf(guest.page);
+  try {
+    await guest.page.goto(host.url);
+    const why = `this website's Content-Security-Policy (connect-src) refuses ${LOBBY}: add it to connect-src`;
+    await expect.poll(() => events(guest.page)).toContainEqual({ type: 'error', detail: { reason: 'notAllowed', message: why }, page: '/host.html' });
+    expect(errors).toContainEqual(`Lobby widget: no call button on ${host.origin}: ${why}`);
+    await expect(guest.page.getByTestId('lobby-launcher')).toHaveCount(0);
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+test('when the call page\u2019s new window is closed, then the website hears close', async ({}, testInfo) => {
+  const host = await openSite();
+  const guest = await launchParticipant('guest', { viewport: { width: 390, height: 844 } });
+  try {
+    await guest.page.goto(host.url);
+    const [popup] = await Promise.all([guest.context.waitForEvent('page'), guest.page.getByTestId('lobby-launcher').click()]);
+    await expect.poll(() => eventTypes(guest.page)).toEqual(['load', 'open', 'ready']);
+    await popup.close();
+    await expect.poll(() => eventTypes(guest.page)).toEqual(['load', 'open', 'ready', 'close']);
+    expect(await guest.page.evaluate(() => (window as unknown as { Lobby: { isOpen: boolean } }).Lobby.isOpen)).toBe(false);
+  } finally {
+    await closeAll(testInfo, guest);
+  }
+});
+
+/** The guest calls through the panel; answers the call id the agent's queue lists. */
+async function callThroughPanel(guest: Page, agent: Page): Promise<string> {
+  await guest.getByTestId('lobby-launcher').click();
+  const frame = await widgetFrame(guest);
+  await frame.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
+  await frame.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+  await expect(frame.locator('[data-screen="waiting"]')).toBeVisible();
+  const item = agent.getByTestId('queue-item');
+  await expect(item).toHaveCount(1);
+  return (await item.getAttribute('data-call-id')) ?? '';
+}
+
+/** The agent online, and the guest on the website's first page with a call waiting in the panel. */
+async function waitingOnSite(guest: Page, agent: Page): Promise<string> {
+  const host = await openSite();
+  await agentSignsIn(agent);
+  await guest.goto(host.url);
+  return callThroughPanel(guest, agent);
+}
+
+/** The guest follows the website's link to its next page; answers that page's call page. */
+async function followLink(guest: Page): Promise<Frame> {
+  await guest.getByRole('link', { name: 'Our offers' }).click();
+  await expect(guest).toHaveURL(/\/other\.html$/);
+  return widgetFrame(guest);
+}
+
+test('when the visitor closes the panel with a call waiting, then the call ends at once for the agent and the website hears callEnded', async ({}, testInfo) => {
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest');
+  try {
+    await waitingOnSite(guest.page, agent.page);
+    await guest.page.getByTestId('lobby-close').click();
+    await expect(guest.page.getByTestId('lobby-panel')).toBeHidden();
+    // the call page hung up before it went: the agent's queue is empty now, not after the 20 s a
+    // vanished guest is given
+    await expect(agent.page.getByTestId('queue-item')).toHaveCount(0, { timeout: 10_000 });
+    await expect.poll(async () => (await events(guest.page)).filter((e) => e.type === 'callEnded')).toEqual([
+      { type: 'callEnded', detail: { reason: 'cancelled', answered: false }, page: '/host.html' },
+    ]);
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
+
+test('when the visitor follows a link of the website while waiting, then the next page takes the call back in its place and the agent answers it there', async ({}, testInfo) => {
+  test.slow(); // two pages of the website, each loading the call page and opening its media
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest');
+  try {
+    const callId = await waitingOnSite(guest.page, agent.page);
+    // the next page's widget opens its panel by itself, and the call page is waiting again, for the same call
+    const frame = await followLink(guest.page);
+    await expect(guest.page.getByTestId('lobby-panel')).toBeVisible();
+    await expect(frame.locator('[data-screen="waiting"]')).toBeVisible({ timeout: 30_000 });
+    // the waiting screen fits the 400×640 panel: Cancel is on screen without scrolling
+    await expect(frame.getByTestId('cancel-button')).toBeInViewport({ ratio: 1 });
+    const item = agent.page.getByTestId('queue-item');
+    await expect(item).toHaveCount(1);
+    await expect(item).toHaveAttribute('data-call-id', callId);
+    await expect.poll(async () => (await events(guest.page)).filter((e) => e.page === '/other.html' && e.type === 'callStarted')).toEqual([
+      { type: 'callStarted', detail: { callType: 'video', resumed: true }, page: '/other.html' },
+    ]);
+    expect(await eventTypes(guest.page)).not.toContain('callEnded');
+    await screenshot(guest.page, testInfo, 'widget-next-page-waiting');
+
+    await item.getByTestId('answer-button').click();
+    await expect(frame.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expectFrameMediaFlowing(frame, 'guest on the next page');
+    await expectMediaFlowing(agent.page, 'agent');
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect.poll(async () => (await events(guest.page)).filter((e) => e.type === 'callEnded')).toEqual([
+      { type: 'callEnded', detail: expect.objectContaining({ answered: true }) as unknown as Record<string, unknown>, page: '/other.html' },
+    ]);
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
+
+test('when the visitor follows a link of the website during a call, then the call comes back on the next page and media flows again both ways', async ({}, testInfo) => {
+  test.slow(); // two pages of the website, each loading the call page and opening its media
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest');
+  try {
+    await waitingOnSite(guest.page, agent.page);
+    await agent.page.getByTestId('queue-item').getByTestId('answer-button').click();
+    const first = await widgetFrame(guest.page);
+    await expect(first.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expectFrameMediaFlowing(first, 'guest before the link');
+
+    const left = Date.now();
+    const frame = await followLink(guest.page);
+    await expect(frame.locator('[data-screen="ongoing"]')).toBeVisible({ timeout: 30_000 });
+    testInfo.annotations.push({ type: 'call back on the next page', description: `${Date.now() - left} ms` });
+    // the agent never left the call: its hang-up button stayed, and the guest's media is back
+    await expect(agent.page.getByTestId('agent-hangup-button')).toBeVisible();
+    await expectFrameMediaFlowing(frame, 'guest on the next page');
+    await expectMediaFlowing(agent.page, 'agent after the guest changed page');
+    await screenshot(guest.page, testInfo, 'widget-next-page-ongoing');
+    const seen = await events(guest.page);
+    expect(seen.filter((e) => e.type === 'callEnded')).toEqual([]);
+    expect(seen.filter((e) => e.page === '/other.html' && e.type.startsWith('call'))).toEqual([
+      { type: 'callStarted', detail: { callType: 'video', resumed: true }, page: '/other.html' },
+      { type: 'callAnswered', detail: { resumed: true }, page: '/other.html' },
+    ]);
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
