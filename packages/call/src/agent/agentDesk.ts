@@ -9,7 +9,8 @@
  * The desk composes its features, each a module with the ports it needs handed in: the call room
  * (room/callRoom.ts), the rooms it follows with its queue and round robin's routing (roomFollowing.ts),
  * transfers (transfers.ts), its availability for round robin (availability.ts), the standby hand-over
- * (mediaWarmup.ts), hold and resume (holdResume.ts) and the streams coming back (reconnection.ts).
+ * (mediaWarmup.ts), joining a call's media (mediaJoin.ts), hold and resume (holdResume.ts) and the
+ * streams coming back (reconnection.ts).
  */
 import { guestUsernameOf } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
@@ -17,18 +18,17 @@ import { presenceImageUrl, presenceName, type LobbyPresenceElement } from '../pr
 import type { OpenCallRoom } from '../api/consoleApi.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus } from '../state/callStatus.ts';
-import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
-import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
+import { CallRoom } from '../room/callRoom.ts';
 import { defaultPorts } from '../composition.ts';
 import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
-import { ICE_FAILED, lostCode } from '../media/mediaHealth.ts';
 import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import { RoomFollowing } from './roomFollowing.ts';
 import { Transfers } from './transfers.ts';
 import { Availability } from './availability.ts';
 import { MediaWarmup } from './mediaWarmup.ts';
-import { NAVIGATION_RETURN_MS, Reconnection } from './reconnection.ts';
+import { Reconnection } from './reconnection.ts';
+import { joinCallMedia, type LeaveReason } from './mediaJoin.ts';
 import { DeskHold } from './holdResume.ts';
 import type { ActiveCall, AgentDeskOptions, AgentSnapshot } from './deskSnapshot.ts';
 
@@ -308,69 +308,6 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     }
   }
 
-  /** Joins a call's Janus room (pin in lowercase) and publishes camera and microphone. */
-  async #joinMedia(callId: string, video: boolean, guestNick: string, xmpp: SignallingPort): Promise<void> {
-    // The camera starts while the media session is set up and joined (as a bare janus.js client
-    // does): the subscription to the guest begins at join and need not wait for our own devices.
-    const gum = this.#ports.devices.getUserMedia({
-      // a voice call stays a voice call on both sides
-      video,
-      ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
-    });
-    gum.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-    // the call's room, its pin and our Janus token come from the server (docs/protocol.md "Media room")
-    const grant = await this.#options.api.mediaGrant(callId);
-    // p2p (docs/protocol.md "p2p"): we take the Jingle session of the call's guest, and no one else's
-    const room = this.#snapshot.activeCall?.room ?? '';
-    const guestJid = this.#following.presenceOf(room, guestNick)?.jid ?? '';
-    const transport = transportFor(
-      grant,
-      callId,
-      { servers: this.#options.janusServers, xmpp },
-      { role: 'responder', expect: guestJid.split('/')[0]!, expectDisplay: guestNick },
-    );
-    const media = this.inCall.open(transport.options, {
-      feedAdded: () => this.#transfers.handOverIfArrived(),
-      health: this.#mediaHealth(),
-    });
-    media.on('publisherLeft', ({ feedId, display }) => {
-      if (!this.inCall.isCurrent(media) || display !== guestNick) return;
-      // the guest's previous page's camera going after its next page's came: the guest is here
-      if (this.#snapshot.remoteFeeds.some((feed) => feed.display === guestNick && feed.feedId !== feedId)) return;
-      if (this.#guestNavigating !== callId) {
-        void this.#leaveCall('guest');
-        return;
-      }
-      // its page is being replaced: the call ends only if none of its media is back in time
-      this.#ports.clock.setTimeout(() => {
-        if (this.#snapshot.activeCall?.callId !== callId) return;
-        if (!this.#snapshot.remoteFeeds.some((feed) => feed.display === guestNick)) void this.#leaveCall('guest');
-      }, NAVIGATION_RETURN_MS);
-    });
-    media.on('destroyed', () => {
-      if (this.inCall.isCurrent(media)) void this.#leaveCall('guest');
-    });
-    // p2p: the guest opens its session toward this console tab once told where it is; at once (the
-    // guest's offer travels while our camera opens; the session is accepted once we publish), but a
-    // transfer's taker only once published: the first agent hands over on this answer
-    const answer = () => {
-      if (isP2PGrant(grant) && xmpp.jingle && this.#activeCallId() === callId)
-        xmpp.sendControl(room, { action: 'answer', callId, peer: xmpp.jingle.self });
-    };
-    const early = !this.#snapshot.activeCall?.transferred;
-    const published = await this.inCall.joinAndPublish(media, {
-      connected: early ? answer : undefined,
-      room: transport.room,
-      display: this.#snapshot.jid ?? this.#nick,
-      stream: gum,
-      video,
-    });
-    if (published && this.#activeCallId() === callId) {
-      if (!early) answer();
-      this.#set({ phase: 'inCall' });
-    }
-  }
-
   /**
    * Holds the call (by the agent; docs/protocol.md "Hold and resume"): tells the guest, leaves the room and
    * stops our camera; the guest shows its hold page. The call stays ours (activeCall.held).
@@ -424,18 +361,26 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     await this.#enterCall(call, entry.callType === 'video', xmpp);
   }
 
-  /**
-   * Janus lost the call's session (restarted or crashed): the call ends with MEDIA_LOST as its error;
-   * our own connection stayed down through every ICE restart: it ends with ICE_FAILED.
-   */
-  #mediaHealth(): FeedHooks['health'] {
-    return {
-      notice: (mediaNotice) => this.#set({ mediaNotice }),
-      // MEDIA_LOST when Janus came back without the session (restarted), MEDIA_SERVER_DOWN while it is still unreachable
-      onLost: (error) => void this.#leaveCall('error').then(() => this.#set({ error: lostCode(error) })),
-      onIceFailed: () => void this.#leaveCall('error').then(() => this.#set({ error: ICE_FAILED })),
-      quality: (networkQuality) => this.#set({ networkQuality }),
-    };
+  /** Joins a call's media room and publishes camera and microphone (mediaJoin.ts). */
+  #joinMedia(callId: string, video: boolean, guestNick: string, xmpp: SignallingPort): Promise<void> {
+    return joinCallMedia(
+      {
+        ports: this.#ports,
+        options: this.#options,
+        room: this.inCall,
+        nick: () => this.#nick,
+        read: () => this.#snapshot,
+        write: (patch) => this.#set(patch),
+        presenceOf: (room, nick) => this.#following.presenceOf(room, nick),
+        guestNavigating: () => this.#guestNavigating,
+        feedAdded: () => this.#transfers.handOverIfArrived(),
+        leaveCall: (reason) => this.#leaveCall(reason),
+      },
+      callId,
+      video,
+      guestNick,
+      xmpp,
+    );
   }
 
   /** Read through a method: TypeScript would keep an earlier narrowing of the snapshot field. */
@@ -450,7 +395,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     await this.#leaveCall('agent');
   }
 
-  async #leaveCall(reason: 'agent' | 'guest' | 'error' | 'transferred'): Promise<void> {
+  async #leaveCall(reason: LeaveReason): Promise<void> {
     if (reason !== 'transferred') this.#transfers.cancelHandOver();
     const active = this.#snapshot.activeCall;
     if (!active) return;
