@@ -181,6 +181,11 @@ async function waitingOnSite(guest: Page, agent: Page): Promise<string> {
   return callThroughPanel(guest, agent);
 }
 
+/** A waiting clock's m:ss (or h:mm:ss) in seconds. */
+function seconds(text: string | null): number {
+  return (text ?? '').trim().split(':').reduce((total, part) => total * 60 + Number(part), 0);
+}
+
 /** The guest follows the website's link to its next page; answers that page's call page. */
 async function followLink(guest: Page): Promise<Frame> {
   await guest.getByRole('link', { name: 'Our offers' }).click();
@@ -212,10 +217,25 @@ test('when the visitor follows a link of the website while waiting, then the nex
   const guest = await launchParticipant('guest');
   try {
     const callId = await waitingOnSite(guest.page, agent.page);
+    // the guest has waited a while on the first page: its waiting clock goes on from there on the next
+    const timer = (frame: Frame) => frame.locator('[data-screen="waiting"]').getByRole('timer');
+    const firstTimer = timer(await widgetFrame(guest.page));
+    await expect.poll(async () => seconds(await firstTimer.textContent())).toBeGreaterThanOrEqual(6);
+    const waited = seconds(await firstTimer.textContent());
+    const readAt = Date.now();
     // the next page's widget opens its panel by itself, and the call page is waiting again, for the same call
-    const frame = await followLink(guest.page);
+    await guest.page.getByRole('link', { name: 'Our offers' }).click();
+    // meanwhile the agent sees the guest changing page, still in the queue, not gone
+    await expect(agent.page.getByTestId('queue-item').getByTestId('queue-navigating')).toBeVisible();
+    await expect(agent.page.getByTestId('queue-item')).toHaveAttribute('data-call-id', callId);
+    await expect(guest.page).toHaveURL(/\/other\.html$/);
+    const frame = await widgetFrame(guest.page);
     await expect(guest.page.getByTestId('lobby-panel')).toBeVisible();
     await expect(frame.locator('[data-screen="waiting"]')).toBeVisible({ timeout: 30_000 });
+    const shown = seconds(await timer(frame).textContent());
+    // a clock started afresh on this page would show less than what was waited plus the page change
+    expect(shown).toBeGreaterThanOrEqual(waited + Math.floor((Date.now() - readAt) / 1000) - 2);
+    await expect(agent.page.getByTestId('queue-navigating')).toHaveCount(0);
     // the waiting screen fits the 400×640 panel: Cancel is on screen without scrolling
     await expect(frame.getByTestId('cancel-button')).toBeInViewport({ ratio: 1 });
     const item = agent.page.getByTestId('queue-item');
@@ -268,6 +288,83 @@ test('when the visitor follows a link of the website during a call, then the cal
     ]);
     await agent.page.getByTestId('agent-hangup-button').click();
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
+
+/** The visitor presses ↗ in the panel's bar; answers the new window, with its call page loaded. */
+async function moveIntoWindow(guest: Page): Promise<Page> {
+  const [popup] = await Promise.all([
+    guest.context().waitForEvent('page'),
+    guest.getByTestId('lobby-panel').getByRole('button', { name: 'Open in a new window' }).click(),
+  ]);
+  await expect(popup).toHaveURL(/[?&]resume=1/, { timeout: 15_000 });
+  return popup;
+}
+
+test('when the visitor moves an answered call into a new window (↗), then the same call goes on there with media both ways and the website hears no callEnded until the window closes', async ({}, testInfo) => {
+  test.slow(); // the call page loads and opens its media twice: in the panel, then in the window
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest');
+  try {
+    const callId = await waitingOnSite(guest.page, agent.page);
+    await agent.page.getByTestId('queue-item').getByTestId('answer-button').click();
+    const first = await widgetFrame(guest.page);
+    await expect(first.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expectFrameMediaFlowing(first, 'guest in the panel');
+
+    const popup = await moveIntoWindow(guest.page);
+    await expect(guest.page.getByTestId('lobby-panel')).toBeHidden();
+    await expect(popup.locator('[data-screen="ongoing"]')).toBeVisible({ timeout: 30_000 });
+    // the agent never left the call: its hang-up button stayed, and the guest's media is back, from the window
+    await expect(agent.page.getByTestId('agent-hangup-button')).toBeVisible();
+    await expectFrameMediaFlowing(popup, 'guest in the new window');
+    await expectMediaFlowing(agent.page, 'agent after the call moved');
+    await screenshot(popup, testInfo, 'widget-moved-window-ongoing');
+    // the same call: the window's call page took it back, it did not call again
+    expect(await popup.evaluate(() => sessionStorage.getItem('lobby.widget.carriedCall'))).toBeNull();
+    const seen = await events(guest.page);
+    expect(seen.filter((e) => e.type === 'callEnded')).toEqual([]);
+    expect(seen.filter((e) => e.type === 'open').map((e) => e.detail)).toEqual([{ mode: 'frame' }, { mode: 'window' }]);
+    expect(seen.filter((e) => e.type.startsWith('call')).slice(-2)).toEqual([
+      { type: 'callStarted', detail: { callType: 'video', resumed: true }, page: '/host.html' },
+      { type: 'callAnswered', detail: { resumed: true }, page: '/host.html' },
+    ]);
+    expect(callId).not.toBe('');
+
+    // the visitor closes the window: the call ends, and the website hears callEnded and close
+    await popup.close();
+    await expect.poll(async () => (await events(guest.page)).slice(-2)).toEqual([
+      { type: 'callEnded', detail: { reason: 'windowClosed', answered: true }, page: '/host.html' },
+      { type: 'close', detail: {}, page: '/host.html' },
+    ]);
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible({ timeout: 60_000 });
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});
+
+test('when the visitor moves a waiting call into a new window (↗), then it keeps its place in the queue and the agent answers it there', async ({}, testInfo) => {
+  test.slow(); // the call page loads twice: in the panel, then in the window
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest');
+  try {
+    const callId = await waitingOnSite(guest.page, agent.page);
+    const popup = await moveIntoWindow(guest.page);
+    await expect(popup.locator('[data-screen="waiting"]')).toBeVisible({ timeout: 30_000 });
+    const item = agent.page.getByTestId('queue-item');
+    await expect(item).toHaveCount(1);
+    await expect(item).toHaveAttribute('data-call-id', callId);
+    expect((await events(guest.page)).filter((e) => e.type === 'callEnded')).toEqual([]);
+    await item.getByTestId('answer-button').click();
+    await expect(popup.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expectFrameMediaFlowing(popup, 'guest in the new window');
+    await expectMediaFlowing(agent.page, 'agent');
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect.poll(async () => (await events(guest.page)).filter((e) => e.type === 'callEnded')).toEqual([
+      { type: 'callEnded', detail: expect.objectContaining({ answered: true }) as unknown as Record<string, unknown>, page: '/host.html' },
+    ]);
   } finally {
     await closeAll(testInfo, agent, guest);
   }

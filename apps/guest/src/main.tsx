@@ -11,9 +11,12 @@ import type { AppServices } from './state/services.ts';
 import type { CallActions } from './state/callActions.ts';
 import { lazyCallActions } from './features/call/lazyCallActions.ts';
 import { mountWidgetFeatures } from './features/widget/index.ts';
+import { adoptMovedCall } from './features/widget/movedCall.ts';
 import { ScreenRegistry } from './features/screens/registry.ts';
 
 async function start(): Promise<void> {
+  // a widget window opened with the panel's call (↗) takes its guest and call before anything reads them
+  adoptMovedCall();
   // the likely first screens' chunks load while React starts and the company details arrive
   ScreenRegistry.preload('selection');
   ScreenRegistry.preload('preview');

@@ -62,6 +62,9 @@ const WINDOW_WATCH_MS = 500;
  */
 const CARRY_MS = 35_000;
 const CARRY_KEY = 'lobby.widget.carry';
+/** ↗ with a call on: how long the panel's call page gets to hand its call over to the new window. */
+const MOVE_WAIT_MS = 3000;
+const WINDOW_FEATURES = 'popup,width=420,height=720';
 /** Closing the panel with a call on: how long the call page gets to hang up before it is removed. */
 const HANGUP_WAIT_MS = 2000;
 
@@ -154,6 +157,7 @@ function start(script: HTMLScriptElement): void {
     let readyTimer: ReturnType<typeof setTimeout> | undefined;
     let inCall = false;
     let savedTitle: string | null = null;
+    const windowName = `lobby-${config.companyId}`;
 
     const texts = () => labels[lang()];
     const render = () => {
@@ -210,19 +214,61 @@ function start(script: HTMLScriptElement): void {
     };
 
     const openWindow = () => {
+      if (frame && inCall && !popup) return moveIntoWindow();
       closePanel(false);
       if (popup && !popup.closed) {
         popup.focus();
         return;
       }
       ready = false;
-      popup = window.open(guestUrl(), `lobby-${config.companyId}`, 'popup,width=420,height=720');
+      popup = window.open(guestUrl(), windowName, WINDOW_FEATURES);
       if (!popup) emit('error', { reason: 'popupBlocked' });
       else {
         emit('open', { mode: 'window' });
         watchWindow(popup);
       }
     };
+
+    /**
+     * ↗ with a call in the panel (docs/widget.md "Into a new window"): the window opens now (within the
+     * click, or the pop-up blocker stops it), the call page hands its call over as to the website's next
+     * page, and the window's call page takes it back; the call is not ended and the website hears no
+     * callEnded. A call page that has nothing to hand over in time is closed as the panel is.
+     */
+    const moveIntoWindow = () => {
+      const opened = window.open('about:blank', windowName, WINDOW_FEATURES);
+      if (!opened) {
+        emit('error', { reason: 'popupBlocked' });
+        return;
+      }
+      const finishMove = (carry: string | null) => {
+        moving = null;
+        if (!carry) closePanel(false); // nothing to move: the call in the panel ends, the window starts afresh
+        else {
+          // the panel's call page goes without hanging up: its call lives on in the window
+          resumed = true;
+          clearTimeout(readyTimer);
+          panel.hidden = true;
+          frame?.remove();
+          frame = null;
+          body.replaceChildren();
+        }
+        ready = false;
+        popup = opened;
+        opened.location.href = `${guestUrl()}${carry ? `#${carry}` : ''}`;
+        render();
+        emit('open', { mode: 'window' });
+        watchWindow(opened);
+      };
+      const fallBack = setTimeout(() => finishMove(null), MOVE_WAIT_MS);
+      moving = (carry) => {
+        clearTimeout(fallBack);
+        finishMove(carry);
+      };
+      send({ type: 'move' });
+    };
+    /** the panel's call page answered `move` (the call for the window's address, or null) */
+    let moving: ((carry: string | null) => void) | null = null;
 
     /** The new window closed (by the visitor, or by the phone's browser): the website hears it. */
     const watchWindow = (opened: Window) => {
@@ -375,6 +421,9 @@ function start(script: HTMLScriptElement): void {
           break;
         case 'close':
           api.close();
+          break;
+        case 'moving':
+          moving?.(typeof message.carry === 'string' && message.carry ? message.carry : null);
           break;
         default:
           break;

@@ -17,16 +17,20 @@ export type WidgetMessage =
   /** the website closes the panel: end the call now (the frame goes next) */
   | { source: typeof FROM_WIDGET; type: 'hangup' }
   /** the website's page is about to be replaced (its beforeunload): the call will be taken back by the next */
-  | { source: typeof FROM_WIDGET; type: 'leaving' };
+  | { source: typeof FROM_WIDGET; type: 'leaving' }
+  /** ↗: hand the call over to the new window (answered by `moving`) */
+  | { source: typeof FROM_WIDGET; type: 'move' };
 
 /** guest app → widget. */
 export interface GuestMessage {
   source: typeof FROM_GUEST;
   /** `alive`: the call page runs in the frame (so framing worked); it carries nothing else */
-  type: 'alive' | 'ready' | 'callStarted' | 'callAnswered' | 'callEnded' | 'close';
+  type: 'alive' | 'ready' | 'callStarted' | 'callAnswered' | 'callEnded' | 'close' | 'moving';
   callType?: 'video' | 'voice' | null;
   reason?: string | null;
   answered?: boolean;
+  /** `moving`: the call for the new window's address fragment, or null when there is none to move */
+  carry?: string | null;
 }
 
 /** What `Lobby.on(event, handler)` handlers receive (also dispatched on window as `lobby:<event>`). */

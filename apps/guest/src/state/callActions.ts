@@ -13,6 +13,9 @@ export interface ResumedCall {
   assignmentId: number | null;
   /** its report, for the rating after it */
   reportId: number | null;
+  /** epoch ms when the guest started waiting / the call was answered: the clocks go on from there */
+  waitingSince?: number | null;
+  callStartedAt?: number | null;
 }
 
 export interface RatingAnswer {
@@ -35,6 +38,11 @@ export interface CallActions {
   hangup(): void | Promise<void>;
   /** The website's page is about to be replaced: the agents hear the guest is navigating (docs/widget.md). */
   pageLeaving?(): void;
+  /**
+   * The website moves the call into a new window (↗): this page hands it over as to a next page and
+   * answers it (with the guest id) for the window, or null when there is no call to move.
+   */
+  moveOut?(): Promise<(ResumedCall & { kind: CallKind; companyId: number; guestId: string }) | null>;
   /** Mute/unmute the microphone. */
   toggleAudio(): void;
   /** Camera off/on. */

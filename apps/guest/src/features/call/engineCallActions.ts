@@ -11,6 +11,7 @@ import type { GuestStore } from '../../state/store.ts';
 import { serviceTypeFor } from '../widget/context.ts';
 import { widgetPrefill } from '../widget/bridge.ts';
 import { carriesCalls, carryCall } from '../widget/carriedCall.ts';
+import type { MovedCall } from '../widget/movedCall.ts';
 import { guestNameAnswer } from '@lobby/contracts/guestLabel';
 
 import { streamWatermarkOf } from './streamWatermark.ts';
@@ -31,6 +32,7 @@ function isAndroidMobile(): boolean {
 
 export interface EngineCallActions extends CallActions {
   pageLeaving(): void;
+  moveOut(): Promise<MovedCall | null>;
   /** Registers and connects in the background; the Call button waits for it when pressed early. */
   prepare(): Promise<void>;
   /**
@@ -49,6 +51,10 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     return loaded;
   };
   let call: GuestCall | null = null;
+  /** the guest id prepare() registered with (a call moved into a new window goes with it) */
+  let guestId = '';
+  /** the call went into a new window (↗): leaving this page neither ends nor carries it */
+  let movedOut = false;
   let preparing: Promise<GuestCall> | null = null;
   let lastPhase: GuestCallSnapshot['phase'] | null = null;
   const tabs = guestTabs();
@@ -168,7 +174,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   const prepare = (): Promise<GuestCall> => {
     preparing ??= (async () => {
       const engine = await import('@lobby/call');
-      const guestId = engine.getOrCreateGuestId(engine.browserGuestIdEnvironment());
+      guestId = engine.getOrCreateGuestId(engine.browserGuestIdEnvironment());
       const appointmentReference = s().appointmentReference;
       const details = company();
       const created = new engine.GuestCall({
@@ -202,16 +208,10 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       window.addEventListener('pagehide', () => {
         // the widget's frame goes with the website's page: the next page takes the call back
         // (docs/widget.md "Moving between pages"); anywhere else leaving the page ends the call
+        if (movedOut) return;
         if (!carriesCalls()) return created.pageHide();
         const carried = created.pageChange();
-        const assignment = s().assignmentId;
-        if (carried)
-          carryCall({
-            ...carried,
-            assignmentId: assignment === null ? null : Number(assignment),
-            reportId: lastReport?.id ?? null,
-            companyId: details.id,
-          });
+        if (carried) carryCall({ ...carried, ...handedOver(), companyId: details.id });
       });
       const assignment = s().assignmentId;
       await created.prepare(
@@ -228,6 +228,16 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   };
 
   const ensureCall = async (): Promise<GuestCall> => call ?? prepare();
+  /** What the page that takes the call back needs besides the engine's call (docs/widget.md "Moving between pages"). */
+  const handedOver = () => {
+    const { assignmentId, waitingSince, callStartedAt } = s();
+    return {
+      assignmentId: assignmentId === null ? null : Number(assignmentId),
+      reportId: lastReport?.id ?? null,
+      waitingSince,
+      callStartedAt,
+    };
+  };
   /**
    * Cancel pressed after Call but before the engine started the call (it was still registering and
    * connecting, or choosing the room): the engine has nothing to hang up yet, so the press is kept here
@@ -254,6 +264,10 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       // busy for other tabs from the press on: the engine publishes only after the report and the devices
       tabs.inCall(true);
       sendEvent(store, { type: 'CALL' });
+      // a call taken back: its waiting and call clocks go on from the previous page's
+      const past = (at: number | null | undefined) => (typeof at === 'number' && at <= Date.now() ? at : null);
+      if (past(resume?.waitingSince)) state.setWaitingSince(past(resume?.waitingSince));
+      if (past(resume?.callStartedAt)) state.setCallStartedAt(past(resume?.callStartedAt));
       cancelled = false;
       try {
         const engineCall = await ensureCall();
@@ -287,6 +301,13 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     },
     pageLeaving() {
       call?.pageLeaving();
+    },
+    moveOut() {
+      // the call goes into a new window as into the website's next page (docs/widget.md "Into a new window")
+      const carried = carriesCalls() ? call?.pageChange() : null;
+      if (!carried) return Promise.resolve(null);
+      movedOut = true;
+      return Promise.resolve({ ...carried, ...handedOver(), companyId: company().id, guestId });
     },
     toggleAudio() {
       call?.setMuted('audio', !s().audioMuted); // the snapshot brings the new state (apply)

@@ -78,6 +78,7 @@ export function lazyCallActions(store: GuestStore): CallActions {
     hangup: async () => (await engine()).hangup(),
     // only a call in progress has anything to say, and its engine is loaded then
     pageLeaving: () => void loaded?.then((actions) => actions.pageLeaving()),
+    moveOut: async () => (loaded ? (await loaded).moveOut() : null),
     toggleAudio: () => void engine().then((a) => a.toggleAudio()),
     toggleVideo: () => void engine().then((a) => a.toggleVideo()),
     callAgain: async () => (await engine()).callAgain(),

@@ -4,6 +4,7 @@
 import type { GuestState, GuestStore } from '../../state/store.ts';
 import type { CallActions } from '../../state/callActions.ts';
 import { resumeCarriedCall } from './resumeCall.ts';
+import { movedCallFragment } from './movedCall.ts';
 import { FROM_GUEST, FROM_WIDGET, type GuestMessage } from '@lobby/contracts/widget';
 import { originAllowed, type WidgetContext } from './context.ts';
 
@@ -116,6 +117,13 @@ export function bindWidgetBridge(
         break;
       case 'leaving':
         actions?.pageLeaving?.();
+        break;
+      case 'move':
+        // ↗: the call goes into the new window the loader opened (docs/widget.md "Into a new window")
+        void actions
+          ?.moveOut?.()
+          .catch(() => null)
+          .then((call) => post({ type: 'moving', carry: call ? movedCallFragment(call) : null }));
         break;
       case 'hangup':
         // the website closes the panel: the call ends now, not when the agent stops waiting for the guest
