@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeSignalling, FakeWorld, settle } from './helpers/fakes.ts';
 import { agentOnline, guestReady, guestWaiting, inCall } from './helpers/participants.ts';
+import { NAVIGATION_RETURN_MS } from '../src/agent/reconnection.ts';
 
 describe('the guest changes page and the next page takes its call back', () => {
   it('when an answered call\u2019s page changes, then the agent stays in the call and gets the guest\u2019s media again from the next page', async () => {
@@ -87,13 +88,39 @@ describe('the guest changes page and the next page takes its call back', () => {
     world.xmpp.leave(room, guest.snapshot.username!);
     world.media.drop(callId, guest.snapshot.username!);
     await settle();
-    expect(agent.snapshot.queue.map((e) => e.callId)).toEqual(['g2--later']);
+    // the agent sees the guest changing page, still waiting in its place, not gone
+    expect(agent.snapshot.queue.map((e) => [e.callId, e.navigating ?? false])).toEqual([
+      [callId, true],
+      ['g2--later', false],
+    ]);
     world.clock.advance(3_000);
     const next = await guestReady(world);
     await next.guest.call(saved!.kind, saved!);
     await settle();
     expect(next.guest.snapshot.phase).toBe('waiting');
-    expect(agent.snapshot.queue.map((e) => e.callId)).toEqual([callId, 'g2--later']);
+    expect(agent.snapshot.queue.map((e) => [e.callId, e.navigating ?? false])).toEqual([
+      [callId, false],
+      ['g2--later', false],
+    ]);
+  });
+
+  it('when a navigating waiting guest’s next page never comes, then its entry leaves the queue after the navigation wait', async () => {
+    const world = new FakeWorld();
+    const { agent } = await agentOnline(world, 'agent1');
+    const { guest } = await guestWaiting(world);
+    const callId = guest.snapshot.callId!;
+    const room = agent.snapshot.queue[0]!.room;
+    guest.pageChange();
+    await settle();
+    world.xmpp.leave(room, guest.snapshot.username!);
+    await settle();
+    expect(agent.snapshot.queue.map((e) => [e.callId, e.navigating])).toEqual([[callId, true]]);
+    world.clock.advance(NAVIGATION_RETURN_MS - 1_000);
+    await settle();
+    expect(agent.snapshot.queue).toHaveLength(1);
+    world.clock.advance(2_000);
+    await settle();
+    expect(agent.snapshot.queue).toEqual([]);
   });
 
   it('when the website says its page is about to go but it stays, then the agents hear Navigating and then the call\u2019s own status again', async () => {

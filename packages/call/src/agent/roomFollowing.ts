@@ -12,6 +12,7 @@ import type { LobbyPresenceElement } from '../presence.ts';
 import type { ClockPort, SignallingPort } from '../room/ports.ts';
 import type { RoomPresence } from '../xmpp/session.ts';
 import { eachLimited } from './eachLimited.ts';
+import { NAVIGATION_RETURN_MS } from './reconnection.ts';
 import { buildList, withPresence, type ListedStatus, type QueueContext, type QueueEntry } from './waitingQueue.ts';
 
 /** room joins sent at once when the console starts with many waiting guests (eachLimited.ts) */
@@ -109,6 +110,7 @@ export class RoomFollowing {
     const { queue: before, runningCalls: runningBefore } = this.#options.read();
     const queue = withPresence(before, presence, 'OpenCall', ctx);
     this.#keepPlaces(before, queue, ctx.now);
+    if (!presence.available) this.#expireNavigating(queue, presence);
     const runningCalls = withPresence(runningBefore, presence, 'InCall', ctx);
     if (queue !== before || runningCalls !== runningBefore) this.#options.write({ queue, runningCalls });
   }
@@ -218,6 +220,22 @@ export class RoomFollowing {
       else returning.set(callId, kept.since);
     }
     return { nick: this.#options.nick(), rooms: this.#rooms, routing: this.#routing, now, returning };
+  }
+
+  /**
+   * A navigating guest whose page went stays in the queue (waitingQueue.ts): if no page of it is back in
+   * its room NAVIGATION_RETURN_MS later, the call's entry goes (its place is kept a while longer).
+   */
+  #expireNavigating(queue: QueueEntry[], presence: RoomPresence): void {
+    const entry = queue.find((e) => e.room === presence.room && e.nick === presence.nick && e.navigating);
+    if (!entry) return;
+    this.#options.clock.setTimeout(() => {
+      const { queue: now } = this.#options.read();
+      if (this.presenceOf(entry.room, entry.nick) || !now.some((e) => e.callId === entry.callId && e.navigating)) return;
+      const left = now.filter((e) => e.callId !== entry.callId);
+      this.#keepPlaces(now, left, this.#options.clock.now());
+      this.#options.write({ queue: left });
+    }, NAVIGATION_RETURN_MS);
   }
 
   /** waiting calls that left the queue lately: their place, for a guest that comes back to it (a page change) */

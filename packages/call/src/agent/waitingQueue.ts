@@ -32,6 +32,11 @@ export interface QueueEntry {
   callType: 'video' | 'voice';
   /** round robin: offered to this agent until this epoch ms (null: not an offer, anyone may answer) */
   offerExpiresAt: number | null;
+  /**
+   * The guest's page is being replaced by the website's next one (presence Navigating, docs/widget.md
+   * "Moving between pages"): still waiting in its place, not gone, until that page takes the call back.
+   */
+  navigating?: true;
 }
 
 /** Which list: waiting guests (OpenCall) or calls other agents are in (InCall). */
@@ -58,7 +63,9 @@ export interface QueueContext {
  */
 export function entryOf(presence: RoomPresence, wanted: ListedStatus, ctx: QueueContext, since: number | undefined): QueueEntry | null {
   const info: PresenceInfo = presence.info;
-  if (!presence.available || info.status !== wanted || !info.callId) return null;
+  // a waiting call whose page is being replaced keeps its entry (it had one: its place is known)
+  const navigating = wanted === 'OpenCall' && info.status === 'Navigating' && since !== undefined;
+  if (!presence.available || (info.status !== wanted && !navigating) || !info.callId) return null;
   if (presence.lobby?.userType && presence.lobby.userType !== 'guest') return null;
   if (wanted === 'OpenCall' && !targetsMe(info.target, ctx.nick)) return null;
   const routing = ctx.routing.get(info.callId);
@@ -80,6 +87,7 @@ export function entryOf(presence: RoomPresence, wanted: ListedStatus, ctx: Queue
     lobby: presence.lobby,
     callType: presence.lobby?.callType === 'voice' ? 'voice' : 'video',
     offerExpiresAt: offeredToMe && routing?.expiresAt ? Date.parse(routing.expiresAt) : null,
+    ...(navigating ? { navigating: true as const } : {}),
   };
 }
 
@@ -119,6 +127,9 @@ export function withPresence(list: QueueEntry[], presence: RoomPresence, wanted:
   const at = list.findIndex((e) => e.room === presence.room && e.nick === presence.nick);
   const sameCall = at >= 0 ? list[at] : list.find((e) => e.callId === presence.info.callId);
   const since = sameCall?.callId === presence.info.callId ? sameCall.since : ctx.returning?.get(presence.info.callId);
+  // the navigating guest's page went (its presence too): it stays listed until the next page comes back
+  // (or RoomFollowing lets it go: NAVIGATION_RETURN_MS)
+  if (!presence.available && at >= 0 && list[at]!.navigating) return list;
   const entry = entryOf(presence, wanted, ctx, since);
   if (at < 0 && !entry) return list;
   // the same entry (a routing or presence that changes nothing shown): the same array, no re-render
