@@ -138,4 +138,38 @@ describe('the guest changes page and the next page takes its call back', () => {
     await settle();
     expect(agent1.agent.snapshot.activeCall).toBeNull();
   });
+
+  it('when a widget panel guest\u2019s page goes in a call without its Navigating reaching the agent, then the agent waits for it and gets its media back from the next page', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1, callId } = await inCall(world, { pageChanges: true });
+    const username = guest.snapshot.username!;
+    const room = agent1.agent.snapshot.activeCall!.room;
+    // the page is torn down before its Navigating is sent: only its media and its presence go
+    world.media.drop(callId, username);
+    world.xmpp.leave(room, username);
+    await settle();
+    world.clock.advance(NAVIGATION_RETURN_MS - 5_000);
+    await settle();
+    expect(agent1.agent.snapshot.activeCall?.callId).toBe(callId);
+    const next = await guestReady(world, { pageChanges: true });
+    await next.guest.call('video', { callId, initialCallId: callId, answered: true });
+    await settle();
+    expect(next.guest.snapshot.phase).toBe('ongoing');
+    world.clock.advance(NAVIGATION_RETURN_MS);
+    await settle();
+    expect(agent1.agent.snapshot.activeCall?.callId).toBe(callId);
+    expect(agent1.agent.snapshot.remoteFeeds.map((f) => f.display)).toContain(username);
+  });
+
+  it('when a widget panel guest\u2019s page goes while waiting without its Navigating, then the queue shows it navigating in its place', async () => {
+    const world = new FakeWorld();
+    const { agent } = await agentOnline(world, 'agent1');
+    const { guest } = await guestWaiting(world, { pageChanges: true });
+    const callId = guest.snapshot.callId!;
+    const room = agent.snapshot.queue[0]!.room;
+    world.xmpp.leave(room, guest.snapshot.username!);
+    world.media.drop(callId, guest.snapshot.username!);
+    await settle();
+    expect(agent.snapshot.queue.map((e) => [e.callId, e.navigating])).toEqual([[callId, true]]);
+  });
 });

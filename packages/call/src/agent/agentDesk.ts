@@ -255,7 +255,9 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
       // the guest's page goes, and the website's next page brings the call back (docs/widget.md); a join
       // without a status (the next page's first presence) changes nothing yet
-      if (presence.available && presence.info.status) this.#guestNavigating = presence.info.status === 'Navigating' ? active.callId : null;
+      // a guest in the widget's panel whose page goes is changing page too, its Navigating lost or not
+      if (presence.available && presence.info.status)
+        this.#guestNavigating = presence.info.status === 'Navigating' || presence.lobby?.pageChanges ? active.callId : null;
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
       else this.#reconnection.awaitGuest(active, this.#guestNavigating === active.callId);
       const info = presence.info;

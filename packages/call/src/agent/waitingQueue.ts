@@ -127,9 +127,13 @@ export function withPresence(list: QueueEntry[], presence: RoomPresence, wanted:
   const at = list.findIndex((e) => e.room === presence.room && e.nick === presence.nick);
   const sameCall = at >= 0 ? list[at] : list.find((e) => e.callId === presence.info.callId);
   const since = sameCall?.callId === presence.info.callId ? sameCall.since : ctx.returning?.get(presence.info.callId);
-  // the navigating guest's page went (its presence too): it stays listed until the next page comes back
-  // (or RoomFollowing lets it go: NAVIGATION_RETURN_MS)
-  if (!presence.available && at >= 0 && list[at]!.navigating) return list;
+  // the navigating guest's page went (its presence too; a widget panel's page going is a page change, its
+  // Navigating lost or not), or its next page joined without a status yet: it stays listed, navigating,
+  // until the next page says OpenCall (or RoomFollowing lets it go: NAVIGATION_RETURN_MS)
+  const listed = at >= 0 ? list[at]! : null;
+  if (listed && (listed.navigating || (!presence.available && listed.lobby?.pageChanges)) && (!presence.available || !presence.info.status)) {
+    return listed.navigating ? list : [...list.slice(0, at), { ...listed, navigating: true }, ...list.slice(at + 1)];
+  }
   const entry = entryOf(presence, wanted, ctx, since);
   if (at < 0 && !entry) return list;
   // the same entry (a routing or presence that changes nothing shown): the same array, no re-render

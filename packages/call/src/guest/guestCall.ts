@@ -113,6 +113,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       displayName: options.displayName,
       appointment: () => this.#appointment,
       roundRobin: !!options.roundRobin,
+      pageChanges: !!options.pageChanges,
       pageVisible: (visible) => this.#setStatus((s) => ({ ...s, pageVisible: visible })),
     });
     this.#agents = new AgentsInCall({

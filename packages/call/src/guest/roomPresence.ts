@@ -32,6 +32,8 @@ export interface GuestRoomPresenceOptions {
   displayName?: (() => string | null | undefined) | undefined;
   appointment: () => { id: string; agentUsername: string } | null;
   roundRobin: boolean;
+  /** the widget's call page in its panel (LobbyPresenceElement `pageChanges`) */
+  pageChanges?: boolean;
   /** the page became visible or hidden while a call waits or goes on */
   pageVisible: (visible: boolean) => void;
 }
@@ -102,6 +104,7 @@ export class GuestRoomPresence {
     if (call.muted.video) element.videoMuted = true;
     const name = presenceName(this.#options.displayName?.());
     if (name) element.name = name;
+    if (this.#options.pageChanges) element.pageChanges = true;
     return element;
   }
 

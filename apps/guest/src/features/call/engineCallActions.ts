@@ -189,6 +189,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         ...endpoints(),
         callMethod: details.callMethod ?? 'mediaServer',
         roundRobin: !!details.roundRobin,
+        // the widget's panel: the agents wait for the website's next page (docs/widget.md "Moving between pages")
+        pageChanges: carriesCalls(),
         webview: s().webview,
         watermark: streamWatermarkOf(details),
         serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget
