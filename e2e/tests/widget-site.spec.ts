@@ -10,6 +10,7 @@ import { BASE_URL } from '../support/api.ts';
 import { launchParticipant } from '../support/browser.ts';
 import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
 import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
+import { expectAccessible, PHONE } from '../support/guest/screens.ts';
 import { expectMediaFlowing } from '../support/media.ts';
 import { expectFrameMediaFlowing } from '../support/widget/media.ts';
 import { startHostSite, type HostSite, type HostSiteOptions, type RecordedEvent } from '../support/widget/hostPage.ts';
@@ -79,7 +80,12 @@ test('when a page includes the snippet twice, then it has one launcher and one l
     // the website chose the language: no switch in the call page to contradict it
     await expect(frame.getByTestId('language-switch')).toHaveCount(0);
     expect(await panel.boundingBox()).toEqual(before);
+    // the panel's bar reads right to left: Close at its start (the left), ↗ after it
+    const closeBox = await panel.getByRole('button', { name: 'إغلاق' }).boundingBox();
+    const moveBox = await panel.getByRole('button', { name: 'فتح في نافذة جديدة' }).boundingBox();
+    expect(closeBox!.x).toBeLessThan(moveBox!.x);
     await screenshot(guest.page, testInfo, 'widget-arabic-same-corner');
+    await expectAccessible(guest.page, testInfo, 'widget-panel-arabic');
 
     // the launcher does what it says
     await launcher.click();
@@ -158,6 +164,33 @@ test('when the call page\u2019s new window is closed, then the website hears clo
     expect(await guest.page.evaluate(() => (window as unknown as { Lobby: { isOpen: boolean } }).Lobby.isOpen)).toBe(false);
   } finally {
     await closeAll(testInfo, guest);
+  }
+});
+
+test('when a phone\u2019s visitor closes the call page\u2019s window during a call, then the website hears callEnded and close', async ({}, testInfo) => {
+  test.slow(); // a call answered in the window
+  const host = await openSite();
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest', { viewport: PHONE });
+  try {
+    await agentSignsIn(agent.page);
+    await guest.page.goto(host.url);
+    // a phone's screen: the button opens the call page in a window of its own, not the panel
+    const [popup] = await Promise.all([guest.context.waitForEvent('page'), guest.page.getByTestId('lobby-launcher').click()]);
+    await expect(guest.page.getByTestId('lobby-panel')).toBeHidden();
+    await popup.getByTestId('assignment-option').filter({ hasText: 'Sales' }).click();
+    await popup.locator('[data-testid="call-button"][data-call-kind="video"]').click();
+    await agent.page.getByTestId('queue-item').getByTestId('answer-button').click();
+    await expect(popup.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expectFrameMediaFlowing(popup, 'guest in the window');
+    await expect(guest.page.getByTestId('lobby-launcher')).toHaveText('Back to the call');
+    await popup.close();
+    await expect.poll(() => eventTypes(guest.page)).toEqual(['load', 'open', 'ready', 'callStarted', 'callAnswered', 'callEnded', 'close']);
+    expect((await events(guest.page)).find((e) => e.type === 'callEnded')?.detail).toEqual({ reason: 'windowClosed', answered: true });
+    // the call page's window took the call with it: the agent's call ends too
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible({ timeout: 60_000 });
+  } finally {
+    await closeAll(testInfo, agent, guest);
   }
 });
 
