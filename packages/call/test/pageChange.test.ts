@@ -172,4 +172,14 @@ describe('the guest changes page and the next page takes its call back', () => {
     await settle();
     expect(agent.snapshot.queue.map((e) => [e.callId, e.navigating])).toEqual([[callId, true]]);
   });
+
+  it('when a widget panel guest cancels while waiting, then its call leaves the queue at once, not kept as a page change', async () => {
+    const world = new FakeWorld();
+    const { agent } = await agentOnline(world, 'agent1');
+    const { guest } = await guestWaiting(world, { pageChanges: true });
+    expect(agent.snapshot.queue).toHaveLength(1);
+    await guest.hangup();
+    await settle();
+    expect(agent.snapshot.queue).toEqual([]);
+  });
 });

@@ -193,6 +193,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     xmpp.on('control', (control) => {
       // p2p: an agent's answer (a transfer's taker is ready for the guest's Jingle session)
       if (control.action === 'answer' && control.peer) this.#transfers.onAnswer(control.callId, control.peer);
+      // a guest who hangs up leaves the queue at once, a widget panel's guest too (not a page change)
+      if (control.action === 'end') this.#following.ended(control.callId);
       const active = this.#snapshot.activeCall;
       if (control.action === 'end' && active && control.callId === active.callId && !control.from.endsWith(`/${this.#nick}`))
         void this.#leaveCall('guest');

@@ -222,6 +222,13 @@ export class RoomFollowing {
     return { nick: this.#options.nick(), rooms: this.#rooms, routing: this.#routing, now, returning };
   }
 
+  /** The call ended (an `end` control in its room): its entry goes now, not kept as a page change. */
+  ended(callId: string): void {
+    this.#places.delete(callId);
+    const { queue } = this.#options.read();
+    if (queue.some((e) => e.callId === callId)) this.#options.write({ queue: queue.filter((e) => e.callId !== callId) });
+  }
+
   /**
    * A navigating guest whose page went stays in the queue (waitingQueue.ts): if no page of it is back in
    * its room NAVIGATION_RETURN_MS later, the call's entry goes (its place is kept a while longer).
