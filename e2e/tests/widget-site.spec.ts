@@ -402,3 +402,25 @@ test('when the visitor moves a waiting call into a new window (↗), then it kee
     await closeAll(testInfo, agent, guest);
   }
 });
+
+test('when the website leaves its pages with the snippet after Lobby.keepCallOpen(), then the waiting call goes on in its own window and the agent answers it there', async ({}, testInfo) => {
+  test.slow(); // the call page loads twice: in the panel, then in the window
+  const agent = await launchParticipant('agent');
+  const guest = await launchParticipant('guest');
+  try {
+    const callId = await waitingOnSite(guest.page, agent.page);
+    const [popup] = await Promise.all([guest.context.waitForEvent('page'), guest.page.getByRole('link', { name: 'Pay at our bank' }).click()]);
+    await expect(guest.page).toHaveURL(/\/pay\.html$/);
+    await expect(popup).toHaveURL(/[?&]resume=1/, { timeout: 15_000 });
+    await expect(popup.locator('[data-screen="waiting"]')).toBeVisible({ timeout: 30_000 });
+    const item = agent.page.getByTestId('queue-item');
+    await expect(item).toHaveCount(1);
+    await expect(item).toHaveAttribute('data-call-id', callId);
+    await item.getByTestId('answer-button').click();
+    await expect(popup.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expectFrameMediaFlowing(popup, 'guest in its window');
+    await expectMediaFlowing(agent.page, 'agent');
+  } finally {
+    await closeAll(testInfo, agent, guest);
+  }
+});

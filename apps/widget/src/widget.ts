@@ -30,6 +30,12 @@ export interface LobbyApi {
   on<K extends WidgetEventName>(event: K, handler: Handler<K>): () => void;
   off<K extends WidgetEventName>(event: K, handler: Handler<K>): void;
   readonly isOpen: boolean;
+  /**
+   * The website is about to leave the pages that have the snippet: a call in the panel moves into its own
+   * window. Call it within the visitor's click; navigate once it resolves (the panel's call page hands the
+   * call over first).
+   */
+  keepCallOpen(): Promise<void>;
 }
 
 declare global {
@@ -213,8 +219,11 @@ function start(script: HTMLScriptElement): void {
       body.append(note, openButton);
     };
 
-    const openWindow = () => {
-      if (frame && inCall && !popup) return moveIntoWindow();
+    const openWindow = (): void => {
+      if (frame && inCall && !popup) {
+        void moveIntoWindow();
+        return;
+      }
       closePanel(false);
       if (popup && !popup.closed) {
         popup.focus();
@@ -235,14 +244,17 @@ function start(script: HTMLScriptElement): void {
      * page, and the window's call page takes it back; the call is not ended and the website hears no
      * callEnded. A call page that has nothing to hand over in time is closed as the panel is.
      */
-    const moveIntoWindow = () => {
+    const moveIntoWindow = (): Promise<void> => {
       const opened = window.open('about:blank', windowName, WINDOW_FEATURES);
       if (!opened) {
         emit('error', { reason: 'popupBlocked' });
-        return;
+        return Promise.resolve();
       }
+      let moved = () => {};
+      const done = new Promise<void>((resolve) => (moved = resolve));
       const finishMove = (carry: string | null) => {
         moving = null;
+        moved();
         if (!carry) closePanel(false); // nothing to move: the call in the panel ends, the window starts afresh
         else {
           // the panel's call page goes without hanging up: its call lives on in the window
@@ -266,6 +278,7 @@ function start(script: HTMLScriptElement): void {
         finishMove(carry);
       };
       send({ type: 'move' });
+      return done;
     };
     /** the panel's call page answered `move` (the call for the window's address, or null) */
     let moving: ((carry: string | null) => void) | null = null;
@@ -378,6 +391,10 @@ function start(script: HTMLScriptElement): void {
       },
       off(event, handler) {
         handlers.get(event)?.delete(handler as (detail: unknown) => void);
+      },
+      // in the click that leaves the website (a window opens only within one), as ↗ does
+      keepCallOpen() {
+        return frame && inCall && !popup ? moveIntoWindow() : Promise.resolve();
       },
       get isOpen() {
         return !panel.hidden || (!!popup && !popup.closed);

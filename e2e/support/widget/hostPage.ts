@@ -32,7 +32,7 @@ export function hostPageHtml(lobbyBaseUrl: string = BASE_URL, scriptAttributes =
 <head><meta charset="utf-8"><title>Acme Travel</title></head>
 <body>
 <h1>Acme Travel</h1>
-<p>The company's own website. <a href="/other.html">Our offers</a> <a href="/host.html">Home</a></p>
+<p>The company's own website. <a href="/other.html">Our offers</a> <a href="/host.html">Home</a> <a href="/pay.html" id="pay">Pay at our bank</a></p>
 <script>
   // kept in the site's sessionStorage: an event sent while the visitor leaves a page is read on the next
   window.__lobbyEvents = JSON.parse(sessionStorage.getItem('lobbyEvents') || '[]');
@@ -41,6 +41,15 @@ export function hostPageHtml(lobbyBaseUrl: string = BASE_URL, scriptAttributes =
       window.__lobbyEvents.push({ type: name, detail: e.detail, page: location.pathname });
       sessionStorage.setItem('lobbyEvents', JSON.stringify(window.__lobbyEvents));
     });
+  });
+</script>
+<script>
+  // the bank's page has no snippet: the website keeps the call open in its own window first (docs/widget.md)
+  document.getElementById('pay').addEventListener('click', function (e) {
+    if (!window.Lobby) return;
+    e.preventDefault();
+    var href = this.href;
+    window.Lobby.keepCallOpen().then(function () { location.href = href; });
   });
 </script>
 ${Array.from({ length: snippets }, () => snippet).join('\n')}
@@ -58,6 +67,11 @@ export async function startHostSite(host = '127.0.0.1', options: HostSiteOptions
         ...(options.csp ? { 'content-security-policy': options.csp } : {}),
       });
       res.end(html);
+      return;
+    }
+    if (req.url === '/pay.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bank</title></head><body><h1>Your bank</h1></body></html>');
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' });
