@@ -261,6 +261,7 @@ test('when the visitor follows a link of the website while waiting, then the nex
     // meanwhile the agent sees the guest changing page, still in the queue, not gone
     await expect(agent.page.getByTestId('queue-item').getByTestId('queue-navigating')).toBeVisible();
     await expect(agent.page.getByTestId('queue-item')).toHaveAttribute('data-call-id', callId);
+    await screenshot(agent.page, testInfo, 'console-queue-guest-changing-page');
     await expect(guest.page).toHaveURL(/\/other\.html$/);
     const frame = await widgetFrame(guest.page);
     await expect(guest.page.getByTestId('lobby-panel')).toBeVisible();
