@@ -11,7 +11,7 @@ import type { GuestStore } from '../../state/store.ts';
 import { serviceTypeFor } from '../widget/context.ts';
 import { widgetPrefill } from '../widget/bridge.ts';
 import { carriesCalls, carryCall } from '../widget/carriedCall.ts';
-import type { MovedCall } from '../widget/movedCall.ts';
+import { movedGuestId, type MovedCall } from '../widget/movedCall.ts';
 import { guestNameAnswer } from '@lobby/contracts/guestLabel';
 
 import { streamWatermarkOf } from './streamWatermark.ts';
@@ -174,7 +174,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   const prepare = (): Promise<GuestCall> => {
     preparing ??= (async () => {
       const engine = await import('@lobby/call');
-      guestId = engine.getOrCreateGuestId(engine.browserGuestIdEnvironment());
+      // a window the panel's call moved into is the panel's guest (docs/widget.md "Into a new window")
+      guestId = movedGuestId() ?? engine.getOrCreateGuestId(engine.browserGuestIdEnvironment());
       const appointmentReference = s().appointmentReference;
       const details = company();
       const created = new engine.GuestCall({

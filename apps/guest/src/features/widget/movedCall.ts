@@ -3,8 +3,10 @@
 // Navigating, the call stays open) and gives it, with its guest id, to the loader; the loader opens this
 // window at the call page with the call in its fragment (`#lobby-move=…`, never sent to a server). The
 // window's storage is the Lobby origin's own, not the panel's (the browser partitions a framed page's
-// storage by the website): here the guest id and the call are written where the page change's machinery
-// reads them (getOrCreateGuestId, carriedCall.ts), and the page takes the call back with `resume=1`.
+// storage by the website): here the call is written where the page change's machinery reads it
+// (carriedCall.ts), and the page takes the call back with `resume=1`. The guest id is kept in this
+// window's sessionStorage only (movedGuestId): it is the panel's guest for this window, and never replaces
+// the guest id the visitor's own Lobby pages keep (a page could open this window with any id).
 import { carryCall, type CarriedCall } from './carriedCall.ts';
 import { readWidgetContext } from './context.ts';
 
@@ -14,8 +16,7 @@ export interface MovedCall extends Omit<CarriedCall, 'at'> {
 }
 
 const PARAM = 'lobby-move';
-/** packages/call's guestId.ts keeps the guest id under this key (read by getOrCreateGuestId) */
-const GUEST_ID_KEY = 'guestId';
+const GUEST_ID_KEY = 'lobby.widget.movedGuestId';
 const GUEST_ID = /^[0-9a-f]{32}$/;
 
 /** The fragment the loader appends to the new window's address. */
@@ -44,7 +45,7 @@ export function adoptMovedCall(loc: Location = window.location): boolean {
   }
   const { guestId, ...carried } = call as MovedCall;
   try {
-    localStorage.setItem(GUEST_ID_KEY, guestId);
+    sessionStorage.setItem(GUEST_ID_KEY, guestId);
   } catch {
     // no storage: the call cannot be the panel's guest's here; the window starts afresh
     history.replaceState(null, '', url);
@@ -55,4 +56,14 @@ export function adoptMovedCall(loc: Location = window.location): boolean {
   history.replaceState(null, '', url);
   console.info(`widget: the panel's call ${carried.callId} moved into this window`);
   return true;
+}
+
+/** The panel's guest id, in a window its call was moved into (adoptMovedCall); null anywhere else. */
+export function movedGuestId(): string | null {
+  try {
+    const id = sessionStorage.getItem(GUEST_ID_KEY);
+    return id && GUEST_ID.test(id) ? id : null;
+  } catch {
+    return null;
+  }
 }
