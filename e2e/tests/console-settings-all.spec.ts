@@ -10,7 +10,7 @@ import { launchParticipant } from '../support/browser.ts';
 import { BASE_URL, DEMO_ADMIN } from '../support/api.ts';
 import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
 import { adminApi } from './routing-support.ts';
-import { BEHAVIOUR, GENERAL, LOOK, MESSAGE_KEYS, type FieldSpec } from '../../apps/console/src/features/admin/settingsFields.ts';
+import { BEHAVIOUR, GENERAL, LOOK, MESSAGE_KEYS, WIDGET, type FieldSpec } from '../../apps/console/src/features/admin/settingsFields.ts';
 
 type Settings = Record<string, unknown>;
 
@@ -55,6 +55,7 @@ test('when an admin changes every company setting in the console, then the guest
     ['messages', MESSAGE_KEYS.flatMap((k): FieldSpec[] => [{ key: k, kind: 'textarea' }, { key: `${k}_ar` as FieldSpec['key'], kind: 'textarea' }])],
     ['look', LOOK],
     ['behaviour', BEHAVIOUR],
+    ['widget', WIDGET],
   ];
   const expected: Settings = {};
   const admin = await launchParticipant('admin', { viewport: { width: 1280, height: 900 } });

@@ -129,7 +129,7 @@ test('when the website refuses to frame the call page, then the panel offers a n
     expect(new URL(popup.url()).origin).toBe(new URL(BASE_URL).origin);
     expect(new URL(popup.url()).searchParams.get('origin')).toBe(host.origin);
     await expect(popup.getByTestId('assignment-option').first()).toBeVisible();
-    await expect.poll(() => events(guest.page)).toContainEqual({ type: 'open', detail: { mode: 'window' } });
+    await expect.poll(() => events(guest.page)).toContainEqual({ type: 'open', detail: { mode: 'window' }, page: '/host.html' });
     await expect.poll(() => eventTypes(guest.page)).toContain('ready');
     await expect(guest.page.getByTestId('lobby-panel')).toBeHidden();
     await screenshot(popup, testInfo, 'widget-refused-window');

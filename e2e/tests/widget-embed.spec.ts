@@ -61,7 +61,7 @@ test('when a website listed in widgetOrigins embeds the widget and a guest calls
     // the website's JavaScript API reaches the call page: language, both ways
     await guest.page.evaluate(() => (window as unknown as { Lobby?: { setLanguage(language: string): void } }).Lobby?.setLanguage('ar'));
     await expect(frame.locator('html')).toHaveAttribute('dir', 'rtl');
-    await expect(launcher).toHaveText('اتصل بنا');
+    await expect(launcher).toHaveText('إغلاق'); // under the open panel the launcher closes it, and says so
     await guest.page.evaluate(() => (window as unknown as { Lobby?: { setLanguage(language: string): void } }).Lobby?.setLanguage('en'));
     await expect(frame.locator('html')).toHaveAttribute('dir', 'ltr');
 
@@ -97,18 +97,27 @@ test('when a website listed in widgetOrigins embeds the widget and a guest calls
   }
 });
 
-test('when a website is not listed in widgetOrigins, then it gets no launcher and the call page refuses to be framed by it', async ({}, testInfo) => {
+test('when a website is not listed in widgetOrigins, then it gets no launcher, the browser console and lobby:error say why, and the call page refuses to be framed by it', async ({}, testInfo) => {
   await arrangeCompanySettings({ widgetOrigins: ['http://127.0.0.1:1'] });
   const guest = await launchParticipant('guest');
+  const consoleErrors: string[] = [];
+  guest.page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
   try {
-    // the guest app's HTML names the allowed websites only
+    // the call page's header names only the website asking, and only when it is listed: never the list
     const response = await fetch(`${BASE_URL}/?service=widget&origin=${encodeURIComponent(site.origin)}`);
     const csp = response.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain("frame-ancestors 'self' http://127.0.0.1:1");
+    expect(csp).toMatch(/frame-ancestors 'self'(;|$)/);
+    expect(csp).not.toContain('http://127.0.0.1:1');
     expect(csp).not.toContain(site.origin);
 
     await guest.page.goto(site.url);
-    await expect.poll(() => events(guest.page)).toContainEqual({ type: 'error', detail: { reason: 'notAllowed' } });
+    const why = `${site.origin} is not in the company’s widget origins (widgetOrigins)`;
+    await expect.poll(() => events(guest.page)).toContainEqual({ type: 'error', detail: { reason: 'notAllowed', message: why }, page: '/host.html' });
+    // the loader's own words, not the browser's CORS error
+    expect(consoleErrors).toContainEqual(`Lobby widget: no call button on ${site.origin}: ${why}`);
+    expect(consoleErrors.join('\n')).not.toMatch(/CORS policy/);
     await expect(guest.page.getByTestId('lobby-launcher')).toHaveCount(0);
     expect(await guest.page.evaluate(() => typeof (window as unknown as { Lobby?: unknown }).Lobby)).toBe('undefined');
 

@@ -11,15 +11,17 @@ import type { AppServices } from './state/services.ts';
 import type { CallActions } from './state/callActions.ts';
 import { lazyCallActions } from './features/call/lazyCallActions.ts';
 import { mountWidgetFeatures } from './features/widget/index.ts';
+import { adoptMovedCall } from './features/widget/movedCall.ts';
 import { ScreenRegistry } from './features/screens/registry.ts';
 
 async function start(): Promise<void> {
+  // a widget window opened with the panel's call (↗) takes its guest and call before anything reads them
+  adoptMovedCall();
   // the likely first screens' chunks load while React starts and the company details arrive
   ScreenRegistry.preload('selection');
   ScreenRegistry.preload('preview');
   const store = createGuestStore();
   reportErrorsOnceConfigured(store); // only with the deployment's DSN, after the first render
-  mountWidgetFeatures(store); // website widget bridge (docs/widget.md) + notice when answered while hidden
   let services: Partial<AppServices> | undefined;
   let callActions: CallActions | undefined;
   // Dev-only screen fixtures (`?fixture=<screen>`): a demo company, straight to that screen.
@@ -34,6 +36,8 @@ async function start(): Promise<void> {
   }
   // Real calls, unless a dev fixture asked for the screen-only demo actions.
   if (!services) callActions = lazyCallActions(store);
+  // website widget bridge (docs/widget.md) + notice when answered while hidden
+  mountWidgetFeatures(store, callActions);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
   createRoot(root).render(

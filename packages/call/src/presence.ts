@@ -13,6 +13,9 @@ export const PRESENCE_STATUSES = [
   'CallOnHold',
   'CallResumed',
   'TestNode',
+  // the guest's page is being replaced by the next page of the website that embeds it (docs/widget.md
+  // "Moving between pages"): its call comes back from there
+  'Navigating',
 ] as const;
 export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
 
@@ -44,6 +47,12 @@ export interface LobbyPresenceElement {
    * (`/api/profile-images/{id}`) or an https URL; the guest shows it as the agent's avatar.
    */
   profileImageUrl?: string;
+  /**
+   * Lobby's addition: the guest is the website widget's call page in its panel (docs/widget.md "Moving
+   * between pages"): its page going without hanging up is the website changing page, whose next page
+   * takes the call back, even when its Navigating presence was lost with the closing page.
+   */
+  pageChanges?: boolean;
 }
 
 /** A name as it may travel in presence: trimmed, at most 80 characters, or nothing. */

@@ -102,4 +102,20 @@ describe('MediaSession subscription', () => {
     expect(feed).toBeGreaterThan(start);
     expect(log.at(-1)).toBe('app ← feed 20 (2 tracks)');
   });
+
+  it('when the room still holds a camera under our own name (our previous page’s), then it is not taken for a peer', async () => {
+    const { MediaSession } = await import('../src/media/mediaSession.ts');
+    const { browserClock } = await import('../src/composition.ts');
+    log.length = 0;
+    const media = new MediaSession({ servers: ['ws://janus.test'], iceServers: [], attempts: 1 }, browserClock);
+    const joined: string[] = [];
+    media.on('publisherJoined', ({ display }) => joined.push(display));
+    await media.connect();
+    await media.attachPublisher();
+    await media.join({ room: 'call-1', pin: 'PIN' }, 'guest-1');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(log).toContain('publisher → join');
+    expect(joined).toEqual([]);
+    expect(log.filter((l) => l.startsWith('subscriber'))).toEqual([]);
+  });
 });

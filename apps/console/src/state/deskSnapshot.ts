@@ -108,6 +108,7 @@ function toQueueEntry(e: EngineEntry): QueueEntry {
     userType: e.lobby?.userType ?? '',
     appointmentID: e.appointmentID,
     ...(e.offerExpiresAt !== null ? { offerExpiresAt: e.offerExpiresAt } : {}),
+    ...(e.navigating ? { navigating: true } : {}),
   };
 }
 

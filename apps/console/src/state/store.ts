@@ -37,6 +37,8 @@ export interface QueueEntry {
   appointmentID?: string;
   /** round robin: the call is offered to this agent until this epoch ms (then it moves on) */
   offerExpiresAt?: number;
+  /** the guest's page is being replaced by the website's next one: still waiting (docs/widget.md) */
+  navigating?: boolean;
 }
 
 /** The call the agent is in. */

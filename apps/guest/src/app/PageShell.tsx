@@ -5,6 +5,7 @@ import { useGuestStore, type Language } from '../state/store.ts';
 import { isMultilingual, saveLanguage } from '../i18n/language.ts';
 import styles from './PageShell.module.css';
 import { LanguageSwitch, Avatar } from '@lobby/ui';
+import { languageFixedBySite } from '../features/widget/bridge.ts';
 
 /**
  * The page around every screen: company background, header (brand, language switch), footer.
@@ -38,7 +39,7 @@ export function PageShell({ children, brand = false }: { children: ReactNode; br
             </>
           ) : null}
         </div>
-        {ready && isMultilingual(company) ? <LanguageSwitch value={language} onChange={changeLanguage} /> : null}
+        {ready && isMultilingual(company) && !languageFixedBySite() ? <LanguageSwitch value={language} onChange={changeLanguage} /> : null}
       </header>
       <main id="main" className={styles.main}>
         {children}

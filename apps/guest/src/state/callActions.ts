@@ -6,6 +6,19 @@ import type { CallKind } from './store.ts';
 import type { FormAnswers, GuestSession } from '../api/guest.ts';
 import type { BookingCreate, GuestBooking } from '@lobby/contracts';
 
+/** A call started on an earlier page, taken back by this one (docs/widget.md "Moving between pages"). */
+export interface ResumedCall {
+  callId: string;
+  initialCallId: string;
+  answered: boolean;
+  assignmentId: number | null;
+  /** its report, for the rating after it */
+  reportId: number | null;
+  /** epoch ms when the guest started waiting / the call was answered: the clocks go on from there */
+  waitingSince?: number | null;
+  callStartedAt?: number | null;
+}
+
 export interface RatingAnswer {
   /** 1–5. */
   score: number;
@@ -15,12 +28,22 @@ export interface RatingAnswer {
 }
 
 export interface CallActions {
-  /** Selection screen: call with video or voice (assignment already in the store). */
-  startCall(kind: CallKind): void | Promise<void>;
+  /**
+   * Selection screen: call with video or voice (assignment already in the store). `resume`: the call the
+   * website's previous page carried over (features/widget/carriedCall.ts), taken back instead of a new one.
+   */
+  startCall(kind: CallKind, resume?: ResumedCall): void | Promise<void>;
   /** Waiting screen: stop waiting for an agent. */
   cancel(): void | Promise<void>;
   /** Ongoing screen: end the call. */
   hangup(): void | Promise<void>;
+  /** The website's page is about to be replaced: the agents hear the guest is navigating (docs/widget.md). */
+  pageLeaving?(): void;
+  /**
+   * The website moves the call into a new window (↗): this page hands it over as to a next page and
+   * answers it (with the guest id) for the window, or null when there is no call to move.
+   */
+  moveOut?(): Promise<(ResumedCall & { kind: CallKind; companyId: number; guestId: string }) | null>;
   /** Mute/unmute the microphone. */
   toggleAudio(): void;
   /** Camera off/on. */

@@ -13,9 +13,11 @@ import type {} from '@fastify/swagger';
  * The website widget (docs/widget.md):
  * - `GET /widget.js`: the loader a company pastes into its website (apps/widget, built into one file);
  * - `GET /api/widget/config`: what the loader needs (name, colours, language), readable cross-origin only by
- *   the websites of the company's `widgetOrigins` (CORS answers that one origin, never `*`);
- * - the guest app's HTML answers carry `frame-ancestors 'self' <widgetOrigins>` instead of the global
- *   `'self'`, so only those websites can frame the call page.
+ *   the websites of the company's `widgetOrigins` (CORS answers that one origin, never `*`); any other
+ *   website reads a 403 that names its origin and nothing of the company, so the loader can say why;
+ * - the widget's call page (`?service=widget&origin=<website>`) carries `frame-ancestors 'self' <website>`
+ *   when the company lists that website, else the global `'self'`: the header names only the website
+ *   asking, never the company's whole list.
  */
 function isExactOrigin(value: string): boolean {
   // host names, IPv4 and bracketed IPv6 only: the URL parser alone lets ';' and ',' through
@@ -32,10 +34,14 @@ export function registerWidget(app: App, services: Services): void {
   const dist = path.resolve(repoRoot, process.env.LOBBY_WIDGET_DIST ?? 'apps/widget/dist');
   const file = path.join(dist, 'widget.js');
 
-  const originsOf = async (request: Parameters<typeof resolveCompany>[1]): Promise<string[]> => {
+  /** The website that asks to frame this page (`origin=` of the widget's URL) when the company lists it. */
+  const framingWebsite = async (request: FastifyRequest): Promise<string | null> => {
+    const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const website = query.get('origin');
+    if (query.get('service') !== 'widget' || !website || !isExactOrigin(website)) return null;
     const company = await resolveCompany(services, request);
-    // only exact origins reach the header: nothing else (a ';' in a stored value) can add a CSP directive
-    return (company?.settings.widgetOrigins ?? []).filter(isExactOrigin);
+    // only an exact origin reaches the header: nothing else (a ';' in a stored value) can add a CSP directive
+    return company?.settings.widgetOrigins.includes(website) ? website : null;
   };
 
   app.get('/widget.js', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
@@ -64,6 +70,7 @@ export function registerWidget(app: App, services: Services): void {
               textColor: Type.String(),
             }),
           }),
+          403: Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() }),
           404: Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() }),
         },
       },
@@ -72,13 +79,23 @@ export function registerWidget(app: App, services: Services): void {
       const company = await resolveCompany(services, request);
       if (!company) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'no company for this host' });
       const origin = request.headers.origin;
-      const allowed = typeof origin === 'string' && company.settings.widgetOrigins.includes(origin);
       reply.header('vary', 'Origin').header('cache-control', 'no-store');
-      if (allowed) reply.header('access-control-allow-origin', origin).header('cross-origin-resource-policy', 'cross-origin');
+      if (typeof origin !== 'string' || !company.settings.widgetOrigins.includes(origin)) {
+        // The refusal is readable by the website asking (its own origin, not '*'), so the loader can name
+        // the cause instead of the browser's bare CORS error; it says nothing of the company.
+        if (typeof origin === 'string' && isExactOrigin(origin))
+          reply.header('access-control-allow-origin', origin).header('cross-origin-resource-policy', 'cross-origin');
+        return reply.code(403).send({
+          statusCode: 403,
+          error: 'Forbidden',
+          message: `${typeof origin === 'string' ? origin : 'a page without an Origin header'} is not in the company’s widget origins (widgetOrigins)`,
+        });
+      }
+      reply.header('access-control-allow-origin', origin).header('cross-origin-resource-policy', 'cross-origin');
       const s = company.settings;
       return {
         data: {
-          allowed,
+          allowed: true,
           companyId: company.id,
           name: company.name,
           language: s.language,
@@ -95,9 +112,9 @@ export function registerWidget(app: App, services: Services): void {
     return p === '/' || p === '/index.html' || p.startsWith('/appointment/');
   };
   const widenForWebsites = async (request: FastifyRequest, reply: FastifyReply, csp: string) => {
-    const origins = await originsOf(request).catch(() => []);
-    if (origins.length > 0) {
-      reply.header('content-security-policy', csp.replace(/frame-ancestors [^;]*/, `frame-ancestors 'self' ${origins.join(' ')}`));
+    const website = await framingWebsite(request).catch(() => null);
+    if (website) {
+      reply.header('content-security-policy', csp.replace(/frame-ancestors [^;]*/, `frame-ancestors 'self' ${website}`));
       // frame-ancestors decides; X-Frame-Options SAMEORIGIN would contradict it in old browsers
       reply.raw.removeHeader('x-frame-options');
       reply.removeHeader('x-frame-options');

@@ -9,7 +9,8 @@
  * The desk composes its features, each a module with the ports it needs handed in: the call room
  * (room/callRoom.ts), the rooms it follows with its queue and round robin's routing (roomFollowing.ts),
  * transfers (transfers.ts), its availability for round robin (availability.ts), the standby hand-over
- * (mediaWarmup.ts), hold and resume (holdResume.ts) and the streams coming back (reconnection.ts).
+ * (mediaWarmup.ts), joining a call's media (mediaJoin.ts), hold and resume (holdResume.ts) and the
+ * streams coming back (reconnection.ts).
  */
 import { guestUsernameOf } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
@@ -17,18 +18,17 @@ import { presenceImageUrl, presenceName, type LobbyPresenceElement } from '../pr
 import type { OpenCallRoom } from '../api/consoleApi.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
 import { initialCallStatus } from '../state/callStatus.ts';
-import { CallRoom, type FeedHooks } from '../room/callRoom.ts';
-import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
+import { CallRoom } from '../room/callRoom.ts';
 import { defaultPorts } from '../composition.ts';
 import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
-import { ICE_FAILED, lostCode } from '../media/mediaHealth.ts';
 import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import { RoomFollowing } from './roomFollowing.ts';
 import { Transfers } from './transfers.ts';
 import { Availability } from './availability.ts';
 import { MediaWarmup } from './mediaWarmup.ts';
 import { Reconnection } from './reconnection.ts';
+import { joinCallMedia, type LeaveReason } from './mediaJoin.ts';
 import { DeskHold } from './holdResume.ts';
 import type { ActiveCall, AgentDeskOptions, AgentSnapshot } from './deskSnapshot.ts';
 
@@ -40,6 +40,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   readonly #options: AgentDeskOptions;
   /** the desk's ports, handed to each feature (src/room/ports.ts) */
   readonly #ports: CallPorts;
+  /** the call whose guest said its page is being replaced (presence Navigating) */
+  #guestNavigating: string | null = null;
   #xmpp: SignallingPort | null = null;
   /** the picture chosen since the start (setProfileImageUrl; null: none); undefined: the options' */
   #profileImageUrl: string | null | undefined = undefined;
@@ -191,6 +193,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     xmpp.on('control', (control) => {
       // p2p: an agent's answer (a transfer's taker is ready for the guest's Jingle session)
       if (control.action === 'answer' && control.peer) this.#transfers.onAnswer(control.callId, control.peer);
+      // a guest who hangs up leaves the queue at once, a widget panel's guest too (not a page change)
+      if (control.action === 'end') this.#following.ended(control.callId);
       const active = this.#snapshot.activeCall;
       if (control.action === 'end' && active && control.callId === active.callId && !control.from.endsWith(`/${this.#nick}`))
         void this.#leaveCall('guest');
@@ -251,8 +255,13 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const active = this.#snapshot.activeCall;
     if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
+      // the guest's page goes, and the website's next page brings the call back (docs/widget.md); a join
+      // without a status (the next page's first presence) changes nothing yet
+      // a guest in the widget's panel whose page goes is changing page too, its Navigating lost or not
+      if (presence.available && presence.info.status)
+        this.#guestNavigating = presence.info.status === 'Navigating' || presence.lobby?.pageChanges ? active.callId : null;
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
-      else this.#reconnection.awaitGuest(active);
+      else this.#reconnection.awaitGuest(active, this.#guestNavigating === active.callId);
       const info = presence.info;
       if (presence.available && info.status === 'CallResumed' && info.callId && info.callId !== active.callId)
         this.#hold.followResumed(info.callId);
@@ -300,58 +309,6 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       await this.#leaveCall('error');
       this.#set({ error: error instanceof Error ? error.message : String(error) });
       throw error;
-    }
-  }
-
-  /** Joins a call's Janus room (pin in lowercase) and publishes camera and microphone. */
-  async #joinMedia(callId: string, video: boolean, guestNick: string, xmpp: SignallingPort): Promise<void> {
-    // The camera starts while the media session is set up and joined (as a bare janus.js client
-    // does): the subscription to the guest begins at join and need not wait for our own devices.
-    const gum = this.#ports.devices.getUserMedia({
-      // a voice call stays a voice call on both sides
-      video,
-      ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
-    });
-    gum.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-    // the call's room, its pin and our Janus token come from the server (docs/protocol.md "Media room")
-    const grant = await this.#options.api.mediaGrant(callId);
-    // p2p (docs/protocol.md "p2p"): we take the Jingle session of the call's guest, and no one else's
-    const room = this.#snapshot.activeCall?.room ?? '';
-    const guestJid = this.#following.presenceOf(room, guestNick)?.jid ?? '';
-    const transport = transportFor(
-      grant,
-      callId,
-      { servers: this.#options.janusServers, xmpp },
-      { role: 'responder', expect: guestJid.split('/')[0]!, expectDisplay: guestNick },
-    );
-    const media = this.inCall.open(transport.options, {
-      feedAdded: () => this.#transfers.handOverIfArrived(),
-      health: this.#mediaHealth(),
-    });
-    media.on('publisherLeft', ({ display }) => {
-      if (this.inCall.isCurrent(media) && display === guestNick) void this.#leaveCall('guest');
-    });
-    media.on('destroyed', () => {
-      if (this.inCall.isCurrent(media)) void this.#leaveCall('guest');
-    });
-    // p2p: the guest opens its session toward this console tab once told where it is; at once (the
-    // guest's offer travels while our camera opens; the session is accepted once we publish), but a
-    // transfer's taker only once published: the first agent hands over on this answer
-    const answer = () => {
-      if (isP2PGrant(grant) && xmpp.jingle && this.#activeCallId() === callId)
-        xmpp.sendControl(room, { action: 'answer', callId, peer: xmpp.jingle.self });
-    };
-    const early = !this.#snapshot.activeCall?.transferred;
-    const published = await this.inCall.joinAndPublish(media, {
-      connected: early ? answer : undefined,
-      room: transport.room,
-      display: this.#snapshot.jid ?? this.#nick,
-      stream: gum,
-      video,
-    });
-    if (published && this.#activeCallId() === callId) {
-      if (!early) answer();
-      this.#set({ phase: 'inCall' });
     }
   }
 
@@ -408,18 +365,26 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     await this.#enterCall(call, entry.callType === 'video', xmpp);
   }
 
-  /**
-   * Janus lost the call's session (restarted or crashed): the call ends with MEDIA_LOST as its error;
-   * our own connection stayed down through every ICE restart: it ends with ICE_FAILED.
-   */
-  #mediaHealth(): FeedHooks['health'] {
-    return {
-      notice: (mediaNotice) => this.#set({ mediaNotice }),
-      // MEDIA_LOST when Janus came back without the session (restarted), MEDIA_SERVER_DOWN while it is still unreachable
-      onLost: (error) => void this.#leaveCall('error').then(() => this.#set({ error: lostCode(error) })),
-      onIceFailed: () => void this.#leaveCall('error').then(() => this.#set({ error: ICE_FAILED })),
-      quality: (networkQuality) => this.#set({ networkQuality }),
-    };
+  /** Joins a call's media room and publishes camera and microphone (mediaJoin.ts). */
+  #joinMedia(callId: string, video: boolean, guestNick: string, xmpp: SignallingPort): Promise<void> {
+    return joinCallMedia(
+      {
+        ports: this.#ports,
+        options: this.#options,
+        room: this.inCall,
+        nick: () => this.#nick,
+        read: () => this.#snapshot,
+        write: (patch) => this.#set(patch),
+        presenceOf: (room, nick) => this.#following.presenceOf(room, nick),
+        guestNavigating: () => this.#guestNavigating,
+        feedAdded: () => this.#transfers.handOverIfArrived(),
+        leaveCall: (reason) => this.#leaveCall(reason),
+      },
+      callId,
+      video,
+      guestNick,
+      xmpp,
+    );
   }
 
   /** Read through a method: TypeScript would keep an earlier narrowing of the snapshot field. */
@@ -434,7 +399,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     await this.#leaveCall('agent');
   }
 
-  async #leaveCall(reason: 'agent' | 'guest' | 'error' | 'transferred'): Promise<void> {
+  async #leaveCall(reason: LeaveReason): Promise<void> {
     if (reason !== 'transferred') this.#transfers.cancelHandOver();
     const active = this.#snapshot.activeCall;
     if (!active) return;

@@ -10,6 +10,11 @@ import type { ClockPort } from '../room/ports.ts';
 
 /** How long a call waits for its guest to come back to the room (its reconnect backoff, 10 s, and more). */
 export const GUEST_RETURN_MS = 20_000;
+/**
+ * How long the agent waits for a navigating guest (docs/widget.md "Moving between pages"): the next page
+ * loads, registers, joins and publishes, which a busy phone or network can stretch past a few seconds.
+ */
+export const NAVIGATION_RETURN_MS = 45_000;
 
 export interface ReconnectionOptions {
   clock: ClockPort;
@@ -44,12 +49,15 @@ export class Reconnection {
     }
   }
 
-  /** The guest of our call is not in its room: the call ends if it is still away after GUEST_RETURN_MS. */
-  awaitGuest(call: { callId: string; room: string; guestNick: string }): void {
+  /**
+   * The guest of our call is not in its room: the call ends if it is still away after GUEST_RETURN_MS,
+   * or NAVIGATION_RETURN_MS when its page said it is being replaced (`navigating`).
+   */
+  awaitGuest(call: { callId: string; room: string; guestNick: string }, navigating = false): void {
     const { clock, activeCallId, signallingConnected, guestInRoom, guestGone } = this.#options;
     clock.setTimeout(() => {
       if (activeCallId() !== call.callId || !signallingConnected()) return;
       if (!guestInRoom(call)) guestGone();
-    }, GUEST_RETURN_MS);
+    }, navigating ? NAVIGATION_RETURN_MS : GUEST_RETURN_MS);
   }
 }

@@ -12,6 +12,7 @@ import type { LobbyPresenceElement } from '../presence.ts';
 import type { ClockPort, SignallingPort } from '../room/ports.ts';
 import type { RoomPresence } from '../xmpp/session.ts';
 import { eachLimited } from './eachLimited.ts';
+import { NAVIGATION_RETURN_MS } from './reconnection.ts';
 import { buildList, withPresence, type ListedStatus, type QueueContext, type QueueEntry } from './waitingQueue.ts';
 
 /** room joins sent at once when the console starts with many waiting guests (eachLimited.ts) */
@@ -108,6 +109,8 @@ export class RoomFollowing {
     const ctx = this.#context();
     const { queue: before, runningCalls: runningBefore } = this.#options.read();
     const queue = withPresence(before, presence, 'OpenCall', ctx);
+    this.#keepPlaces(before, queue, ctx.now);
+    if (!presence.available) this.#expireNavigating(queue, presence);
     const runningCalls = withPresence(runningBefore, presence, 'InCall', ctx);
     if (queue !== before || runningCalls !== runningBefore) this.#options.write({ queue, runningCalls });
   }
@@ -210,6 +213,47 @@ export class RoomFollowing {
   }
 
   #context(): QueueContext {
-    return { nick: this.#options.nick(), rooms: this.#rooms, routing: this.#routing, now: this.#options.clock.now() };
+    const now = this.#options.clock.now();
+    const returning = new Map<string, number>();
+    for (const [callId, kept] of this.#places) {
+      if (now - kept.left > PLACE_KEPT_MS) this.#places.delete(callId);
+      else returning.set(callId, kept.since);
+    }
+    return { nick: this.#options.nick(), rooms: this.#rooms, routing: this.#routing, now, returning };
+  }
+
+  /** The call ended (an `end` control in its room): its entry goes now, not kept as a page change. */
+  ended(callId: string): void {
+    this.#places.delete(callId);
+    const { queue } = this.#options.read();
+    if (queue.some((e) => e.callId === callId)) this.#options.write({ queue: queue.filter((e) => e.callId !== callId) });
+  }
+
+  /**
+   * A navigating guest whose page went stays in the queue (waitingQueue.ts): if no page of it is back in
+   * its room NAVIGATION_RETURN_MS later, the call's entry goes (its place is kept a while longer).
+   */
+  #expireNavigating(queue: QueueEntry[], presence: RoomPresence): void {
+    const entry = queue.find((e) => e.room === presence.room && e.nick === presence.nick && e.navigating);
+    if (!entry) return;
+    this.#options.clock.setTimeout(() => {
+      const { queue: now } = this.#options.read();
+      if (this.presenceOf(entry.room, entry.nick) || !now.some((e) => e.callId === entry.callId && e.navigating)) return;
+      const left = now.filter((e) => e.callId !== entry.callId);
+      this.#keepPlaces(now, left, this.#options.clock.now());
+      this.#options.write({ queue: left });
+    }, NAVIGATION_RETURN_MS);
+  }
+
+  /** waiting calls that left the queue lately: their place, for a guest that comes back to it (a page change) */
+  readonly #places = new Map<string, { since: number; left: number }>();
+
+  #keepPlaces(before: QueueEntry[], after: QueueEntry[], now: number): void {
+    if (before === after) return;
+    const listed = new Set(after.map((e) => e.callId));
+    for (const entry of before) if (!listed.has(entry.callId)) this.#places.set(entry.callId, { since: entry.since, left: now });
   }
 }
+
+/** how long a waiting call's place is kept after its guest left the queue (a page change takes seconds) */
+const PLACE_KEPT_MS = 60_000;

@@ -32,6 +32,11 @@ export interface QueueEntry {
   callType: 'video' | 'voice';
   /** round robin: offered to this agent until this epoch ms (null: not an offer, anyone may answer) */
   offerExpiresAt: number | null;
+  /**
+   * The guest's page is being replaced by the website's next one (presence Navigating, docs/widget.md
+   * "Moving between pages"): still waiting in its place, not gone, until that page takes the call back.
+   */
+  navigating?: true;
 }
 
 /** Which list: waiting guests (OpenCall) or calls other agents are in (InCall). */
@@ -44,6 +49,11 @@ export interface QueueContext {
   rooms: ReadonlyMap<string, OpenCallRoom>;
   routing: ReadonlyMap<string, CallRouting>;
   now: number;
+  /**
+   * The `since` of calls that left the list a moment ago, by call id: a guest whose page was replaced by
+   * the website's next one comes back with the same call and keeps its place (docs/widget.md).
+   */
+  returning?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -53,7 +63,9 @@ export interface QueueContext {
  */
 export function entryOf(presence: RoomPresence, wanted: ListedStatus, ctx: QueueContext, since: number | undefined): QueueEntry | null {
   const info: PresenceInfo = presence.info;
-  if (!presence.available || info.status !== wanted || !info.callId) return null;
+  // a waiting call whose page is being replaced keeps its entry (it had one: its place is known)
+  const navigating = wanted === 'OpenCall' && info.status === 'Navigating' && since !== undefined;
+  if (!presence.available || (info.status !== wanted && !navigating) || !info.callId) return null;
   if (presence.lobby?.userType && presence.lobby.userType !== 'guest') return null;
   if (wanted === 'OpenCall' && !targetsMe(info.target, ctx.nick)) return null;
   const routing = ctx.routing.get(info.callId);
@@ -75,6 +87,7 @@ export function entryOf(presence: RoomPresence, wanted: ListedStatus, ctx: Queue
     lobby: presence.lobby,
     callType: presence.lobby?.callType === 'voice' ? 'voice' : 'video',
     offerExpiresAt: offeredToMe && routing?.expiresAt ? Date.parse(routing.expiresAt) : null,
+    ...(navigating ? { navigating: true as const } : {}),
   };
 }
 
@@ -93,7 +106,7 @@ export function buildList(
   const entries: QueueEntry[] = [];
   for (const presence of presences) {
     const old = before.get(presence.info.callId);
-    const entry = entryOf(presence, wanted, ctx, old?.since);
+    const entry = entryOf(presence, wanted, ctx, old?.since ?? ctx.returning?.get(presence.info.callId));
     if (entry) entries.push(old && sameEntry(old, entry) ? old : entry);
   }
   entries.sort((a, b) => a.since - b.since);
@@ -113,7 +126,15 @@ function sameEntry(a: QueueEntry, b: QueueEntry): boolean {
 export function withPresence(list: QueueEntry[], presence: RoomPresence, wanted: ListedStatus, ctx: QueueContext): QueueEntry[] {
   const at = list.findIndex((e) => e.room === presence.room && e.nick === presence.nick);
   const sameCall = at >= 0 ? list[at] : list.find((e) => e.callId === presence.info.callId);
-  const entry = entryOf(presence, wanted, ctx, sameCall?.callId === presence.info.callId ? sameCall.since : undefined);
+  const since = sameCall?.callId === presence.info.callId ? sameCall.since : ctx.returning?.get(presence.info.callId);
+  // the navigating guest's page went (its presence too; a widget panel's page going is a page change, its
+  // Navigating lost or not), or its next page joined without a status yet: it stays listed, navigating,
+  // until the next page says OpenCall (or RoomFollowing lets it go: NAVIGATION_RETURN_MS)
+  const listed = at >= 0 ? list[at]! : null;
+  if (listed && (listed.navigating || (!presence.available && listed.lobby?.pageChanges)) && (!presence.available || !presence.info.status)) {
+    return listed.navigating ? list : [...list.slice(0, at), { ...listed, navigating: true }, ...list.slice(at + 1)];
+  }
+  const entry = entryOf(presence, wanted, ctx, since);
   if (at < 0 && !entry) return list;
   // the same entry (a routing or presence that changes nothing shown): the same array, no re-render
   if (at >= 0 && entry && sameCall === list[at] && sameEntry(list[at]!, entry)) return list;

@@ -70,6 +70,11 @@ export class GuestReport {
     await this.#options.api.updateTimestamp(callId, ['call_initiated_timestamp']).catch(() => undefined);
   }
 
+  /** A call taken back from the website's previous page was answered there: its answer is recorded. */
+  alreadyAnswered(callId: string): void {
+    this.#answeredCallId = callId;
+  }
+
   /** An agent's media reached the guest: the first one answered the call (once per call id). */
   answered(callId: string, agent: string): void {
     if (this.#answeredCallId === callId) return;

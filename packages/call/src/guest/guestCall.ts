@@ -7,12 +7,11 @@
  *   hangup()   end control → leave media → leave the room → report timestamps (until acknowledged)
  *
  * The engine composes its features, each a module with the ports it needs handed in: the call room
- * (room/callRoom.ts), registration and token renewal (registration.ts), the call report and call-bug
- * (callReport.ts), its room presence and rejoining after a reconnection (roomPresence.ts), the agents of
- * its call (agentsInCall.ts), hold and resume (holdResume.ts) and the delivery of its end
- * (timestampDelivery.ts).
+ * (room/callRoom.ts), starting a call (callStart.ts), registration and token renewal (registration.ts),
+ * the call report and call-bug (callReport.ts), its room presence and rejoining after a reconnection
+ * (roomPresence.ts), the agents of its call (agentsInCall.ts), hold and resume (holdResume.ts) and the
+ * delivery of its end (timestampDelivery.ts).
  */
-import { newCallId } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
 import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
 import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
@@ -30,8 +29,10 @@ import { GuestRoomPresence } from './roomPresence.ts';
 import { AgentsInCall } from './agentsInCall.ts';
 import { HoldResume } from './holdResume.ts';
 import { GuestCallMedia } from './callMedia.ts';
+import { startCall, type CallStartSteps, type ResumedCall } from './callStart.ts';
 
 export { UNKNOWN_APPOINTMENT } from './registration.ts';
+export type { ResumedCall } from './callStart.ts';
 
 export type { EndReason, GuestCallEvents, GuestCallOptions, GuestCallPhase, GuestCallSnapshot } from './guestSnapshot.ts';
 
@@ -112,6 +113,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       displayName: options.displayName,
       appointment: () => this.#appointment,
       roundRobin: !!options.roundRobin,
+      pageChanges: !!options.pageChanges,
       pageVisible: (visible) => this.#setStatus((s) => ({ ...s, pageVisible: visible })),
     });
     this.#agents = new AgentsInCall({
@@ -254,95 +256,31 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     });
   }
 
-  /** Starts a call. Resolves with the report status once the guest is published (or stopped). */
-  async call(kind: 'video' | 'voice'): Promise<ReportStatus> {
+  /**
+   * Starts a call. Resolves with the report status once the guest is published (or stopped). `resume`:
+   * the call this guest had on the website's previous page (docs/widget.md "Moving between pages"),
+   * reported already: it is published again under its own id, and the agent who answered it comes back.
+   */
+  async call(kind: 'video' | 'voice', resume?: ResumedCall): Promise<ReportStatus> {
     const registration = this.#registration;
     const room = this.#room;
     const xmpp = this.#xmpp;
     if (!registration || !room || !xmpp) throw new Error('prepare() first');
-    await this.#presence.enter();
-    const callId = newCallId(registration.username);
-    this.#set({
-      phase: 'starting',
-      callId,
-      initialCallId: callId,
-      callKind: kind,
-      endReason: null,
-      error: null,
-      remoteFeeds: [],
-      stages: {},
-      muted: { audio: false, video: false },
-      localScreen: null,
-      status: {
-        ...initialCallStatus(),
-        connection: this.#snapshot.status.connection,
-        callInitiated: this.#snapshot.status.callInitiated,
-      },
-    });
-    // The guest may hang up at any await below (Cancel while the call starts): from then on this call
-    // must not open the camera, publish or change the state of the screen that followed.
-    const current = () => this.#snapshot.callId === callId && this.#snapshot.phase === 'starting';
-    // The camera and microphone first: a guest who refuses them never enters the queue, so no report is
-    // made for it (docs/guest-journey.md: the call is reported once the guest can wait for an agent; a
-    // refused camera is not an abandoned call)
-    let localStream: MediaStream;
-    try {
-      localStream = await this.#localMedia(kind);
-    } catch (error) {
-      if (!current()) return 'ok';
-      const message = error instanceof Error ? error.message : String(error);
-      console.warn(`call: no camera or microphone, no call reported: ${message}`);
-      this.#set({ phase: 'failed', error: message });
-      throw error;
-    }
-    const stopCamera = () => {
-      for (const track of localStream.getTracks()) track.stop();
+    const steps: CallStartSteps = {
+      username: registration.username,
+      assignmentId: room.assignmentId,
+      appointmentReference: this.#appointment?.reference ?? null,
+      xmpp,
+      report: this.#report,
+      presence: this.#presence,
+      media: this.#media,
+      read: () => this.#snapshot,
+      write: (patch) => this.#set(patch),
+      localMedia: (k) => this.#localMedia(k),
+      teardown: (reason) => this.#teardown(reason),
+      ended: (callId) => this.#delivery.deliver(callId, ['call_ended_timestamp']),
     };
-    if (!current()) {
-      stopCamera();
-      return 'ok';
-    }
-    let status: ReportStatus;
-    try {
-      status = await this.#report.add(callId, room.assignmentId, this.#appointment?.reference ?? null);
-    } catch (error) {
-      stopCamera();
-      throw error;
-    }
-    if (!current() || status !== 'ok') stopCamera();
-    if (!current()) return status;
-    if (status !== 'ok') {
-      this.#set({ phase: status });
-      return status;
-    }
-    try {
-      this.#set({
-        localStream,
-        status: { ...this.#snapshot.status, streamsReady: { local: true, remote: false } },
-      });
-      await this.#report.initiated(callId);
-      if (!current()) return 'ok'; // the teardown took the camera
-      await this.#media.start(callId, kind, localStream, registration.username, xmpp);
-      if (!current()) return 'ok'; // ended meanwhile: the teardown closed the media session
-      this.#presence.followVisibility();
-      this.#set({
-        phase: this.#snapshot.status.peers.length ? 'ongoing' : 'waiting',
-        status: { ...this.#snapshot.status, callStarted: true },
-      });
-      this.#presence.announce();
-      return 'ok';
-    } catch (error) {
-      // a step failing because the guest ended the call meanwhile is not a failure of the call
-      if (!current()) return 'ok';
-      const message = error instanceof Error ? error.message : String(error);
-      this.#report.bug(callId, message);
-      await this.#teardown('error');
-      // the call is over (the media room could not be joined…): its report gets its end time (and the
-      // server destroys its room), or the reports count it "Waiting or open"
-      this.#delivery.deliver(callId, ['call_ended_timestamp']);
-      this.#set({ phase: 'failed', error: message });
-      throw error;
-    }
+    return startCall(steps, kind, resume);
   }
 
   /** The guest's camera (video calls) and microphone, with the app's constraints read now. */
@@ -480,6 +418,31 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
    * Called when the page is being left: the guest really leaves, and the call ends with the tab. The
    * beacon survives the tab closing; with call_ended_timestamp the server destroys the call's room.
    */
+  /**
+   * Called instead of pageHide when the website's next page takes the call back (docs/widget.md "Moving
+   * between pages"): the agents see the guest navigating, not leaving, and the call stays open; what the
+   * server has not acknowledged yet still outlives the page. Answers the call to resume, or null.
+   */
+  pageChange(): ResumedCall & { kind: 'video' | 'voice' } | null {
+    const { callId, initialCallId, callKind, phase } = this.#snapshot;
+    if (!callId || (phase !== 'waiting' && phase !== 'ongoing') || !this.#presence.announceNavigating()) {
+      this.pageHide();
+      return null;
+    }
+    this.#delivery.flush();
+    return { callId, initialCallId: initialCallId ?? callId, kind: callKind, answered: phase === 'ongoing' };
+  }
+
+  /**
+   * The website is about to replace its page (its `beforeunload`): the agents hear Navigating while this
+   * page can still send it. A page that stays after all says its own status again a few seconds later.
+   */
+  pageLeaving(): void {
+    const { phase } = this.#snapshot;
+    if (phase !== 'waiting' && phase !== 'ongoing') return;
+    if (this.#presence.announceNavigating()) this.#ports.clock.setTimeout(() => this.#presence.announce(), NAVIGATION_CANCELLED_MS);
+  }
+
   pageHide(): void {
     const callId = this.#snapshot.callId;
     const open = callId && this.#snapshot.phase !== 'ended' && this.#snapshot.phase !== 'failed';
@@ -501,3 +464,6 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     this.#xmpp = null;
   }
 }
+
+/** A page that said Navigating and is still here this much later was not replaced after all. */
+const NAVIGATION_CANCELLED_MS = 5000;

@@ -59,6 +59,8 @@ export interface GuestCallOptions {
   janusServers: string[];
   callMethod?: string;
   roundRobin?: boolean;
+  /** the widget's call page in its panel: the website's next page takes its call back (LobbyPresenceElement) */
+  pageChanges?: boolean;
   recordCalls?: boolean;
   webview?: boolean;
   /**

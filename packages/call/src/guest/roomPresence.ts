@@ -32,6 +32,8 @@ export interface GuestRoomPresenceOptions {
   displayName?: (() => string | null | undefined) | undefined;
   appointment: () => { id: string; agentUsername: string } | null;
   roundRobin: boolean;
+  /** the widget's call page in its panel (LobbyPresenceElement `pageChanges`) */
+  pageChanges?: boolean;
   /** the page became visible or hidden while a call waits or goes on */
   pageVisible: (visible: boolean) => void;
 }
@@ -102,6 +104,7 @@ export class GuestRoomPresence {
     if (call.muted.video) element.videoMuted = true;
     const name = presenceName(this.#options.displayName?.());
     if (name) element.name = name;
+    if (this.#options.pageChanges) element.pageChanges = true;
     return element;
   }
 
@@ -123,6 +126,23 @@ export class GuestRoomPresence {
       roundRobin: this.#options.roundRobin,
     });
     this.#send(encodePresenceStatus({ status, target, callId }));
+  }
+
+  /**
+   * Tells the room this page is being replaced by the website's next one (docs/widget.md "Moving between
+   * pages"): the agents see the guest navigating, not leaving. False when there is no call to keep.
+   */
+  announceNavigating(): boolean {
+    const call = this.#options.call();
+    const { signalling, room, username } = this.#where();
+    if (!call.callId || !signalling || !room || !username) return false;
+    const target = presenceTarget({
+      peers: call.status.peers,
+      appointmentAgent: this.#options.appointment()?.agentUsername || null,
+      roundRobin: this.#options.roundRobin,
+    });
+    this.#send(encodePresenceStatus({ status: 'Navigating', target, callId: call.callId }));
+    return true;
   }
 
   /** Sends our room presence and keeps its status: a reconnection announces it again (rejoin). */

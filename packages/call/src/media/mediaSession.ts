@@ -162,7 +162,14 @@ export class MediaSession extends Emitter<MediaEvents> {
   #isOwn(publisher: Publisher): boolean {
     const id = String(publisher.id);
     const display = this.#publisher.display;
-    return id === this.#publisher.joined?.id || id === this.#screen.id || publisher.display === `${display}-screen`;
+    return (
+      id === this.#publisher.joined?.id ||
+      id === this.#screen.id ||
+      // our name's camera from our previous page (the website widget's page change, docs/widget.md),
+      // still in the room until Janus lets its session go: not a peer
+      publisher.display === display ||
+      publisher.display === `${display}-screen`
+    );
   }
 
   /** Shares the screen as a second publisher named `{display}-screen`. */

@@ -46,6 +46,7 @@ export function lobbyStanzas(_client: XMPP.Agent, stanzas: XMPP.JXT.Registry): v
         videoMuted: booleanAttribute('videoMuted'),
         name: attribute('name'),
         profileImageUrl: attribute('profileImageUrl'),
+        pageChanges: booleanAttribute('pageChanges'),
       },
     },
     {

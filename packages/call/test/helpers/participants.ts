@@ -1,21 +1,21 @@
 /** A guest and agents on one fake world (test/helpers/fakes.ts), as far into a call as a test needs. */
 import { AgentDesk } from '../../src/agent/agentDesk.ts';
-import { GuestCall } from '../../src/guest/guestCall.ts';
+import { GuestCall, type GuestCallOptions } from '../../src/guest/guestCall.ts';
 import { createFakeConsoleApi, createFakeGuestApi, settle, type FakeWorld } from './fakes.ts';
 
-export async function guestReady(world: FakeWorld) {
+export async function guestReady(world: FakeWorld, extra: Partial<GuestCallOptions> = {}) {
   const ports = world.ports();
   const api = createFakeGuestApi('guest1');
   if (world.xmpp.jingle) api.mediaGrant = () => Promise.resolve({ method: 'p2p' });
-  const guest = new GuestCall({ api, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports });
+  const guest = new GuestCall({ api, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports, ...extra });
   await guest.prepare('guest-id-1');
   await settle();
   return { guest, api, ports };
 }
 
 /** A guest who called and waits for an agent. */
-export async function guestWaiting(world: FakeWorld) {
-  const guest = await guestReady(world);
+export async function guestWaiting(world: FakeWorld, extra: Partial<GuestCallOptions> = {}) {
+  const guest = await guestReady(world, extra);
   await guest.guest.call('video');
   await settle();
   return guest;
@@ -34,8 +34,8 @@ export async function agentOnline(world: FakeWorld, name: string) {
 }
 
 /** A guest in a call that agent1 answered. */
-export async function inCall(world: FakeWorld) {
-  const guest = await guestWaiting(world);
+export async function inCall(world: FakeWorld, extra: Partial<GuestCallOptions> = {}) {
+  const guest = await guestWaiting(world, extra);
   const agent1 = await agentOnline(world, 'agent1');
   const callId = guest.guest.snapshot.callId!;
   await agent1.agent.answer(callId);

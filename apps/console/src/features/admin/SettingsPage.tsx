@@ -7,7 +7,8 @@ import { getCompany, putCompany, type AdminCompany, type AdminCompanyUpdate } fr
 import { useConsoleStore, useConsoleStoreApi } from '../../state/store.ts';
 import { AdminLayout } from './AdminLayout.tsx';
 import { GuestPreview } from './GuestPreview.tsx';
-import { BEHAVIOUR, GENERAL, LOOK, MESSAGE_KEYS, changedKeys, p2pRecordingConflict, type FieldSpec, type SettingKey } from './settingsFields.ts';
+import { WidgetSettings } from './WidgetSettings.tsx';
+import { BEHAVIOUR, GENERAL, LOOK, MESSAGE_KEYS, WIDGET, changedKeys, p2pRecordingConflict, type FieldSpec, type SettingKey } from './settingsFields.ts';
 import { P2PRecordingConflict, conflictMessageId } from './P2PRecordingConflict.tsx';
 import { errorText, useAsync } from './useAsync.ts';
 import styles from './Admin.module.css';
@@ -216,7 +217,7 @@ export function SettingsPage() {
         <div className={styles.split}>
           <Tabs.Root defaultValue="general" className={tabStyles.root}>
             <Tabs.List className={tabStyles.list} aria-label={t('settings.groups')}>
-              {(['general', 'messages', 'look', 'behaviour'] as const).map((g) => (
+              {(['general', 'messages', 'look', 'behaviour', 'widget'] as const).map((g) => (
                 <Tabs.Trigger key={g} value={g} className={tabStyles.trigger} data-testid={`settings-tab-${g}`}>
                   {t(`settings.group.${g}`)}
                 </Tabs.Trigger>
@@ -279,6 +280,10 @@ export function SettingsPage() {
               {fields(BEHAVIOUR, 'behaviour')}
               {conflictOn('behaviour')}
               <p className={styles.hint}>{t('settings.behaviourHint')}</p>
+            </Tabs.Content>
+            <Tabs.Content value="widget" className={styles.card}>
+              {fields(WIDGET)}
+              <WidgetSettings origins={Array.isArray(draft.widgetOrigins) ? draft.widgetOrigins : []} />
             </Tabs.Content>
           </Tabs.Root>
           <aside className={styles.sticky} aria-label={t('preview.title')}>

@@ -69,8 +69,10 @@ export const BEHAVIOUR: FieldSpec[] = [
   { key: 'advanceRating', kind: 'bool' },
   { key: 'ratingStyle', kind: 'select', options: ['stars', 'emojies'] },
   { key: 'streamWatermark', kind: 'select', options: ['hidden', 'visible'] },
-  { key: 'widgetOrigins', kind: 'lines' },
 ];
+
+/** The website widget's tab (docs/widget.md "Install it"): the websites, beside the snippet and a check. */
+export const WIDGET: FieldSpec[] = [{ key: 'widgetOrigins', kind: 'lines' }];
 
 /**
  * Peer-to-peer calls with recording on: nothing could record the call (it passes no media server), so the

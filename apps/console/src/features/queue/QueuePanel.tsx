@@ -37,6 +37,7 @@ function QueueItem({ entry, now, busy, position, size }: { entry: QueueEntry; no
       data-presence={entry.presence}
       data-user-type={entry.userType}
       data-appointment-id={entry.appointmentID}
+      data-navigating={entry.navigating ? 'true' : undefined}
     >
       <QueueItemBody entry={entry} now={now} busy={busy} />
     </li>
@@ -63,6 +64,11 @@ const QueueItemBody = memo(function QueueItemBody({ entry, now, busy }: { entry:
           <span className={styles.assignment}>{entry.assignmentName}</span>
         </span>
         <RoutingTags entry={entry} now={now} />
+        {entry.navigating && (
+          <span className={styles.navigating} data-testid="queue-navigating">
+            {t('queue.navigating')}
+          </span>
+        )}
       </div>
       <span className={styles.wait} data-level={waitLevel(waited)} data-testid="queue-wait">
         <span className="visually-hidden">{t('queue.waited', { time })}</span>

@@ -10,6 +10,8 @@ import type { CallActions } from '../../state/callActions.ts';
 import type { GuestStore } from '../../state/store.ts';
 import { serviceTypeFor } from '../widget/context.ts';
 import { widgetPrefill } from '../widget/bridge.ts';
+import { carriesCalls, carryCall } from '../widget/carriedCall.ts';
+import { movedGuestId, type MovedCall } from '../widget/movedCall.ts';
 import { guestNameAnswer } from '@lobby/contracts/guestLabel';
 
 import { streamWatermarkOf } from './streamWatermark.ts';
@@ -29,6 +31,8 @@ function isAndroidMobile(): boolean {
 }
 
 export interface EngineCallActions extends CallActions {
+  pageLeaving(): void;
+  moveOut(): Promise<MovedCall | null>;
   /** Registers and connects in the background; the Call button waits for it when pressed early. */
   prepare(): Promise<void>;
   /**
@@ -47,6 +51,10 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     return loaded;
   };
   let call: GuestCall | null = null;
+  /** the guest id prepare() registered with (a call moved into a new window goes with it) */
+  let guestId = '';
+  /** the call went into a new window (↗): leaving this page neither ends nor carries it */
+  let movedOut = false;
   let preparing: Promise<GuestCall> | null = null;
   let lastPhase: GuestCallSnapshot['phase'] | null = null;
   const tabs = guestTabs();
@@ -166,7 +174,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   const prepare = (): Promise<GuestCall> => {
     preparing ??= (async () => {
       const engine = await import('@lobby/call');
-      const guestId = engine.getOrCreateGuestId(engine.browserGuestIdEnvironment());
+      // a window the panel's call moved into is the panel's guest (docs/widget.md "Into a new window")
+      guestId = movedGuestId() ?? engine.getOrCreateGuestId(engine.browserGuestIdEnvironment());
       const appointmentReference = s().appointmentReference;
       const details = company();
       const created = new engine.GuestCall({
@@ -181,6 +190,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         ...endpoints(),
         callMethod: details.callMethod ?? 'mediaServer',
         roundRobin: !!details.roundRobin,
+        // the widget's panel: the agents wait for the website's next page (docs/widget.md "Moving between pages")
+        pageChanges: carriesCalls(),
         webview: s().webview,
         watermark: streamWatermarkOf(details),
         serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget
@@ -197,7 +208,14 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       created.on('change', apply);
       s().setInCall({ engine: created }); // the in-call UI's methods (chat, screen share, devices)
       apply(created.snapshot);
-      window.addEventListener('pagehide', () => created.pageHide());
+      window.addEventListener('pagehide', () => {
+        // the widget's frame goes with the website's page: the next page takes the call back
+        // (docs/widget.md "Moving between pages"); anywhere else leaving the page ends the call
+        if (movedOut) return;
+        if (!carriesCalls()) return created.pageHide();
+        const carried = created.pageChange();
+        if (carried) carryCall({ ...carried, ...handedOver(), companyId: details.id });
+      });
       const assignment = s().assignmentId;
       await created.prepare(
         guestId,
@@ -213,6 +231,16 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   };
 
   const ensureCall = async (): Promise<GuestCall> => call ?? prepare();
+  /** What the page that takes the call back needs besides the engine's call (docs/widget.md "Moving between pages"). */
+  const handedOver = () => {
+    const { assignmentId, waitingSince, callStartedAt } = s();
+    return {
+      assignmentId: assignmentId === null ? null : Number(assignmentId),
+      reportId: lastReport?.id ?? null,
+      waitingSince,
+      callStartedAt,
+    };
+  };
   /**
    * Cancel pressed after Call but before the engine started the call (it was still registering and
    * connecting, or choosing the room): the engine has nothing to hang up yet, so the press is kept here
@@ -230,14 +258,19 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     prepare: async () => {
       await prepare();
     },
-    async startCall(kind) {
+    async startCall(kind, resume) {
       const state = s();
+      if (resume?.reportId) lastReport = { id: resume.reportId, status: 'ok' }; // the rating after it
       state.setCallType(kind);
       state.setError(null);
       lastPhase = null;
       // busy for other tabs from the press on: the engine publishes only after the report and the devices
       tabs.inCall(true);
       sendEvent(store, { type: 'CALL' });
+      // a call taken back: its waiting and call clocks go on from the previous page's
+      const past = (at: number | null | undefined) => (typeof at === 'number' && at <= Date.now() ? at : null);
+      if (past(resume?.waitingSince)) state.setWaitingSince(past(resume?.waitingSince));
+      if (past(resume?.callStartedAt)) state.setCallStartedAt(past(resume?.callStartedAt));
       cancelled = false;
       try {
         const engineCall = await ensureCall();
@@ -251,7 +284,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         const microphone = s().audioDeviceId;
         if (microphone) audioConstraints.deviceId = { exact: microphone };
         else delete audioConstraints.deviceId;
-        await engineCall.call(kind);
+        await engineCall.call(kind, resume);
       } catch (error) {
         if (call?.snapshot.phase === 'failed') return; // the snapshot already moved the screen
         s().setError({
@@ -268,6 +301,16 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     },
     async hangup() {
       await call?.hangup();
+    },
+    pageLeaving() {
+      call?.pageLeaving();
+    },
+    moveOut() {
+      // the call goes into a new window as into the website's next page (docs/widget.md "Into a new window")
+      const carried = carriesCalls() ? call?.pageChange() : null;
+      if (!carried) return Promise.resolve(null);
+      movedOut = true;
+      return Promise.resolve({ ...carried, ...handedOver(), companyId: company().id, guestId });
     },
     toggleAudio() {
       call?.setMuted('audio', !s().audioMuted); // the snapshot brings the new state (apply)

@@ -73,9 +73,12 @@ export function lazyCallActions(store: GuestStore): CallActions {
   store.subscribe(wantSession);
 
   return {
-    startCall: async (kind) => (await engine()).startCall(kind),
+    startCall: async (kind, resume) => (await engine()).startCall(kind, resume),
     cancel: async () => (await engine()).cancel(),
     hangup: async () => (await engine()).hangup(),
+    // only a call in progress has anything to say, and its engine is loaded then
+    pageLeaving: () => void loaded?.then((actions) => actions.pageLeaving()),
+    moveOut: async () => (loaded ? (await loaded).moveOut() : null),
     toggleAudio: () => void engine().then((a) => a.toggleAudio()),
     toggleVideo: () => void engine().then((a) => a.toggleVideo()),
     callAgain: async () => (await engine()).callAgain(),

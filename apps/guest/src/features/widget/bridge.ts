@@ -2,6 +2,9 @@
 // It talks to exactly one origin, the website's, and only once the company lists it in widgetOrigins;
 // it reads only messages from that origin and from the window that embeds or opened this page.
 import type { GuestState, GuestStore } from '../../state/store.ts';
+import type { CallActions } from '../../state/callActions.ts';
+import { resumeCarriedCall } from './resumeCall.ts';
+import { movedCallFragment } from './movedCall.ts';
 import { FROM_GUEST, FROM_WIDGET, type GuestMessage } from '@lobby/contracts/widget';
 import { originAllowed, type WidgetContext } from './context.ts';
 
@@ -11,6 +14,15 @@ export interface GuestPrefill {
 }
 
 let prefill: GuestPrefill = {};
+let siteLanguage = false;
+
+/**
+ * The website chose the language (`data-language`, `Lobby.setLanguage`): the call page offers no switch
+ * of its own then (docs/widget.md). Read while rendering: it changes with the store's language.
+ */
+export function languageFixedBySite(): boolean {
+  return siteLanguage;
+}
 const prefillListeners = new Set<() => void>();
 
 /** Name and email the website pre-filled (Lobby.prefill); empty when none. */
@@ -43,8 +55,16 @@ export interface WidgetBridge {
   dispose(): void;
 }
 
-/** Binds the store to the website's widget; `peer` is the embedding (or opening) window. */
-export function bindWidgetBridge(store: GuestStore, context: WidgetContext, peer: Window | null = embedder()): WidgetBridge {
+/**
+ * Binds the store to the website's widget; `peer` is the embedding (or opening) window; `actions` end a
+ * call when the website closes the panel, and take back the call its previous page carried.
+ */
+export function bindWidgetBridge(
+  store: GuestStore,
+  context: WidgetContext,
+  peer: Window | null = embedder(),
+  actions?: CallActions,
+): WidgetBridge {
   const s = () => store.getState();
   let enabled = false;
   let answered = false;
@@ -62,7 +82,9 @@ export function bindWidgetBridge(store: GuestStore, context: WidgetContext, peer
     if (known) s().setAssignment(id);
   };
   const chooseLanguage = (language: unknown) => {
-    if (language === 'en' || language === 'ar') s().setLanguage(language);
+    if (language !== 'en' && language !== 'ar') return;
+    siteLanguage = true;
+    s().setLanguage(language);
   };
   const applyPrefill = (guest: unknown) => {
     if (!guest || typeof guest !== 'object') return;
@@ -93,6 +115,21 @@ export function bindWidgetBridge(store: GuestStore, context: WidgetContext, peer
       case 'prefill':
         applyPrefill(message.guest);
         break;
+      case 'leaving':
+        actions?.pageLeaving?.();
+        break;
+      case 'move':
+        // ↗: the call goes into the new window the loader opened (docs/widget.md "Into a new window")
+        void actions
+          ?.moveOut?.()
+          .catch(() => null)
+          .then((call) => post({ type: 'moving', carry: call ? movedCallFragment(call) : null }));
+        break;
+      case 'hangup':
+        // the website closes the panel: the call ends now, not when the agent stops waiting for the guest
+        if (s().screen === 'waiting') void actions?.cancel();
+        else if (s().screen === 'ongoing') void actions?.hangup();
+        break;
       default:
         break;
     }
@@ -115,6 +152,7 @@ export function bindWidgetBridge(store: GuestStore, context: WidgetContext, peer
     if (context.language) chooseLanguage(context.language);
     if (context.assignment !== null) chooseAssignment(context.assignment);
     post({ type: 'ready' });
+    if (actions) resumeCarriedCall(store, actions);
   };
   const unsubscribeStart = store.subscribe(start);
   start(s());
