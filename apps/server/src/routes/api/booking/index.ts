@@ -95,7 +95,8 @@ function bookingRoutes(app: App, services: Services): void {
   );
 
   app.post(
-    '/',
+    // '' and not '/': the route is POST /api/booking, with no trailing slash
+    '',
     {
       config: { rateLimit },
       schema: {
