@@ -194,7 +194,7 @@ test('when a call was just made and answered, then the reports count it and the 
     const [download] = await Promise.all([admin.page.waitForEvent('download'), admin.page.getByTestId('reports-csv').click()]);
     const csv = await (await download.createReadStream()).toArray();
     const lines = Buffer.concat(csv.map((c: Buffer) => c)).toString('utf8').split('\r\n');
-    expect(lines[0]).toBe('day,calls,answered,abandoned,avg_wait_seconds,avg_talk_seconds,ratings,avg_rating');
+    expect(lines[0]).toBe('day,calls,answered,abandoned,booked,avg_wait_seconds,avg_talk_seconds,ratings,avg_rating');
     const row = lines.find((l) => l.startsWith(`${today},`))?.split(',');
     expect(Number(row?.[1])).toBeGreaterThanOrEqual(1);
     expect(lines.find((l) => l.startsWith('total,'))?.split(',')[1]).toBe(String(before.calls + 1));
