@@ -36,6 +36,11 @@ export async function restoreAll(): Promise<void> {
   if (errors.length) throw new Error(`restoring the company failed: ${errors.map(String).join('; ')}`);
 }
 
+/** Runs `step` in restoreAll(), with the other undo steps (e.g. removing what a journey added). */
+export function onRestore(step: () => Promise<unknown>): void {
+  undo.push(step);
+}
+
 /** PUT /api/admin/company with `settings`; the previous values come back in restoreAll(). */
 export async function arrangeCompanySettings(settings: Record<string, unknown>): Promise<void> {
   const before = await admin<Record<string, unknown>>('GET', '/admin/company');

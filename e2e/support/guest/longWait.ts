@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { execute } from '../db.ts';
-import { DEMO_COMPANY_ID, arrangeCompanySettings } from './arrange.ts';
+import { DEMO_COMPANY_ID, arrangeCompanySettings, onRestore } from './arrange.ts';
 import { adminApi } from '../../tests/routing-support.ts';
 
 export async function seedLongWait(assignmentId: number, now = Date.now()): Promise<void> {
@@ -25,11 +25,13 @@ export async function seedLongWait(assignmentId: number, now = Date.now()): Prom
 
 /**
  * A new assignment with a long estimated wait, in a company open all day that takes bookings past five
- * minutes (docs/guest-journey.md "Booking a time instead"); the settings come back in restoreAll().
+ * minutes (docs/guest-journey.md "Booking a time instead"); the settings come back and the assignment
+ * goes in restoreAll() (the journeys after it count the demo company's assignments).
  */
 export async function arrangeLongWaitBooking(language: 'english' | 'arabic'): Promise<string> {
   const name = `Long wait ${crypto.randomBytes(3).toString('hex')}`;
   const { id } = await adminApi<{ id: number }>('POST', '/admin/assignments', { name, type: 'queue' });
+  onRestore(() => adminApi('DELETE', `/admin/assignments/${id}`));
   await arrangeCompanySettings({
     language,
     appointmentBooking: true,
