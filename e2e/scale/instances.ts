@@ -45,9 +45,23 @@ export async function killInstance(i: 1 | 2): Promise<void> {
   await stackScript(`pid=$(lobby_pid ${name}) && kill -KILL "$pid" && while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done; rm -f "$(lobby_pidfile ${name})"`);
 }
 
-/** Starts every instance that is not running (scripts/lib/stack.sh start_server). */
+/**
+ * Starts every instance that is not running (scripts/lib/stack.sh start_server), then waits until each
+ * front door answers from its own instance again: nginx keeps an instance it could not reach out of its
+ * upstream for fail_timeout (10 s, scripts/lib/instances.sh), and a journey started meanwhile would be
+ * served by the backup instead of the instance its door names.
+ */
 export async function startInstances(): Promise<void> {
   await stackScript('start_server');
+  for (const i of [1, 2] as const) {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const answered = await fetch(`${door(i)}/api/health`).then(instanceOf, () => null);
+      if (answered === String(i)) break;
+      if (Date.now() > deadline) throw new Error(`front door ${i} still answers from instance ${answered ?? 'none'} 30 s after the start`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }
 
 /** Stops the tests' PostgreSQL (pg_ctl -m fast: every connection is ended) and starts it again. */
