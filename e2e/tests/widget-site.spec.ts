@@ -219,13 +219,6 @@ function seconds(text: string | null): number {
   return (text ?? '').trim().split(':').reduce((total, part) => total * 60 + Number(part), 0);
 }
 
-/** The guest follows the website's link to its next page; answers that page's call page. */
-async function followLink(guest: Page): Promise<Frame> {
-  await guest.getByRole('link', { name: 'Our offers' }).click();
-  await expect(guest).toHaveURL(/\/other\.html$/);
-  return widgetFrame(guest);
-}
-
 test('when the visitor closes the panel with a call waiting, then the call ends at once for the agent and the website hears callEnded', async ({}, testInfo) => {
   const agent = await launchParticipant('agent');
   const guest = await launchParticipant('guest');
@@ -305,14 +298,38 @@ test('when the visitor follows a link of the website during a call, then the cal
     await expect(first.locator('[data-screen="ongoing"]')).toBeVisible();
     await expectFrameMediaFlowing(first, 'guest before the link');
 
+    const agentNotice = agent.page.getByTestId('agent-media-notice');
+    await expect(agentNotice).toHaveCount(0);
     const left = Date.now();
-    const frame = await followLink(guest.page);
-    await expect(frame.locator('[data-screen="ongoing"]')).toBeVisible({ timeout: 30_000 });
+    await guest.page.getByRole('link', { name: 'Our offers' }).click();
+    // the agent is told while the guest's page goes and its next page takes the call back (a polite live
+    // notice over the call), from the page going until the next page's camera reaches the console
+    await expect(agentNotice).toHaveAttribute('data-notice', 'guestChangingPage');
+    await expect(agentNotice).toHaveText('The guest is changing page on the website. The call comes back in a moment…');
+    await expect(agentNotice).toHaveRole('status');
+    await screenshot(agent.page, testInfo, 'console-guest-changing-page');
+    await expect(guest.page).toHaveURL(/\/other\.html$/);
+    const frame = await widgetFrame(guest.page);
+    // the next page says it takes the call back until the call is back; that can be quick, so either the
+    // notice is seen or the call is back already — and once it is back, no notice is left
+    const takingBack = frame.locator('[data-testid="media-notice"][data-notice="takingCallBack"]');
+    const ongoing = frame.locator('[data-screen="ongoing"]');
+    await expect(takingBack.or(ongoing).first()).toBeVisible({ timeout: 30_000 });
+    if (await takingBack.isVisible()) {
+      testInfo.annotations.push({ type: 'guest notice', description: 'Reconnecting your call… seen on the next page' });
+      await expect(takingBack).toHaveText('Reconnecting your call…');
+      await screenshot(guest.page, testInfo, 'widget-next-page-reconnecting');
+    }
+    await expect(ongoing).toBeVisible({ timeout: 30_000 });
     testInfo.annotations.push({ type: 'call back on the next page', description: `${Date.now() - left} ms` });
     // the agent never left the call: its hang-up button stayed, and the guest's media is back
     await expect(agent.page.getByTestId('agent-hangup-button')).toBeVisible();
     await expectFrameMediaFlowing(frame, 'guest on the next page');
     await expectMediaFlowing(agent.page, 'agent after the guest changed page');
+    // the media is back both ways: neither side is told anything any more
+    await expect(agentNotice).toHaveCount(0);
+    await expect(frame.getByTestId('media-notice')).toHaveCount(0);
+    testInfo.annotations.push({ type: 'agent notice gone', description: `${Date.now() - left} ms after the link` });
     await screenshot(guest.page, testInfo, 'widget-next-page-ongoing');
     const seen = await events(guest.page);
     expect(seen.filter((e) => e.type === 'callEnded')).toEqual([]);

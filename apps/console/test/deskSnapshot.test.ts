@@ -23,6 +23,7 @@ const snapshot = (over: Partial<AgentSnapshot> = {}): AgentSnapshot => ({
   mediaNotice: null,
   networkQuality: UNKNOWN_QUALITY,
   mediaReady: false,
+  guestChangingPage: false,
   ...over,
 });
 
@@ -62,6 +63,15 @@ describe('fromDeskSnapshot', () => {
     const state = feed([[snapshot({ phase: 'inCall', activeCall: call(), mediaNotice: 'peerReconnecting', networkQuality: poor }), 1]]);
     expect(state.mediaNotice).toBe('peerReconnecting');
     expect(state.networkQuality).toEqual(poor);
+  });
+
+  it('when the guest changes page on the website, then the store carries it until its media is back', () => {
+    const state = feed([
+      [snapshot({ phase: 'inCall', activeCall: call() }), 1],
+      [snapshot({ phase: 'inCall', activeCall: call(), guestChangingPage: true }), 2],
+    ]);
+    expect(state.guestChangingPage).toBe(true);
+    expect(feed([[snapshot({ phase: 'inCall', activeCall: call(), guestChangingPage: false }), 1]]).guestChangingPage).toBe(false);
   });
 
   it('when the call is on hold, then the store says held; resumed, it does not', () => {

@@ -24,6 +24,8 @@ export function fromDeskSnapshot(
     mediaReady: snap.mediaReady,
     // the media server waited for or reconnected to (features/call/MediaNotice)
     mediaNotice: snap.mediaNotice,
+    // the guest's page goes and its next page takes the call back (features/call/MediaNotice)
+    guestChangingPage: snap.guestChangingPage,
     networkQuality: snap.networkQuality,
     // the microphone and camera are the engine's: the store shows its state (it resets them on hold)
     audioMuted: snap.muted.audio,

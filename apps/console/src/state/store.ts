@@ -87,6 +87,8 @@ export interface ConsoleData {
   transfers: TransferState;
   /** the media server waited for or reconnected to, or a network cut, during a call (features/call/MediaNotice) */
   mediaNotice: MediaNotice;
+  /** the guest of the active call is changing page on the website (features/call/MediaNotice, docs/widget.md) */
+  guestChangingPage: boolean;
   /** the line's quality in the active call (the engine's measure, shown by @lobby/ui NetworkQuality) */
   networkQuality: NetworkQuality;
 }
@@ -145,6 +147,7 @@ export const initialConsoleData: ConsoleData = {
   inCall: initialAgentInCall,
   transfers: initialTransfers,
   mediaNotice: null,
+  guestChangingPage: false,
   networkQuality: UNKNOWN_QUALITY,
 };
 

@@ -68,6 +68,8 @@ export interface GuestData {
   error: AppError | null;
   /** the media server is waited for or reconnected to, or a network cut (features/call/MediaNotice) */
   mediaNotice: MediaNotice;
+  /** this page takes back the call of the website's previous page (features/call/MediaNotice, docs/widget.md) */
+  takingCallBack: boolean;
   /** the line's quality in the call (the engine's measure, shown by @lobby/ui NetworkQuality) */
   networkQuality: NetworkQuality;
   /** The welcome form must be filled before calling (selection shows it first). */
@@ -151,6 +153,7 @@ export const initialGuestData: GuestData = {
   unsupportedReason: null,
   error: null,
   mediaNotice: null,
+  takingCallBack: false,
   networkQuality: UNKNOWN_QUALITY,
   formRequired: false,
   position: null,

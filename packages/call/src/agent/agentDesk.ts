@@ -9,8 +9,8 @@
  * The desk composes its features, each a module with the ports it needs handed in: the call room
  * (room/callRoom.ts), the rooms it follows with its queue and round robin's routing (roomFollowing.ts),
  * transfers (transfers.ts), its availability for round robin (availability.ts), the standby hand-over
- * (mediaWarmup.ts), joining a call's media (mediaJoin.ts), hold and resume (holdResume.ts) and the
- * streams coming back (reconnection.ts).
+ * (mediaWarmup.ts), joining a call's media (mediaJoin.ts), hold and resume (holdResume.ts), the
+ * streams coming back (reconnection.ts) and the guest changing page on the website (guestPageChange.ts).
  */
 import { guestUsernameOf } from '../callId.ts';
 import { InCallEngine } from '../room/inCallEngine.ts';
@@ -30,6 +30,7 @@ import { MediaWarmup } from './mediaWarmup.ts';
 import { Reconnection } from './reconnection.ts';
 import { joinCallMedia, type LeaveReason } from './mediaJoin.ts';
 import { DeskHold } from './holdResume.ts';
+import { GuestPageChange } from './guestPageChange.ts';
 import type { ActiveCall, AgentDeskOptions, AgentSnapshot } from './deskSnapshot.ts';
 
 export { targetsMe, type QueueEntry } from './waitingQueue.ts';
@@ -55,6 +56,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   readonly #warmup: MediaWarmup;
   readonly #reconnection: Reconnection;
   readonly #hold: DeskHold;
+  readonly #pageChange = new GuestPageChange();
   #snapshot: AgentSnapshot = {
     phase: 'offline',
     jid: null,
@@ -73,6 +75,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     mediaNotice: null,
     networkQuality: UNKNOWN_QUALITY,
     mediaReady: false,
+    guestChangingPage: false,
   };
 
   constructor(options: AgentDeskOptions) {
@@ -167,7 +170,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
 
   #set(patch: Partial<AgentSnapshot>): void {
     const wasBusy = this.#snapshot.activeCall !== null;
-    this.#snapshot = { ...this.#snapshot, ...patch };
+    const next = { ...this.#snapshot, ...patch };
+    this.#snapshot = { ...next, guestChangingPage: this.#pageChange.changing(next) };
     if ((this.#snapshot.activeCall !== null) !== wasBusy) this.#availability.tell(this.#snapshot.activeCall !== null);
     // calls wait and we are free: the media connection (and a standby session) are made now, off the answer's path
     this.#warmup.update();
@@ -262,6 +266,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
         this.#guestNavigating = presence.info.status === 'Navigating' || presence.lobby?.pageChanges ? active.callId : null;
       if (presence.available) this.#set({ activeCall: { ...active, guestStatus: presence.statusText } });
       else this.#reconnection.awaitGuest(active, this.#guestNavigating === active.callId);
+      this.#pageChange.onPresence(this.#snapshot, presence, this.#guestNavigating === active.callId);
+      if (this.#pageChange.changing(this.#snapshot) !== this.#snapshot.guestChangingPage) this.#set({});
       const info = presence.info;
       if (presence.available && info.status === 'CallResumed' && info.callId && info.callId !== active.callId)
         this.#hold.followResumed(info.callId);
@@ -377,6 +383,10 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
         write: (patch) => this.#set(patch),
         presenceOf: (room, nick) => this.#following.presenceOf(room, nick),
         guestNavigating: () => this.#guestNavigating,
+        guestPageGone: () => {
+          this.#pageChange.pageGoing(this.#snapshot, true);
+          this.#set({});
+        },
         feedAdded: () => this.#transfers.handOverIfArrived(),
         leaveCall: (reason) => this.#leaveCall(reason),
       },

@@ -59,6 +59,11 @@ export interface AgentSnapshot {
   networkQuality: NetworkQuality;
   /** the next answer needs nothing more made ahead: a standby media session is ready, or calls are p2p (media/standby.ts) */
   mediaReady: boolean;
+  /**
+   * The guest of our call is changing page on the website (docs/widget.md "Moving between pages"): from
+   * the moment its page goes until its next page's camera reaches us (agent/guestPageChange.ts)
+   */
+  guestChangingPage: boolean;
 }
 
 export interface AgentDeskOptions {

@@ -26,6 +26,8 @@ export interface MediaJoinOptions {
   presenceOf: (room: string, nick: string) => RoomPresence | null;
   /** the call whose guest last said Navigating (its page is being replaced) */
   guestNavigating: () => string | null;
+  /** the navigating guest's camera left: its page went (the agent is told: guestPageChange.ts) */
+  guestPageGone: () => void;
   /** a transfer's taker's feed arrived: the first agent hands over */
   feedAdded: () => void;
   leaveCall: (reason: LeaveReason) => Promise<void>;
@@ -69,6 +71,7 @@ export async function joinCallMedia(
       return;
     }
     // its page is being replaced: the call ends only if none of its media is back in time
+    o.guestPageGone();
     o.ports.clock.setTimeout(() => {
       if (activeCallId() !== callId) return;
       if (!o.read().remoteFeeds.some((feed) => feed.display === guestNick)) void o.leaveCall('guest');

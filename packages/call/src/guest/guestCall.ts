@@ -9,8 +9,9 @@
  * The engine composes its features, each a module with the ports it needs handed in: the call room
  * (room/callRoom.ts), starting a call (callStart.ts), registration and token renewal (registration.ts),
  * the call report and call-bug (callReport.ts), its room presence and rejoining after a reconnection
- * (roomPresence.ts), the agents of its call (agentsInCall.ts), hold and resume (holdResume.ts) and the
- * delivery of its end (timestampDelivery.ts).
+ * (roomPresence.ts), the agents of its call (agentsInCall.ts), hold and resume (holdResume.ts), the
+ * delivery of its end (timestampDelivery.ts) and taking a call back from the website's previous page
+ * (callTakeBack.ts).
  */
 import { InCallEngine } from '../room/inCallEngine.ts';
 import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
@@ -30,6 +31,7 @@ import { AgentsInCall } from './agentsInCall.ts';
 import { HoldResume } from './holdResume.ts';
 import { GuestCallMedia } from './callMedia.ts';
 import { startCall, type CallStartSteps, type ResumedCall } from './callStart.ts';
+import { CallTakeBack } from './callTakeBack.ts';
 
 export { UNKNOWN_APPOINTMENT } from './registration.ts';
 export type { ResumedCall } from './callStart.ts';
@@ -61,6 +63,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     initialCallId: null,
     mediaNotice: null,
     networkQuality: UNKNOWN_QUALITY,
+    takingCallBack: false,
   };
 
   /** the end and exit timestamps, sent until the server has them (a hang-up while offline) */
@@ -71,6 +74,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   readonly #agents: AgentsInCall;
   readonly #holdResume: HoldResume;
   readonly #media: GuestCallMedia;
+  readonly #takeBack: CallTakeBack;
   /** the appointment this call is for, filled by prepare() from the reference */
   #appointment: Appointment | null = null;
   /** the browser id prepare() registered with (the token renewal registers it again) */
@@ -82,6 +86,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     this.#appointment = options.appointment ?? null;
     const ports = defaultPorts(options.ports);
     this.#ports = ports;
+    this.#takeBack = new CallTakeBack(ports.clock, () => this.#set({}));
     this.inCall = new CallRoom({
       ports,
       room: () => this.#room?.room ?? null,
@@ -169,7 +174,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   }
 
   #set(patch: Partial<GuestCallSnapshot>): void {
-    this.#snapshot = { ...this.#snapshot, ...patch };
+    const next = { ...this.#snapshot, ...patch };
+    this.#snapshot = { ...next, takingCallBack: this.#takeBack.taking(next) };
     this.emit('change', this.#snapshot);
   }
 
@@ -280,6 +286,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       teardown: (reason) => this.#teardown(reason),
       ended: (callId) => this.#delivery.deliver(callId, ['call_ended_timestamp']),
     };
+    if (resume) this.#takeBack.start(resume);
     return startCall(steps, kind, resume);
   }
 

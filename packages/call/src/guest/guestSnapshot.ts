@@ -46,6 +46,11 @@ export interface GuestCallSnapshot {
   mediaNotice: MediaNotice;
   /** the line's quality in the call (media/networkQuality.ts), for the indicator */
   networkQuality: NetworkQuality;
+  /**
+   * This page takes back the call of the website's previous page (docs/widget.md "Moving between pages"):
+   * from the resume's start until the call waits again or its agent's media reaches this page (callTakeBack.ts)
+   */
+  takingCallBack: boolean;
 }
 
 export interface GuestCallOptions {

@@ -76,6 +76,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
       state.setRemoteStreams(remotes);
     }
     if (state.mediaNotice !== snap.mediaNotice) store.setState({ mediaNotice: snap.mediaNotice });
+    if (state.takingCallBack !== snap.takingCallBack) store.setState({ takingCallBack: snap.takingCallBack });
     if (state.networkQuality !== snap.networkQuality) store.setState({ networkQuality: snap.networkQuality });
     if (snap.phase === lastPhase) return;
     lastPhase = snap.phase;
