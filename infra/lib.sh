@@ -107,8 +107,8 @@ lobby_render_ejabberd_config() {
 }
 
 # lobby_reload_ejabberd_config: a running ejabberd whose config would now differ (LOBBY_INSTANCES changed:
-# mod_lobby_events' urls) gets the new one and reloads it (`ejabberdctl reload_config`: only what changed
-# is restarted, a module's options are replaced in place; guests stay connected).
+# mod_lobby_events' urls) gets the new one and reloads it (`ejabberdctl reload_config`: gen_mod stores a
+# module's new options and calls its reload/3; mod_lobby_events reads its URLs at each post).
 lobby_reload_ejabberd_config() {
   local conf="$EJ_DIR/conf/ejabberd.yml"
   lobby_render_ejabberd_config "$conf.new" || return 1
