@@ -89,10 +89,8 @@ lobby_ejctl() {
   "$ctl" --config-dir "$EJ_DIR/conf" --logs "$EJ_LOG_DIR" --spool "$EJ_DIR/spool" "$@"
 }
 
-lobby_gen_ejabberd() {
-  lobby_mkhome "$EJ_DIR/conf" "$EJ_DIR/spool" "$EJ_DIR/contrib" "$EJ_LOG_DIR"
-  lobby_link_home "$LOBBY_RUN_DIR/ejabberd" "$EJ_DIR"
-  lobby_link_home "$LOBBY_LOG_DIR/ejabberd" "$EJ_LOG_DIR"
+# lobby_render_ejabberd_config OUT: infra/ejabberd/ejabberd.yml.tmpl for this stack into OUT.
+lobby_render_ejabberd_config() {
   # XEP-0215 names TURN over TLS when coturn serves it (the production config), so that a guest whose
   # firewall passes only TLS still reaches the relay.
   EJ_TURNS_SERVICE=
@@ -103,8 +101,32 @@ lobby_gen_ejabberd() {
         transport: tcp
         restricted: true"
   fi
+  lobby_ejabberd_events_urls
   export EJ_DIR EJ_NODE EJ_JWK_FILE EJ_TURNS_SERVICE
-  lobby_render "$lobby_infra_dir/ejabberd/ejabberd.yml.tmpl" "$EJ_DIR/conf/ejabberd.yml"
+  lobby_render "$lobby_infra_dir/ejabberd/ejabberd.yml.tmpl" "$1"
+}
+
+# lobby_reload_ejabberd_config: a running ejabberd whose config would now differ (LOBBY_INSTANCES changed:
+# mod_lobby_events' urls) gets the new one and reloads it (`ejabberdctl reload_config`: gen_mod stores a
+# module's new options and calls its reload/3; mod_lobby_events reads its URLs at each post).
+lobby_reload_ejabberd_config() {
+  local conf="$EJ_DIR/conf/ejabberd.yml"
+  lobby_render_ejabberd_config "$conf.new" || return 1
+  if cmp -s "$conf.new" "$conf"; then
+    rm -f "$conf.new"
+    return 0
+  fi
+  chmod 600 "$conf.new"
+  if lobby_is_root; then chown ejabberd:ejabberd "$conf.new"; fi
+  mv "$conf.new" "$conf"
+  lobby_ejctl reload_config
+}
+
+lobby_gen_ejabberd() {
+  lobby_mkhome "$EJ_DIR/conf" "$EJ_DIR/spool" "$EJ_DIR/contrib" "$EJ_LOG_DIR"
+  lobby_link_home "$LOBBY_RUN_DIR/ejabberd" "$EJ_DIR"
+  lobby_link_home "$LOBBY_LOG_DIR/ejabberd" "$EJ_LOG_DIR"
+  lobby_render_ejabberd_config "$EJ_DIR/conf/ejabberd.yml"
   lobby_render "$lobby_infra_dir/ejabberd/ejabberdctl.cfg.tmpl" "$EJ_DIR/conf/ejabberdctl.cfg"
   printf '#!/bin/sh\nulimit -n "$(ulimit -Hn)" 2>/dev/null\nexec /usr/bin/erl "$@"\n' >"$EJ_DIR/erl"
   chmod 755 "$EJ_DIR/erl"

@@ -6,35 +6,11 @@
  * camera never entered the queue: no report is made for it.
  */
 import { expect, test } from '@playwright/test';
-import { BASE_URL, DEMO_ADMIN, consoleLogin } from '../support/api.ts';
+import { DEMO_ADMIN, consoleLogin } from '../support/api.ts';
 import { launchParticipant } from '../support/browser.ts';
 import { queryRows } from '../support/db.ts';
 import { closeAll } from '../support/journey.ts';
-
-interface Totals {
-  calls: number;
-  answered: number;
-  abandoned: number;
-}
-
-const today = () => new Date().toISOString().slice(0, 10);
-
-async function totals(cookie: string): Promise<Totals> {
-  const res = await fetch(`${BASE_URL}/api/console/reports?from=${today()}&to=${today()}`, { headers: { cookie } });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { data: { totals: Totals } }).data.totals;
-}
-
-async function newestCall(cookie: string): Promise<{ callId: string; answered: boolean } | undefined> {
-  const res = await fetch(`${BASE_URL}/api/console/calls?limit=1`, { headers: { cookie } });
-  return ((await res.json()) as { data: { callId: string; answered: boolean }[] }).data[0];
-}
-
-/** The server stamped the call as left by its guest (guest_exit_at): the vanished-guest sweep's verdict. */
-async function guestGone(callId: string): Promise<boolean> {
-  const [row] = await queryRows<{ guest_exit_at: number | null }>('select guest_exit_at from call_reports where call_id = ?', [callId]);
-  return row?.guest_exit_at !== null && row?.guest_exit_at !== undefined;
-}
+import { guestExitAt, newestCall, totals } from '../support/reports.ts';
 
 test('when a waiting guest\u2019s browser dies without a word, then within half a minute the call leaves "Waiting or open" for abandoned', async ({}, testInfo) => {
   const admin = await consoleLogin(DEMO_ADMIN);
@@ -52,7 +28,7 @@ test('when a waiting guest\u2019s browser dies without a word, then within half 
     const waiting = await totals(admin);
     expect(waiting.calls - before.calls).toBe(1);
     // (the totals of other calls may move meanwhile: an earlier journey's guests are swept too)
-    expect(await guestGone(callId)).toBe(false);
+    expect(await guestExitAt(callId)).toBeNull();
 
     // act: the browser dies; nothing it would say on the way out reaches the server (as in a crash)
     await guest.context.route('**/api/call-report/**', (route) => route.abort());
@@ -62,7 +38,7 @@ test('when a waiting guest\u2019s browser dies without a word, then within half 
     // assert: the call is counted abandoned within half a minute (ejabberd posts the guest's leaving within
     // half a second; the server asks about that room every 3 s and takes the guest for gone after 20 s
     // missing from it: an XMPP drop is not leaving)
-    await expect.poll(() => guestGone(callId), { message: 'the call is stamped as left by its guest', timeout: 40_000, intervals: [1000] }).toBe(true);
+    await expect.poll(() => guestExitAt(callId), { message: 'the call is stamped as left by its guest', timeout: 40_000, intervals: [1000] }).not.toBeNull();
     const [row] = await queryRows<{ call_answered_at: number | null }>('select call_answered_at from call_reports where call_id = ?', [callId]);
     expect(row?.call_answered_at).toBeNull();
     // not answered and left by its guest: Reports count it abandoned (the rule: apps/server/test/routes/api/console/reports.test.ts)

@@ -39,6 +39,19 @@ lobby_instance_names() {
   for ((i = 1; i <= LOBBY_INSTANCES; i++)); do lobby_instance_name "$i"; done
 }
 
+# lobby_ejabberd_events_urls: EJ_EVENTS_URLS, the YAML list of every instance's loopback URL of
+# POST /api/ejabberd-events (the `urls` of mod_lobby_events in infra/ejabberd/ejabberd.yml.tmpl), instance 1
+# first: ejabberd posts the guests' events to one and, when it fails, to the next (docs/operations.md
+# "Scaling").
+lobby_ejabberd_events_urls() {
+  local i lines=
+  for ((i = 1; i <= LOBBY_INSTANCES; i++)); do
+    lines+="      - \"http://127.0.0.1:$(lobby_instance_port "$i")/api/ejabberd-events\""$'\n'
+  done
+  EJ_EVENTS_URLS=${lines%$'\n'}
+  export EJ_EVENTS_URLS
+}
+
 # nginx's upstreams (infra/nginx/nginx.conf.tmpl): NGINX_API_SERVERS, every instance; with front doors,
 # NGINX_DOOR_UPSTREAMS (one upstream per instance, the others as backup), NGINX_DOOR_LISTEN (their
 # ports) and NGINX_DOOR_MAP (port → upstream).

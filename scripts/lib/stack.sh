@@ -209,6 +209,8 @@ lobby_ejabberd_ready() {
 start_ejabberd() {
   local pid log="$EJ_LOG_DIR/ejabberd.log"
   if pid=$(lobby_pid ejabberd); then
+    # LOBBY_INSTANCES may have changed: mod_lobby_events posts to every instance (docs/operations.md "Scaling")
+    lobby_reload_ejabberd_config || return 1
     echo "ejabberd: already running (pid $pid)"
     return 0
   fi

@@ -4,14 +4,23 @@
 %%% The server used to ask for the occupants of every open call's room every 3 s: at 5,000 waiting guests
 %%% that was over a core of idle CPU, and a vanished guest was noticed later the longer the queue. Now it
 %%% learns of a guest leaving from these events and asks about that one room only; a slow full sweep
-%%% (one `lobby_room_guests` call, below) catches what an event could not tell it (the server was
-%%% restarting when ejabberd posted).
+%%% (one `lobby_room_guests` call, below) catches what an event could not tell it (no server was
+%%% answering when ejabberd posted).
 %%%
 %%% Events are batched: each host's process posts what happened in the last half second as one JSON
 %%% body, `{"events":[{"type":"join"|"leave","room":R,"user":U} | {"type":"online"|"offline","user":U}]}`,
-%%% to the server's loopback `url` with `Authorization: Bearer <secret>`, without waiting for the answer
-%%% (a room's process or a session is never held up by the server). A post that fails is not tried again:
-%%% the server's backstop sweep is the answer to a lost event.
+%%% with `Authorization: Bearer <secret>`, without holding up a room's process or a session (the hooks
+%%% only cast to this process). One post is in flight at a time, so batches arrive in the order they
+%%% happened.
+%%%
+%%% Where: `urls`, the loopback URL of every Lobby server instance (docs/operations.md "Scaling"; `url`,
+%%% one URL, still works). A batch goes to the instance that took the last one; when that post fails
+%%% (refused, no answer within 5 s, a 5xx: the instance is down, hung or draining) the same batch goes to
+%%% the next URL, and the one after, until one takes it, so the events reach whichever instance is alive.
+%%% Only when none takes it is it dropped: the server's backstop sweep is the answer to a lost event. A
+%%% batch delivered twice (an instance that took it but answered too late) is harmless: an event only
+%%% tells the server where to look, and each is confirmed with ejabberd (apps/server/src/routes/api/ejabberd-events.ts).
+%%% The list is read at each post, so `ejabberdctl reload_config` applies a new one.
 -module(mod_lobby_events).
 -behaviour(gen_mod).
 -behaviour(gen_server).
@@ -48,9 +57,10 @@ depends(_Host, _Opts) -> [].
 mod_opt_type(guest_host) -> econf:binary();
 mod_opt_type(muc_host) -> econf:binary();
 mod_opt_type(url) -> econf:binary();
+mod_opt_type(urls) -> econf:list(econf:binary());
 mod_opt_type(secret) -> econf:binary().
 
-mod_options(_Host) -> [{guest_host, <<>>}, {muc_host, <<>>}, {url, <<>>}, {secret, <<>>}].
+mod_options(_Host) -> [{guest_host, <<>>}, {muc_host, <<>>}, {url, <<>>}, {urls, []}, {secret, <<>>}].
 
 mod_doc() -> #{desc => ["Posts guests' room and session events to the Lobby server."]}.
 
@@ -111,43 +121,68 @@ commands() ->
 init([Host | _]) ->
     process_flag(trap_exit, true),
     application:ensure_all_started(inets),
-    {ok, #{host => Host, url => binary_to_list(opt(Host, url)), secret => binary_to_list(opt(Host, secret)),
-           buffer => [], count => 0, timer => undefined, failing => false}}.
+    logger:info("mod_lobby_events: posting the guests' events to ~ts", [lists:join(", ", urls(Host))]),
+    %% next: the index (in urls/1) of the URL that took the last batch; inflight: the post awaiting its answer
+    {ok, #{host => Host, buffer => [], count => 0, timer => undefined, next => 0, inflight => undefined,
+           failing => false}}.
+
+%% `urls`, or the one `url`, as httpc's strings
+urls(Host) ->
+    case {opt(Host, urls), opt(Host, url)} of
+        {[_ | _] = Urls, _} -> [binary_to_list(U) || U <- Urls];
+        {_, <<_, _/binary>> = Url} -> [binary_to_list(Url)];
+        _ -> []
+    end.
 
 handle_cast({event, _Event}, #{count := Count} = State) when Count >= ?MAX_BUFFERED ->
     {noreply, State};
-handle_cast({event, _Event}, #{url := ""} = State) ->
-    {noreply, State};
-handle_cast({event, Event}, #{buffer := Buffer, count := Count, timer := Timer} = State) ->
-    NewTimer = case Timer of
-                   undefined -> erlang:send_after(?FLUSH_MS, self(), flush);
-                   _ -> Timer
-               end,
-    {noreply, State#{buffer := [Event | Buffer], count := Count + 1, timer := NewTimer}};
+handle_cast({event, Event}, #{buffer := Buffer, count := Count} = State) ->
+    {noreply, schedule(State#{buffer := [Event | Buffer], count := Count + 1})};
 handle_cast(_Msg, State) ->
     {noreply, State}.
 
-handle_info(flush, #{buffer := Buffer} = State) ->
+%% the next flush, unless one is due or a post is in flight (its answer schedules it); at once when a
+%% whole post's worth waits
+schedule(#{buffer := [_ | _], timer := undefined, inflight := undefined, count := Count} = State) ->
+    Delay = case Count >= ?MAX_PER_POST of true -> 0; false -> ?FLUSH_MS end,
+    State#{timer := erlang:send_after(Delay, self(), flush)};
+schedule(State) ->
+    State.
+
+handle_info(flush, #{buffer := []} = State) ->
+    {noreply, State#{timer := undefined}};
+handle_info(flush, #{host := Host, buffer := Buffer} = State) ->
     {Batch, Rest} = split(lists:reverse(Buffer), ?MAX_PER_POST),
-    post(Batch, State),
-    Timer = case Rest of
-                [] -> undefined;
-                _ -> erlang:send_after(?FLUSH_MS, self(), flush)
+    Rested = State#{buffer := lists:reverse(Rest), count := length(Rest), timer := undefined},
+    case urls(Host) of
+        [] -> {noreply, Rested#{buffer := [], count := 0}};
+        Urls -> {noreply, schedule(post(body(Batch), Urls, 0, Rested))}
+    end;
+%% httpc's answer to the post in flight: taken, or tried at the next URL
+handle_info({http, {Ref, Result}}, #{inflight := #{ref := Ref, body := Body, tried := Tried, url := Url},
+                                     host := Host, failing := Failing} = State) ->
+    Urls = urls(Host),
+    Done = State#{inflight := undefined},
+    case taken(Result) of
+        true ->
+            {noreply, schedule(Done#{failing := false})};
+        retry when Tried + 1 < length(Urls) ->
+            %% (while no instance takes them, each batch tries every URL in silence)
+            case Failing of
+                false -> logger:warning("mod_lobby_events: the Lobby server at ~ts did not take the events (~p); posting them to ~ts",
+                                        [Url, summary(Result), next_url(Urls, Done)]);
+                true -> ok
             end,
-    {noreply, State#{buffer := lists:reverse(Rest), count := length(Rest), timer := Timer}};
-%% httpc's answer to a post: a failure is logged once until a post succeeds again
-handle_info({http, {_Ref, Result}}, #{failing := Failing, url := Url} = State) ->
-    Ok = case Result of
-             {{_, Status, _}, _, _} when Status >= 200, Status < 300 -> true;
-             _ -> false
-         end,
-    case {Ok, Failing} of
-        {false, false} ->
-            logger:warning("mod_lobby_events: the Lobby server at ~ts did not take the events: ~p",
-                           [Url, summary(Result)]);
-        _ -> ok
-    end,
-    {noreply, State#{failing := not Ok}};
+            {noreply, post(Body, Urls, Tried + 1, Done#{next := index(Done) + 1})};
+        _ ->
+            %% logged once until a post is taken again
+            case Failing of
+                false -> logger:warning("mod_lobby_events: no Lobby server took the events, dropped (last, ~ts: ~p)",
+                                        [Url, summary(Result)]);
+                true -> ok
+            end,
+            {noreply, schedule(Done#{failing := true})}
+    end;
 handle_info(_Info, State) ->
     {noreply, State}.
 
@@ -158,15 +193,39 @@ code_change(_OldVsn, State, _Extra) -> {ok, State}.
 split(List, N) when length(List) =< N -> {List, []};
 split(List, N) -> lists:split(N, List).
 
+%% 2xx: taken; refused, timed out, 5xx: another instance may take it; anything else (401, 400) would be
+%% answered the same by every instance
+taken({{_, Status, _}, _, _}) when Status >= 200, Status < 300 -> true;
+taken({{_, Status, _}, _, _}) when Status >= 500 -> retry;
+taken({error, _}) -> retry;
+taken(_) -> false.
+
 summary({{_, Status, _}, _, Body}) -> {Status, Body};
 summary(Other) -> Other.
 
-post([], _State) -> ok;
-post(Batch, #{url := Url, secret := Secret}) ->
-    Body = iolist_to_binary([<<"{\"events\":[">>, lists:join(<<",">>, [json(E) || E <- Batch]), <<"]}">>]),
-    httpc:request(post, {Url, [{"authorization", "Bearer " ++ Secret}], "application/json", Body},
-                  [{timeout, 5000}, {connect_timeout, 2000}],
-                  [{sync, false}, {receiver, self()}]).
+index(#{next := Next}) -> Next.
+next_url(Urls, State) -> lists:nth((index(State) + 1) rem length(Urls) + 1, Urls).
+
+%% posts Body to the URL at `next` (the list may have shrunk since: it wraps round); Tried URLs failed before
+post(Body, Urls, Tried, #{host := Host} = State) ->
+    Next = index(State) rem length(Urls),
+    Url = lists:nth(Next + 1, Urls),
+    Secret = binary_to_list(opt(Host, secret)),
+    Ref = case httpc:request(post, {Url, [{"authorization", "Bearer " ++ Secret}], "application/json", Body},
+                             [{timeout, 5000}, {connect_timeout, 2000}],
+                             [{sync, false}, {receiver, self()}]) of
+              {ok, RequestId} ->
+                  RequestId;
+              {error, Reason} ->
+                  %% not sent at all (a malformed URL): answered as a failed post, at once
+                  Own = make_ref(),
+                  self() ! {http, {Own, {error, Reason}}},
+                  Own
+          end,
+    State#{next := Next, inflight := #{ref => Ref, body => Body, tried => Tried, url => Url}}.
+
+body(Batch) ->
+    iolist_to_binary([<<"{\"events\":[">>, lists:join(<<",">>, [json(E) || E <- Batch]), <<"]}">>]).
 
 %% Names are nodeprepped user and room names; anything outside a plain JSON string's safe characters is
 %% escaped as \u00XX.

@@ -230,6 +230,30 @@ describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
     for (const other of calls.filter((c) => c !== leaving)) expect((await report(other.callId)).guest_exit_at).toBeNull();
   });
 
+  it('when a leave is heard twice, by this instance and by another (ejabberd posted the batch again after a late answer), then the call is stamped once, from the first leave', async () => {
+    const first = sweep();
+    const second = sweep();
+    const { call, room } = await waitingInRoom(first);
+    const roomJid = await roomJidOf(call.callId);
+
+    // the guest leaves; the batch is heard by this instance twice, then, 5 s on, by the other
+    t.ejabberd.occupants.set(room, []);
+    const missingFrom = t.clock.now;
+    first.left(roomJid);
+    first.left(roomJid);
+    t.clock.now += 5000;
+    second.left(roomJid);
+    const stamped: string[] = [];
+    for (let elapsed = 0; elapsed < 30_000; elapsed += 3000) {
+      t.clock.now += 3000;
+      stamped.push(...(await first.runOnce()), ...(await second.runOnce()));
+    }
+
+    // the first leave's count decided: the other instance's later stamp changes nothing
+    expect(stamped).toContain(call.callId);
+    expect(Number((await report(call.callId)).guest_exit_at)).toBe(missingFrom);
+  });
+
   it('when a guest leaves and its event is lost (the server was restarting), then the backstop finds it and its call is closed within a minute and a half', async () => {
     const job = sweep();
     const { call, room } = await waitingInRoom(job);

@@ -26,6 +26,10 @@ const EjabberdEventsBody = Type.Object(
  * and leaving their rooms, guests' sessions opening and ending (infra/ejabberd/modules/mod_lobby_events.erl).
  * Only ejabberd holds the secret. The events only steer where the server looks: each is confirmed with
  * ejabberd before anything is closed or destroyed (services/vanishedGuests.ts, services/guestDepartures.ts).
+ * So a batch heard twice — mod_lobby_events posts it to the next instance when one answers too late
+ * (docs/operations.md "ejabberd's events with several instances") — is harmless: a second `leave` does not
+ * restart a room's count, a second `offline` only moves the guest's grace a little later, and an instance
+ * following a room for nothing finds its guest there and stops.
  */
 function ejabberdEventsRoutes(app: App, services: Services): void {
   app.post(
