@@ -90,9 +90,10 @@ describe('the guest\'s call media', () => {
     expect(api.reports).toEqual([{ call_id: CALL, agent: 'agent1@lobby.test' }]);
   });
 
-  it('when a stage fails, then a call-bug report is sent; when the media server loses the session, then the report is failed and the call fails with MEDIA_LOST', async () => {
+  it('when a stage fails, then a call-bug report is sent; when the media server loses the session and its rejoin is refused, then the report is failed and the call fails with MEDIA_LOST', async () => {
     const { world, api, state, media, events, xmpp } = mediaOf();
     await media.start(CALL, 'video', fakeStream(true), 'guest1', xmpp);
+    api.mediaGrant = () => Promise.reject(new Error("call_id: this call's media room was closed"));
     const guestMedia = world.media.members(CALL)[0]!;
     guestMedia.tell('stage', { stage: 'remoteStream', ok: false, error: 'no answer' });
     expect(state.stages).toMatchObject({ remoteStream: false });

@@ -3,7 +3,7 @@
  * transport port: the notice while the session is reclaimed, and the end of the call when it is lost.
  */
 import { describe, expect, it } from 'vitest';
-import { FakeWorld, settle } from './helpers/fakes.ts';
+import { FakeWorld, grantFor, settle } from './helpers/fakes.ts';
 import { guestReady, inCall } from './helpers/participants.ts';
 import { MEDIA_LOST, MEDIA_SERVER_DOWN } from '../src/media/mediaHealth.ts';
 
@@ -23,11 +23,73 @@ describe('media server health on fakes', () => {
     expect(agent1.agent.snapshot.phase).toBe('inCall');
   });
 
-  it('when Janus loses the session, then the guest fails as mediaLost with its report failed and ended, and the agent ends with it', async () => {
+  it('when Janus restarted (it answers without the session), then both sides rejoin the same call with new grants and sessions: frozen notice meanwhile, none after, the report not failed', async () => {
     const world = new FakeWorld();
     const { guest, api, agent1, callId } = await inCall(world);
+    const camera = guest.snapshot.localStream!;
+    const agentCamera = agent1.agent.snapshot.localStream!;
+    const [guestLost, agentLost] = [world.media.transports.find((t) => t.display === 'guest1')!, world.media.members(callId).find((t) => t.display !== 'guest1')!];
+    let heldGrant: () => void = () => undefined;
+    const grantHeld = new Promise<void>((resolve) => (heldGrant = resolve));
+    const grant = api.mediaGrant.bind(api);
+    api.mediaGrant = async (id, options) => {
+      if (options?.rejoin) await grantHeld;
+      return grant(id, options);
+    };
 
-    world.media.sessionsLost(callId);
+    world.media.transportDropped(callId, 'Lost connection to the server (is it down?)');
+    world.media.sessionsLost(callId, 'Error: No such session');
+    await settle();
+    // the guest's new grant is still being made: both read the picture is frozen, the call goes on
+    expect(guest.snapshot.mediaNotice).toBe('serverUnreachable');
+    expect(agent1.agent.snapshot.mediaNotice).toBe('serverUnreachable');
+    expect(guest.snapshot.phase).toBe('ongoing');
+    expect(agent1.agent.snapshot.activeCall?.callId).toBe(callId);
+    heldGrant();
+    await settle();
+
+    expect(api.rejoins).toEqual([callId]);
+    expect(agent1.api.rejoins).toEqual([callId]);
+    expect(guestLost.closed && agentLost.closed).toBe(true);
+    // new sessions in the same room, each publishing the camera it had (not stopped)
+    const guestNew = world.media.members(callId).find((t) => t.display === 'guest1')!;
+    expect(guestNew).not.toBe(guestLost);
+    expect(guestNew.published?.stream).toBe(camera);
+    expect(camera.getTracks().every((t) => t.readyState === 'live')).toBe(true);
+    expect(agentCamera.getTracks().every((t) => t.readyState === 'live')).toBe(true);
+    expect(world.media.publishers(callId).sort()).toEqual(['agent1@lobby.test', 'guest1'].sort());
+    // the others' media reached both: no notice, the same call
+    expect(guest.snapshot.mediaNotice).toBeNull();
+    expect(agent1.agent.snapshot.mediaNotice).toBeNull();
+    expect(guest.snapshot.remoteFeeds.map((f) => f.display)).toEqual(['agent1@lobby.test']);
+    expect(agent1.agent.snapshot.remoteFeeds.map((f) => f.display)).toEqual(['guest1']);
+    expect(guest.snapshot.callId).toBe(callId);
+    expect(guest.snapshot.phase).toBe('ongoing');
+    expect(agent1.agent.snapshot.phase).toBe('inCall');
+    expect(agent1.agent.snapshot.error).toBeNull();
+    expect(api.reports.filter((r) => r.success === false)).toEqual([]);
+    expect(api.bugs).toEqual([]);
+    expect(api.timestamps.filter((t) => t.flags.includes('call_ended_timestamp'))).toEqual([]);
+  });
+
+  it('when a side was muted before Janus restarted, then its new session publishes muted too', async () => {
+    const world = new FakeWorld();
+    const { guest, callId } = await inCall(world);
+    guest.setMuted('audio', true);
+    world.media.sessionsLost(callId, 'Error: No such session');
+    await settle();
+    const guestNew = world.media.members(callId).find((t) => t.display === 'guest1')!;
+    expect(guestNew.muted).toEqual({ audio: true, video: false });
+  });
+
+  it('when the rejoin is refused (the room was closed), then the guest fails as mediaLost with its report failed and ended, and the agent ends with it', async () => {
+    const world = new FakeWorld();
+    const { guest, api, agent1, callId } = await inCall(world);
+    const refused = Object.assign(new Error("call_id: this call's media room was closed"), { status: 409 });
+    api.mediaGrant = (id, options) => (options?.rejoin ? Promise.reject(refused) : Promise.resolve(grantFor(id)));
+    agent1.api.mediaGrant = (id, options) => (options?.rejoin ? Promise.reject(refused) : Promise.resolve(grantFor(id)));
+
+    world.media.sessionsLost(callId, 'Error: No such session');
     await settle();
 
     expect(guest.snapshot.phase).toBe('failed');

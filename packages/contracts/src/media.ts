@@ -35,6 +35,15 @@ export const GuestMediaBody = Type.Object(
   {
     call_id: CallId,
     webview: Type.Optional(Type.Boolean({ description: 'H264 42e01f room for in-app webviews' })),
+    rejoin: Type.Optional(Type.Boolean({ description: "the media session was lost (Janus restarted): the server re-creates the call's room when Janus no longer has it" })),
+  },
+  { additionalProperties: false },
+);
+
+/** POST /api/console/calls/{callId}/media?rejoin=true: the agent's media session was lost (docs/protocol.md "Media session lost"). */
+export const ConsoleMediaQuery = Type.Object(
+  {
+    rejoin: Type.Optional(Type.Boolean({ description: "the media session was lost (Janus restarted): the server re-creates the call's room when Janus no longer has it" })),
   },
   { additionalProperties: false },
 );

@@ -2,7 +2,7 @@ import { EjabberdError } from '../../src/services/ejabberd.ts';
 import type { Affiliation, EjabberdClient, RoomSpec } from '../../src/services/ejabberd.ts';
 import type { JanusGrant } from '@lobby/contracts';
 import type { JanusClient } from '../../src/services/janus.ts';
-import type { MediaRooms } from '../../src/services/media/mediaRooms.ts';
+import { MediaRoomClosed, type MediaRooms } from '../../src/services/media/mediaRooms.ts';
 
 /** Records every provisioning call; `up = false` makes it fail like an unreachable ejabberd. */
 export interface FakeEjabberd extends EjabberdClient {
@@ -80,8 +80,10 @@ export function createFakeJanus(): FakeJanus {
 
 /** Hands out a grant per call and records who asked; `roomOpen = false` makes the agent's grant fail (no room yet). */
 export interface FakeMediaRooms extends MediaRooms {
-  grants: Array<{ side: 'guest' | 'agent'; callId: string; companyId: number; username: string; webview?: boolean; record?: boolean }>;
+  grants: Array<{ side: 'guest' | 'agent'; callId: string; companyId: number; username: string; webview?: boolean; record?: boolean; rejoin?: boolean }>;
   roomOpen: boolean;
+  /** calls whose room the server destroyed: a guest's rejoin is refused (MediaRoomClosed) */
+  closed: Set<string>;
   /** the calls whose room the server destroyed (end), in order */
   ended: string[];
 }
@@ -91,9 +93,11 @@ export function createFakeMediaRooms(): FakeMediaRooms {
   const fake: FakeMediaRooms = {
     grants: [],
     roomOpen: true,
+    closed: new Set(),
     ended: [],
     grantGuest(input) {
       fake.grants.push({ side: 'guest', ...input });
+      if (input.rejoin && fake.closed.has(input.callId)) return Promise.reject(new MediaRoomClosed(input.callId));
       return Promise.resolve(grant(input.callId));
     },
     grantAgent(input) {

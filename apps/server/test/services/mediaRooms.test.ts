@@ -1,19 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/db/seed.ts';
 import { createMediaRoomsRepository } from '../../src/repositories/mediaRooms.ts';
-import { JanusAdminError, NO_SUCH_ROOM, type JanusVideoroomAdmin, type RoomSpec } from '../../src/services/media/janusAdmin.ts';
+import { JanusAdminError, NO_SUCH_ROOM, ROOM_EXISTS, type JanusVideoroomAdmin, type RoomSpec } from '../../src/services/media/janusAdmin.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
-import { createMediaRooms } from '../../src/services/media/mediaRooms.ts';
+import { MediaRoomClosed, createMediaRooms } from '../../src/services/media/mediaRooms.ts';
 import { DEMO, freshDb, type TestDb } from '../helpers/context.ts';
 
 function fakeJanus() {
   const calls: { op: string; room: string; secret?: string; spec?: RoomSpec }[] = [];
+  /** the rooms Janus has (a restart of Janus empties it) */
+  const rooms = new Set<string>();
   const admin: JanusVideoroomAdmin = {
-    create: (spec) => Promise.resolve(void calls.push({ op: 'create', room: spec.room, secret: spec.secret, spec })),
+    create: (spec) => {
+      if (rooms.has(spec.room)) return Promise.reject(new JanusAdminError(`videoroom create: Room ${spec.room} already exists`, ROOM_EXISTS));
+      rooms.add(spec.room);
+      return Promise.resolve(void calls.push({ op: 'create', room: spec.room, secret: spec.secret, spec }));
+    },
+    exists: (room) => Promise.resolve(rooms.has(room)),
     enableRecording: (room, secret) => Promise.resolve(void calls.push({ op: 'record', room, secret })),
     destroy: (room, secret) => Promise.resolve(calls.push({ op: 'destroy', room, secret }) > 0),
   };
-  return { admin, calls };
+  return { admin, calls, rooms };
 }
 
 describe('media rooms (the server owns each call room)', () => {
@@ -111,5 +118,70 @@ describe('media rooms (the server owns each call room)', () => {
     expect(destroyed.map((c) => c.room).sort()).toEqual(['gab--Ended', 'gab--Stale']);
     for (const d of destroyed) expect(d.secret).toBe(secretOf(d.room));
     expect(await rooms.grantAgent({ callId: 'gab--Ended', companyId: DEMO.companyId, username: 'a', record: false })).toBeNull();
+  });
+
+  it('when Janus restarted (its rooms gone) and the guest rejoins, then the room is made again with the same pin, secret and recording folder, once', async () => {
+    const { admin, calls, rooms: inJanus } = fakeJanus();
+    const rooms = make(admin);
+    const first = await rooms.grantGuest({ callId: 'gab--Lost', companyId: DEMO.companyId, username: 'gab', webview: true });
+    // a grant that is not a rejoin asks Janus nothing
+    await rooms.grantGuest({ callId: 'gab--Lost', companyId: DEMO.companyId, username: 'gab', webview: true });
+    expect(calls.filter((c) => c.op === 'create')).toHaveLength(1);
+    inJanus.clear();
+    const again = await rooms.grantGuest({ callId: 'gab--Lost', companyId: DEMO.companyId, username: 'gab', webview: true, rejoin: true });
+    // the agent's rejoin finds it made already
+    await rooms.grantAgent({ callId: 'gab--Lost', companyId: DEMO.companyId, username: 'agent-18', record: false, rejoin: true });
+    const creates = calls.filter((c) => c.op === 'create');
+    expect(creates).toHaveLength(2);
+    expect(creates[1]?.spec).toEqual(creates[0]?.spec);
+    expect(again.pin).toBe(first.pin);
+    expect(again.room).toBe('gab--Lost');
+  });
+
+  it('when the agent rejoins first, then it makes the room again; the guest racing it (Janus says it exists) still gets its grant', async () => {
+    const { admin, calls, rooms: inJanus } = fakeJanus();
+    // both asked Janus before either created: the guest's create is answered "already exists"
+    let lateExists = false;
+    const rooms = make({ ...admin, exists: (room) => (lateExists ? Promise.resolve(false) : admin.exists(room)) });
+    await rooms.grantGuest({ callId: 'gab--Race', companyId: DEMO.companyId, username: 'gab', webview: false });
+    inJanus.clear();
+    lateExists = true;
+    const agent = await rooms.grantAgent({ callId: 'gab--Race', companyId: DEMO.companyId, username: 'agent-18', record: false, rejoin: true });
+    const guest = await rooms.grantGuest({ callId: 'gab--Race', companyId: DEMO.companyId, username: 'gab', webview: false, rejoin: true });
+    expect(agent?.room).toBe('gab--Race');
+    expect(guest.room).toBe('gab--Race');
+    expect(calls.filter((c) => c.op === 'create')).toHaveLength(2);
+    expect(calls.at(-1)?.spec).toMatchObject({ room: 'gab--Race', recDir: `/rec/${DEMO.companyId}/gab--Race`, webview: false });
+  });
+
+  it('when a recording room is made again, then its recording starts again at the next start (new part files in the same folder)', async () => {
+    const { admin, calls, rooms: inJanus } = fakeJanus();
+    const rooms = make(admin);
+    await rooms.grantGuest({ callId: 'gab--RecLost', companyId: DEMO.companyId, username: 'gab', webview: false });
+    await rooms.grantAgent({ callId: 'gab--RecLost', companyId: DEMO.companyId, username: 'agent-18', record: true });
+    await rooms.startRecording('gab--RecLost');
+    inJanus.clear();
+    await rooms.grantAgent({ callId: 'gab--RecLost', companyId: DEMO.companyId, username: 'agent-18', record: true, rejoin: true });
+    expect(await rooms.recordArmed('gab--RecLost')).toBe(true);
+    await rooms.startRecording('gab--RecLost');
+    await rooms.startRecording('gab--RecLost');
+    const records = calls.filter((c) => c.op === 'record');
+    expect(records).toHaveLength(2);
+    expect(records[1]?.secret).toBe(records[0]?.secret);
+  });
+
+  it('when the room was destroyed (the call ended), then a rejoin never makes it again: the guest is refused with MediaRoomClosed, the agent gets no grant', async () => {
+    const { admin, calls, rooms: inJanus } = fakeJanus();
+    const rooms = make(admin);
+    await rooms.grantGuest({ callId: 'gab--Done', companyId: DEMO.companyId, username: 'gab', webview: false });
+    await rooms.end('gab--Done');
+    inJanus.clear();
+    await expect(rooms.grantGuest({ callId: 'gab--Done', companyId: DEMO.companyId, username: 'gab', webview: false, rejoin: true })).rejects.toBeInstanceOf(MediaRoomClosed);
+    expect(await rooms.grantAgent({ callId: 'gab--Done', companyId: DEMO.companyId, username: 'agent-18', record: false, rejoin: true })).toBeNull();
+    // an agent of another company never makes another company's room
+    await rooms.grantGuest({ callId: 'gab--Other', companyId: DEMO.companyId, username: 'gab', webview: false });
+    inJanus.clear();
+    expect(await rooms.grantAgent({ callId: 'gab--Other', companyId: DEMO.companyId + 1, username: 'x', record: false, rejoin: true })).toBeNull();
+    expect(calls.filter((c) => c.op === 'create').map((c) => c.room)).toEqual(['gab--Done', 'gab--Other']);
   });
 });

@@ -10,7 +10,9 @@ import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
 import type { CallRoom, FeedHooks } from '../room/callRoom.ts';
 import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
-import { ICE_FAILED, lostCode } from '../media/mediaHealth.ts';
+import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, grantWithRetry, lostCode } from '../media/mediaHealth.ts';
+import type { MediaTransport } from '../ports/media.ts';
+import type { MediaGrant } from '@lobby/contracts';
 import type { RoomPresence } from '../xmpp/session.ts';
 import { NAVIGATION_RETURN_MS } from './reconnection.ts';
 
@@ -55,31 +57,8 @@ export async function joinCallMedia(
   // p2p (docs/protocol.md "p2p"): we take the Jingle session of the call's guest, and no one else's
   const room = o.read().activeCall?.room ?? '';
   const guestJid = o.presenceOf(room, guestNick)?.jid ?? '';
-  const transport = transportFor(
-    grant,
-    callId,
-    { servers: o.options.janusServers, xmpp },
-    { role: 'responder', expect: guestJid.split('/')[0]!, expectDisplay: guestNick },
-  );
-  const media = o.room.open(transport.options, { feedAdded: o.feedAdded, health: mediaHealth(o) });
-  media.on('publisherLeft', ({ feedId, display }) => {
-    if (!o.room.isCurrent(media) || display !== guestNick) return;
-    // the guest's previous page's camera going after its next page's came: the guest is here
-    if (o.read().remoteFeeds.some((feed) => feed.display === guestNick && feed.feedId !== feedId)) return;
-    if (o.guestNavigating() !== callId) {
-      void o.leaveCall('guest');
-      return;
-    }
-    // its page is being replaced: the call ends only if none of its media is back in time
-    o.guestPageGone();
-    o.ports.clock.setTimeout(() => {
-      if (activeCallId() !== callId) return;
-      if (!o.read().remoteFeeds.some((feed) => feed.display === guestNick)) void o.leaveCall('guest');
-    }, NAVIGATION_RETURN_MS);
-  });
-  media.on('destroyed', () => {
-    if (o.room.isCurrent(media)) void o.leaveCall('guest');
-  });
+  const call: CallOfMedia = { callId, video, guestNick, xmpp, guestJid: guestJid.split('/')[0]! };
+  const { media, transport } = openCallMedia(o, grant, call, false);
   // p2p: the guest opens its session toward this console tab once told where it is; at once (the
   // guest's offer travels while our camera opens; the session is accepted once we publish), but a
   // transfer's taker only once published: the first agent hands over on this answer
@@ -101,14 +80,96 @@ export async function joinCallMedia(
   }
 }
 
+/** What the call's media was joined with, kept for a rejoin after its session is lost. */
+interface CallOfMedia {
+  callId: string;
+  video: boolean;
+  guestNick: string;
+  xmpp: SignallingPort;
+  /** the guest's bare JID (p2p: the only Jingle session taken) */
+  guestJid: string;
+}
+
 /**
- * Janus lost the call's session (restarted or crashed): the call ends with MEDIA_LOST as its error;
- * our own connection stayed down through every ICE restart: it ends with ICE_FAILED.
+ * Opens the transport a grant names, and follows the guest's camera leaving and Janus's end
+ * (`rejoining`: it replaces a lost session).
  */
-function mediaHealth(o: MediaJoinOptions): FeedHooks['health'] {
+function openCallMedia(
+  o: MediaJoinOptions,
+  grant: MediaGrant,
+  call: CallOfMedia,
+  rejoining: boolean,
+): { media: MediaTransport; transport: ReturnType<typeof transportFor> } {
+  const { callId, guestNick } = call;
+  const activeCallId = () => o.read().activeCall?.callId ?? null;
+  const transport = transportFor(
+    grant,
+    callId,
+    { servers: o.options.janusServers, xmpp: call.xmpp },
+    { role: 'responder', expect: call.guestJid, expectDisplay: guestNick },
+  );
+  const media = o.room.open(transport.options, {
+    feedAdded: o.feedAdded,
+    health: { ...mediaHealth(o, call), ...(rejoining ? { rejoining } : {}) },
+  });
+  media.on('publisherLeft', ({ feedId, display }) => {
+    if (!o.room.isCurrent(media) || display !== guestNick) return;
+    // the guest's previous page's camera going after its next page's came: the guest is here
+    if (o.read().remoteFeeds.some((feed) => feed.display === guestNick && feed.feedId !== feedId)) return;
+    if (o.guestNavigating() !== callId) {
+      void o.leaveCall('guest');
+      return;
+    }
+    // its page is being replaced: the call ends only if none of its media is back in time
+    o.guestPageGone();
+    o.ports.clock.setTimeout(() => {
+      if (activeCallId() !== callId) return;
+      if (!o.read().remoteFeeds.some((feed) => feed.display === guestNick)) void o.leaveCall('guest');
+    }, NAVIGATION_RETURN_MS);
+  });
+  media.on('destroyed', () => {
+    if (o.room.isCurrent(media)) void o.leaveCall('guest');
+  });
+  return { media, transport };
+}
+
+/**
+ * Janus answered without the call's session (it restarted): the call goes on in a new one — a new grant
+ * (`rejoin`: the server makes the room again, docs/protocol.md "Media session lost"), a new session,
+ * joined and published with the same camera. A rejoin that fails (Janus still down after every attempt,
+ * the room closed) ends the call as a lost session did.
+ */
+async function rejoinCallMedia(o: MediaJoinOptions, lost: MediaTransport, call: CallOfMedia, error: string): Promise<void> {
+  console.warn(`media: Janus lost the call's session (${error}): rejoining with a new one`);
+  let media = lost;
+  try {
+    const grant = await grantWithRetry(() => o.options.api.mediaGrant(call.callId, { rejoin: true }), {
+      stopIf: () => !o.room.isCurrent(lost),
+      // the picture is frozen meanwhile, as the lost session's notice said
+      notice: () => o.write({ mediaNotice: 'serverUnreachable' }),
+    });
+    if (!o.room.isCurrent(lost)) return;
+    const opened = openCallMedia(o, grant, call, true);
+    media = opened.media;
+    await o.room.rejoin(lost, media, { room: opened.transport.room, display: o.read().jid ?? o.nick(), video: call.video });
+  } catch (failure) {
+    if (!o.room.isCurrent(media)) return;
+    const reason = failure instanceof Error && failure.message === MEDIA_SERVER_DOWN ? MEDIA_SERVER_DOWN : MEDIA_LOST;
+    console.error(`media: rejoining failed: ${String(failure)}`);
+    void o.leaveCall('error').then(() => o.write({ error: reason }));
+  }
+}
+
+/**
+ * Janus lost the call's session: restarted (it answered without it), the call rejoins with a new one;
+ * still unreachable after every claim, the call ends with MEDIA_SERVER_DOWN as its error; our own
+ * connection stayed down through every ICE restart: it ends with ICE_FAILED.
+ */
+function mediaHealth(o: MediaJoinOptions, call: CallOfMedia): NonNullable<FeedHooks['health']> {
   return {
     notice: (mediaNotice) => o.write({ mediaNotice }),
-    // MEDIA_LOST when Janus came back without the session (restarted), MEDIA_SERVER_DOWN while it is still unreachable
+    onRejoin: (error, media) => void rejoinCallMedia(o, media, call, error),
+    // MEDIA_SERVER_DOWN while Janus is still unreachable (a restarted one, answering without the session, is rejoined)
     onLost: (error) => void o.leaveCall('error').then(() => o.write({ error: lostCode(error) })),
     onIceFailed: () => void o.leaveCall('error').then(() => o.write({ error: ICE_FAILED })),
     quality: (networkQuality) => o.write({ networkQuality }),

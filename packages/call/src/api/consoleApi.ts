@@ -42,7 +42,8 @@ export interface ConsoleApi {
    */
   mediaStandby?(): Promise<StandbyToken>;
   /** POST /console/calls/{callId}/media: the call's room, its pin and a Janus token (answering starts the recording). */
-  mediaGrant(callId: string): Promise<MediaGrant>;
+  /** `rejoin`: the call's media session was lost; the server makes the room again when Janus lost it */
+  mediaGrant(callId: string, options?: { rejoin?: boolean }): Promise<MediaGrant>;
   rooms(): Promise<OpenCall[]>;
   /**
    * Subscribes to calls opened in the agent's assignments (and, on the same stream, to round robin's
@@ -80,7 +81,8 @@ export function createConsoleApi(
   return {
     xmppToken: () => requestJson(options, 'POST', '/console/xmpp-token', {}),
     mediaStandby: () => requestJson(options, 'POST', '/console/media/standby', {}),
-    mediaGrant: (callId) => requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/media`, {}),
+    mediaGrant: (callId, { rejoin = false } = {}) =>
+      requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/media${rejoin ? '?rejoin=true' : ''}`, {}),
     upload: (type, file, companyId, guestUsername) =>
       uploadFile(options, type, file, companyId, guestUsername ? { guestUsername } : {}),
     rooms: async () => (await requestJson<ConsoleRooms>(options, 'GET', '/console/rooms')).rooms,

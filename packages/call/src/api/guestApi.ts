@@ -19,7 +19,8 @@ export type TimestampFlag = Exclude<keyof CallReportTimestampBody, 'call_id' | '
 export interface GuestApi {
   register(guestId: string, companyId?: number): Promise<GuestRegistration>;
   /** POST /call-report/media: the server creates the call's room and answers its pin and a Janus token. */
-  mediaGrant(callId: string, options?: { webview?: boolean }): Promise<MediaGrant>;
+  /** `rejoin`: the call's media session was lost; the server makes the room again when Janus lost it */
+  mediaGrant(callId: string, options?: { webview?: boolean; rejoin?: boolean }): Promise<MediaGrant>;
   addReport(body: CallReportAddBody): Promise<CallReportAdded>;
   updateReport(body: CallReportUpdateBody): Promise<void>;
   /** Marks timestamps; `beacon` sends it so that it survives the tab closing. */
@@ -47,8 +48,14 @@ export function createGuestApi(options: HttpOptions = {}): GuestApi {
       return registration;
     },
     addReport: (body) => requestJson(options, 'POST', '/call-report/add', body, { token }),
-    mediaGrant: (callId, { webview = false } = {}) =>
-      requestJson(options, 'POST', '/call-report/media', { call_id: callId, ...(webview ? { webview } : {}) }, { token }),
+    mediaGrant: (callId, { webview = false, rejoin = false } = {}) =>
+      requestJson(
+        options,
+        'POST',
+        '/call-report/media',
+        { call_id: callId, ...(webview ? { webview } : {}), ...(rejoin ? { rejoin } : {}) },
+        { token },
+      ),
     async updateReport(body) {
       await requestJson(options, 'PUT', '/call-report/update', body, { token });
     },

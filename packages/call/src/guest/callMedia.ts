@@ -2,8 +2,9 @@
  * The guest's call media: the media grant (asked again while Janus is down), the transport it names
  * (Janus, or a p2p Jingle session), joining and publishing through the call room, and what only the guest
  * follows of its media — the agents' feeds (the first one answers the call), the stages (call-bug reports),
- * the agents leaving, Janus's end, and the session lost (report failed, the call ends with the reason
- * shown: media/mediaHealth.ts). The engine hands in its API, its call room and its other features.
+ * the agents leaving, Janus's end, and the session lost: Janus restarted, the call rejoins with a new grant
+ * and session (docs/protocol.md "Media session lost"); still down, or the rejoin failed, the report is
+ * marked failed and the call ends with the reason shown (media/mediaHealth.ts). The engine hands in its API, its call room and its other features.
  */
 import type { GuestApi } from '../api/guestApi.ts';
 import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, grantWithRetry, lostCode, type MediaNotice } from '../media/mediaHealth.ts';
@@ -13,6 +14,8 @@ import type { WatermarkOptions } from '../media/watermark.ts';
 import type { CallRoom, FeedHooks } from '../room/callRoom.ts';
 import { P2P_UNREACHABLE, isP2PGrant, transportFor } from '../room/p2pCall.ts';
 import type { MediaTransport, SignallingPort } from '../room/ports.ts';
+import type { MediaGrant } from '@lobby/contracts';
+import type { RoomOptions } from '../ports/media.ts';
 import { peerJoined, type CallStatus } from '../state/callStatus.ts';
 import type { AgentsInCall } from './agentsInCall.ts';
 import type { GuestReport } from './callReport.ts';
@@ -55,6 +58,14 @@ export interface GuestCallMediaOptions {
   fail: (callId: string, code: string) => Promise<void>;
 }
 
+/** What a call's media is joined with, kept for a rejoin after its session is lost. */
+interface JoinPlan {
+  callId: string;
+  kind: 'video' | 'voice';
+  username: string;
+  xmpp: SignallingPort;
+}
+
 export class GuestCallMedia {
   readonly #options: GuestCallMediaOptions;
 
@@ -73,15 +84,11 @@ export class GuestCallMedia {
     });
     // a p2p company's call: a Jingle session toward the agent who answers (docs/protocol.md "p2p")
     report.setMethod(callId, isP2PGrant(grant) ? 'p2p' : 'mediaServer');
-    const transport = transportFor(grant, callId, { servers: this.#options.janusServers, xmpp }, { role: 'initiator' });
-    const media = room.open(transport.options, {
-      peerFeed: (feed) => this.#onAgentFeed(feed, callId),
-      health: this.#health(callId),
-    });
-    this.#follow(media, callId);
+    const plan: JoinPlan = { callId, kind, username, xmpp };
+    const { media, room: mediaRoom } = this.#open(grant, plan, false);
     // the engine's teardown (a hang-up meanwhile) takes the media from the room and closes it: it stops there
     await room.joinAndPublish(media, {
-      room: transport.room,
+      room: mediaRoom,
       display: username,
       stream: Promise.resolve(localStream),
       video: kind === 'video',
@@ -89,6 +96,51 @@ export class GuestCallMedia {
       connected: () => write({ status: { ...read().status, connection: { ...read().status.connection, janus: true } } }),
       waitVisible: true,
     });
+  }
+
+  /** Opens the transport a grant names, its feeds and health followed (`rejoining`: it replaces a lost one). */
+  #open(grant: MediaGrant, plan: JoinPlan, rejoining: boolean): { media: MediaTransport; room: RoomOptions } {
+    const transport = transportFor(grant, plan.callId, { servers: this.#options.janusServers, xmpp: plan.xmpp }, { role: 'initiator' });
+    const media = this.#options.room.open(transport.options, {
+      peerFeed: (feed) => this.#onAgentFeed(feed, plan.callId),
+      health: { ...this.#health(plan), ...(rejoining ? { rejoining } : {}) },
+    });
+    this.#follow(media, plan.callId);
+    return { media, room: transport.room };
+  }
+
+  /**
+   * Janus answered without the call's session (it restarted): the call goes on in a new one — a new grant
+   * (`rejoin`: the server makes the room again, docs/protocol.md "Media session lost"), a new session,
+   * joined and published with the same camera; the same call id, room and report. The notice says the
+   * picture is frozen meanwhile; a rejoin that fails (Janus still down after every attempt, the room
+   * closed) fails the call as a lost session did.
+   */
+  async #rejoin(lost: MediaTransport, plan: JoinPlan, error: string): Promise<void> {
+    const { api, read, write, room } = this.#options;
+    console.warn(`media: Janus lost the call's session (${error}): rejoining with a new one`);
+    let media = lost;
+    try {
+      const grant = await grantWithRetry(() => api.mediaGrant(plan.callId, { webview: this.#options.webview, rejoin: true }), {
+        stopIf: () => !room.isCurrent(lost) || read().callId !== plan.callId,
+        // the picture is frozen meanwhile, as the lost session's notice said
+        notice: () => write({ mediaNotice: 'serverUnreachable' }),
+      });
+      if (!room.isCurrent(lost)) return;
+      const opened = this.#open(grant, plan, true);
+      media = opened.media;
+      await room.rejoin(lost, media, {
+        room: opened.room,
+        display: plan.username,
+        video: plan.kind === 'video',
+        watermark: this.#options.watermark,
+        waitVisible: true,
+      });
+    } catch (failure) {
+      if (!room.isCurrent(media)) return;
+      const reason = failure instanceof Error && failure.message === MEDIA_SERVER_DOWN ? MEDIA_SERVER_DOWN : MEDIA_LOST;
+      await this.#lost(media, plan.callId, `${error}; rejoining: ${String(failure)}`, undefined, reason);
+    }
   }
 
   /** An agent's camera feed: the agent joins the call (the first one answers it). */
@@ -135,12 +187,14 @@ export class GuestCallMedia {
     });
   }
 
-  /** The call room's health hooks (media/mediaHealth.ts): the notice shown, and the lost session. */
-  #health(callId: string): FeedHooks['health'] {
+  /** The call room's health hooks (media/mediaHealth.ts): the notice shown, the rejoin, the lost session. */
+  #health(plan: JoinPlan): NonNullable<FeedHooks['health']> {
     const { write } = this.#options;
+    const { callId } = plan;
     return {
       notice: (mediaNotice) => write({ mediaNotice }),
       onLost: (error, media) => void this.#lost(media, callId, error),
+      onRejoin: (error, media) => void this.#rejoin(media, plan, error),
       onIceFailed: (handle, media) => void this.#lost(media, callId, `${ICE_FAILED}: ${handle}`, handle),
       quality: (networkQuality) => write({ networkQuality }),
     };

@@ -10,7 +10,10 @@
  *   picture is frozen while the session is claimed again.
  * - MEDIA_SERVER_DOWN (after the claims): Janus never answered again; MEDIA_LOST: it answered without
  *   the session (it restarted). Only the latter says "restarted" to people.
- * - MEDIA_LOST: the session is gone; the call ends, its report marked failed.
+ * - MEDIA_LOST: the session is gone (Janus answered without it); an engine that can rejoin (`onRejoin`)
+ *   takes a new grant and a new session in the same call (docs/protocol.md "Media session lost"), and
+ *   the picture stays 'serverUnreachable' until the others' media reaches the new session (`rejoining`);
+ *   otherwise, or when the rejoin fails, the call ends, its report marked failed.
  * - 'networkReconnecting': our own peer connection lost its path and is ICE-restarted (media/iceRestart.ts);
  *   ICE_FAILED when no restart brought it back.
  * - 'peerReconnecting': the others' media stalled (their network is gone, media/mediaWatch.ts).
@@ -28,7 +31,8 @@ export type MediaNotice = 'waitingForServer' | 'networkReconnecting' | 'reconnec
  * restarted, which breaks every connection's ICE too) says most; then our own connection; then the others'.
  */
 const NOTICE_ORDER = ['waitingForServer', 'reconnecting', 'networkReconnecting', 'peerReconnecting'] as const;
-type Trouble = (typeof NOTICE_ORDER)[number];
+/** 'rejoining': a new session after the lost one, until the others' media reaches it (read as 'serverUnreachable') */
+type Trouble = (typeof NOTICE_ORDER)[number] | 'rejoining';
 
 /** The engines' error when a peer connection stayed down through every ICE restart. */
 export const ICE_FAILED = 'iceFailed';
@@ -80,11 +84,18 @@ export function watchMediaHealth(
     current: () => boolean;
     notice: (notice: MediaNotice) => void;
     onLost: (error: string) => void;
+    /**
+     * Janus answered without the session (MEDIA_LOST): the engine rejoins the call with a new session
+     * instead of ending it; the notice stays 'serverUnreachable' meanwhile
+     */
+    onRejoin?: (error: string) => void;
+    /** this session replaces a lost one: 'serverUnreachable' until the others' media reaches it */
+    rejoining?: boolean;
     /** a peer connection stayed down through every ICE restart */
     onIceFailed?: (handle: 'publisher' | 'subscriber' | 'screen') => void;
   },
 ): { connect: () => Promise<void>; peerStalled: (stalled: boolean) => void } {
-  const troubles = new Set<Trouble>();
+  const troubles = new Set<Trouble>(handlers.rejoining ? ['rejoining'] : []);
   const restarting = new Set<string>();
   // undefined: the first change is always told (a grant's 'waitingForServer' is cleared by connecting)
   let shown: MediaNotice | undefined;
@@ -93,8 +104,8 @@ export function watchMediaHealth(
     else troubles.delete(trouble);
     let notice: MediaNotice = NOTICE_ORDER.find((t) => troubles.has(t)) ?? null;
     // the transport dropped and nothing arrives either: not a websocket hiccup (the call goes on), the
-    // media server is unreachable and the picture frozen
-    if (notice === 'reconnecting' && troubles.has('peerReconnecting')) notice = 'serverUnreachable';
+    // media server is unreachable and the picture frozen; and so it is until a rejoined session's media comes
+    if ((notice === 'reconnecting' && troubles.has('peerReconnecting')) || troubles.has('rejoining')) notice = 'serverUnreachable';
     if (notice === shown || !handlers.current()) return;
     shown = notice;
     handlers.notice(notice);
@@ -112,11 +123,27 @@ export function watchMediaHealth(
     console.info('media: session reclaimed');
     set('reconnecting', false);
   });
+  /** the session was lost: nothing it still says is the call's (a rejoin's new session takes over) */
+  let gone = false;
   media.on('lost', ({ error }) => {
     console.error(`media: session lost: ${error}`);
+    gone = true;
     if (!handlers.current()) return;
-    for (const trouble of NOTICE_ORDER) set(trouble, false);
+    if (handlers.onRejoin && lostCode(error) === MEDIA_LOST) {
+      // the picture stays frozen while the call takes a new session (never a moment without the notice)
+      troubles.clear();
+      set('rejoining', true);
+      handlers.onRejoin(error);
+      return;
+    }
+    troubles.clear();
+    set('rejoining', false);
     handlers.onLost(error);
+  });
+  media.on('remoteFeed', () => {
+    if (gone) return;
+    if (troubles.has('rejoining')) console.info('media: the call is back on a new session');
+    set('rejoining', false);
   });
   const ice = (handle: string, on: boolean) => {
     if (on) restarting.add(handle);

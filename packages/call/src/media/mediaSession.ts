@@ -13,6 +13,7 @@ import { Emitter } from '../emitter.ts';
 import type { ClockPort } from '../ports/clock.ts';
 import type {
   ChangeDevicesOptions,
+  CloseOptions,
   DeviceChoice,
   HandleKind,
   MediaEvents,
@@ -224,14 +225,16 @@ export class MediaSession extends Emitter<MediaEvents> {
   /**
    * Leaves the room and ends every handle and the session ("Media session": hang-up stops tracks, clears
    * timers and closes the peer connection; then detach; then the session is destroyed). Each module
-   * cleans up its own part.
+   * cleans up its own part. `keepCamera`: the session was lost (Janus restarted) and a new one publishes
+   * the same camera: nothing is asked of Janus but the destroy, and our tracks are left running.
    */
-  async close(_options: { destroyRoom?: boolean } = {}): Promise<void> {
+  async close(options: CloseOptions = {}): Promise<void> {
     if (this.#connection.ended) return;
     this.#connection.end();
     this.#restarts.stopAll();
     await this.#screen.stop().catch(() => undefined);
-    await this.#publisher.leave();
+    if (options.keepCamera) this.#publisher.abandon();
+    else await this.#publisher.leave();
     await this.#connection.destroy();
   }
 }

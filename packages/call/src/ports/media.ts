@@ -123,6 +123,12 @@ export type MediaEvents = {
   held: { peer: string };
 };
 
+export interface CloseOptions {
+  destroyRoom?: boolean;
+  hold?: boolean;
+  keepCamera?: boolean;
+}
+
 /** Tells one of the media events (a transport's `emit`, handed to the modules it composes). */
 export type TellMedia = <K extends keyof MediaEvents>(event: K, payload: MediaEvents[K]) => void;
 
@@ -150,8 +156,11 @@ export interface MediaTransport {
   /** true when something changed; the published stream is then `localStream` */
   changeDevices(choice: DeviceChoice, options: ChangeDevicesOptions): Promise<boolean>;
   readonly localStream: MediaStream | null;
-  /** `hold`: the call is being held (a p2p transport tells its peer with a Jingle session-info first) */
-  close(options?: { destroyRoom?: boolean; hold?: boolean }): Promise<void>;
+  /**
+   * `hold`: the call is being held (a p2p transport tells its peer with a Jingle session-info first);
+   * `keepCamera`: the session was lost and the call goes on in a new one, which publishes the same tracks
+   */
+  close(options?: CloseOptions): Promise<void>;
   /** p2p, the guest's side: opens the Jingle session toward the agent who answered (`peer`: full JID) */
   connectPeer?(peer: string, display: string): void;
   peerConnections(): { publisher?: RTCPeerConnection; subscriber?: RTCPeerConnection; screen?: RTCPeerConnection };

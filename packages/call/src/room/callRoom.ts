@@ -62,6 +62,13 @@ export interface FeedHooks {
   health?: {
     notice: (notice: MediaNotice) => void;
     onLost: (error: string, media: MediaTransport) => void;
+    /**
+     * Janus answered without the call's session (it restarted): the engine takes a new grant and rejoins
+     * (`rejoin`) instead of ending the call (docs/protocol.md "Media session lost")
+     */
+    onRejoin?: (error: string, media: MediaTransport) => void;
+    /** this transport replaces a lost one: the notice stays until the others' media reaches it */
+    rejoining?: boolean;
     /** a peer connection stayed down through every ICE restart (media/iceRestart.ts) */
     onIceFailed?: (handle: 'publisher' | 'subscriber' | 'screen', media: MediaTransport) => void;
     /** the network-quality indicator's measure, every second or so while the call lasts */
@@ -139,6 +146,8 @@ export class CallRoom {
         current,
         notice: health.notice,
         onLost: (error) => health.onLost(error, media),
+        ...(health.onRejoin ? { onRejoin: (error: string) => health.onRejoin?.(error, media) } : {}),
+        ...(health.rejoining ? { rejoining: true } : {}),
         onIceFailed: (handle) => health.onIceFailed?.(handle, media),
       });
       this.#connects.set(media, connect);
@@ -215,6 +224,25 @@ export class CallRoom {
     };
     await media.publish(publish);
     return !ended();
+  }
+
+  /**
+   * The call goes on over `media`, a new session opened (`open`) after `lost`'s was lost (Janus restarted:
+   * docs/protocol.md "Media session lost"): the lost session is let go without stopping our camera, the
+   * others' dead feeds and our screen share end, and we join and publish again with the camera we have,
+   * muted as we were. Resolves false when the call was held or ended meanwhile.
+   */
+  async rejoin(lost: MediaTransport, media: MediaTransport, plan: Omit<PublishPlan, 'stream'>): Promise<boolean> {
+    void lost.close({ keepCamera: true }).catch(() => undefined);
+    const { localScreen, localStream } = this.#options.read();
+    for (const track of localScreen?.getTracks() ?? []) track.stop();
+    const status = screenShareChanged(remoteScreensChanged(this.#options.read().status, 0), false);
+    this.#options.write({ remoteFeeds: [], localScreen: null, status });
+    const stream = localStream ? Promise.resolve(localStream) : this.ports.devices.getUserMedia({ video: plan.video });
+    if (!(await this.joinAndPublish(media, { ...plan, stream }))) return false;
+    const { muted } = this.#options.read();
+    for (const kind of ['audio', 'video'] as const) if (muted[kind]) await media.setMuted(kind, true).catch(() => undefined);
+    return this.isCurrent(media);
   }
 
   /** Mutes our microphone or camera (the engine tells the room through its presence). */

@@ -407,9 +407,15 @@ export class FakeMediaServer {
     for (const media of this.members(room)) media.tell('reconnected', undefined);
   }
 
-  /** The media server lost the room's sessions (restarted or crashed). */
+  /** The media server lost the room's sessions (restarted or crashed): its room and feeds are gone too. */
   sessionsLost(room: string, error = 'session not found'): void {
-    for (const media of this.members(room)) media.tell('lost', { error });
+    const members = this.members(room);
+    this.rooms.delete(room);
+    for (const media of members) {
+      // its session is gone: it is in no room any more (nothing more reaches it)
+      media.room = null;
+      media.tell('lost', { error });
+    }
   }
 
   destroy(room: string, by: FakeMedia): void {
@@ -677,7 +683,7 @@ export class FakeWorld {
   }
 }
 
-function grantFor(callId: string): MediaGrant {
+export function grantFor(callId: string): MediaGrant {
   return { room: callId, pin: callId.toLowerCase(), token: `token-${callId}`, expires_in: 60 };
 }
 
@@ -689,6 +695,8 @@ export interface FakeGuestApi extends GuestApi {
   reports: Array<Parameters<GuestApi['updateReport']>[0]>;
   reportStatus: ReportStatus;
   grants: string[];
+  /** the calls whose grant was asked with `rejoin` (the media session was lost) */
+  rejoins: string[];
   /** the call-bug reports sent (POST /call-bug/by-guest) */
   bugs: Array<Record<string, unknown>>;
 }
@@ -711,10 +719,12 @@ export function createFakeGuestApi(username = 'guest1'): FakeGuestApi {
     reports: [],
     reportStatus: 'ok',
     grants: [],
+    rejoins: [],
     bugs: [],
     register: () => Promise.resolve(registration),
-    mediaGrant: (callId) => {
+    mediaGrant: (callId, options) => {
       api.grants.push(callId);
+      if (options?.rejoin) api.rejoins.push(callId);
       return Promise.resolve(grantFor(callId));
     },
     addReport: () => Promise.resolve({ id: 1, status: api.reportStatus }),
@@ -754,6 +764,8 @@ export interface FakeConsoleApi extends ConsoleApi {
   };
   transfers: Array<{ callId: string; to: unknown }>;
   grants: string[];
+  /** the calls whose grant was asked with `rejoin` (the media session was lost) */
+  rejoins: string[];
   openRooms: OpenCall[];
 }
 
@@ -774,6 +786,7 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
   const api: FakeConsoleApi = {
     transfers: [],
     grants: [],
+    rejoins: [],
     openRooms: [openCall({ room: ASSIGNMENT_ROOM, assignmentId: 1, assignmentName: 'Sales', guestUsername: '', callId: '' })],
     events: {
       callOpened: (room) => listeners?.opened(room),
@@ -788,8 +801,9 @@ export function createFakeConsoleApi(jid: string): FakeConsoleApi {
     },
     xmppToken: () => Promise.resolve({ jid, credential: 'secret', expires_in: 3600 }),
     mediaStandby: () => Promise.resolve({ token: `standby-${jid}`, expires_in: 3600 }),
-    mediaGrant: (callId) => {
+    mediaGrant: (callId, options) => {
       api.grants.push(callId);
+      if (options?.rejoin) api.rejoins.push(callId);
       return Promise.resolve(grantFor(callId));
     },
     rooms: () => Promise.resolve(api.openRooms),

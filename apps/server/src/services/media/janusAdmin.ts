@@ -19,6 +19,8 @@ export interface RoomSpec {
 export interface JanusVideoroomAdmin {
   create(spec: RoomSpec): Promise<void>;
   enableRecording(room: string, secret: string): Promise<void>;
+  /** whether Janus has the room (false after a restart of Janus: its rooms live in its memory) */
+  exists(room: string): Promise<boolean>;
   /** true when destroyed, false when Janus no longer had it */
   destroy(room: string, secret: string): Promise<boolean>;
 }
@@ -90,6 +92,9 @@ export function createJanusVideoroomAdmin(httpUrl: string, adminKey: string, tok
     },
     async enableRecording(room, secret) {
       await request({ request: 'enable_recording', room, secret, record: true });
+    },
+    async exists(room) {
+      return (await request({ request: 'exists', room })).exists === true;
     },
     async destroy(room, secret) {
       try {

@@ -10,6 +10,10 @@
  *   up (the gate calls startRecording: recordingStart.ts says when and why) — not while the guest waits,
  *   nor while the agent's browser sets up its devices, during which the guest still sees "waiting"
  *   (the agent's set-up would be recorded as a silent, empty start);
+ * - re-created from its row when a participant whose media session was lost asks again (`rejoin`) and
+ *   Janus no longer has it (Janus restarted: its rooms live in its memory), with the same id, pin, secret
+ *   and recording folder; a recording room records again from the agent's next publish, in new part
+ *   files of the same folder (docs/protocol.md "Media session lost"); a destroyed room never comes back;
  * - destroyed by the server when the call ends (or is held: the call continues in a new room).
  *
  * A grant is the room id, its pin and a Janus token for that room alone (janusTokens.ts), handed only in
@@ -21,6 +25,7 @@ import type { createMediaRoomsRepository } from '../../repositories/mediaRooms.t
 import type { JanusVideoroomAdmin } from './janusAdmin.ts';
 import { NO_SUCH_ROOM, ROOM_EXISTS, JanusAdminError } from './janusAdmin.ts';
 import type { JanusTokens, Participant } from './janusTokens.ts';
+import type { MediaRoomRow } from '../../repositories/mediaRooms.ts';
 
 export interface MediaGrant {
   room: string;
@@ -32,9 +37,16 @@ export interface MediaGrant {
 
 export interface MediaRooms {
   /** The guest's grant: creates the room on first use. */
-  grantGuest(input: { callId: string; companyId: number; username: string; webview: boolean }): Promise<MediaGrant>;
-  /** An agent's grant: the room must exist (the guest made it); arms the recording when asked. */
-  grantAgent(input: { callId: string; companyId: number; username: string; record: boolean }): Promise<MediaGrant | null>;
+  /**
+   * The guest's grant: creates the room on first use; `rejoin` (its media session was lost) re-creates it
+   * when Janus lost it, and throws MediaRoomClosed when the room was destroyed (the call ended or was held).
+   */
+  grantGuest(input: { callId: string; companyId: number; username: string; webview: boolean; rejoin?: boolean }): Promise<MediaGrant>;
+  /**
+   * An agent's grant: the room must exist and be open (the guest made it); arms the recording when asked;
+   * `rejoin` re-creates it when Janus lost it.
+   */
+  grantAgent(input: { callId: string; companyId: number; username: string; record: boolean; rejoin?: boolean }): Promise<MediaGrant | null>;
   /** Starts the room's armed recording (every publisher's), once; nothing when it is not armed. */
   startRecording(callId: string): Promise<void>;
   /** Whether an agent's grant armed the room's recording (the gate then records an agent's configure). */
@@ -72,6 +84,46 @@ async function startArmedRecording(
   }
 }
 
+/** A rejoin asked for a room the server destroyed (the call ended or was held): it is never made again. */
+export class MediaRoomClosed extends Error {
+  constructor(callId: string) {
+    super(`the media room of ${callId} was closed`);
+    this.name = 'MediaRoomClosed';
+  }
+}
+
+/**
+ * Makes a call's room again from its row when Janus no longer has it (Janus restarted: its rooms and
+ * sessions lived in its memory): same id, pin, secret and recording folder. A recording room's flag is
+ * cleared first, so the gate's next start (the agent's publish) claims it and Janus writes new part files
+ * into the same folder (recordings/postprocess.ts mixes them in order). Both sides of the call ask at about
+ * the same time: the one whose create Janus refuses as existing found it re-created by the other.
+ */
+async function recreateIfLost(
+  deps: { repo: Pick<ReturnType<typeof createMediaRoomsRepository>, 'setRecording'>; janus: JanusVideoroomAdmin; recordingsRoot: string; log?: (message: string) => void },
+  row: MediaRoomRow,
+  webview: boolean,
+): Promise<void> {
+  if (row.destroyed_at !== null) throw new MediaRoomClosed(row.call_id);
+  if (await deps.janus.exists(row.call_id)) return;
+  if (row.recording === 1) await deps.repo.setRecording(row.call_id, 0);
+  try {
+    await deps.janus.create({
+      room: row.call_id,
+      pin: row.pin,
+      secret: row.secret,
+      recDir: roomRecDir(deps.recordingsRoot, row.company_id, row.call_id),
+      webview,
+    });
+  } catch (error) {
+    if (error instanceof JanusAdminError && error.code === ROOM_EXISTS) return;
+    throw error;
+  }
+  deps.log?.(`re-created the media room of ${row.call_id} (Janus had lost it)`);
+}
+
+const roomRecDir = (root: string, companyId: number, callId: string) => path.join(root, String(companyId), callId);
+
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
 /** lowercase: participants join with the pin in lowercase (docs/protocol.md "Constants") */
 const randomPin = () => randomBytes(12).toString('hex');
@@ -92,10 +144,13 @@ export function createMediaRooms(deps: {
     return { room, pin, token: t.token, expires_in: t.expiresIn };
   };
   return {
-    async grantGuest({ callId, companyId, username, webview }) {
+    async grantGuest({ callId, companyId, username, webview, rejoin = false }) {
       const me: Participant = { role: 'guest', username };
       const existing = await repo.byCallId(callId);
-      if (existing) return grant(callId, existing.pin, me);
+      if (existing) {
+        if (rejoin) await recreateIfLost(deps, existing, webview);
+        return grant(callId, existing.pin, me);
+      }
       const row = { call_id: callId, company_id: companyId, pin: randomPin(), secret: random(24), created_at: deps.now() };
       if (!(await repo.add(row))) {
         const raced = await repo.byCallId(callId);
@@ -107,7 +162,7 @@ export function createMediaRooms(deps: {
           room: callId,
           pin: row.pin,
           secret: row.secret,
-          recDir: path.join(deps.recordingsRoot, String(companyId), callId),
+          recDir: roomRecDir(deps.recordingsRoot, companyId, callId),
           webview,
         });
       } catch (error) {
@@ -118,9 +173,11 @@ export function createMediaRooms(deps: {
       }
       return grant(callId, row.pin, me);
     },
-    async grantAgent({ callId, companyId, username, record }) {
+    async grantAgent({ callId, companyId, username, record, rejoin = false }) {
       const row = await repo.byCallId(callId);
       if (!row || row.company_id !== companyId || row.destroyed_at !== null) return null;
+      // the row keeps no codec: an agent's re-create makes the default (VP8) room; a webview guest's is H264
+      if (rejoin) await recreateIfLost(deps, row, false);
       if (record && !row.record_armed) await repo.arm(callId);
       return grant(callId, row.pin, { role: 'agent', username });
     },

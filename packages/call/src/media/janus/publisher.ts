@@ -176,4 +176,10 @@ export class JanusPublisher {
     if (handle && this.#room) await this.#o.connection.request(handle, { request: 'leave' }).catch(() => undefined);
     this.tracks.stop();
   }
+
+  /** The session was lost (Janus restarted): its peer connection closes, the camera goes on for the next session. */
+  abandon(): void {
+    this.#handle?.hangup();
+    this.tracks.stop({ keepCamera: true });
+  }
 }

@@ -4,10 +4,13 @@ import { routes } from '../../../http/routes.ts';
 import { guestOf } from '../../../plugins/app/auth.ts';
 import { ownedReport } from '../../../services/callOwnership.ts';
 import { P2P_GRANT, isP2P } from '../../../services/callMethod.ts';
+import { MediaRoomClosed } from '../../../services/media/mediaRooms.ts';
 
 /**
  * The guest's media grant (docs/protocol.md "Media room"): the only way to its own call's Janus room. The
  * answer carries the room's pin and a Janus token for that room alone (the console's: console/media.ts).
+ * `rejoin`: the guest's media session was lost (Janus restarted); the room is made again when Janus lost
+ * it, never once the server destroyed it (docs/protocol.md "Media session lost").
  */
 export default routes({ access: 'guest' }, (app, services) => {
   app.post(
@@ -29,13 +32,19 @@ export default routes({ access: 'guest' }, (app, services) => {
       if (report.call_ended_at !== null) return fail(reply, 409, 'call_id: this call has ended');
       // a p2p company's call has no media room: the guest is told to open a Jingle session instead
       if (isP2P((await services.repos.companies.byId(report.company_id))?.settings)) return { data: P2P_GRANT };
-      const grant = await services.mediaRooms.grantGuest({
-        callId: report.call_id,
-        companyId: report.company_id,
-        username: guest.username,
-        webview: request.body.webview === true,
-      });
-      return { data: grant };
+      try {
+        const grant = await services.mediaRooms.grantGuest({
+          callId: report.call_id,
+          companyId: report.company_id,
+          username: guest.username,
+          webview: request.body.webview === true,
+          ...(request.body.rejoin === true ? { rejoin: true } : {}),
+        });
+        return { data: grant };
+      } catch (error) {
+        if (error instanceof MediaRoomClosed) return fail(reply, 409, "call_id: this call's media room was closed (the call ended or was put on hold)");
+        throw error;
+      }
     },
   );
 });

@@ -1,4 +1,4 @@
-import { CallIdParams, DataEnvelope, MediaGrant, MediaStandbyAnswer } from '@lobby/contracts';
+import { CallIdParams, ConsoleMediaQuery, DataEnvelope, MediaGrant, MediaStandbyAnswer } from '@lobby/contracts';
 import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
@@ -11,6 +11,8 @@ import { P2P_GRANT, isP2P, p2pJoinRefusal } from '../../../services/callMethod.t
  * pin and a Janus token for that room alone (the guest's: call-report/media.ts). A grant given is the
  * server's own proof that an agent took the call (call_reports.agent_answered_at, which the rating rule
  * reads; docs/security.md "The rules of a call"), for p2p calls too: the console asks before it answers.
+ * `?rejoin=true`: the console's media session was lost (Janus restarted); the room is made again when
+ * Janus lost it, never once the server destroyed it (docs/protocol.md "Media session lost").
  * And its standby token, for no call: a Janus session kept warm before it answers.
  */
 export default routes({ access: 'console' }, (app, services) => {
@@ -23,6 +25,7 @@ export default routes({ access: 'console' }, (app, services) => {
         summary: "A console user's way into a call's media room (answering, joining, following a resume)",
         security: [{ consoleSession: [] }],
         params: CallIdParams,
+        querystring: ConsoleMediaQuery,
         response: { 200: DataEnvelope(MediaGrant), ...errors(400, 401, 403, 404, 409) },
       },
     },
@@ -51,6 +54,7 @@ export default routes({ access: 'console' }, (app, services) => {
         companyId: report.company_id,
         username: user.xmppUsername,
         record: consented,
+        ...(request.query.rejoin === true ? { rejoin: true } : {}),
       });
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
       await repos.callReports.markAgentAnswered(report.id, services.now(), jid);

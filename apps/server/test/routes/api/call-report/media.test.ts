@@ -44,4 +44,24 @@ describe.each(dialects())('guest media grant (%s)', (dialect) => {
     expect(ended.statusCode).toBe(200);
     expect((await media(g.access_token, { call_id: call.callId })).statusCode).toBe(409);
   });
+
+  it("when a guest whose media session was lost asks with rejoin, then the media rooms are asked to re-create; once the server closed the room, 409 naming why", async () => {
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    const res = await media(g.access_token, { call_id: call.callId, rejoin: true });
+    expect(res.statusCode).toBe(200);
+    expect(rooms.grants.at(-1)).toMatchObject({ side: 'guest', callId: call.callId, rejoin: true });
+    rooms.closed.add(call.callId);
+    const closed = await media(g.access_token, { call_id: call.callId, rejoin: true });
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json<{ message: string }>().message).toMatch(/^call_id: this call's media room was closed/);
+  });
+
+  it('when rejoin is not a boolean, then 400 naming the field', async () => {
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    const res = await media(g.access_token, { call_id: call.callId, rejoin: 'yes' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message).toContain('rejoin');
+  });
 });

@@ -37,6 +37,18 @@ describe.each(dialects())('console media grant (%s)', (dialect) => {
     }
   });
 
+  it("when an agent whose media session was lost asks with ?rejoin=true, then the media rooms are asked to re-create; a rejoin that is not a boolean is a 400 naming it", async () => {
+    const call = await openCall(t.app, await registerGuest(t.app));
+    const res = await t.app.inject({ method: 'POST', url: `/api/console/calls/${call.callId}/media?rejoin=true`, headers: { cookie: agent } });
+    expect(res.statusCode).toBe(200);
+    expect(rooms.grants.at(-1)).toMatchObject({ side: 'agent', callId: call.callId, rejoin: true });
+    await media(agent, call.callId);
+    expect(rooms.grants.at(-1)?.rejoin).toBeUndefined();
+    const bad = await t.app.inject({ method: 'POST', url: `/api/console/calls/${call.callId}/media?rejoin=maybe`, headers: { cookie: agent } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toContain('rejoin');
+  });
+
   /** A console user of the demo company: its cookie and XMPP username (the agent's id in a report). */
   const consoleUser = async (u: { role?: 'agent' | 'supervisor'; assignmentIds?: number[] }) => {
     const added = await addUser(t.db, { companyId: DEMO.companyId, password: 'media-rule-password', ...u });
