@@ -131,3 +131,21 @@ export async function decodedFramesDuring(
     longestAudioStall: { guest: longestStall(g, (r) => r.packets), agent: longestStall(a, (r) => r.packets) },
   };
 }
+
+/**
+ * When a page decodes video frames again after its media stopped (a media server restarted): the time
+ * (ms since the epoch, as the browser took the stats) of the first reading, about every 250 ms, whose
+ * decoded-frame count grew over the one before it. Peer connections closed meanwhile leave the sum, so
+ * only a count that grows says new frames arrived. Throws after `timeoutMs`.
+ */
+export async function framesBackAt(page: Page, who: string, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let previous = await mediaCounters(page);
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = await mediaCounters(page);
+    if (now.videoFramesDecoded > previous.videoFramesDecoded) return now.videoStatsAt;
+    previous = now;
+  }
+  throw new Error(`${who}: no decoded video frame within ${timeoutMs} ms`);
+}

@@ -122,6 +122,36 @@ describe('the mixed recording command', () => {
     expect(publisherOf('abc--2_g6809c_guest-screen_1700000000000-video-1.mjr')).toEqual({ publisher: 'g6809c_guest', role: 'guest', screen: true });
   });
 
+  it('when Janus restarted mid-call (the room made again), then each publisher’s two parts in the one folder share its tile, each at its own time, and both sounds are mixed', () => {
+    const names = [
+      'abc--1_g6809c_guest_1700000000000-video-1.mjr',
+      'abc--1_agent-18_agent_1700000000500-video-1.mjr',
+      'abc--1_g6809c_guest_1700000020000-video-1.mjr',
+      'abc--1_agent-18_agent_1700000020400-video-1.mjr',
+      'abc--1_g6809c_guest_1700000020000-audio-0.mjr',
+    ];
+    const [g1, a1, g2, a2, g2a] = names.map((n) => publisherOf(n));
+    expect(g2).toEqual(g1);
+    expect(a2).toEqual(a1);
+    const args = mixArgs(
+      [
+        track('g1.webm', 'video', 0, g1!.publisher, { role: 'guest' }),
+        track('a1.webm', 'video', 0.5, a1!.publisher, { role: 'agent' }),
+        track('g2.webm', 'video', 20, g2!.publisher, { role: 'guest' }),
+        track('a2.webm', 'video', 20.4, a2!.publisher, { role: 'agent' }),
+        track('g2.opus', 'audio', 20, g2a!.publisher, { role: 'guest' }),
+      ],
+      30,
+      'out.mp4',
+    );
+    const graph = graphOf(args);
+    expect(overlayAt(graph, 2)).toEqual(overlayAt(graph, 0));
+    expect(overlayAt(graph, 3)).toEqual(overlayAt(graph, 1));
+    expect(overlayAt(graph, 0)).not.toEqual(overlayAt(graph, 1));
+    expect(graph.find((f) => f.startsWith('[2:v]'))).toContain('setpts=PTS-STARTPTS+20.000/TB');
+    expect(graph.find((f) => f.startsWith('[4:a]'))).toContain('adelay=20000');
+  });
+
   describe('the file lasts the call', () => {
     // epoch ms of the answer; the tracks' starts in epoch µs
     const answeredAt = 1_800_000_000_000;

@@ -225,15 +225,15 @@ export class MediaSession extends Emitter<MediaEvents> {
   /**
    * Leaves the room and ends every handle and the session ("Media session": hang-up stops tracks, clears
    * timers and closes the peer connection; then detach; then the session is destroyed). Each module
-   * cleans up its own part. `keepCamera`: the session was lost (Janus restarted) and a new one publishes
-   * the same camera: nothing is asked of Janus but the destroy, and our tracks are left running.
+   * cleans up its own part. `lost`: Janus lost the session (it restarted): no `leave` is sent (nothing
+   * would answer it), only the destroy.
    */
   async close(options: CloseOptions = {}): Promise<void> {
     if (this.#connection.ended) return;
     this.#connection.end();
     this.#restarts.stopAll();
     await this.#screen.stop().catch(() => undefined);
-    if (options.keepCamera) this.#publisher.abandon();
+    if (options.lost) this.#publisher.abandon();
     else await this.#publisher.leave();
     await this.#connection.destroy();
   }

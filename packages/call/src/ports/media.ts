@@ -126,7 +126,7 @@ export type MediaEvents = {
 export interface CloseOptions {
   destroyRoom?: boolean;
   hold?: boolean;
-  keepCamera?: boolean;
+  lost?: boolean;
 }
 
 /** Tells one of the media events (a transport's `emit`, handed to the modules it composes). */
@@ -158,7 +158,8 @@ export interface MediaTransport {
   readonly localStream: MediaStream | null;
   /**
    * `hold`: the call is being held (a p2p transport tells its peer with a Jingle session-info first);
-   * `keepCamera`: the session was lost and the call goes on in a new one, which publishes the same tracks
+   * `lost`: Janus lost the session (it restarted): nothing is asked of it but the destroy (the call goes on
+   * in a new session, which publishes clones of the same tracks)
    */
   close(options?: CloseOptions): Promise<void>;
   /** p2p, the guest's side: opens the Jingle session toward the agent who answered (`peer`: full JID) */

@@ -228,17 +228,19 @@ export class CallRoom {
 
   /**
    * The call goes on over `media`, a new session opened (`open`) after `lost`'s was lost (Janus restarted:
-   * docs/protocol.md "Media session lost"): the lost session is let go without stopping our camera, the
-   * others' dead feeds and our screen share end, and we join and publish again with the camera we have,
-   * muted as we were. Resolves false when the call was held or ended meanwhile.
+   * docs/protocol.md "Media session lost"): the lost session is let go, the others' dead feeds and our
+   * screen share end, and we join and publish again with the camera we have (cloned), muted as we were. Resolves false when the call was held or ended meanwhile.
    */
   async rejoin(lost: MediaTransport, media: MediaTransport, plan: Omit<PublishPlan, 'stream'>): Promise<boolean> {
-    void lost.close({ keepCamera: true }).catch(() => undefined);
     const { localScreen, localStream } = this.#options.read();
+    // janus.js stops the tracks a handle published when it cleans the handle up: the new session
+    // publishes clones of our camera and microphone, taken before the lost one is let go
+    const camera = localStream?.clone() ?? null;
+    void lost.close({ lost: true }).catch(() => undefined);
     for (const track of localScreen?.getTracks() ?? []) track.stop();
     const status = screenShareChanged(remoteScreensChanged(this.#options.read().status, 0), false);
     this.#options.write({ remoteFeeds: [], localScreen: null, status });
-    const stream = localStream ? Promise.resolve(localStream) : this.ports.devices.getUserMedia({ video: plan.video });
+    const stream = camera ? Promise.resolve(camera) : this.ports.devices.getUserMedia({ video: plan.video });
     if (!(await this.joinAndPublish(media, { ...plan, stream }))) return false;
     const { muted } = this.#options.read();
     for (const kind of ['audio', 'video'] as const) if (muted[kind]) await media.setMuted(kind, true).catch(() => undefined);

@@ -61,6 +61,11 @@ export class FakeTrack {
   stop(): void {
     this.readyState = 'ended';
   }
+  clone(): FakeTrack {
+    const copy = new FakeTrack(this.kind, this.deviceId);
+    copy.unsendable = this.unsendable;
+    return copy;
+  }
   addEventListener(type: string, listener: () => void): void {
     if (type === 'ended') this.#ended.add(listener);
   }
@@ -91,6 +96,10 @@ export class FakeStream {
   }
   get stopped(): boolean {
     return this.tracks.every((t) => t.readyState === 'ended');
+  }
+  /** new tracks of the same devices (a browser's clone: stopping one leaves the other live) */
+  clone(): FakeStream {
+    return new FakeStream(this.tracks.map((t) => t.clone()));
   }
 }
 
@@ -533,6 +542,8 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
     if (this.closed) return Promise.resolve();
     this.closed = true;
     this.closedWith = options;
+    // as janus.js: a handle's cleanup stops the tracks it published, whatever its caller keeps
+    for (const track of this.published?.stream.getTracks() ?? []) track.stop();
     const room = this.room;
     if (room) {
       if (this.#screenFeedId) this.server.unpublish(room, this.#screenFeedId);

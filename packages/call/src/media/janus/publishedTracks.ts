@@ -155,9 +155,9 @@ export class PublishedTracks {
     return true;
   }
 
-  /** Stops every local track (but the camera's and microphone's with `keepCamera`) and the watermark's drawing. */
-  stop(options: { keepCamera?: boolean } = {}): void {
-    if (!options.keepCamera) for (const track of this.localStream?.getTracks() ?? []) track.stop();
+  /** Stops every local track and the watermark's drawing (the session's close). */
+  stop(): void {
+    for (const track of this.localStream?.getTracks() ?? []) track.stop();
     this.#marked?.stop();
     this.#marked = null;
   }

@@ -177,9 +177,9 @@ export class JanusPublisher {
     this.tracks.stop();
   }
 
-  /** The session was lost (Janus restarted): its peer connection closes, the camera goes on for the next session. */
+  /** The session was lost (Janus restarted): no `leave` (nothing would answer it); its connection and tracks stop. */
   abandon(): void {
     this.#handle?.hangup();
-    this.tracks.stop({ keepCamera: true });
+    this.tracks.stop();
   }
 }
