@@ -63,11 +63,16 @@ vi.mock('janus-gateway', async () => {
           setTimeout(() => success({ type: 'answer', sdp: 'v=0' }), 0);
         },
         handleRemoteJsep: () => undefined,
+        hangup: () => void log.push(`${kind} hangup`),
         detach: () => undefined,
       };
       if (kind === 'subscriber') subscriber = options;
       else publisher = options;
       setTimeout(() => options.success!(handle), 0);
+    }
+    destroy(options?: { success?: () => void }) {
+      log.push('session → destroy');
+      options?.success?.();
     }
   }
   return { default: FakeJanus };
@@ -117,5 +122,25 @@ describe('MediaSession subscription', () => {
     expect(log).toContain('publisher → join');
     expect(joined).toEqual([]);
     expect(log.filter((l) => l.startsWith('subscriber'))).toEqual([]);
+  });
+
+  it('when Janus lost the session (it restarted), then closing it sends no leave (nothing would answer) and still destroys it; a normal close leaves', async () => {
+    const { MediaSession } = await import('../src/media/mediaSession.ts');
+    const { browserClock } = await import('../src/composition.ts');
+    const joined = async () => {
+      const media = new MediaSession({ servers: ['ws://janus.test'], iceServers: [], attempts: 1 }, browserClock);
+      await media.connect();
+      await media.attachPublisher();
+      await media.join({ room: 'call-1', pin: 'PIN' }, 'agent@demo');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      log.length = 0;
+      return media;
+    };
+
+    await (await joined()).close({ lost: true });
+    expect(log).toEqual(['publisher hangup', 'session → destroy']);
+
+    await (await joined()).close();
+    expect(log).toEqual(['publisher → leave', 'session → destroy']);
   });
 });
