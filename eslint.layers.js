@@ -1,9 +1,9 @@
 // The layer order of the repository (docs/architecture.md "Layers"), enforced by lint so that CI fails
 // on a back-edge:
 //
-//   apps/guest, apps/console, apps/widget ──► packages/ui ──┐
-//                 │                                          │ (no import between ui and call)
-//                 └────────────────────────► packages/call ──┴──► packages/contracts
+//   apps/guest, apps/console ──► packages/call-react ──► packages/ui ──┐
+//        │  (and apps/widget)            │                              │ (no import between ui and call)
+//        └───────────────────────────────┴───────────► packages/call ───┴──► packages/contracts
 //   apps/server ─────────────────────────────────────────────────► packages/contracts
 //
 // No app imports another app; no package imports an app; contracts imports no other workspace.
@@ -48,7 +48,7 @@ function forbid(files, groups, message) {
 const zone = (zone) => (zone === 'composition' ? ['**/composition.ts', '**/composition'] : [`**/${zone}/**`]);
 
 /** The workspace ban of packages/call, repeated in each zone's rule (a later config replaces the options). */
-const CALL_WORKSPACE = [...APPS.flatMap(app), ...pkg('ui')];
+const CALL_WORKSPACE = [...APPS.flatMap(app), ...pkg('ui'), ...pkg('call-react')];
 
 /**
  * @param {string[]} zones folders of packages/call/src whose files the rule covers
@@ -84,9 +84,27 @@ export const layerRules = [
   callZone(['agent'], ['guest'], 'the agent engine never imports the guest one'),
   forbid(
     ['packages/ui/**/*.ts', 'packages/ui/**/*.tsx'],
-    [...APPS.flatMap(app), ...pkg('call')],
+    [...APPS.flatMap(app), ...pkg('call'), ...pkg('call-react')],
     'packages/ui imports only packages/contracts (docs/architecture.md "Layers").',
   ),
+  // the in-call UI layer sits on the engine and the components, and reads the engine's types only, so that
+  // no component loads the engine with the guest's first screen (docs/architecture.md "In-call UI")
+  {
+    ...forbid(
+      ['packages/call-react/**/*.ts', 'packages/call-react/**/*.tsx'],
+      [...APPS.flatMap(app), '**/packages/call/**', '**/call/src/**', '@lobby/call/*'],
+      'packages/call-react imports @lobby/call (its types), @lobby/ui and contracts only, never an app (docs/architecture.md "Layers").',
+    ),
+  },
+  {
+    files: ['packages/call-react/**/*.ts', 'packages/call-react/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@lobby/call', allowTypeImports: true, message: 'packages/call-react reads the engine\'s types only: the app hands it the engine (docs/architecture.md "In-call UI").' }] },
+      ],
+    },
+  },
   ...APPS.map((name) =>
     forbid(
       [`apps/${name}/**/*.ts`, `apps/${name}/**/*.tsx`],

@@ -12,6 +12,7 @@ export default defineConfig({
       { test: { name: 'contracts', root: 'packages/contracts', include: ['test/**/*.test.ts'] } },
       { test: { name: 'call', root: 'packages/call', include: ['test/**/*.test.ts'] } },
       { test: { name: 'ui', root: 'packages/ui', include: ['test/**/*.test.ts'] } },
+      { test: { name: 'call-react', root: 'packages/call-react', include: ['test/**/*.test.{ts,tsx}'], environment: 'happy-dom' } },
       {
         test: {
           name: 'server',

@@ -11,12 +11,12 @@ import { layerRules } from '../eslint.layers.js';
 const eslint = new ESLint({
   cwd: process.cwd(),
   overrideConfigFile: true,
-  overrideConfig: [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser } }, ...layerRules],
+  overrideConfig: [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin } }, ...layerRules],
 });
 
 async function restricted(filePath: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
 }
 
 describe('layer order (eslint.layers.js)', () => {
@@ -46,6 +46,12 @@ describe('layer order (eslint.layers.js)', () => {
     ['packages/call/src/room/x.ts', "import { GuestCall } from '../guest/guestCall.ts';"],
     ['packages/call/src/guest/x.ts', "import { AgentDesk } from '../agent/agentDesk.ts';"],
     ['packages/call/src/agent/x.ts', "import type { GuestSnapshot } from '../guest/guestCall.ts';"],
+    // the in-call UI layer
+    ['packages/call-react/src/x.tsx', "import { GuestCall } from '@lobby/call';"],
+    ['packages/call-react/src/x.tsx', "import { useInCall } from '../../../apps/guest/src/state/store.ts';"],
+    ['packages/call-react/src/x.tsx', "import { MediaSession } from '../../call/src/media/mediaSession.ts';"],
+    ['packages/ui/src/x.tsx', "import { CallBar } from '@lobby/call-react';"],
+    ['packages/call/src/x.ts', "import { stageLayout } from '@lobby/call-react';"],
   ])('when %s imports across the layers (%s), then lint fails', async (filePath, source) => {
     expect(await restricted(filePath, source)).toHaveLength(1);
   });
@@ -53,6 +59,8 @@ describe('layer order (eslint.layers.js)', () => {
   it.each([
     ['packages/call/src/x.ts', "import { Company } from '@lobby/contracts';"],
     ['packages/ui/src/x.tsx', "import { Company } from '@lobby/contracts';"],
+    ['packages/call-react/src/x.tsx', "import type { GuestCall } from '@lobby/call';\nimport { IconButton } from '@lobby/ui';"],
+    ['apps/guest/src/x.tsx', "import { CallBar } from '@lobby/call-react';"],
     ['apps/guest/src/x.ts', "import { Button } from '@lobby/ui';\nimport { apiRequest } from '@lobby/call/http';"],
     ['apps/console/src/x.ts', "import { GuestCall } from '@lobby/call';\nimport { Spinner } from '../base/Spinner.tsx';"],
     ['apps/server/src/x.ts', "import { Company } from '@lobby/contracts';"],

@@ -30,12 +30,25 @@ function fakeEngine(store: GuestStore): InCallEngine {
     stopScreenShare: () => Promise.resolve(),
     changeDevices: () => Promise.resolve(),
     setDeviceConfigOpen: (open) => patch({ deviceConfigOpen: open }),
-    setCallVolume: () => undefined,
+    setCallVolume: (callVolume) => patch({ callVolume }),
     setMainUser: () => undefined,
   };
 }
 
-function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}) {
+/** A remote stream as the engine hands it, with one audio track and no video. */
+function fakeRemote(id: string, display: string) {
+  const track = { id: `audio-${id}`, kind: 'audio', readyState: 'live' };
+  const stream = {
+    getAudioTracks: () => [track],
+    getVideoTracks: () => [],
+    getTracks: () => [track],
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  } as unknown as MediaStream;
+  return { id, display, stream };
+}
+
+function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}, remoteStreams: ReturnType<typeof fakeRemote>[] = []) {
   const store = createGuestStore({
     phase: 'ready',
     company: company({ language: language === 'ar' ? 'arabic' : 'english' }),
@@ -43,7 +56,7 @@ function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}) {
     screen: 'ongoing',
     callType: 'video',
     callStartedAt: Date.now() - 5_000,
-    remoteStreams: [],
+    remoteStreams,
   });
   store.getState().setInCall({ engine: fakeEngine(store), status: { ...initialCallStatus(), ...status } });
   render(
@@ -123,6 +136,18 @@ describe('the guest call panels and Escape', () => {
     act(pressEscape);
     expect(store.getState().inCall.status?.isChatOpen).toBe(false);
     expect(store.getState().inCall.status?.deviceConfigOpen).toBe(false);
+  });
+});
+
+describe('the call volume', () => {
+  it('when the guest lowers the volume in the camera and sound panel, then every other participant plays at that volume', async () => {
+    await ensureLanguage('en');
+    renderCall('en', {}, [fakeRemote('1', 'sarah@lobby.local'), fakeRemote('2', 'sup@lobby.local')]);
+    const audios = () => [screen.getByTestId('remote-video'), screen.getByTestId('remote-video-other')].map((tile) => tile.querySelector('audio')!);
+    expect(audios().map((a) => a.volume)).toEqual([1, 1]);
+    fireEvent.click(screen.getByTestId('devices-button'));
+    fireEvent.change(screen.getByTestId('volume-slider'), { target: { value: '0.3' } });
+    await waitFor(() => expect(audios().map((a) => a.volume)).toEqual([0.3, 0.3]));
   });
 });
 

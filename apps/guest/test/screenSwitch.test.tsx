@@ -26,7 +26,9 @@ describe('ScreenSwitch', () => {
   it.each(SCREENS)('when the store says "%s", then that screen is rendered', async (name) => {
     const store = createGuestStore({ phase: 'ready', company: company(), screen: name });
     const { container } = renderAt(store);
-    await expect.poll(() => container.querySelector(`[data-screen="${name}"]`)).not.toBeNull();
+    // screens are lazy chunks: the first import of one is compiled by the test runner on the spot, which
+    // takes over a second on a loaded machine (a wait, not a performance budget: those live in bench/)
+    await expect.poll(() => container.querySelector(`[data-screen="${name}"]`), { timeout: 10_000 }).not.toBeNull();
     expect(container.querySelectorAll('[data-screen]')).toHaveLength(1);
   });
 

@@ -1,20 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import Mic from 'lucide-react/icons/mic';
 import MicOff from 'lucide-react/icons/mic-off';
-import Video from 'lucide-react/icons/video';
-import VideoOff from 'lucide-react/icons/video-off';
-import PhoneOff from 'lucide-react/icons/phone-off';
 import Headphones from 'lucide-react/icons/headphones';
 import Coffee from 'lucide-react/icons/coffee';
-import MessageCircle from 'lucide-react/icons/message-circle';
-import MonitorUp from 'lucide-react/icons/monitor-up';
-import MonitorX from 'lucide-react/icons/monitor-x';
 import Pause from 'lucide-react/icons/pause';
 import Play from 'lucide-react/icons/play';
 import Settings2 from 'lucide-react/icons/settings-2';
-import { useState } from 'react';
 import { CallSettings } from './CallSettings.tsx';
-import { NONE } from '../../state/inCall.ts';
 import { useAgentInCall } from '../../state/store.ts';
 import { useConsoleStore } from '../../state/store.ts';
 import { useAgentActions } from '../../state/agentActions.ts';
@@ -22,8 +13,10 @@ import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
 import { MediaNotice } from './MediaNotice.tsx';
-import { ChatButton, VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, NetworkQuality, stageStyles as stage } from '@lobby/ui';
+import { VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfView, NetworkQuality, stageStyles as stage } from '@lobby/ui';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
+import { CallBar, OthersColumn, callMedia, callPanels, callStageStatus, stageLayout } from '@lobby/call-react';
+import { useShallow } from 'zustand/react/shallow';
 
 /** the buttons the chat and the settings panel give the focus back to when they close */
 const CHAT_BUTTON_ID = 'agent-chat-button';
@@ -32,99 +25,49 @@ const SETTINGS_BUTTON_ID = 'agent-settings-button';
 function CallControls({ video }: { video: boolean }) {
   const { t } = useTranslation(['translation', 'ui']);
   const actions = useAgentActions();
-  const audioMuted = useConsoleStore((s) => s.audioMuted);
-  const videoMuted = useConsoleStore((s) => s.videoMuted);
+  const { audioMuted, videoMuted } = useConsoleStore(useShallow(callMedia));
   const engine = useAgentInCall((s) => s.engine);
-  const chatOpen = useAgentInCall((s) => !!s.status?.isChatOpen);
-  const unread = useAgentInCall((s) => s.status?.unreadMessages ?? 0);
-  const sharing = useAgentInCall((s) => !!s.status?.screenShare);
-  const [sharingBusy, setSharingBusy] = useState(false);
+  const panels = useAgentInCall(useShallow((s) => callPanels(s.status)));
+  const { chatOpen, devicesOpen: settingsOpen } = panels;
   const held = useAgentInCall((s) => s.held);
-  const settingsOpen = useAgentInCall((s) => !!s.status?.deviceConfigOpen);
-  const canShare = typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getDisplayMedia;
-  const toggleShare = async () => {
-    if (!engine) return;
-    setSharingBusy(true);
-    try {
-      if (sharing) await engine.stopScreenShare();
-      else await engine.startScreenShare();
-    } catch {
-      // refused or cancelled: nothing is shared
-    } finally {
-      setSharingBusy(false);
-    }
-  };
   return (
-    <div className={styles.controls} role="toolbar" aria-label={t('ui:call.controls')}>
-      <IconButton
-        label={audioMuted ? t('ui:call.unmuteAudio') : t('ui:call.muteAudio')}
-        icon={audioMuted ? <MicOff size={22} /> : <Mic size={22} />}
-        tone={audioMuted ? 'off' : 'default'}
-        onClick={() => actions.toggleAudio()}
-        data-testid="agent-mute-audio-button"
-        data-muted={audioMuted}
-      />
-      {video ? (
-        <IconButton
-          label={videoMuted ? t('ui:call.cameraOn') : t('ui:call.cameraOff')}
-          icon={videoMuted ? <VideoOff size={22} /> : <Video size={22} />}
-          tone={videoMuted ? 'off' : 'default'}
-          onClick={() => actions.toggleVideo()}
-          data-testid="agent-mute-video-button"
-          data-muted={videoMuted}
-        />
-      ) : null}
-      {engine ? (
-        <IconButton
-          label={held ? t('inCall.resume') : t('inCall.hold')}
-          icon={held ? <Play size={22} /> : <Pause size={22} />}
-          tone={held ? 'off' : 'default'}
-          onClick={() => (held ? engine.resume() : void engine.hold())}
-          data-testid="agent-hold-button"
-          data-held={held}
-        />
-      ) : null}
-      {engine && canShare && !held ? (
-        <IconButton
-          label={sharing ? t('ui:call.stopSharing') : t('ui:call.shareScreen')}
-          icon={sharing ? <MonitorX size={22} /> : <MonitorUp size={22} />}
-          tone={sharing ? 'off' : 'default'}
-          disabled={sharingBusy}
-          onClick={() => void toggleShare()}
-          data-testid="agent-screen-share-button"
-          data-sharing={sharing}
-        />
-      ) : null}
-      {engine ? (
-        <IconButton
-          label={settingsOpen ? t('inCall.closeSettings') : t('inCall.openSettings')}
-          icon={<Settings2 size={22} />}
-          onClick={() => engine.setDeviceConfigOpen(!settingsOpen)}
-          id={SETTINGS_BUTTON_ID}
-          data-testid="agent-settings-button"
-          aria-expanded={settingsOpen}
-        />
-      ) : null}
-      {engine ? (
-        <ChatButton
-          id={CHAT_BUTTON_ID}
-          open={chatOpen}
-          unread={unread}
-          icon={<MessageCircle size={22} />}
-          onToggle={() => engine.setChatOpen(!chatOpen)}
-          data-testid="agent-chat-toggle-button"
-          badgeTestId="agent-chat-unread"
-        />
-      ) : null}
+    <CallBar
+      className={styles.controls}
+      idPrefix="agent-"
+      iconSize={22}
+      video={video}
+      engine={engine}
+      canShareNow={!held}
+      muted={{ audio: audioMuted, video: videoMuted }}
+      actions={actions}
+      panels={panels}
+      leading={
+        engine ? (
+          <IconButton
+            label={held ? t('inCall.resume') : t('inCall.hold')}
+            icon={held ? <Play size={22} /> : <Pause size={22} />}
+            tone={held ? 'off' : 'default'}
+            onClick={() => (held ? engine.resume() : void engine.hold())}
+            data-testid="agent-hold-button"
+            data-held={held}
+          />
+        ) : null
+      }
+      devices={
+        engine
+          ? {
+              id: SETTINGS_BUTTON_ID,
+              label: settingsOpen ? t('inCall.closeSettings') : t('inCall.openSettings'),
+              icon: <Settings2 size={22} />,
+              testId: 'agent-settings-button',
+              onToggle: () => engine.setDeviceConfigOpen(!settingsOpen),
+            }
+          : undefined
+      }
+      chat={engine ? { id: CHAT_BUTTON_ID, onToggle: () => engine.setChatOpen(!chatOpen) } : undefined}
+    >
       <TransferControl />
-      <IconButton
-        label={t('ui:call.hangup')}
-        icon={<PhoneOff size={24} />}
-        tone="danger"
-        onClick={() => void actions.hangup()}
-        data-testid="agent-hangup-button"
-      />
-    </div>
+    </CallBar>
   );
 }
 
@@ -169,22 +112,14 @@ function RunningCalls() {
 export function CallArea() {
   const { t } = useTranslation(['translation', 'ui']);
   const call = useConsoleStore((s) => s.activeCall);
-  const localStream = useConsoleStore((s) => s.localStream);
-  const remoteStreams = useConsoleStore((s) => s.remoteStreams);
-  const videoMuted = useConsoleStore((s) => s.videoMuted);
+  const { localStream, remoteStreams, videoMuted, networkQuality } = useConsoleStore(useShallow(callMedia));
   const mediaNotice = useConsoleStore((s) => s.mediaNotice);
-  const networkQuality = useConsoleStore((s) => s.networkQuality);
   const away = useConsoleStore((s) => s.availability === 'away');
   const elapsed = useElapsed(call?.startedAt ?? null);
   const engine = useAgentInCall((s) => s.engine);
-  const isZoomed = useAgentInCall((s) => !!s.status?.isZoomed);
-  const chatOpen = useAgentInCall((s) => !!s.status?.isChatOpen);
-  const mutedAudio: readonly string[] = useAgentInCall((s) => s.status?.mutedAudioJIDs ?? NONE);
-  const mutedVideo: readonly string[] = useAgentInCall((s) => s.status?.mutedVideoJIDs ?? NONE);
+  const { mainUser, zoomed: isZoomed, chatOpen, devicesOpen: settingsOpen, mutedAudio, mutedVideo } = useAgentInCall(useShallow((s) => callStageStatus(s.status)));
   const localScreen = useAgentInCall((s) => s.localScreen);
   const held = useAgentInCall((s) => s.held);
-  const settingsOpen = useAgentInCall((s) => !!s.status?.deviceConfigOpen);
-  const mainUser = useAgentInCall((s) => s.status?.mainUser ?? null);
   const volumes = useAgentInCall((s) => s.volumes);
   const speakerId = useAgentInCall((s) => s.speakerId);
 
@@ -205,14 +140,12 @@ export function CallArea() {
     );
   }
 
-  const cameras = remoteStreams.filter((r) => !r.display.endsWith('-screen'));
-  const screens = remoteStreams.filter((r) => r.display.endsWith('-screen'));
   // the main picture is the participant the agent chose (mainUser), else the guest's camera; other
   // agents (a supervisor) are small tiles
   // the guest's media and presence carry its username (the call id's first part); guestName is for people
   const guestNick = call.callId.split('--')[0] ?? '';
-  const guestFeed = cameras.find((r) => r.display === guestNick) ?? null;
-  const remote = cameras.find((r) => r.display === mainUser) ?? guestFeed ?? cameras[0] ?? null;
+  const layout = stageLayout({ feeds: remoteStreams, mainUser, zoomed: isZoomed, preferred: guestNick });
+  const { cameras, main: remote, preferredFeed: guestFeed, zoomedScreen } = layout;
   const remoteIsGuest = remote !== null && remote === guestFeed;
   const remoteName = remote && !remoteIsGuest ? remote.display : call.guestName;
   const volumeOf = (display: string | undefined) => (display === undefined ? 1 : (volumes[display] ?? 1));
@@ -220,9 +153,6 @@ export function CallArea() {
     display: r.display,
     name: r === guestFeed ? call.guestName : r.display,
   }));
-  const others = cameras.filter((r) => r !== remote);
-  const screen = screens[0] ?? null;
-  const zoomedScreen = screen && isZoomed ? screen : null;
   const isGuest = (jid: string) => jid === guestNick || jid.split('@')[0] === guestNick;
   const guestAudioMuted = mutedAudio.some(isGuest);
   const guestVideoMuted = mutedVideo.some(isGuest);
@@ -298,22 +228,15 @@ export function CallArea() {
         {video ? (
           <SelfView className={styles.self} stream={localStream} videoOff={videoMuted} label={t('ui:call.you')} cameraOffLabel={t('ui:call.cameraIsOff')} />
         ) : null}
-        <StageOthers
+        <OthersColumn
           className={styles.others}
-          screen={screen}
-          zoomed={!!zoomedScreen}
-          onZoom={() => engine?.setZoomed(true)}
-          screenLabel={t('ui:call.sharedScreen')}
-          zoomLabel={t('ui:call.showScreenLarge')}
-        >
-          {others.map((o) =>
-            video ? (
-              <VideoTile key={o.id} className={stage.otherTile} stream={o.stream} peer={o.id} label={o === guestFeed ? call.guestName : o.display} volume={volumeOf(o.display)} sinkId={speakerId} data-testid="remote-video-other" />
-            ) : (
-              <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} volume={volumeOf(o.display)} sinkId={speakerId} data-testid="remote-video-other" />
-            ),
-          )}
-        </StageOthers>
+          layout={layout}
+          engine={engine}
+          video={video}
+          nameOf={(o) => (o === guestFeed ? call.guestName : o.display)}
+          volumeOf={(o) => volumeOf(o.display)}
+          sinkId={speakerId}
+        />
         {held ? (
           <p className={`${stage.pill} ${styles.note}`} role="status" data-testid="agent-on-hold">
             <Pause size={14} aria-hidden="true" /> {t('inCall.onHold')}

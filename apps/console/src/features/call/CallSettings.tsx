@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DeviceSelect, SidePanel, sidePanelStyles } from '@lobby/ui';
+import { SidePanel } from '@lobby/ui';
+import { DeviceFields, VolumeSlider } from '@lobby/call-react';
 import { useConsoleStore } from '../../state/store.ts';
 import { useAgentInCall } from '../../state/store.ts';
-import { useInputDevices } from './useDevices.ts';
 import styles from './CallSettings.module.css';
 
 export interface Participant {
@@ -31,25 +30,7 @@ export function CallSettings({ video, participants, main, onClose, openerId }: {
   const engine = useAgentInCall((s) => s.engine);
   const volumes = useAgentInCall((s) => s.volumes);
   const localStream = useConsoleStore((s) => s.localStream);
-  const { cameras, microphones, speakers } = useInputDevices();
   const speakerId = useAgentInCall((s) => s.speakerId);
-  const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const current = (kind: 'audio' | 'video') =>
-    (kind === 'audio' ? localStream?.getAudioTracks()[0] : localStream?.getVideoTracks()[0])?.getSettings().deviceId ?? '';
-
-  const change = async (choice: { audioDeviceId?: string; videoDeviceId?: string }) => {
-    if (!engine) return;
-    setFailed(false);
-    setBusy(true);
-    try {
-      await engine.changeDevices(choice);
-    } catch {
-      setFailed(true);
-    } finally {
-      setBusy(false);
-    }
-  };
   const setVolume = useConsoleStore((s) => s.setVolume);
   const setSpeakerId = useConsoleStore((s) => s.setSpeakerId);
   return (
@@ -61,42 +42,15 @@ export function CallSettings({ video, participants, main, onClose, openerId }: {
       data-testid="agent-settings-panel"
       aria-labelledby="call-settings-title"
     >
-        {video ? (
-          <DeviceSelect
-            label={t('ui:call.camera')}
-            devices={cameras}
-            value={current('video')}
-            disabled={busy}
-            onChange={(id) => void change({ videoDeviceId: id })}
-            unnamed={t('ui:call.device')}
-            data-testid="agent-camera-select"
-          />
-        ) : null}
-        <DeviceSelect
-          label={t('ui:call.microphone')}
-          devices={microphones}
-          value={current('audio')}
-          disabled={busy}
-          onChange={(id) => void change({ audioDeviceId: id })}
-          unnamed={t('ui:call.device')}
-          data-testid="agent-microphone-select"
+        <DeviceFields
+          engine={engine}
+          localStream={localStream}
+          video={video}
+          idPrefix="agent-"
+          speakerId={speakerId}
+          onSpeaker={setSpeakerId}
+          speakerLabel={t('inCall.speaker')}
         />
-        {speakers.length ? (
-          <DeviceSelect
-            label={t('inCall.speaker')}
-            devices={speakers}
-            value={speakerId}
-            onChange={setSpeakerId}
-            unnamed={t('ui:call.device')}
-            defaultIsEmpty
-            data-testid="agent-speaker-select"
-          />
-        ) : null}
-        {failed ? (
-          <p className={sidePanelStyles.error} role="alert">
-            {t('ui:call.deviceFailed')}
-          </p>
-        ) : null}
         {participants.length ? (
           <fieldset className={styles.group}>
             <legend className={styles.legend}>{t('inCall.participants')}</legend>
@@ -105,15 +59,11 @@ export function CallSettings({ video, participants, main, onClose, openerId }: {
                 <bdi className={styles.name}>{p.name}</bdi>
                 <label className={styles.volume}>
                   <span className="visually-hidden">{t('inCall.volumeOf', { name: p.name })}</span>
-                  <input
-                    type="range"
-                    min={0}
-                    max={1}
-                    step={0.05}
+                  <VolumeSlider
                     value={volumes[p.display] ?? 1}
-                    aria-valuetext={`${Math.round((volumes[p.display] ?? 1) * 100)}%`}
-                    onChange={(e) => setVolume(p.display, Number(e.target.value))}
-                    data-testid="participant-volume"
+                    valueText={`${Math.round((volumes[p.display] ?? 1) * 100)}%`}
+                    onChange={(v) => setVolume(p.display, v)}
+                    testId="participant-volume"
                   />
                 </label>
                 {participants.length > 1 ? (

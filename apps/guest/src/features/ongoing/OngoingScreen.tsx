@@ -6,12 +6,13 @@ import Pause from 'lucide-react/icons/pause';
 import { useGuestStore } from '../../state/store.ts';
 import { CallControls } from './CallControls.tsx';
 import { HoldPage } from '../hold/HoldPage.tsx';
-import { DevicePanel, useRemoteAudioSettings } from '../devices/DevicePanel.tsx';
-import { useState } from 'react';
+import { DevicePanel } from '../devices/DevicePanel.tsx';
 import { NONE } from '../../state/inCall.ts';
 import { useInCall } from '../../state/store.ts';
 import styles from './OngoingScreen.module.css';
-import { VideoTile, Avatar, Spinner, useElapsed, ScreenTile, SelfView, StageOthers, NetworkQuality, stageStyles as stage } from '@lobby/ui';
+import { VideoTile, Avatar, Spinner, useElapsed, ScreenTile, SelfView, NetworkQuality, stageStyles as stage } from '@lobby/ui';
+import { OthersColumn, callMedia, callStageStatus, stageLayout } from '@lobby/call-react';
+import { useShallow } from 'zustand/react/shallow';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
 
 /** The call itself: remote video large with a self-view, or the voice layout with the agent's avatar. */
@@ -19,35 +20,23 @@ export function OngoingScreen() {
   const { t } = useTranslation(['translation', 'ui']);
   const company = useGuestStore((s) => s.company);
   const callType = useGuestStore((s) => s.callType);
-  const localStream = useGuestStore((s) => s.localStream);
-  const remoteStreams = useGuestStore((s) => s.remoteStreams);
-  const videoMuted = useGuestStore((s) => s.videoMuted);
-  const audioMuted = useGuestStore((s) => s.audioMuted);
+  const { localStream, remoteStreams, videoMuted, audioMuted, networkQuality } = useGuestStore(useShallow(callMedia));
   const callStartedAt = useGuestStore((s) => s.callStartedAt);
-  const networkQuality = useGuestStore((s) => s.networkQuality);
   const elapsed = useElapsed(callStartedAt);
-  const cameras = remoteStreams.filter((r) => !r.display.endsWith('-screen'));
-  const screens = remoteStreams.filter((r) => r.display.endsWith('-screen'));
-  const mainUser = useInCall((s) => s.status?.mainUser ?? null);
-  const isZoomed = useInCall((s) => !!s.status?.isZoomed);
-  const chatOpen = useInCall((s) => !!s.status?.isChatOpen);
-  const mutedAudio: readonly string[] = useInCall((s) => s.status?.mutedAudioJIDs ?? NONE);
-  const mutedVideo: readonly string[] = useInCall((s) => s.status?.mutedVideoJIDs ?? NONE);
+  const { mainUser, zoomed: isZoomed, chatOpen, devicesOpen: deviceConfigOpen, mutedAudio, mutedVideo } = useInCall(useShallow((s) => callStageStatus(s.status)));
   const localScreen = useInCall((s) => s.localScreen);
   const engine = useInCall((s) => s.engine);
   const peers = useInCall((s) => s.status?.peers ?? NONE);
   /** the name an agent announced (docs/protocol.md), never its address */
   const nameOf = (display: string) => peers.find((p) => p.peerJID === display)?.name ?? t('call.agent');
   const onHold = useInCall((s) => s.status?.peerCall === 'Paused');
-  const deviceConfigOpen = useInCall((s) => !!s.status?.deviceConfigOpen);
-  const [root, setRoot] = useState<HTMLElement | null>(null);
-  useRemoteAudioSettings(root);
+  // the call's volume and the chosen speaker go to every remote tile (docs/protocol.md "Devices during the call")
+  const volume = useInCall((s) => s.status?.callVolume ?? 1);
+  const sinkId = useInCall((s) => s.sinkId);
   const watermark = company?.streamWatermark === 'visible';
   const watermarkLogo = company?.waterMarkLogo && /^https?:\/\//.test(company.waterMarkLogo) ? company.waterMarkLogo : null;
-  const remote = cameras.find((r) => r.display === mainUser) ?? cameras[0] ?? null;
-  const others = cameras.filter((r) => r !== remote);
-  const screen = screens[0] ?? null;
-  const zoomedScreen = screen && isZoomed ? screen : null;
+  const layout = stageLayout({ feeds: remoteStreams, mainUser, zoomed: isZoomed });
+  const { main: remote, others, screen, zoomedScreen } = layout;
   const agentName = remote ? nameOf(remote.display) : t('call.agent');
   // the agent's picture from its console account (peers profileImageUrl); else its initial
   const agentImage = remote ? peers.find((p) => p.peerJID === remote.display)?.profileImageUrl : undefined;
@@ -76,7 +65,7 @@ export function OngoingScreen() {
   );
 
   return (
-    <section ref={setRoot} className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} data-side-panel={chatOpen || deviceConfigOpen} aria-label={video ? t('ui:call.videoCall') : t('ui:call.voiceCall')}>
+    <section className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} data-side-panel={chatOpen || deviceConfigOpen} aria-label={video ? t('ui:call.videoCall') : t('ui:call.voiceCall')}>
       <MediaNotice />
       {video ? (
         <div className={styles.stage} data-zoomed={!!zoomedScreen}>
@@ -87,6 +76,8 @@ export function OngoingScreen() {
             stream={remote?.stream ?? null}
             peer={remote?.id}
             label={remote ? agentName : undefined}
+            volume={volume}
+            sinkId={sinkId}
             data-testid="remote-video"
             placeholder={
               remote ? (
@@ -109,18 +100,15 @@ export function OngoingScreen() {
             }
           />
           <SelfView className={styles.self} stream={localStream} videoOff={videoMuted} label={t('ui:call.you')} cameraOffLabel={t('ui:call.cameraIsOff')} iconSize={22} />
-          <StageOthers
+          <OthersColumn
             className={styles.others}
-            screen={screen}
-            zoomed={!!zoomedScreen}
-            onZoom={() => engine?.setZoomed(true)}
-            screenLabel={t('ui:call.sharedScreen')}
-            zoomLabel={t('ui:call.showScreenLarge')}
-          >
-            {others.map((o) => (
-              <VideoTile key={o.id} className={stage.otherTile} stream={o.stream} peer={o.id} label={nameOf(o.display)} data-testid="remote-video-other" />
-            ))}
-          </StageOthers>
+            layout={layout}
+            engine={engine}
+            video
+            nameOf={(o) => nameOf(o.display)}
+            volumeOf={() => volume}
+            sinkId={sinkId}
+          />
           {localScreen ? (
             <p className={`${stage.pill} ${styles.sharingNote}`} role="status" data-testid="sharing-note">
               {t('ui:call.youAreSharing')}
@@ -143,10 +131,12 @@ export function OngoingScreen() {
             audioOnly
             stream={remote?.stream ?? null}
             peer={remote?.id}
+            volume={volume}
+            sinkId={sinkId}
             data-testid="remote-video"
           />
           {others.map((o) => (
-            <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} data-testid="remote-video-other" />
+            <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} volume={volume} sinkId={sinkId} data-testid="remote-video-other" />
           ))}
           {screen ? (
             <VideoTile className={styles.voiceScreen} stream={screen.stream} peer={screen.id} fit="contain" label={t('ui:call.sharedScreen')} data-testid="remote-screen" />
