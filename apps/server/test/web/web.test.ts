@@ -193,6 +193,7 @@ describe('front ends, proxies and security headers', () => {
       pin: 'pin',
       secret: 'secret',
       created_at: t.clock.now,
+      janus_node: 'janus-1',
     });
     const token = createJanusTokens(t.config.janusTokenSecret).mint('g1--room', 60, {
       role: 'guest',

@@ -10,7 +10,10 @@
  *   up (the gate calls startRecording: recordingStart.ts says when and why) — not while the guest waits,
  *   nor while the agent's browser sets up its devices, during which the guest still sees "waiting"
  *   (the agent's set-up would be recorded as a silent, empty start);
- * - destroyed by the server when the call ends (or is held: the call continues in a new room).
+ * - destroyed by the server when the call ends (or is held: the call continues in a new room);
+ * - placed on one Janus node, the least loaded serving one (janusNodes.ts), recorded on the room's row:
+ *   every later request about the room (recording, destroy, the stale sweep, the gate's routing) goes to
+ *   that node.
  *
  * A grant is the room id, its pin and a Janus token for that room alone (janusTokens.ts), handed only in
  * authenticated answers to the call's guest and to its company's console users.
@@ -19,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
 import type { JanusVideoroomAdmin } from './janusAdmin.ts';
+import type { JanusNodes } from './janusNodes.ts';
 import { NO_SUCH_ROOM, ROOM_EXISTS, JanusAdminError } from './janusAdmin.ts';
 import type { JanusTokens, Participant } from './janusTokens.ts';
 
@@ -41,6 +45,11 @@ export interface MediaRooms {
   recordArmed(callId: string): Promise<boolean>;
   /** The room's secret for the gate, which names each publisher's recording (null: no such room). */
   secretOf(callId: string): Promise<string | null>;
+  /**
+   * The Janus node of the call's room, open or destroyed (the gate routes the room's requests there);
+   * null when there is no such room, or it was made before nodes were recorded (the first node).
+   */
+  nodeOf(callId: string): Promise<string | null>;
   /** Destroys the call's room (best effort: a room Janus no longer has is fine). */
   end(callId: string): Promise<void>;
   /**
@@ -78,7 +87,8 @@ const randomPin = () => randomBytes(12).toString('hex');
 
 export function createMediaRooms(deps: {
   repo: ReturnType<typeof createMediaRoomsRepository>;
-  janus: JanusVideoroomAdmin;
+  /** where a new room goes (`place`) and each node's admin client */
+  nodes: Pick<JanusNodes, 'place' | 'admin'>;
   tokens: JanusTokens;
   recordingsRoot: string;
   /** a token outlives the longest call the console still lists (LOBBY_OPEN_CALL_HOURS) */
@@ -86,7 +96,9 @@ export function createMediaRooms(deps: {
   now: () => number;
   log?: (message: string, error?: unknown) => void;
 }): MediaRooms {
-  const { repo, janus, tokens } = deps;
+  const { repo, nodes, tokens } = deps;
+  /** the admin client of the node the call's room is on */
+  const janusOf = async (callId: string) => nodes.admin((await repo.byCallId(callId))?.janus_node ?? null);
   const grant = (room: string, pin: string, participant: Participant): MediaGrant => {
     const t = tokens.mint(room, deps.tokenTtlSeconds, participant);
     return { room, pin, token: t.token, expires_in: t.expiresIn };
@@ -96,14 +108,15 @@ export function createMediaRooms(deps: {
       const me: Participant = { role: 'guest', username };
       const existing = await repo.byCallId(callId);
       if (existing) return grant(callId, existing.pin, me);
-      const row = { call_id: callId, company_id: companyId, pin: randomPin(), secret: random(24), created_at: deps.now() };
+      const node = await nodes.place();
+      const row = { call_id: callId, company_id: companyId, pin: randomPin(), secret: random(24), created_at: deps.now(), janus_node: node };
       if (!(await repo.add(row))) {
         const raced = await repo.byCallId(callId);
         if (!raced) throw new Error('media room vanished');
         return grant(callId, raced.pin, me);
       }
       try {
-        await janus.create({
+        await nodes.admin(node).create({
           room: callId,
           pin: row.pin,
           secret: row.secret,
@@ -125,7 +138,7 @@ export function createMediaRooms(deps: {
       return grant(callId, row.pin, { role: 'agent', username });
     },
     async startRecording(callId) {
-      await startArmedRecording(repo, janus, callId);
+      await startArmedRecording(repo, await janusOf(callId), callId);
     },
     async recordArmed(callId) {
       const row = await repo.byCallId(callId);
@@ -135,6 +148,9 @@ export function createMediaRooms(deps: {
       const row = await repo.byCallId(callId);
       return row && row.destroyed_at === null ? row.secret : null;
     },
+    async nodeOf(callId) {
+      return (await repo.byCallId(callId))?.janus_node ?? null;
+    },
     async sweepStale() {
       for (const callId of await repo.openBefore(deps.now() - deps.tokenTtlSeconds * 1000)) await this.end(callId);
     },
@@ -142,7 +158,7 @@ export function createMediaRooms(deps: {
       const row = await repo.byCallId(callId);
       if (!row || row.destroyed_at !== null) return;
       try {
-        await janus.destroy(callId, row.secret);
+        await nodes.admin(row.janus_node).destroy(callId, row.secret);
         await repo.setDestroyed(callId, deps.now());
       } catch (error) {
         deps.log?.(`destroying the media room of ${callId} failed`, error);
