@@ -4,7 +4,12 @@ import { seedDemo } from '../../src/db/seed.ts';
 import { createJanusNodesRepository } from '../../src/repositories/janusNodes.ts';
 import { createMediaRoomsRepository } from '../../src/repositories/mediaRooms.ts';
 import type { JanusVideoroomAdmin, RoomSpec } from '../../src/services/media/janusAdmin.ts';
-import { createJanusNodes, HEALTH_FRESH_MS, NoJanusNodeError, type NodeHealth } from '../../src/services/media/janusNodes.ts';
+import {
+  createJanusNodes,
+  HEALTH_FRESH_MS,
+  NoJanusNodeError,
+  type NodeHealth,
+} from '../../src/services/media/janusNodes.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
 import { createMediaRooms } from '../../src/services/media/mediaRooms.ts';
 import { DEMO, dialects, freshDb, type TestDb } from '../helpers/context.ts';
@@ -73,14 +78,22 @@ for (const dialect of dialects()) {
       health['janus-b'] = { healthy: true, sessions: 7 };
       delete health['janus-a'];
       const { repo, nodes } = await make();
-      expect((await repo.list()).map((r) => [r.name, r.state, r.sessions, r.checked_at, r.healthy_at])).toEqual([
+      expect(
+        (await repo.list()).map((r) => [r.name, r.state, r.sessions, r.checked_at, r.healthy_at]),
+      ).toEqual([
         ['janus-a', 'down', 0, now, null],
         ['janus-b', 'serving', 7, now, now],
       ]);
       now += 5000;
       health['janus-a'] = { healthy: true, sessions: 2 };
       await nodes.checkHealth();
-      expect(await repo.byName('janus-a')).toMatchObject({ state: 'serving', sessions: 2, healthy_at: now, ws_url: A.wsUrl, admin_url: A.adminUrl });
+      expect(await repo.byName('janus-a')).toMatchObject({
+        state: 'serving',
+        sessions: 2,
+        healthy_at: now,
+        ws_url: A.wsUrl,
+        admin_url: A.adminUrl,
+      });
     });
 
     it('when calls open, then each room goes on the node with the fewest open rooms and its row names it; an ended room frees its place', async () => {
@@ -115,9 +128,17 @@ for (const dialect of dialects()) {
       expect((await repo.byName('janus-a'))?.state).toBe('draining');
       await call(rooms, 'gab--D2');
       await call(rooms, 'gab--D3');
-      expect([(await roomsRepo.byCallId('gab--D2'))?.janus_node, (await roomsRepo.byCallId('gab--D3'))?.janus_node]).toEqual(['janus-b', 'janus-b']);
+      expect([
+        (await roomsRepo.byCallId('gab--D2'))?.janus_node,
+        (await roomsRepo.byCallId('gab--D3'))?.janus_node,
+      ]).toEqual(['janus-b', 'janus-b']);
       // the drained node's call goes on there: its recording and its end reach it
-      await rooms.grantAgent({ callId: 'gab--D1', companyId: DEMO.companyId, username: 'agent-18', record: true });
+      await rooms.grantAgent({
+        callId: 'gab--D1',
+        companyId: DEMO.companyId,
+        username: 'agent-18',
+        record: true,
+      });
       await rooms.startRecording('gab--D1');
       await rooms.end('gab--D1');
       expect(janus.calls.filter((c) => c.room === 'gab--D1').map((c) => [c.op, c.node])).toEqual([
@@ -160,12 +181,23 @@ for (const dialect of dialects()) {
       const { janus, rooms, roomsRepo } = await make();
       await t.db.kysely
         .insertInto('media_rooms' as never)
-        .values({ call_id: 'gab--Old', company_id: DEMO.companyId, pin: 'p', secret: 's', created_at: now, recording: 0, record_armed: 0 } as never)
+        .values({
+          call_id: 'gab--Old',
+          company_id: DEMO.companyId,
+          pin: 'p',
+          secret: 's',
+          created_at: now,
+          recording: 0,
+          record_armed: 0,
+        } as never)
         .execute();
       await call(rooms, 'gab--N1');
       expect((await roomsRepo.byCallId('gab--N1'))?.janus_node).toBe('janus-b');
       await rooms.end('gab--Old');
-      expect(janus.calls.find((c) => c.room === 'gab--Old')).toMatchObject({ op: 'destroy', node: 'janus-a' });
+      expect(janus.calls.find((c) => c.room === 'gab--Old')).toMatchObject({
+        op: 'destroy',
+        node: 'janus-a',
+      });
     });
   });
 }
