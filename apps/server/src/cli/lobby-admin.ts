@@ -5,7 +5,10 @@
  *   node apps/server/src/cli/lobby-admin.ts create-company --name "Acme" --host support.acme.com \
  *     --admin-email ops@acme.com [--admin-name "Ops"]
  *
- * The administrator's password is read from LOBBY_ADMIN_PASSWORD, or generated and printed once.
+ *   node apps/server/src/cli/lobby-admin.ts janus-nodes | janus-drain NAME | janus-undrain NAME
+ *
+ * The administrator's password is read from LOBBY_ADMIN_PASSWORD, or generated and printed once. The Janus
+ * node commands are cli/janusNodeCommands.ts.
  * Migrates the database first. Exits 0 on success, 2 on a usage or input error (naming the field).
  */
 import crypto from 'node:crypto';
@@ -14,12 +17,26 @@ import { loadConfig } from '../config.ts';
 import { createCompany } from '../db/createCompany.ts';
 import { openDb } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { JANUS_COMMANDS, JANUS_USAGE, runJanusCommand } from './janusNodeCommands.ts';
 
-const USAGE =
-  'usage: lobby-admin create-company --name NAME --host HOST --admin-email EMAIL [--admin-name NAME]';
+const USAGE = `usage: lobby-admin create-company --name NAME --host HOST --admin-email EMAIL [--admin-name NAME]\n${JANUS_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command !== undefined && JANUS_COMMANDS.has(command)) {
+    const config = loadConfig({
+      ...process.env,
+      NODE_ENV: process.env.NODE_ENV ?? 'production',
+      LOBBY_SEED_DEMO: '',
+    });
+    const db = openDb(config.databaseUrl);
+    try {
+      await migrateToLatest(db);
+      return await runJanusCommand(command, rest, config, db);
+    } finally {
+      await db.close();
+    }
+  }
   if (command !== 'create-company') {
     console.error(USAGE);
     return 2;
