@@ -189,7 +189,7 @@ for (const dialect of dialects()) {
           created_at: now,
           recording: 0,
           record_armed: 0,
-        } as never)
+        })
         .execute();
       await call(rooms, 'gab--N1');
       expect((await roomsRepo.byCallId('gab--N1'))?.janus_node).toBe('janus-b');

@@ -79,7 +79,7 @@ describe('the gate routes each request to its room’s Janus node', () => {
       startRecording: () => Promise.resolve(),
       nodeOf: (room: string) => Promise.resolve(placed.get(room) ?? null),
     };
-    app = Fastify() as unknown as App;
+    app = Fastify();
     // the default sessions (one node's) are not used: each node's come from the router
     registerJanusGate(
       app,
