@@ -25,6 +25,8 @@ export interface NodeHealth {
 }
 
 export class NoJanusNodeError extends Error {
+  /** the answer to the grant that needed a room: the media service is unavailable, not the client's mistake */
+  readonly statusCode = 503;
   constructor() {
     super('janus: no Janus node is serving (every node is down or draining)');
     this.name = 'NoJanusNodeError';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJanusNodesRepository } from '../../../../src/repositories/janusNodes.ts';
 import { createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
 import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
@@ -15,7 +16,8 @@ describe.each(dialects())('guest media grant (%s)', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  const media = (token: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/call-report/media', headers: bearer(token), payload });
+  const media = (token: string, payload: object) =>
+    t.app.inject({ method: 'POST', url: '/api/call-report/media', headers: bearer(token), payload });
 
   it('when a guest asks for its open call, then it gets the grant the media rooms give for that call', async () => {
     const g = await registerGuest(t.app);
@@ -23,7 +25,13 @@ describe.each(dialects())('guest media grant (%s)', (dialect) => {
     const res = await media(g.access_token, { call_id: call.callId, webview: true });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ data: { token: string } }>().data.token).toBe(`token-${call.callId}`);
-    expect(rooms.grants.at(-1)).toEqual({ side: 'guest', callId: call.callId, companyId: g.companyId, username: g.username, webview: true });
+    expect(rooms.grants.at(-1)).toEqual({
+      side: 'guest',
+      callId: call.callId,
+      companyId: g.companyId,
+      username: g.username,
+      webview: true,
+    });
   });
 
   it("when a guest asks for another guest's call, then 403 and no grant", async () => {
@@ -40,8 +48,49 @@ describe.each(dialects())('guest media grant (%s)', (dialect) => {
   it('when the call has ended, then 409', async () => {
     const g = await registerGuest(t.app);
     const call = await openCall(t.app, g);
-    const ended = await t.app.inject({ method: 'PUT', url: '/api/call-report/update-timestamp', headers: bearer(g.access_token), payload: { call_id: call.callId, call_ended_timestamp: true } });
+    const ended = await t.app.inject({
+      method: 'PUT',
+      url: '/api/call-report/update-timestamp',
+      headers: bearer(g.access_token),
+      payload: { call_id: call.callId, call_ended_timestamp: true },
+    });
     expect(ended.statusCode).toBe(200);
     expect((await media(g.access_token, { call_id: call.callId })).statusCode).toBe(409);
+  });
+});
+
+/** docs/operations.md "Several Janus nodes": no serving node is the media service's outage, not the guest's mistake. */
+describe.each(dialects())('guest media grant with every Janus node down or drained (%s)', (dialect) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    const node = (name: string, port: number) => ({
+      name,
+      wsUrl: `ws://127.0.0.1:${port}`,
+      httpUrl: `http://127.0.0.1:${port}/janus`,
+      adminUrl: `http://127.0.0.1:${port}/admin`,
+    });
+    t = await createTestContext(dialect, {
+      config: { janusNodes: [node('janus-1', 9), node('janus-2', 9)] },
+      deps: { janusProbe: (n) => Promise.resolve({ healthy: n.name === 'janus-2', sessions: 0 }) },
+    });
+  });
+  afterAll(async () => t.close());
+
+  it('when one node is down and the other drained, then the grant is 503 naming the Janus nodes, and no room row is left', async () => {
+    await t.app.services.janusNodes.checkHealth();
+    await createJanusNodesRepository(t.db.kysely).setDraining('janus-2', true);
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/call-report/media',
+      headers: bearer(g.access_token),
+      payload: { call_id: call.callId },
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json<{ message: string }>().message).toBe(
+      'janus: no Janus node is serving (every node is down or draining)',
+    );
+    expect(await t.app.services.mediaRooms.secretOf(call.callId)).toBeNull();
   });
 });
