@@ -32,6 +32,17 @@ async function secondCallAnswered(
   return callId;
 }
 
+/** Call A's browsers through instance 1's front door, call B's through instance 2's; the caller closes them. */
+async function launchTwoPairs(): Promise<Record<'agentA' | 'guestA' | 'agentB' | 'guestB', LaunchedBrowser>> {
+  const viewport = { width: 1024, height: 768 };
+  return {
+    agentA: await launchParticipant('agent-a-door-1', { baseURL: door(1) }),
+    guestA: await launchParticipant('guest-a-door-1', { baseURL: door(1), viewport }),
+    agentB: await launchParticipant('agent-b-door-2', { baseURL: door(2) }),
+    guestB: await launchParticipant('guest-b-door-2', { baseURL: door(2), viewport }),
+  };
+}
+
 async function hangUp(agent: LaunchedBrowser): Promise<void> {
   await agent.page.getByTestId('agent-hangup-button').click();
   await expect(agent.page.getByTestId('call-idle')).toBeVisible();
@@ -45,16 +56,7 @@ test('when two calls are open at once, then their rooms are on the two Janus nod
   test.setTimeout(300_000);
   await expectBothServingAndEven();
   const second = await makeAgent('JanusNodes', ['Sales']);
-  const agentA = await launchParticipant('agent-a-door-1', { baseURL: door(1) });
-  const guestA = await launchParticipant('guest-a-door-1', {
-    baseURL: door(1),
-    viewport: { width: 1024, height: 768 },
-  });
-  const agentB = await launchParticipant('agent-b-door-2', { baseURL: door(2) });
-  const guestB = await launchParticipant('guest-b-door-2', {
-    baseURL: door(2),
-    viewport: { width: 1024, height: 768 },
-  });
+  const { agentA, guestA, agentB, guestB } = await launchTwoPairs();
   try {
     const seen = [
       watchErrors(agentA.page, 'agent A'),
@@ -89,16 +91,7 @@ test('when the node of a call is drained mid-call, then that call goes on with f
   test.setTimeout(300_000);
   await expectBothServingAndEven();
   const second = await makeAgent('JanusDrain', ['Sales']);
-  const agentA = await launchParticipant('agent-a-door-1', { baseURL: door(1) });
-  const guestA = await launchParticipant('guest-a-door-1', {
-    baseURL: door(1),
-    viewport: { width: 1024, height: 768 },
-  });
-  const agentB = await launchParticipant('agent-b-door-2', { baseURL: door(2) });
-  const guestB = await launchParticipant('guest-b-door-2', {
-    baseURL: door(2),
-    viewport: { width: 1024, height: 768 },
-  });
+  const { agentA, guestA, agentB, guestB } = await launchTwoPairs();
   try {
     const seen = [watchErrors(agentA.page, 'agent A'), watchErrors(guestA.page, 'guest A')];
     const { callId: callA } = await guestCallsAndAgentAnswers(agentA, guestA);

@@ -8,8 +8,7 @@ import Fastify from 'fastify';
 import { loadConfigOrExit } from './config.ts';
 import { openDb } from './db/database.ts';
 import { createMediaRoomsRepository } from './repositories/mediaRooms.ts';
-import { createJanusNodesRepository } from './repositories/janusNodes.ts';
-import { adminProbe, createJanusNodes } from './services/media/janusNodes.ts';
+import { janusNodesOf } from './services/media/janusNodes.ts';
 import { createJanusRouter } from './services/media/janusRouter.ts';
 import { createJanusTokens } from './services/media/janusTokens.ts';
 import { createMediaRooms } from './services/media/mediaRooms.ts';
@@ -25,15 +24,7 @@ async function main(): Promise<void> {
   const tokens = createJanusTokens(config.janusTokenSecret);
   const repo = createMediaRoomsRepository(db.kysely);
   // the nodes' endpoints and admin clients; their health is the server instances' to check
-  const nodes = createJanusNodes({
-    nodes: config.janusNodes,
-    repo: createJanusNodesRepository(db.kysely),
-    rooms: repo,
-    adminKey: config.janusRoomAdminKey,
-    tokens,
-    probe: adminProbe(config.janusAdminSecret),
-    now: Date.now,
-  });
+  const nodes = janusNodesOf(config, db.kysely, { rooms: repo, tokens, now: Date.now });
   // the server's own media rooms on the same database: the gate reads secrets and nodes, starts recordings
   const rooms = createMediaRooms({
     repo,
@@ -43,7 +34,15 @@ async function main(): Promise<void> {
     tokenTtlSeconds: config.openCallHours * 3600,
     now: Date.now,
   });
-  registerJanusGate(app, config, tokens, rooms, undefined, undefined, createJanusRouter(nodes, rooms, config.janusAdminSecret));
+  registerJanusGate(
+    app,
+    config,
+    tokens,
+    rooms,
+    undefined,
+    undefined,
+    createJanusRouter(nodes, rooms, config.janusAdminSecret),
+  );
   app.get('/health', () => ({ ok: true }));
   app.addHook('onClose', async () => db.close());
   await app.listen({ host: '127.0.0.1', port });

@@ -7,10 +7,9 @@ import { createGeofencePasses } from '../../services/geofencePasses.ts';
 import type { Services } from '../../services/index.ts';
 import { createJanusHttpClient } from '../../services/janus.ts';
 import { createLoginThrottle } from '../../services/loginThrottle.ts';
-import { adminProbe, createJanusNodes, HEALTH_EVERY_MS } from '../../services/media/janusNodes.ts';
+import { HEALTH_EVERY_MS, janusNodesOf } from '../../services/media/janusNodes.ts';
 import { createJanusTokens } from '../../services/media/janusTokens.ts';
 import { createMediaRooms } from '../../services/media/mediaRooms.ts';
-import { createJanusNodesRepository } from '../../repositories/janusNodes.ts';
 import { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
 import { recordingsRoot } from '../../services/recordings/index.ts';
 import { createReportStatus } from '../../services/reportStatus.ts';
@@ -61,15 +60,7 @@ export default fp(
     // one instance at a time runs each periodic job (services/jobLocks.ts)
     const jobLocks = createJobLocks(db, log);
     const mediaRoomsRepo = createMediaRoomsRepository(db.kysely);
-    const janusNodes = createJanusNodes({
-      nodes: config.janusNodes,
-      repo: createJanusNodesRepository(db.kysely),
-      rooms: mediaRoomsRepo,
-      adminKey: config.janusRoomAdminKey,
-      tokens: janusTokens,
-      probe: deps.janusProbe ?? adminProbe(config.janusAdminSecret),
-      now,
-    });
+    const janusNodes = janusNodesOf(config, db.kysely, { rooms: mediaRoomsRepo, tokens: janusTokens, now, probe: deps.janusProbe });
     const services: Services = {
       config,
       db,

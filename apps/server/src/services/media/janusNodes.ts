@@ -8,8 +8,10 @@
  * and every later request about a room goes to the node its row names (services/media/mediaRooms.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { JanusNodeEndpoints } from '../../config.ts';
-import type { createJanusNodesRepository, JanusNodeRow } from '../../repositories/janusNodes.ts';
+import type { Kysely } from 'kysely';
+import type { Config, JanusNodeEndpoints } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+import { createJanusNodesRepository, type JanusNodeRow } from '../../repositories/janusNodes.ts';
 import type { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
 import { createJanusVideoroomAdmin, type JanusVideoroomAdmin } from './janusAdmin.ts';
 import type { JanusTokens } from './janusTokens.ts';
@@ -66,12 +68,15 @@ export function pickNode(input: {
     const only = configured[0] as string;
     return byName.get(only)?.draining === 1 ? null : only;
   }
-  const load = (name: string) => (rooms.get(name) ?? 0) + (name === configured[0] ? (rooms.get(null) ?? 0) : 0);
+  const load = (name: string) =>
+    (rooms.get(name) ?? 0) + (name === configured[0] ? (rooms.get(null) ?? 0) : 0);
   const serving = configured.filter((name) => {
     const row = byName.get(name);
     return row?.state === 'serving' && row.checked_at !== null && now - row.checked_at <= freshMs;
   });
-  serving.sort((a, b) => load(a) - load(b) || (byName.get(a)?.sessions ?? 0) - (byName.get(b)?.sessions ?? 0));
+  serving.sort(
+    (a, b) => load(a) - load(b) || (byName.get(a)?.sessions ?? 0) - (byName.get(b)?.sessions ?? 0),
+  );
   return serving[0] ?? null;
 }
 
@@ -82,7 +87,11 @@ export function adminProbe(adminSecret: string): (node: JanusNodeEndpoints) => P
       const res = await fetch(node.adminUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ janus: 'list_sessions', transaction: randomBytes(8).toString('hex'), admin_secret: adminSecret }),
+        body: JSON.stringify({
+          janus: 'list_sessions',
+          transaction: randomBytes(8).toString('hex'),
+          admin_secret: adminSecret,
+        }),
         signal: AbortSignal.timeout(3000),
       });
       const answer = (await res.json()) as { janus?: string; sessions?: unknown };
@@ -111,7 +120,8 @@ export function createJanusNodes(deps: {
   const adminFor =
     deps.adminFor ??
     ((node: JanusNodeEndpoints) => {
-      if (deps.tokens === undefined || deps.adminKey === undefined) throw new Error('janus: admin clients need the tokens and the admin key');
+      if (deps.tokens === undefined || deps.adminKey === undefined)
+        throw new Error('janus: admin clients need the tokens and the admin key');
       return createJanusVideoroomAdmin(node.httpUrl, deps.adminKey, deps.tokens);
     });
   const admins = new Map(deps.nodes.map((n) => [n.name, adminFor(n)]));
@@ -129,7 +139,31 @@ export function createJanusNodes(deps: {
       for (const node of deps.nodes) await deps.repo.upsert(node);
     },
     async checkHealth() {
-      await Promise.all(deps.nodes.map(async (node) => deps.repo.setHealth(node.name, await deps.probe(node), deps.now())));
+      await Promise.all(
+        deps.nodes.map(async (node) => deps.repo.setHealth(node.name, await deps.probe(node), deps.now())),
+      );
     },
   };
+}
+
+/** The configured nodes on the server's database, each with its admin client; health from the admin API. */
+export function janusNodesOf(
+  config: Pick<Config, 'janusNodes' | 'janusRoomAdminKey' | 'janusAdminSecret'>,
+  db: Kysely<Database>,
+  deps: {
+    rooms: Pick<ReturnType<typeof createMediaRoomsRepository>, 'openPerNode'>;
+    tokens: JanusTokens;
+    now: () => number;
+    probe?: (node: JanusNodeEndpoints) => Promise<NodeHealth>;
+  },
+): JanusNodes {
+  return createJanusNodes({
+    nodes: config.janusNodes,
+    repo: createJanusNodesRepository(db),
+    rooms: deps.rooms,
+    adminKey: config.janusRoomAdminKey,
+    tokens: deps.tokens,
+    probe: deps.probe ?? adminProbe(config.janusAdminSecret),
+    now: deps.now,
+  });
 }

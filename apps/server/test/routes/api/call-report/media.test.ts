@@ -16,8 +16,7 @@ describe.each(dialects())('guest media grant (%s)', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  const media = (token: string, payload: object) =>
-    t.app.inject({ method: 'POST', url: '/api/call-report/media', headers: bearer(token), payload });
+  const media = (token: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/call-report/media', headers: bearer(token), payload });
 
   it('when a guest asks for its open call, then it gets the grant the media rooms give for that call', async () => {
     const g = await registerGuest(t.app);
@@ -25,13 +24,7 @@ describe.each(dialects())('guest media grant (%s)', (dialect) => {
     const res = await media(g.access_token, { call_id: call.callId, webview: true });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ data: { token: string } }>().data.token).toBe(`token-${call.callId}`);
-    expect(rooms.grants.at(-1)).toEqual({
-      side: 'guest',
-      callId: call.callId,
-      companyId: g.companyId,
-      username: g.username,
-      webview: true,
-    });
+    expect(rooms.grants.at(-1)).toEqual({ side: 'guest', callId: call.callId, companyId: g.companyId, username: g.username, webview: true });
   });
 
   it("when a guest asks for another guest's call, then 403 and no grant", async () => {
@@ -48,12 +41,7 @@ describe.each(dialects())('guest media grant (%s)', (dialect) => {
   it('when the call has ended, then 409', async () => {
     const g = await registerGuest(t.app);
     const call = await openCall(t.app, g);
-    const ended = await t.app.inject({
-      method: 'PUT',
-      url: '/api/call-report/update-timestamp',
-      headers: bearer(g.access_token),
-      payload: { call_id: call.callId, call_ended_timestamp: true },
-    });
+    const ended = await t.app.inject({ method: 'PUT', url: '/api/call-report/update-timestamp', headers: bearer(g.access_token), payload: { call_id: call.callId, call_ended_timestamp: true } });
     expect(ended.statusCode).toBe(200);
     expect((await media(g.access_token, { call_id: call.callId })).statusCode).toBe(409);
   });
