@@ -224,7 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyCacheMs: int(env, 'LOBBY_COMPANY_CACHE_MS', 1000),
     allowAutomation: flag(env, 'LOBBY_ALLOW_AUTOMATION'),
     // a warm session lives on one Janus node, a call's room on whichever node it was placed: with several
-    // nodes the standby is off (docs/protocol.md "Standby session")
+    // nodes the standby is off (docs/protocol.md "The agent's standby session")
     mediaStandby: flag(env, 'LOBBY_MEDIA_STANDBY') && nodes.length === 1,
     sentryDsn: sentryDsn(env),
     logLevel: s('LOG_LEVEL', isTest ? 'silent' : 'info'),

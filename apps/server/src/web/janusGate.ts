@@ -31,7 +31,7 @@
  * (the room's row names it; services/media/janusNodes.ts), so browsers keep one origin. A websocket is
  * bound to the node of its first request; a token whose room is on another node is refused on it (one
  * connection, one node: a session lives in one Janus). A standby token goes to the first node, and with
- * several nodes there is no standby (docs/protocol.md "Standby session").
+ * several nodes there is no standby (docs/protocol.md "The agent's standby session").
  *
  * A refused request is answered in Janus's own error shape (code 403), so janus.js reports it like any
  * Janus error. `info` and every GET but a session's long poll are refused: the version and the plugins
@@ -244,6 +244,8 @@ function bridge(client: WebSocket, gate: Gate): void {
   /** the node's websocket, opened on the first request that passes (its token's room names the node) */
   let upstream: WebSocket | null = null;
   let node: string | null = null;
+  /** the token rooms already found on this connection's node (a keepalive or trickle asks the database nothing) */
+  const roomsOnNode = new Set<string | null>();
   /** sessions created or claimed on this connection (Janus's answers to `create` and `claim`) */
   const sessions = new Set<string>();
   /** transactions of our `create` and `claim` requests, to learn the session ids they make */
@@ -269,13 +271,16 @@ function bridge(client: WebSocket, gate: Gate): void {
       client.send(JSON.stringify(refusal(message, refused)));
       return;
     }
-    const route = await gate.route(verdict.claims.room);
-    if (node === null) {
-      node = route.name;
-      upstream = connect(route.wsUrl);
-    } else if (route.name !== node) {
-      client.send(JSON.stringify(refusal(message, "token: its room is on another Janus node than this connection's")));
-      return;
+    if (!roomsOnNode.has(verdict.claims.room)) {
+      const route = await gate.route(verdict.claims.room);
+      if (node === null) {
+        node = route.name;
+        upstream = connect(route.wsUrl);
+      } else if (route.name !== node) {
+        client.send(JSON.stringify(refusal(message, "token: its room is on another Janus node than this connection's")));
+        return;
+      }
+      roomsOnNode.add(verdict.claims.room);
     }
     const session = sessionOf(message);
     if (message.janus === 'create') {

@@ -67,6 +67,8 @@ describe('the gate routes each request to its room’s Janus node', () => {
     ['gab--OnA', 'janus-a'],
     ['gab--OnB', 'janus-b'],
   ]);
+  /** the rooms whose node the gate looked up, in order */
+  const lookedUp: string[] = [];
 
   beforeAll(async () => {
     [a, b] = await Promise.all([fakeNode('janus-a'), fakeNode('janus-b')]);
@@ -77,7 +79,10 @@ describe('the gate routes each request to its room’s Janus node', () => {
       secretOf: () => Promise.resolve('room-secret'),
       recordArmed: () => Promise.resolve(false),
       startRecording: () => Promise.resolve(),
-      nodeOf: (room: string) => Promise.resolve(placed.get(room) ?? null),
+      nodeOf: (room: string) => {
+        lookedUp.push(room);
+        return Promise.resolve(placed.get(room) ?? null);
+      },
     };
     app = Fastify();
     // the default sessions (one node's) are not used: each node's come from the router
@@ -111,6 +116,20 @@ describe('the gate routes each request to its room’s Janus node', () => {
     ).toMatchObject({ janus: 'ack', node: 'janus-b' });
     onA.close();
     onB.close();
+  });
+
+  it('when a connection sends many requests with its token, then the room’s node is looked up once for it', async () => {
+    const c = await gateSocket(port);
+    const token = guestToken('gab--OnA');
+    const before = lookedUp.length;
+    const created = await c.ask({ janus: 'create', token });
+    const session = (created.data as { id: number }).id;
+    for (let i = 0; i < 3; i++)
+      expect(await c.ask({ janus: 'keepalive', session_id: session, token })).toMatchObject({
+        node: 'janus-a',
+      });
+    expect(lookedUp.slice(before)).toEqual(['gab--OnA']);
+    c.close();
   });
 
   it('when a connection bound to one node is sent a token of a room on another, then the request is refused naming the token', async () => {
