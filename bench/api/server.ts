@@ -62,6 +62,7 @@ const mediaRooms: MediaRooms = {
   startRecording: () => Promise.resolve(),
   recordArmed: () => Promise.resolve(false),
   secretOf: () => Promise.resolve(null),
+  nodeOf: () => Promise.resolve(null),
   end: () => Promise.resolve(),
   sweepStale: () => Promise.resolve(),
 };

@@ -134,7 +134,7 @@ lobby_pid() {
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
   case "$1" in
     ejabberd) expect=beam ;;
-    janus) expect=janus ;;
+    janus | janus-*) expect=janus ;;
     coturn) expect=turnserver ;;
     server | server-* | gate) expect=node ;;
     nginx) expect=nginx ;;
@@ -228,30 +228,78 @@ start_ejabberd() {
 stop_ejabberd() { lobby_kill ejabberd; }
 
 # ---------------------------------------------------------------------------------------------- Janus
+# LOBBY_JANUS_LOCAL_NODES=2 (the tests' `scale` stage) starts a second Janus node, `janus-2`, beside the
+# first (docs/operations.md "Scaling"): its own ports (each of the first's + 1), RTP range
+# (JANUS2_RTP_RANGE), config folder and loopback shim ($LOBBY_RUN_DIR/janus-2), log janus-2.log; and
+# LOBBY_JANUS_NODES names both for the server and the gate. The default stack runs one Janus.
+: "${LOBBY_JANUS_LOCAL_NODES:=1}"
+: "${JANUS2_RTP_RANGE:=13200-13399}"
+export LOBBY_JANUS_LOCAL_NODES JANUS2_RTP_RANGE
+
 lobby_janus_ready() {
   curl -sf -m 1 "$JANUS_HTTP_URL/info" >/dev/null && lobby_port_open "$JANUS_WS_PORT"
 }
 
+# lobby_janus_node_name I: the PID and log name of local node I (janus, janus-2).
+lobby_janus_node_name() { if [ "$1" = 1 ]; then echo janus; else echo "janus-$1"; fi; }
+
+# lobby_janus_node_env I: the variables of local node I, to eval in a subshell (node 1: as they are).
+lobby_janus_node_env() {
+  [ "$1" = 1 ] && return 0
+  local ws=$((JANUS_WS_PORT + $1 - 1)) http=$((JANUS_HTTP_PORT + $1 - 1)) admin=$((JANUS_ADMIN_PORT + $1 - 1))
+  echo "JANUS_DIR=$LOBBY_RUN_DIR/janus-$1 JANUS_WS_PORT=$ws JANUS_HTTP_PORT=$http JANUS_ADMIN_PORT=$admin" \
+    "JANUS_RTP_RANGE=$JANUS2_RTP_RANGE JANUS_WS_URL=ws://127.0.0.1:$ws JANUS_HTTP_URL=http://127.0.0.1:$http/janus" \
+    "JANUS_ADMIN_URL=http://127.0.0.1:$admin/admin"
+}
+
+# lobby_janus_nodes_env: with several local nodes, LOBBY_JANUS_NODES for the server and the gate
+# (apps/server/src/config.ts), unless the environment set it.
+lobby_janus_nodes_env() {
+  [ "$LOBBY_JANUS_LOCAL_NODES" -gt 1 ] && [ -z "${LOBBY_JANUS_NODES:-}" ] || return 0
+  local i entries=
+  for ((i = 1; i <= LOBBY_JANUS_LOCAL_NODES; i++)); do
+    entries+=$(eval "$(lobby_janus_node_env "$i")" && echo "janus-$i $JANUS_WS_URL $JANUS_HTTP_URL $JANUS_ADMIN_URL; ")
+  done
+  export LOBBY_JANUS_NODES=${entries%; }
+}
+
 start_janus() {
-  local pid log="$LOBBY_LOG_DIR/janus.log"
-  if pid=$(lobby_pid janus); then
-    echo "janus: already running (pid $pid)"
+  if ! [[ "$LOBBY_JANUS_LOCAL_NODES" =~ ^[12]$ ]]; then
+    echo "lobby: LOBBY_JANUS_LOCAL_NODES must be 1 or 2, not '$LOBBY_JANUS_LOCAL_NODES'" >&2
+    return 1
+  fi
+  local i
+  for ((i = 1; i <= LOBBY_JANUS_LOCAL_NODES; i++)); do
+    (eval "$(lobby_janus_node_env "$i")" && start_janus_node "$(lobby_janus_node_name "$i")") || return 1
+  done
+  lobby_janus_nodes_env
+}
+
+# start_janus_node NAME: one Janus of the JANUS_* variables in force (a subshell's, for node 2).
+start_janus_node() {
+  local name=$1 pid log="$LOBBY_LOG_DIR/$1.log"
+  if pid=$(lobby_pid "$name"); then
+    echo "$name: already running (pid $pid)"
     return 0
   fi
-  lobby_port_free "$JANUS_WS_PORT" janus && lobby_port_free "$JANUS_HTTP_PORT" janus &&
-    lobby_port_free "$JANUS_ADMIN_PORT" janus || return 1
+  lobby_port_free "$JANUS_WS_PORT" "$name" && lobby_port_free "$JANUS_HTTP_PORT" "$name" &&
+    lobby_port_free "$JANUS_ADMIN_PORT" "$name" || return 1
   lobby_gen_janus
   : >"$log"
   local preload=
   if [ "$LOBBY_LOOPBACK_ICE" = 1 ]; then preload="$JANUS_DIR/lo_shim.so"; fi
   # -N: no stdout logging (the log file is enough); -o: no colours; -D: timestamps.
-  lobby_spawn janus "$LOBBY_LOG_DIR/janus.stdout.log" \
+  lobby_spawn "$name" "$LOBBY_LOG_DIR/$name.stdout.log" \
     env LD_PRELOAD="$preload" janus -F "$JANUS_DIR/conf" -C "$JANUS_DIR/conf/janus.jcfg" -L "$log" -N -o -D
-  lobby_wait janus 30 "$log" lobby_janus_ready || return 1
-  echo "janus: running (pid $(lobby_pid janus)), ws $JANUS_WS_URL, http $JANUS_HTTP_URL, log $log"
+  lobby_wait "$name" 30 "$log" lobby_janus_ready || return 1
+  echo "$name: running (pid $(lobby_pid "$name")), ws $JANUS_WS_URL, http $JANUS_HTTP_URL, rtp $JANUS_RTP_RANGE, log $log"
 }
 
-stop_janus() { lobby_kill janus; }
+# stop_janus: every local node, whatever LOBBY_JANUS_LOCAL_NODES says now.
+stop_janus() {
+  lobby_kill janus-2
+  lobby_kill janus
+}
 
 # --------------------------------------------------------------------------------------------- coturn
 start_coturn() {

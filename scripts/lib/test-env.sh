@@ -10,6 +10,8 @@
 declare -A test_env=(
   [PORT]=8090 [HTTPS_PORT]=8453 [LOBBY_API_PORT]=8091 [JANUS_GATE_PORT]=8092 [EJABBERD_WS_PORT]=5290 [EJABBERD_API_PORT]=5291 [EJABBERD_DIST_PORT]=5292
   [JANUS_WS_PORT]=8198 [JANUS_HTTP_PORT]=8098 [JANUS_ADMIN_PORT]=7098 [JANUS_RTP_RANGE]=10200-10399
+  # the scale stage's second Janus node (its other ports: the first's + 1): above every slot's first range
+  [JANUS2_RTP_RANGE]=12200-12299
   [TURN_PORT]=3488 [TURN_RELAY_RANGE]=49260-49359 [PG_PORT]=5433
 )
 # LOBBY_TEST_SLOT=N (0-9) shifts every port and the run dir, so that several engineers (or helper
@@ -23,6 +25,7 @@ if [ "$slot" != 0 ]; then
   done
   test_env[PG_PORT]=$((test_env[PG_PORT] + slot))
   test_env[JANUS_RTP_RANGE]="$((10200 + slot * 200))-$((10399 + slot * 200))"
+  test_env[JANUS2_RTP_RANGE]="$((12200 + slot * 100))-$((12299 + slot * 100))"
   test_env[TURN_RELAY_RANGE]="$((49260 + slot * 100))-$((49359 + slot * 100))"
 fi
 for var in "${!test_env[@]}"; do
@@ -33,7 +36,7 @@ default_run_dir="$lobby_root/.run/test"
 [ "$slot" != 0 ] && default_run_dir="$lobby_root/.run/test-$slot"
 export LOBBY_RUN_DIR="${LOBBY_TEST_RUN_DIR:-$default_run_dir}"
 export LOBBY_DATA_DIR="$LOBBY_RUN_DIR/data"
-unset LOBBY_LOG_DIR EJABBERD_API_URL EJABBERD_WS_URL JANUS_WS_URL JANUS_HTTP_URL JANUS_ADMIN_URL \
+unset LOBBY_JANUS_NODES LOBBY_JANUS_LOCAL_NODES LOBBY_LOG_DIR EJABBERD_API_URL EJABBERD_WS_URL JANUS_WS_URL JANUS_HTTP_URL JANUS_ADMIN_URL \
   XMPP_JWT_SECRET TURN_SECRET API_TOKEN_SECRET SESSION_SECRET JANUS_ADMIN_SECRET EJABBERD_EVENTS_SECRET JANUS_TOKEN_SECRET \
   JANUS_ROOM_ADMIN_KEY EJABBERD_COOKIE \
   LOBBY_PG_PASSWORD DEMO_AGENT_PASSWORD DEMO_ADMIN_PASSWORD DATABASE_URL LOBBY_TEST_PG_URL

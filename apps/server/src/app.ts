@@ -8,6 +8,7 @@ import type {} from './plugins/app/services.ts';
 import { AJV_OPTIONS, formatSchemaErrors } from './plugins/app/validation.ts';
 import type { TypeBoxProvider } from './typebox.ts';
 import type { App } from './typebox.ts';
+import { createJanusRouter } from './services/media/janusRouter.ts';
 import { registerJanusGate } from './web/janusGate.ts';
 import { registerProxies } from './web/proxies.ts';
 import { registerStatic, sendGuestNotFound, wantsPage } from './web/static.ts';
@@ -52,7 +53,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   if (deps.web !== false) {
     await registerProxies(app, config);
-    registerJanusGate(app, config, app.services.janusTokens, app.services.mediaRooms);
+    const { janusTokens, janusNodes, mediaRooms } = app.services;
+    // each room's requests to its Janus node (docs/operations.md "Scaling")
+    const route = createJanusRouter(janusNodes, mediaRooms, config.janusAdminSecret);
+    registerJanusGate(app, config, janusTokens, mediaRooms, undefined, undefined, route);
     await registerStatic(app, config);
   }
   return app;

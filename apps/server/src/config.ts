@@ -22,6 +22,13 @@ export interface Config {
   janusHttpUrl: string;
   janusAdminUrl: string;
   janusAdminSecret: string;
+  /**
+   * The Janus nodes the server places call rooms on (services/media/janusNodes.ts, docs/operations.md
+   * "Scaling"): `LOBBY_JANUS_NODES="name ws-url http-url admin-url; …"`. Unset: one node, `janus-1`, of
+   * JANUS_WS_URL, JANUS_HTTP_URL and JANUS_ADMIN_URL. Every node shares the admin secret, the token secret
+   * and the room admin key.
+   */
+  janusNodes: JanusNodeEndpoints[];
   /** Janus `token_auth_secret`: the server signs each participant's Janus token with it */
   janusTokenSecret: string;
   /** Janus videoroom `admin_key`: only its holder (the server) creates rooms */
@@ -77,6 +84,36 @@ export interface Config {
   instance: string;
   /** how long a SIGTERM waits for the requests in flight before the process exits anyway (http/drain.ts) */
   drainSeconds: number;
+}
+
+/** One Janus process: its name and its loopback endpoints. */
+export interface JanusNodeEndpoints {
+  name: string;
+  wsUrl: string;
+  httpUrl: string;
+  adminUrl: string;
+}
+
+const NODE_NAME = /^[A-Za-z0-9._-]{1,32}$/;
+
+/** LOBBY_JANUS_NODES: `name ws-url http-url admin-url` entries separated by `;` or new lines. */
+function janusNodes(env: NodeJS.ProcessEnv, single: JanusNodeEndpoints): JanusNodeEndpoints[] {
+  const raw = (env.LOBBY_JANUS_NODES ?? '').trim();
+  if (raw === '') return [single];
+  const nodes = raw
+    .split(/[;\n]/)
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [name = '', wsUrl = '', httpUrl = '', adminUrl = '', ...extra] = entry.split(/\s+/);
+      if (!NODE_NAME.test(name) || !/^wss?:\/\//.test(wsUrl) || !/^https?:\/\//.test(httpUrl) || !/^https?:\/\//.test(adminUrl) || extra.length) {
+        throw new ConfigError(`LOBBY_JANUS_NODES: "${entry}" is not "name ws://… http://…/janus http://…/admin"`);
+      }
+      return { name, wsUrl, httpUrl, adminUrl };
+    });
+  const names = new Set(nodes.map((n) => n.name));
+  if (names.size !== nodes.length) throw new ConfigError('LOBBY_JANUS_NODES: two nodes of one name');
+  return nodes;
 }
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -142,6 +179,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 
   const dataDir = path.resolve(s('LOBBY_DATA_DIR', path.join(repoRoot, 'data')));
+  const nodes = janusNodes(env, {
+    name: 'janus-1',
+    wsUrl: s('JANUS_WS_URL', 'ws://127.0.0.1:8188'),
+    httpUrl: s('JANUS_HTTP_URL', 'http://127.0.0.1:8088/janus'),
+    adminUrl: s('JANUS_ADMIN_URL', 'http://127.0.0.1:7088/admin'),
+  });
   const config: Config = {
     nodeEnv,
     port: int(env, 'PORT', 8080),
@@ -160,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     janusHttpUrl: s('JANUS_HTTP_URL', 'http://127.0.0.1:8088/janus'),
     janusAdminUrl: s('JANUS_ADMIN_URL', 'http://127.0.0.1:7088/admin'),
     janusAdminSecret: s('JANUS_ADMIN_SECRET', ''),
+    janusNodes: nodes,
     janusTokenSecret: secret('JANUS_TOKEN_SECRET'),
     janusRoomAdminKey: secret('JANUS_ROOM_ADMIN_KEY'),
     dataDir,
@@ -179,7 +223,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openCallHours: int(env, 'LOBBY_OPEN_CALL_HOURS', 4),
     companyCacheMs: int(env, 'LOBBY_COMPANY_CACHE_MS', 1000),
     allowAutomation: flag(env, 'LOBBY_ALLOW_AUTOMATION'),
-    mediaStandby: flag(env, 'LOBBY_MEDIA_STANDBY'),
+    // a warm session lives on one Janus node, a call's room on whichever node it was placed: with several
+    // nodes the standby is off (docs/protocol.md "The agent's standby session")
+    mediaStandby: flag(env, 'LOBBY_MEDIA_STANDBY') && nodes.length === 1,
     sentryDsn: sentryDsn(env),
     logLevel: s('LOG_LEVEL', isTest ? 'silent' : 'info'),
     instance: s('LOBBY_INSTANCE', '1'),

@@ -8,7 +8,8 @@ import Fastify from 'fastify';
 import { loadConfigOrExit } from './config.ts';
 import { openDb } from './db/database.ts';
 import { createMediaRoomsRepository } from './repositories/mediaRooms.ts';
-import { createJanusVideoroomAdmin } from './services/media/janusAdmin.ts';
+import { janusNodesOf } from './services/media/janusNodes.ts';
+import { createJanusRouter } from './services/media/janusRouter.ts';
 import { createJanusTokens } from './services/media/janusTokens.ts';
 import { createMediaRooms } from './services/media/mediaRooms.ts';
 import { recordingsRoot } from './services/recordings/index.ts';
@@ -21,16 +22,27 @@ async function main(): Promise<void> {
   const db = openDb(config.databaseUrl);
   const app = Fastify({ logger: { level: config.logLevel }, forceCloseConnections: true }) as unknown as App;
   const tokens = createJanusTokens(config.janusTokenSecret);
-  // the server's own media rooms on the same database: the gate reads secrets and starts recordings
+  const repo = createMediaRoomsRepository(db.kysely);
+  // the nodes' endpoints and admin clients; their health is the server instances' to check
+  const nodes = janusNodesOf(config, db.kysely, { rooms: repo, tokens, now: Date.now });
+  // the server's own media rooms on the same database: the gate reads secrets and nodes, starts recordings
   const rooms = createMediaRooms({
-    repo: createMediaRoomsRepository(db.kysely),
-    janus: createJanusVideoroomAdmin(config.janusHttpUrl, config.janusRoomAdminKey, tokens),
+    repo,
+    nodes,
     tokens,
     recordingsRoot: recordingsRoot(config),
     tokenTtlSeconds: config.openCallHours * 3600,
     now: Date.now,
   });
-  registerJanusGate(app, config, tokens, rooms);
+  registerJanusGate(
+    app,
+    config,
+    tokens,
+    rooms,
+    undefined,
+    undefined,
+    createJanusRouter(nodes, rooms, config.janusAdminSecret),
+  );
   app.get('/health', () => ({ ok: true }));
   app.addHook('onClose', async () => db.close());
   await app.listen({ host: '127.0.0.1', port });

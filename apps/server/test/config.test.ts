@@ -40,6 +40,29 @@ describe('config', () => {
     expect(() => loadConfig({ ...secrets, LOBBY_SEED_DEMO: '1' })).toThrow(/DEMO_AGENT_PASSWORD/);
   });
 
+  it('when LOBBY_JANUS_NODES is unset, then one node of the JANUS_* URLs; when set, each node, the standby off; when malformed, start is refused naming it', () => {
+    const one = loadConfig({ ...secrets, JANUS_WS_URL: 'ws://127.0.0.1:9188', LOBBY_MEDIA_STANDBY: '1' });
+    expect(one.janusNodes).toEqual([{ name: 'janus-1', wsUrl: 'ws://127.0.0.1:9188', httpUrl: 'http://127.0.0.1:8088/janus', adminUrl: 'http://127.0.0.1:7088/admin' }]);
+    expect(one.mediaStandby).toBe(true);
+    const two = loadConfig({
+      ...secrets,
+      LOBBY_MEDIA_STANDBY: '1',
+      LOBBY_JANUS_NODES: 'a ws://h:1 http://h:2/janus http://h:3/admin;\n b  wss://k:1 https://k:2/janus https://k:3/admin ',
+    });
+    expect(two.janusNodes).toEqual([
+      { name: 'a', wsUrl: 'ws://h:1', httpUrl: 'http://h:2/janus', adminUrl: 'http://h:3/admin' },
+      { name: 'b', wsUrl: 'wss://k:1', httpUrl: 'https://k:2/janus', adminUrl: 'https://k:3/admin' },
+    ]);
+    expect(two.mediaStandby).toBe(false);
+    expect(() => loadConfig({ ...secrets, LOBBY_JANUS_NODES: 'a http://h:1 http://h:2/janus http://h:3/admin' })).toThrow(
+      'LOBBY_JANUS_NODES: "a http://h:1 http://h:2/janus http://h:3/admin" is not "name ws://… http://…/janus http://…/admin"',
+    );
+    expect(() => loadConfig({ ...secrets, LOBBY_JANUS_NODES: 'a ws://h:1 http://h:2/janus' })).toThrow(/LOBBY_JANUS_NODES: "a ws/);
+    expect(() => loadConfig({ ...secrets, LOBBY_JANUS_NODES: 'a ws://h:1 http://h:2/j http://h:3/a; a ws://k:1 http://k:2/j http://k:3/a' })).toThrow(
+      'LOBBY_JANUS_NODES: two nodes of one name',
+    );
+  });
+
   it('when LOBBY_ALLOW_AUTOMATION is unset, then automated browsers are refused; when 1 or true, allowed', () => {
     expect(loadConfig({ ...secrets }).allowAutomation).toBe(false);
     expect(loadConfig({ ...secrets, LOBBY_ALLOW_AUTOMATION: '' }).allowAutomation).toBe(false);

@@ -70,7 +70,7 @@ vi.mock('janus-gateway', async () => {
       else publisher = options;
       setTimeout(() => options.success!(handle), 0);
     }
-    destroy(options?: { success?: () => void }) {
+    override destroy(options?: { success?: () => void }) {
       log.push('session → destroy');
       options?.success?.();
     }

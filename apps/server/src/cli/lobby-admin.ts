@@ -5,21 +5,43 @@
  *   node apps/server/src/cli/lobby-admin.ts create-company --name "Acme" --host support.acme.com \
  *     --admin-email ops@acme.com [--admin-name "Ops"]
  *
- * The administrator's password is read from LOBBY_ADMIN_PASSWORD, or generated and printed once.
+ *   node apps/server/src/cli/lobby-admin.ts janus-nodes | janus-drain NAME | janus-undrain NAME
+ *
+ * The administrator's password is read from LOBBY_ADMIN_PASSWORD, or generated and printed once. The Janus
+ * node commands are cli/janusNodeCommands.ts.
  * Migrates the database first. Exits 0 on success, 2 on a usage or input error (naming the field).
  */
 import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { createCompany } from '../db/createCompany.ts';
-import { openDb } from '../db/database.ts';
+import { openDb, type Db } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { JANUS_COMMANDS, JANUS_USAGE, runJanusCommand } from './janusNodeCommands.ts';
 
-const USAGE =
-  'usage: lobby-admin create-company --name NAME --host HOST --admin-email EMAIL [--admin-name NAME]';
+const USAGE = `usage: lobby-admin create-company --name NAME --host HOST --admin-email EMAIL [--admin-name NAME]\n${JANUS_USAGE}`;
+
+/** Runs `work` on the server's database (migrated first), with the server's config. */
+async function withDatabase(work: (config: Config, db: Db) => Promise<number>): Promise<number> {
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: process.env.NODE_ENV ?? 'production',
+    LOBBY_SEED_DEMO: '',
+  });
+  const db = openDb(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+    return await work(config, db);
+  } finally {
+    await db.close();
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command !== undefined && JANUS_COMMANDS.has(command)) {
+    return withDatabase((config, db) => runJanusCommand(command, rest, config, db));
+  }
   if (command !== 'create-company') {
     console.error(USAGE);
     return 2;
@@ -47,14 +69,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const generated = !process.env.LOBBY_ADMIN_PASSWORD;
   const password = process.env.LOBBY_ADMIN_PASSWORD ?? crypto.randomBytes(15).toString('base64url');
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: process.env.NODE_ENV ?? 'production',
-    LOBBY_SEED_DEMO: '',
-  });
-  const db = openDb(config.databaseUrl);
-  try {
-    await migrateToLatest(db);
+  return withDatabase(async (_config, db) => {
     const result = await createCompany(db, {
       name: values.name ?? '',
       host: values.host ?? '',
@@ -73,9 +88,7 @@ async function main(argv: string[]): Promise<number> {
       `administrator ${values['admin-email']}${generated ? ` with password ${password} (shown once: change it in the console)` : ''}`,
     );
     return 0;
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 main(process.argv.slice(2)).then(

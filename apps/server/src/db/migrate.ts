@@ -18,6 +18,7 @@ import { openCallAddress } from './migrations/0014_open_call_address.ts';
 import { sharedRouting } from './migrations/0015_shared_routing.ts';
 import { sharedState } from './migrations/0016_shared_state.ts';
 import { guestBooking } from './migrations/0017_guest_booking.ts';
+import { janusNodes } from './migrations/0018_janus_nodes.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0015_shared_routing': sharedRouting,
   '0016_shared_state': sharedState,
   '0017_guest_booking': guestBooking,
+  '0018_janus_nodes': janusNodes,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

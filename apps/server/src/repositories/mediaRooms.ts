@@ -12,6 +12,8 @@ export interface MediaRoomsTable {
   record_armed: number;
   created_at: number;
   destroyed_at: number | null;
+  /** the Janus node the room is on (migration 0018; null: made before it, on the first node) */
+  janus_node: string | null;
 }
 
 interface MediaDatabase extends Database {
@@ -27,7 +29,7 @@ export function createMediaRoomsRepository(base: Kysely<Database>) {
       return (await db.selectFrom('media_rooms').selectAll().where('call_id', '=', callId).executeTakeFirst()) ?? null;
     },
     /** Inserts the room; false when another request inserted one for this call first. */
-    async add(row: Omit<MediaRoomRow, 'recording' | 'record_armed' | 'destroyed_at'>): Promise<boolean> {
+    async add(row: Omit<MediaRoomRow, 'recording' | 'record_armed' | 'destroyed_at' | 'janus_node'> & { janus_node: string }): Promise<boolean> {
       const result = await db
         .insertInto('media_rooms')
         .values({ ...row, recording: 0, record_armed: 0, destroyed_at: null })
@@ -47,6 +49,30 @@ export function createMediaRoomsRepository(base: Kysely<Database>) {
         .where('created_at', '<', before)
         .execute();
       return rows.map((r) => r.call_id);
+    },
+    /** Open rooms per Janus node (null: rooms made before nodes were recorded). */
+    async openPerNode(): Promise<Map<string | null, number>> {
+      const rows = await db
+        .selectFrom('media_rooms')
+        .select((eb) => ['janus_node', eb.fn.countAll<number | string>().as('rooms')])
+        .where('destroyed_at', 'is', null)
+        .groupBy('janus_node')
+        .execute();
+      return new Map(rows.map((r) => [r.janus_node, Number(r.rooms)]));
+    },
+    /**
+     * Moves an open room to another Janus node, only from the node it was read on: true when this call
+     * moved it (two rejoining participants move it once).
+     */
+    async moveNode(callId: string, from: string | null, to: string): Promise<boolean> {
+      const result = await db
+        .updateTable('media_rooms')
+        .set({ janus_node: to })
+        .where('call_id', '=', callId)
+        .where('destroyed_at', 'is', null)
+        .where('janus_node', from === null ? 'is' : '=', from)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async setRecording(callId: string, recording: 0 | 1 = 1): Promise<void> {
       await db.updateTable('media_rooms').set({ recording }).where('call_id', '=', callId).execute();

@@ -18,6 +18,7 @@ import type { LoginThrottle } from './loginThrottle.ts';
 import type { JobLocks } from './jobLocks.ts';
 import type { JanusClient } from './janus.ts';
 import type { JanusTokens } from './media/janusTokens.ts';
+import type { JanusNodes } from './media/janusNodes.ts';
 import type { MediaRooms } from './media/mediaRooms.ts';
 import type { ReportStatusFn } from './reportStatus.ts';
 import type { RoundRobin } from './roundRobin.ts';
@@ -51,6 +52,8 @@ export interface Services {
   janus: JanusClient;
   /** signs the per-call Janus tokens (media rooms and the websocket gate) */
   janusTokens: JanusTokens;
+  /** the Janus nodes rooms are placed on, their health and their admin clients (docs/operations.md "Scaling") */
+  janusNodes: JanusNodes;
   /** each call's Janus room, created, recorded and destroyed by the server */
   mediaRooms: MediaRooms;
   events: EventBus;

@@ -27,6 +27,12 @@
  * expired. And one room token (its room and participant) creates at most MAX_SESSIONS_PER_TOKEN sessions
  * in a while (services/media/sessionBudget.ts), over the websocket and HTTP together.
  *
+ * Several Janus nodes (docs/operations.md "Scaling"): each request goes to the node of its token's room
+ * (the room's row names it; services/media/janusNodes.ts), so browsers keep one origin. A websocket is
+ * bound to the node of its first request; a token whose room is on another node is refused on it (one
+ * connection, one node: a session lives in one Janus). A standby token goes to the first node, and with
+ * several nodes there is no standby (docs/protocol.md "The agent's standby session").
+ *
  * A refused request is answered in Janus's own error shape (code 403), so janus.js reports it like any
  * Janus error. `info` and every GET but a session's long poll are refused: the version and the plugins
  * are nobody's business. Janus itself enforces the same tokens (token_auth), the videoroom admin_key and
@@ -142,11 +148,22 @@ function agentSubscriptionsUp(events: unknown, agentSubscribers: AgentSubscriber
 /** Janus unreachable: the error janus.js reports for a `create` or `claim` (instead of silence). */
 const UNAVAILABLE = 503;
 
-/** What the gate needs besides its config: the tokens, the rooms' secrets, who owns a session, when to record. */
+/** A Janus node as the gate reaches it: its websocket and HTTP endpoints, and who owns its sessions. */
+export interface JanusRoute {
+  name: string;
+  wsUrl: string;
+  httpUrl: string;
+  sessions: JanusSessions;
+}
+
+/** The node of a token's room (null: a standby token, the first node). */
+export type JanusRouter = (room: string | null) => Promise<JanusRoute>;
+
+/** What the gate needs besides its config: the tokens, the rooms' secrets, where each room is, who owns a session, when to record. */
 interface Gate {
   tokens: JanusTokens;
   rooms: Rooms;
-  sessions: JanusSessions;
+  route: JanusRouter;
   recording: RecordingStarter;
   budget: SessionBudget;
 }
@@ -178,10 +195,12 @@ export function registerJanusGate(
     (room) => rooms.startRecording(room),
     (message, error) => app.log.warn({ err: error }, message),
   ),
+  // one Janus: the config's endpoints for every room
+  route: JanusRouter = () => Promise.resolve({ name: 'janus-1', wsUrl: config.janusWsUrl, httpUrl: config.janusHttpUrl, sessions }),
 ): void {
-  const gate = { tokens, rooms, sessions, recording, budget: createSessionBudget() };
-  registerWebsocket(app, config, gate);
-  registerHttp(app, config, gate);
+  const gate = { tokens, rooms, route, recording, budget: createSessionBudget() };
+  registerWebsocket(app, gate);
+  registerHttp(app, gate);
 }
 
 /**
@@ -195,14 +214,14 @@ async function ownedSession(
   claims: { room: string | null; participant: Participant },
   publishers: Publishers,
 ): Promise<boolean> {
-  const handles = await gate.sessions.handles(session);
+  const handles = await (await gate.route(claims.room)).sessions.handles(session);
   if (claims.room !== null && !sessionOfRoom(handles, claims.room)) return false;
   if (!sessionOfParticipant(handles, claims.participant, gate.tokens)) return false;
   for (const h of handles ?? []) if (h.publisher) publishers.set(h.handle, h.publisher);
   return true;
 }
 
-function registerWebsocket(app: App, config: Config, gate: Gate): void {
+function registerWebsocket(app: App, gate: Gate): void {
   const wss = new WebSocketServer({
     noServer: true,
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
@@ -210,7 +229,7 @@ function registerWebsocket(app: App, config: Config, gate: Gate): void {
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/janus' && path !== '/janus/') return; // another websocket (XMPP) is not ours
-    wss.handleUpgrade(request, socket, head, (client) => bridge(client, config.janusWsUrl, gate));
+    wss.handleUpgrade(request, socket, head, (client) => bridge(client, gate));
   };
   app.server.on('upgrade', onUpgrade);
   app.addHook('onClose', (_app, done) => {
@@ -220,9 +239,13 @@ function registerWebsocket(app: App, config: Config, gate: Gate): void {
   });
 }
 
-function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
+function bridge(client: WebSocket, gate: Gate): void {
   const { tokens } = gate;
-  const upstream = new WebSocket(upstreamUrl, SUBPROTOCOL);
+  /** the node's websocket, opened on the first request that passes (its token's room names the node) */
+  let upstream: WebSocket | null = null;
+  let node: string | null = null;
+  /** the token rooms already found on this connection's node (a keepalive or trickle asks the database nothing) */
+  const roomsOnNode = new Set<string | null>();
   /** sessions created or claimed on this connection (Janus's answers to `create` and `claim`) */
   const sessions = new Set<string>();
   /** transactions of our `create` and `claim` requests, to learn the session ids they make */
@@ -233,12 +256,9 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
   /** requests pass one at a time, in order (a configure may wait for the room's secret) */
   let queue: Promise<void> = Promise.resolve();
   const toJanus = (text: string) => {
-    if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
+    if (upstream?.readyState === WebSocket.OPEN) upstream.send(text);
     else pending.push(text);
   };
-  upstream.on('open', () => {
-    for (const text of pending.splice(0)) upstream.send(text);
-  });
   const onRequest = async (text: string) => {
     const message = parse(text);
     const verdict = checkJanusRequest(tokens, message);
@@ -250,6 +270,17 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
     if (refused) {
       client.send(JSON.stringify(refusal(message, refused)));
       return;
+    }
+    if (!roomsOnNode.has(verdict.claims.room)) {
+      const route = await gate.route(verdict.claims.room);
+      if (node === null) {
+        node = route.name;
+        upstream = connect(route.wsUrl);
+      } else if (route.name !== node) {
+        client.send(JSON.stringify(refusal(message, "token: its room is on another Janus node than this connection's")));
+        return;
+      }
+      roomsOnNode.add(verdict.claims.room);
     }
     const session = sessionOf(message);
     if (message.janus === 'create') {
@@ -273,7 +304,7 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
     const text = rawText(data);
     queue = queue.then(() => onRequest(text)).catch(() => client.close(1011, 'gate error'));
   });
-  upstream.on('message', (data) => {
+  const onAnswer = (data: RawData) => {
     const text = rawText(data);
     const answer = parse(text);
     if (answer && typeof answer.transaction === 'string' && creating.delete(answer.transaction)) {
@@ -283,7 +314,7 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
     }
     for (const room of agentSubscriptionsUp(answer, agentSubscribers)) gate.recording.agentSubscribed(room);
     if (client.readyState === WebSocket.OPEN) client.send(text);
-  });
+  };
   const closeBoth = () => {
     // Janus unreachable or gone: a `create` or `claim` still waiting gets an error answer, so janus.js
     // reports it at once (it ignores a websocket that closes before its session exists)
@@ -294,21 +325,30 @@ function bridge(client: WebSocket, upstreamUrl: string, gate: Gate): void {
     }
     creating.clear();
     if (client.readyState === WebSocket.OPEN || client.readyState === WebSocket.CONNECTING) client.close();
-    if (upstream.readyState === WebSocket.OPEN) upstream.close();
-    else if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
+    if (upstream?.readyState === WebSocket.OPEN) upstream.close();
+    else if (upstream?.readyState === WebSocket.CONNECTING) upstream.terminate();
   };
+  function connect(url: string): WebSocket {
+    const socket = new WebSocket(url, SUBPROTOCOL);
+    socket.on('open', () => {
+      for (const text of pending.splice(0)) socket.send(text);
+    });
+    socket.on('message', onAnswer);
+    socket.on('close', closeBoth);
+    socket.on('error', closeBoth);
+    return socket;
+  }
   client.on('close', closeBoth);
   client.on('error', closeBoth);
-  upstream.on('close', closeBoth);
-  upstream.on('error', closeBoth);
 }
 
 /** HTTP sessions the gate created, with the room and participant of the token that created them. */
 const MAX_HTTP_SESSIONS = 10_000;
 
-function registerHttp(app: App, config: Config, gate: Gate): void {
+function registerHttp(app: App, gate: Gate): void {
   const { tokens } = gate;
-  const base = config.janusHttpUrl.replace(/\/+$/, '');
+  /** the HTTP API of the node of the token's room */
+  const baseOf = async (room: string) => (await gate.route(room)).httpUrl.replace(/\/+$/, '');
   const sessions = new Map<string, { room: string; participant: Participant; expiry: number }>();
   const publishers: Publishers = new Map();
   const agentSubscribers: AgentSubscribers = new Map();
@@ -364,7 +404,7 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
     } else if (message?.janus !== 'create') {
       return reply.code(200).send(refusal(message, 'janus: only create and claim at this path'));
     }
-    const res = await forward(base, { method: 'POST', body: JSON.stringify(message), headers: { 'content-type': 'application/json' } });
+    const res = await forward(await baseOf(verdict.claims.room), { method: 'POST', body: JSON.stringify(message), headers: { 'content-type': 'application/json' } });
     const answer = parse(res.text);
     const id = (answer?.data as { id?: unknown } | undefined)?.id;
     if (answer?.janus === 'success' && (typeof id === 'number' || typeof id === 'string')) {
@@ -394,7 +434,7 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
     }
     const refused = message ? await tokenRefusal(gate, message, verdict) : null;
     if (refused) return reply.code(200).send(refusal(message, refused));
-    const url = `${base}/${session}${handle ? `/${handle}` : ''}`;
+    const url = `${await baseOf(verdict.claims.room)}/${session}${handle ? `/${handle}` : ''}`;
     const passed = message ? await withServerFields(message, handle ?? null, verdict, { publishers, agentSubscribers }, gate) : message;
     const res = await forward(url, { method: 'POST', body: JSON.stringify(passed), headers: { 'content-type': 'application/json' } });
     if (message?.janus === 'detach' && handle) {
@@ -420,7 +460,7 @@ function registerHttp(app: App, config: Config, gate: Gate): void {
         return reply.code(403).send(refusal(null, 'token: missing, invalid or not of this session'));
       }
       const query = new URLSearchParams(request.query).toString();
-      const res = await forward(`${base}/${session}?${query}`, { method: 'GET' });
+      const res = await forward(`${await baseOf(room)}/${session}?${query}`, { method: 'GET' });
       // a long poll answers a batch (an array): read only when it may hold a webrtcup of ours
       if (agentSubscribers.size > 0 && res.text.includes('webrtcup')) {
         for (const room of agentSubscriptionsUp(parseAny(res.text), agentSubscribers)) gate.recording.agentSubscribed(room);

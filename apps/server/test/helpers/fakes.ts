@@ -105,6 +105,7 @@ export function createFakeMediaRooms(): FakeMediaRooms {
       return Promise.resolve(fake.roomOpen ? grant(input.callId) : null);
     },
     secretOf: () => Promise.resolve(null),
+    nodeOf: () => Promise.resolve(null),
     startRecording: () => Promise.resolve(),
     recordArmed: () => Promise.resolve(false),
     end(callId) {

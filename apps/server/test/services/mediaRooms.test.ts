@@ -35,7 +35,7 @@ describe('media rooms (the server owns each call room)', () => {
   const make = (janus: JanusVideoroomAdmin) =>
     createMediaRooms({
       repo: createMediaRoomsRepository(t.db.kysely),
-      janus,
+      nodes: { place: () => Promise.resolve('janus-1'), admin: () => janus },
       tokens: createJanusTokens('s'.repeat(40), () => now),
       recordingsRoot: '/rec',
       tokenTtlSeconds: 3600,

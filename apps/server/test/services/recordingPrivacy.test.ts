@@ -30,6 +30,7 @@ function notingRooms() {
     startRecording: () => Promise.resolve(),
     recordArmed: () => Promise.resolve(false),
     secretOf: () => Promise.resolve(null),
+    nodeOf: () => Promise.resolve(null),
     end: () => Promise.resolve(),
     sweepStale: () => Promise.resolve(),
   };

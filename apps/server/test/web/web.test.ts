@@ -52,6 +52,15 @@ describe('front ends, proxies and security headers', () => {
         ejabberdWsUrl: `ws://127.0.0.1:${upstreamPort}/ws`,
         janusWsUrl: `ws://127.0.0.1:${upstreamPort}`,
         janusHttpUrl: `http://127.0.0.1:${upstreamPort}/janus`,
+        // the gate routes each room to its node's endpoints (docs/operations.md "Several Janus nodes")
+        janusNodes: [
+          {
+            name: 'janus-1',
+            wsUrl: `ws://127.0.0.1:${upstreamPort}`,
+            httpUrl: `http://127.0.0.1:${upstreamPort}/janus`,
+            adminUrl: `http://127.0.0.1:${upstreamPort}/admin`,
+          },
+        ],
       },
     });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -193,6 +202,7 @@ describe('front ends, proxies and security headers', () => {
       pin: 'pin',
       secret: 'secret',
       created_at: t.clock.now,
+      janus_node: 'janus-1',
     });
     const token = createJanusTokens(t.config.janusTokenSecret).mint('g1--room', 60, {
       role: 'guest',

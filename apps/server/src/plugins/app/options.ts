@@ -4,6 +4,8 @@ import type { Db } from '../../db/database.ts';
 import type { EjabberdClient } from '../../services/ejabberd.ts';
 import type { EventBus } from '../../services/events.ts';
 import type { JanusClient } from '../../services/janus.ts';
+import type { JanusNodeEndpoints } from '../../config.ts';
+import type { NodeHealth } from '../../services/media/janusNodes.ts';
 import type { MediaRooms } from '../../services/media/mediaRooms.ts';
 import type { ReportStatusFn } from '../../services/reportStatus.ts';
 import type { RoutingTimers } from '../../services/roundRobin.ts';
@@ -14,6 +16,8 @@ export interface AppDeps {
   ejabberd?: EjabberdClient;
   janus?: JanusClient;
   mediaRooms?: MediaRooms;
+  /** how a Janus node's health is asked (default: its admin API) */
+  janusProbe?: (node: JanusNodeEndpoints) => Promise<NodeHealth>;
   events?: EventBus;
   reportStatus?: ReportStatusFn;
   /** round robin's clock and timers (unit tests drive them by hand) */

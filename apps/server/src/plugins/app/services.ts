@@ -7,7 +7,7 @@ import { createGeofencePasses } from '../../services/geofencePasses.ts';
 import type { Services } from '../../services/index.ts';
 import { createJanusHttpClient } from '../../services/janus.ts';
 import { createLoginThrottle } from '../../services/loginThrottle.ts';
-import { createJanusVideoroomAdmin } from '../../services/media/janusAdmin.ts';
+import { HEALTH_EVERY_MS, janusNodesOf } from '../../services/media/janusNodes.ts';
 import { createJanusTokens } from '../../services/media/janusTokens.ts';
 import { createMediaRooms } from '../../services/media/mediaRooms.ts';
 import { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
@@ -59,6 +59,8 @@ export default fp(
     });
     // one instance at a time runs each periodic job (services/jobLocks.ts)
     const jobLocks = createJobLocks(db, log);
+    const mediaRoomsRepo = createMediaRoomsRepository(db.kysely);
+    const janusNodes = janusNodesOf(config, db.kysely, { rooms: mediaRoomsRepo, tokens: janusTokens, now, probe: deps.janusProbe });
     const services: Services = {
       config,
       db,
@@ -77,11 +79,12 @@ export default fp(
       ejabberd,
       janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
       janusTokens,
+      janusNodes,
       mediaRooms:
         deps.mediaRooms ??
         createMediaRooms({
-          repo: createMediaRoomsRepository(db.kysely),
-          janus: createJanusVideoroomAdmin(config.janusHttpUrl, config.janusRoomAdminKey, janusTokens),
+          repo: mediaRoomsRepo,
+          nodes: janusNodes,
           tokens: janusTokens,
           recordingsRoot: recordingsRoot(config),
           tokenTtlSeconds: config.openCallHours * 3600,
@@ -126,6 +129,9 @@ export default fp(
 
     // the bus listens before the app serves; this instance's agents leave round robin when it stops
     app.addHook('onReady', async () => {
+      // the configured Janus nodes' rows, and their health before the first room is placed
+      await janusNodes.sync();
+      await janusNodes.checkHealth().catch((error: unknown) => log('janus nodes: health check failed', error));
       await events.start?.();
       await roundRobin.beat();
     });
@@ -138,6 +144,9 @@ export default fp(
     // instance polls first (services/roundRobin.ts)
     runWhileServing(app, createPeriodicJob('round robin beat', () => roundRobin.beat(), log), BEAT_MS, { lock: 'each instance' });
     runWhileServing(app, createPeriodicJob('round robin deadlines', () => roundRobin.moveDue(), log), 1000, { lock: 'each instance' });
+
+    // every instance asks every Janus node: placement trusts a node only while someone checks it
+    runWhileServing(app, createPeriodicJob('janus node health', () => janusNodes.checkHealth(), log), HEALTH_EVERY_MS, { lock: 'each instance' });
 
     // rooms whose call never reported its end are destroyed once no token for them is valid
     const staleRooms = createPeriodicJob('stale media-room sweep', () => services.mediaRooms.sweepStale(), log);

@@ -14,7 +14,10 @@
  *   Janus no longer has it (Janus restarted: its rooms live in its memory), with the same id, pin, secret
  *   and recording folder; a recording room records again from the agent's next publish, in new part
  *   files of the same folder (docs/protocol.md "Media session lost"); a destroyed room never comes back;
- * - destroyed by the server when the call ends (or is held: the call continues in a new room).
+ * - destroyed by the server when the call ends (or is held: the call continues in a new room);
+ * - placed on one Janus node, the least loaded serving one (janusNodes.ts), recorded on the room's row:
+ *   every later request about the room (recording, destroy, the stale sweep, the gate's routing) goes to
+ *   that node; a room whose node no longer answers is re-created on another serving node on a rejoin.
  *
  * A grant is the room id, its pin and a Janus token for that room alone (janusTokens.ts), handed only in
  * authenticated answers to the call's guest and to its company's console users.
@@ -23,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
 import type { JanusVideoroomAdmin } from './janusAdmin.ts';
+import type { JanusNodes } from './janusNodes.ts';
 import { NO_SUCH_ROOM, ROOM_EXISTS, JanusAdminError } from './janusAdmin.ts';
 import type { JanusTokens, Participant } from './janusTokens.ts';
 import type { MediaRoomRow } from '../../repositories/mediaRooms.ts';
@@ -53,6 +57,11 @@ export interface MediaRooms {
   recordArmed(callId: string): Promise<boolean>;
   /** The room's secret for the gate, which names each publisher's recording (null: no such room). */
   secretOf(callId: string): Promise<string | null>;
+  /**
+   * The Janus node of the call's room, open or destroyed (the gate routes the room's requests there);
+   * null when there is no such room, or it was made before nodes were recorded (the first node).
+   */
+  nodeOf(callId: string): Promise<string | null>;
   /** Destroys the call's room (best effort: a room Janus no longer has is fine). */
   end(callId: string): Promise<void>;
   /**
@@ -93,22 +102,46 @@ export class MediaRoomClosed extends Error {
 }
 
 /**
- * Makes a call's room again from its row when Janus no longer has it (Janus restarted: its rooms and
- * sessions lived in its memory): same id, pin, secret and recording folder. A recording room's flag is
- * cleared first, so the gate's next start (the agent's publish) claims it and Janus writes new part files
- * into the same folder (recordings/postprocess.ts mixes them in order). Both sides of the call ask at about
- * the same time: the one whose create Janus refuses as existing found it re-created by the other.
+ * Makes a call's room again from its row when Janus no longer has it: same id, pin, secret and recording
+ * folder. Janus restarted (its rooms and sessions lived in its memory): the room comes back on its node.
+ * Its node does not answer (lost): the room moves to another serving node (janusNodes.ts place), written on
+ * the row so that the gate routes the participants' new sessions there; with one node there is nowhere
+ * else, and the create's own failure tells. A recording room's flag is cleared first, so the gate's next
+ * start (the agent's publish) claims it and Janus writes new part files into the same folder
+ * (recordings/postprocess.ts mixes them in order). Both sides of the call ask at about the same time: the
+ * one whose create Janus refuses as existing found it re-created by the other, and a move is made once (the
+ * row's node changes only from the node it was read with).
  */
 async function recreateIfLost(
-  deps: { repo: Pick<ReturnType<typeof createMediaRoomsRepository>, 'setRecording'>; janus: JanusVideoroomAdmin; recordingsRoot: string; log?: (message: string) => void },
+  deps: {
+    repo: Pick<ReturnType<typeof createMediaRoomsRepository>, 'setRecording' | 'moveNode' | 'byCallId'>;
+    nodes: Pick<JanusNodes, 'admin' | 'place'>;
+    recordingsRoot: string;
+    log?: (message: string) => void;
+  },
   row: MediaRoomRow,
   webview: boolean,
 ): Promise<void> {
   if (row.destroyed_at !== null) throw new MediaRoomClosed(row.call_id);
-  if (await deps.janus.exists(row.call_id)) return;
+  let node = row.janus_node;
+  try {
+    if (await deps.nodes.admin(node).exists(row.call_id)) return;
+  } catch {
+    // its node does not answer: another serving one takes the room (the first mover's choice wins)
+    const target = await deps.nodes.place({ exclude: node });
+    if (target !== node) {
+      if (!(await deps.repo.moveNode(row.call_id, node, target))) {
+        node = (await deps.repo.byCallId(row.call_id))?.janus_node ?? target;
+        if (await deps.nodes.admin(node).exists(row.call_id).catch(() => false)) return;
+      } else {
+        node = target;
+        deps.log?.(`moving the media room of ${row.call_id} from Janus node ${row.janus_node ?? 'default'} to ${target}`);
+      }
+    }
+  }
   if (row.recording === 1) await deps.repo.setRecording(row.call_id, 0);
   try {
-    await deps.janus.create({
+    await deps.nodes.admin(node).create({
       room: row.call_id,
       pin: row.pin,
       secret: row.secret,
@@ -119,7 +152,7 @@ async function recreateIfLost(
     if (error instanceof JanusAdminError && error.code === ROOM_EXISTS) return;
     throw error;
   }
-  deps.log?.(`re-created the media room of ${row.call_id} (Janus had lost it)`);
+  deps.log?.(`re-created the media room of ${row.call_id} on Janus node ${node ?? 'default'} (Janus had lost it)`);
 }
 
 const roomRecDir = (root: string, companyId: number, callId: string) => path.join(root, String(companyId), callId);
@@ -130,7 +163,8 @@ const randomPin = () => randomBytes(12).toString('hex');
 
 export function createMediaRooms(deps: {
   repo: ReturnType<typeof createMediaRoomsRepository>;
-  janus: JanusVideoroomAdmin;
+  /** where a new room goes (`place`) and each node's admin client */
+  nodes: Pick<JanusNodes, 'place' | 'admin'>;
   tokens: JanusTokens;
   recordingsRoot: string;
   /** a token outlives the longest call the console still lists (LOBBY_OPEN_CALL_HOURS) */
@@ -138,7 +172,9 @@ export function createMediaRooms(deps: {
   now: () => number;
   log?: (message: string, error?: unknown) => void;
 }): MediaRooms {
-  const { repo, janus, tokens } = deps;
+  const { repo, nodes, tokens } = deps;
+  /** the admin client of the node the call's room is on */
+  const janusOf = async (callId: string) => nodes.admin((await repo.byCallId(callId))?.janus_node ?? null);
   const grant = (room: string, pin: string, participant: Participant): MediaGrant => {
     const t = tokens.mint(room, deps.tokenTtlSeconds, participant);
     return { room, pin, token: t.token, expires_in: t.expiresIn };
@@ -151,14 +187,15 @@ export function createMediaRooms(deps: {
         if (rejoin) await recreateIfLost(deps, existing, webview);
         return grant(callId, existing.pin, me);
       }
-      const row = { call_id: callId, company_id: companyId, pin: randomPin(), secret: random(24), created_at: deps.now() };
+      const node = await nodes.place();
+      const row = { call_id: callId, company_id: companyId, pin: randomPin(), secret: random(24), created_at: deps.now(), janus_node: node };
       if (!(await repo.add(row))) {
         const raced = await repo.byCallId(callId);
         if (!raced) throw new Error('media room vanished');
         return grant(callId, raced.pin, me);
       }
       try {
-        await janus.create({
+        await nodes.admin(node).create({
           room: callId,
           pin: row.pin,
           secret: row.secret,
@@ -182,7 +219,7 @@ export function createMediaRooms(deps: {
       return grant(callId, row.pin, { role: 'agent', username });
     },
     async startRecording(callId) {
-      await startArmedRecording(repo, janus, callId);
+      await startArmedRecording(repo, await janusOf(callId), callId);
     },
     async recordArmed(callId) {
       const row = await repo.byCallId(callId);
@@ -192,6 +229,9 @@ export function createMediaRooms(deps: {
       const row = await repo.byCallId(callId);
       return row && row.destroyed_at === null ? row.secret : null;
     },
+    async nodeOf(callId) {
+      return (await repo.byCallId(callId))?.janus_node ?? null;
+    },
     async sweepStale() {
       for (const callId of await repo.openBefore(deps.now() - deps.tokenTtlSeconds * 1000)) await this.end(callId);
     },
@@ -199,7 +239,7 @@ export function createMediaRooms(deps: {
       const row = await repo.byCallId(callId);
       if (!row || row.destroyed_at !== null) return;
       try {
-        await janus.destroy(callId, row.secret);
+        await nodes.admin(row.janus_node).destroy(callId, row.secret);
         await repo.setDestroyed(callId, deps.now());
       } catch (error) {
         deps.log?.(`destroying the media room of ${callId} failed`, error);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJanusNodesRepository } from '../../../../src/repositories/janusNodes.ts';
 import { createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
 import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
@@ -63,5 +64,41 @@ describe.each(dialects())('guest media grant (%s)', (dialect) => {
     const res = await media(g.access_token, { call_id: call.callId, rejoin: 'yes' });
     expect(res.statusCode).toBe(400);
     expect(res.json<{ message: string }>().message).toContain('rejoin');
+  });
+});
+
+/** docs/operations.md "Several Janus nodes": no serving node is the media service's outage, not the guest's mistake. */
+describe.each(dialects())('guest media grant with every Janus node down or drained (%s)', (dialect) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    const node = (name: string, port: number) => ({
+      name,
+      wsUrl: `ws://127.0.0.1:${port}`,
+      httpUrl: `http://127.0.0.1:${port}/janus`,
+      adminUrl: `http://127.0.0.1:${port}/admin`,
+    });
+    t = await createTestContext(dialect, {
+      config: { janusNodes: [node('janus-1', 9), node('janus-2', 9)] },
+      deps: { janusProbe: (n) => Promise.resolve({ healthy: n.name === 'janus-2', sessions: 0 }) },
+    });
+  });
+  afterAll(async () => t.close());
+
+  it('when one node is down and the other drained, then the grant is 503 naming the Janus nodes, and no room row is left', async () => {
+    await t.app.services.janusNodes.checkHealth();
+    await createJanusNodesRepository(t.db.kysely).setDraining('janus-2', true);
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/call-report/media',
+      headers: bearer(g.access_token),
+      payload: { call_id: call.callId },
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json<{ message: string }>().message).toBe(
+      'janus: no Janus node is serving (every node is down or draining)',
+    );
+    expect(await t.app.services.mediaRooms.secretOf(call.callId)).toBeNull();
   });
 });
