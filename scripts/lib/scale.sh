@@ -3,8 +3,9 @@
 # side on the tests' PostgreSQL, each with its own data folder, behind the stack's nginx with the front
 # doors (scripts/lib/instances.sh: PORT+5 prefers instance 1, PORT+6 instance 2), then the journeys of
 # e2e/scale (npx playwright test -c e2e/playwright.scale.config.ts). Sourced by scripts/test, which
-# defines journeys_server_env and playwright_args; ejabberd, Janus and coturn are the stack's own (reused
-# when the `stack` stage started them).
+# defines journeys_server_env and playwright_args; Janus and coturn are the stack's own (reused when the
+# `stack` stage started them); ejabberd is a cluster of two nodes, the stack's own and a second one joined
+# to it (scripts/lib/ejabberd-cluster.sh), with an XMPP door per node (PORT+7, PORT+8).
 scale_stage() {
   # the loopback stack's server and gate run on SQLite: they make way for the instances on PostgreSQL
   stop_server >/dev/null
@@ -15,7 +16,9 @@ scale_stage() {
   LOBBY_INSTANCES=2
   LOBBY_FRONT_DOORS=1
   LOBBY_DATA_DIR="$LOBBY_RUN_DIR/scale/data"
-  export DATABASE_URL LOBBY_INSTANCES LOBBY_FRONT_DOORS LOBBY_DATA_DIR
+  LOBBY_EJABBERD_NODES=2
+  EJABBERD_API_URL=$(lobby_ejabberd_api_urls)
+  export DATABASE_URL LOBBY_INSTANCES LOBBY_FRONT_DOORS LOBBY_DATA_DIR LOBBY_EJABBERD_NODES EJABBERD_API_URL
   journeys_server_env
   start_infra
   start_server
