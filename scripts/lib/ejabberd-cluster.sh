@@ -39,6 +39,12 @@ lobby_ejabberd_api_urls() {
 # list_cluster quotes a name with a hyphen as an Erlang atom: 'lobby5292@lobby-ej2').
 lobby_ej_cluster_nodes() { lobby_ejctl list_cluster 2>/dev/null | tr -d "'"; }
 
+# env.sh's EJABBERD_API_URL names node 1 alone; with several nodes and no URL of the operator's, every node's
+if [ "$LOBBY_EJABBERD_NODES" != 1 ] && [ "${EJABBERD_API_URL:-}" = "http://127.0.0.1:$EJABBERD_API_PORT/api" ]; then
+  EJABBERD_API_URL=$(lobby_ejabberd_api_urls)
+  export EJABBERD_API_URL
+fi
+
 # start_ejabberd_cluster: every node, node 1 first; each other one joined to it.
 start_ejabberd_cluster() {
   lobby_ejabberd_nodes_check || return 1
@@ -103,8 +109,9 @@ stop_ejabberd_cluster_nodes() {
 }
 
 # lobby_ejabberd_door_port I: the tests' nginx port whose XMPP websocket prefers node I (LOBBY_FRONT_DOORS=1
-# with more than one node): PORT + 6 + I, after the instances' front doors (scripts/lib/instances.sh).
-lobby_ejabberd_door_port() { echo $((PORT + 6 + $1)); }
+# with more than one node): PORT + 2 + I, below the instances' front doors (PORT + 4 + I, scripts/lib/instances.sh);
+# PORT + 8 is the tests' Janus HTTP port (scripts/lib/test-env.sh).
+lobby_ejabberd_door_port() { echo $((PORT + 2 + $1)); }
 
 # nginx's XMPP upstreams (infra/nginx/nginx.conf.tmpl): NGINX_XMPP_SERVERS, every node's websocket (a node
 # that refuses a connection is left out for 10 s); with front doors and more than one node,

@@ -5,7 +5,7 @@
 # e2e/scale (npx playwright test -c e2e/playwright.scale.config.ts). Sourced by scripts/test, which
 # defines journeys_server_env and playwright_args; Janus and coturn are the stack's own (reused when the
 # `stack` stage started them); ejabberd is a cluster of two nodes, the stack's own and a second one joined
-# to it (scripts/lib/ejabberd-cluster.sh), with an XMPP door per node (PORT+7, PORT+8).
+# to it (scripts/lib/ejabberd-cluster.sh), with an XMPP door per node (PORT+3, PORT+4).
 scale_stage() {
   # the loopback stack's server and gate run on SQLite: they make way for the instances on PostgreSQL
   stop_server >/dev/null

@@ -1,0 +1,256 @@
+/**
+ * Two ejabberd nodes in one cluster (docs/operations.md "Scaling", scripts/lib/ejabberd-cluster.sh): a guest
+ * and an agent on different nodes call, chat and hold; then the faults, each with both sides' media
+ * measured. A room is one process on one node and its occupants on other nodes are not told when that
+ * node dies: each client's self-ping (docs/protocol.md "Self-ping") finds it out and joins again. A guest
+ * whose own node dies reconnects through nginx to the other one. A node restarted joins the cluster again.
+ * The browsers are pinned to a node by nginx's XMPP doors (ejabberdNodes.ts xmppDoor).
+ */
+import { expect, test } from '@playwright/test';
+import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
+import { queryRows } from '../support/db.ts';
+import { agentSignsIn, closeAll, consoleUserJid, screenshot } from '../support/journey.ts';
+import { decodedFramesDuring, expectMediaFlowing } from '../support/media.ts';
+import { roomOccupants } from '../support/stack.ts';
+import { chatBothWays, guestCalls } from '../tests/incall-support.ts';
+import { clusterOf, killNode, roomNode, sessionNodes, startNodes, xmppDoor, type Node } from './ejabberdNodes.ts';
+
+const GUEST_HOST = process.env.XMPP_GUEST_DOMAIN ?? 'guest.lobby.local';
+const other = (i: Node): Node => (i === 1 ? 2 : 1);
+
+/** Whatever a journey killed runs again for the next one (node 2 joins the cluster again). */
+test.afterEach(async () => {
+  await startNodes();
+});
+
+interface WaitingGuest {
+  guest: LaunchedBrowser;
+  callId: string;
+  /** the room's local name, and its JID */
+  room: string;
+  roomJid: string;
+  user: string;
+}
+
+const reportOf = async (callId: string) =>
+  (
+    await queryRows<{ guest_username: string; room_jid: string; guest_exit_at: number | null; call_answered_at: number | null }>(
+      'select guest_username, room_jid, guest_exit_at, call_answered_at from call_reports where call_id = ?',
+      [callId],
+    )
+  )[0]!;
+
+/**
+ * A guest (through the XMPP door of `door`) waits in `agent`'s queue, its room on node `roomOn` when given:
+ * the server places a room by its name (apps/server/src/services/ejabberdCluster.ts), so guests are tried
+ * until one's room is there (a guest whose room is elsewhere cancels its call and leaves).
+ */
+async function guestWaiting(agent: LaunchedBrowser, door: Node, roomOn?: Node): Promise<WaitingGuest> {
+  const item = agent.page.getByTestId('queue-item');
+  for (let attempt = 1; attempt <= 10; attempt++) {
+    const guest = await launchParticipant(`guest-node-${door}-${attempt}`, { baseURL: xmppDoor(door), viewport: { width: 1024, height: 768 } });
+    await guestCalls(guest.page);
+    await expect(item).toHaveCount(1);
+    const callId = (await item.getAttribute('data-call-id')) ?? '';
+    const report = await reportOf(callId);
+    const room = report.room_jid.split('@')[0] ?? '';
+    let node: Node | null = null;
+    await expect.poll(async () => (node = await roomNode(room, report.guest_username)), { timeout: 15_000 }).not.toBeNull();
+    if (roomOn === undefined || node === roomOn) return { guest, callId, room, roomJid: report.room_jid, user: report.guest_username };
+    await guest.page.getByTestId('cancel-button').click();
+    await expect(item).toHaveCount(0);
+    await guest.close();
+  }
+  throw new Error(`no guest's room landed on node ${roomOn} in 10 tries`);
+}
+
+/** The agent answers the waiting guest; both see the call with media. */
+async function answer(agent: LaunchedBrowser, waiting: WaitingGuest, agentJid: string): Promise<void> {
+  await expect(agent.page.getByTestId('queue-panel')).toHaveAttribute('data-media-ready', 'true');
+  await agent.page.getByTestId('queue-item').getByTestId('answer-button').click();
+  await expect(waiting.guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
+  await expect(agent.page.getByTestId('active-call')).toHaveAttribute('data-guest-presence', `InCall|${agentJid}|${waiting.callId}`);
+  await expectMediaFlowing(waiting.guest.page, 'guest');
+  await expectMediaFlowing(agent.page, 'agent');
+}
+
+test('when the guest and the agent are connected to different ejabberd nodes, then they call, chat and hold', async ({}, testInfo) => {
+  expect(await clusterOf(1)).toEqual(expect.arrayContaining(['lobby' + String(process.env.EJABBERD_DIST_PORT) + '@localhost', `lobby${process.env.EJABBERD_DIST_PORT}@lobby-ej2`]));
+  const agent = await launchParticipant('agent-node-2', { baseURL: xmppDoor(2) });
+  let waiting: WaitingGuest | null = null;
+  try {
+    await agentSignsIn(agent.page);
+    const agentJid = await consoleUserJid(agent.page);
+    waiting = await guestWaiting(agent, 1);
+    // each on the node its door names
+    expect(await sessionNodes(waiting.user, GUEST_HOST)).toEqual([1]);
+    expect(await sessionNodes(agentJid.split('@')[0]!, agentJid.split('@')[1]!)).toEqual([2]);
+
+    await answer(agent, waiting, agentJid);
+    await chatBothWays(waiting.guest.page, agent.page, 'across nodes');
+    const call = agent.page.getByTestId('active-call');
+    await agent.page.getByTestId('agent-hold-button').click();
+    await expect(waiting.guest.page.getByTestId('hold-page')).toBeVisible();
+    await expect(call).toHaveAttribute('data-held', 'true');
+    await agent.page.getByTestId('agent-hold-button').click();
+    await expect(call).toHaveAttribute('data-held', 'false');
+    const resumedId = (await call.getAttribute('data-call-id')) ?? '';
+    await expect(waiting.guest.page.getByTestId('hold-page')).toHaveCount(0);
+    await expect(call).toHaveAttribute('data-guest-presence', `InCall|${agentJid}|${resumedId}`);
+    await expectMediaFlowing(waiting.guest.page, 'guest after resume');
+    await chatBothWays(waiting.guest.page, agent.page, 'after the hold');
+    await screenshot(agent.page, testInfo, 'ejabberd-cluster-across-nodes');
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
+  }
+});
+
+test("when the node holding a call's room is killed while the guest and the agent are connected to the other node, then both join the room again within seconds, media never stalls, chat works and the guest is not taken for gone", async ({}, testInfo) => {
+  test.setTimeout(300_000);
+  const sessionsOn: Node = 1;
+  const roomOn = other(sessionsOn);
+  const agent = await launchParticipant('agent-node-1', { baseURL: xmppDoor(sessionsOn) });
+  let waiting: WaitingGuest | null = null;
+  try {
+    await agentSignsIn(agent.page);
+    const agentJid = await consoleUserJid(agent.page);
+    waiting = await guestWaiting(agent, sessionsOn, roomOn);
+    expect(await sessionNodes(waiting.user, GUEST_HOST)).toEqual([sessionsOn]);
+    expect(await sessionNodes(agentJid.split('@')[0]!, agentJid.split('@')[1]!)).toEqual([sessionsOn]);
+    await answer(agent, waiting, agentJid);
+    await chatBothWays(waiting.guest.page, agent.page, 'before the kill');
+    const w = waiting;
+
+    // act: SIGKILL to the room's node while both sides' media is sampled, until both are in the room again
+    let backMs = 0;
+    const frames = await decodedFramesDuring(w.guest.page, agent.page, async () => {
+      await killNode(roomOn);
+      const killed = Date.now();
+      // the room is restarted, empty, on the surviving node by the next stanza to it: the self-pings
+      await expect
+        .poll(async () => (await roomOccupants(w.roomJid)).map((jid) => jid.split('/')[0]).sort(), { timeout: 40_000, intervals: [250] })
+        .toEqual([agentJid, `${w.user}@${GUEST_HOST}`].sort());
+      backMs = Date.now() - killed;
+      await new Promise((r) => setTimeout(r, 2000));
+    });
+    console.log(`room's node killed mid-call: both in the room again ${backMs} ms after the kill; ${JSON.stringify(frames)}`);
+    expect(await roomNode(w.room, w.user)).toBe(sessionsOn);
+    // within a self-ping round (12 s) and its answer, with room for a loaded machine
+    expect(backMs).toBeLessThan(30_000);
+    expect(frames.samples).toBeGreaterThanOrEqual(6);
+    expect(frames.longestStall.guest, 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
+    expect(frames.longestStall.agent, 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
+    expect(frames.longestAudioStall.guest, 'longest stall of received audio at the guest (ms)').toBeLessThan(2000);
+    expect(frames.longestAudioStall.agent, 'longest stall of received audio at the agent (ms)').toBeLessThan(2000);
+
+    await chatBothWays(w.guest.page, agent.page, 'after the kill');
+    await expect(agent.page.getByTestId('active-call')).toHaveAttribute('data-guest-presence', `InCall|${agentJid}|${w.callId}`);
+    // the vanished-guest sweep (every 3 s) had the time to take the guest for gone (20 s): it did not
+    await new Promise((r) => setTimeout(r, 25_000));
+    expect((await reportOf(w.callId)).guest_exit_at).toBeNull();
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
+  }
+});
+
+test('when the node holding a waiting guest\'s room is killed while the guest and the agent are connected to the other node, then the guest is listed again within seconds and the call is answered with media and chat', async ({}, testInfo) => {
+  test.setTimeout(300_000);
+  const agent = await launchParticipant('agent-node-1-waiting', { baseURL: xmppDoor(1) });
+  let waiting: WaitingGuest | null = null;
+  try {
+    await agentSignsIn(agent.page);
+    const agentJid = await consoleUserJid(agent.page);
+    waiting = await guestWaiting(agent, 1, 2);
+    const w = waiting;
+    await killNode(2);
+    const killed = Date.now();
+    await expect
+      .poll(async () => (await roomOccupants(w.roomJid)).map((jid) => jid.split('/')[0]).sort(), { timeout: 40_000, intervals: [250] })
+      .toEqual([agentJid, `${w.user}@${GUEST_HOST}`].sort());
+    const backMs = Date.now() - killed;
+    await expect(agent.page.getByTestId('queue-item')).toHaveAttribute('data-call-id', w.callId);
+    console.log(`room's node killed while the guest waits: both in the room again ${backMs} ms after the kill`);
+    expect(backMs).toBeLessThan(30_000);
+    await answer(agent, w, agentJid);
+    await chatBothWays(w.guest.page, agent.page, 'after the kill');
+    expect((await reportOf(w.callId)).guest_exit_at).toBeNull();
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
+  }
+});
+
+test("when the node holding the guest's connection is killed mid-call, then the guest reconnects to the other node and joins its room again, media never stalls and chat works", async ({}, testInfo) => {
+  test.setTimeout(300_000);
+  const agent = await launchParticipant('agent-node-2-conn', { baseURL: xmppDoor(2) });
+  let waiting: WaitingGuest | null = null;
+  try {
+    await agentSignsIn(agent.page);
+    const agentJid = await consoleUserJid(agent.page);
+    // the guest's stream on node 1, its room and the agent on node 2: only the connection is lost
+    waiting = await guestWaiting(agent, 1, 2);
+    const w = waiting;
+    expect(await sessionNodes(w.user, GUEST_HOST)).toEqual([1]);
+    await answer(agent, w, agentJid);
+    await chatBothWays(w.guest.page, agent.page, 'before the kill');
+
+    let backMs = 0;
+    const frames = await decodedFramesDuring(w.guest.page, agent.page, async () => {
+      await killNode(1);
+      const killed = Date.now();
+      // nginx sends the guest's reconnection to node 2 (its door's backup)
+      await expect.poll(() => sessionNodes(w.user, GUEST_HOST), { timeout: 40_000, intervals: [500] }).toEqual([2]);
+      await expect
+        .poll(async () => (await roomOccupants(w.roomJid)).map((jid) => jid.split('/')[0]).sort(), { timeout: 30_000, intervals: [250] })
+        .toEqual([agentJid, `${w.user}@${GUEST_HOST}`].sort());
+      backMs = Date.now() - killed;
+      await new Promise((r) => setTimeout(r, 2000));
+    });
+    console.log(`guest's node killed mid-call: guest on node 2 and in its room again ${backMs} ms after the kill; ${JSON.stringify(frames)}`);
+    expect(backMs).toBeLessThan(30_000);
+    expect(frames.samples).toBeGreaterThanOrEqual(6);
+    expect(frames.longestStall.guest, 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
+    expect(frames.longestStall.agent, 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
+    expect(frames.longestAudioStall.guest, 'longest stall of received audio at the guest (ms)').toBeLessThan(2000);
+    expect(frames.longestAudioStall.agent, 'longest stall of received audio at the agent (ms)').toBeLessThan(2000);
+    await expect(w.guest.page.locator('[data-testid="media-notice"][data-notice="signallingReconnecting"]')).toHaveCount(0);
+    await chatBothWays(w.guest.page, agent.page, 'after the kill');
+    await new Promise((r) => setTimeout(r, 25_000));
+    expect((await reportOf(w.callId)).guest_exit_at).toBeNull();
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
+  }
+});
+
+test('when a killed node is started again, then it joins the cluster again and rooms are created on it again', async ({}, testInfo) => {
+  test.setTimeout(300_000);
+  await killNode(2);
+  expect(await clusterOf(1)).toEqual([`lobby${process.env.EJABBERD_DIST_PORT}@localhost`]);
+  const started = await startNodes();
+  console.log(`node 2 started again: ${started.split('\n').filter((l) => /joined|running/.test(l)).join(' | ')}`);
+  expect(started).toMatch(/ejabberd-2: joined lobby\d+@localhost in \d+ ms/);
+  for (const i of [1, 2] as const) {
+    expect((await clusterOf(i)).sort(), `node ${i}'s cluster`).toEqual([`lobby${process.env.EJABBERD_DIST_PORT}@localhost`, `lobby${process.env.EJABBERD_DIST_PORT}@lobby-ej2`]);
+  }
+  // a new guest's room on node 2 (the server asks it again), answered with media and chat
+  const agent = await launchParticipant('agent-node-1-restart', { baseURL: xmppDoor(1) });
+  let waiting: WaitingGuest | null = null;
+  try {
+    await agentSignsIn(agent.page);
+    const agentJid = await consoleUserJid(agent.page);
+    waiting = await guestWaiting(agent, 2, 2);
+    await answer(agent, waiting, agentJid);
+    await chatBothWays(waiting.guest.page, agent.page, 'on the restarted node');
+    await agent.page.getByTestId('agent-hangup-button').click();
+    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+  } finally {
+    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
+  }
+});
