@@ -4,16 +4,22 @@
  * measured. A room is one process on one node and its occupants on other nodes are not told when that
  * node dies: each client's self-ping (docs/protocol.md "Self-ping") finds it out and joins again. A guest
  * whose own node dies reconnects through nginx to the other one. A node restarted joins the cluster again.
- * The browsers are pinned to a node by nginx's XMPP doors (ejabberdNodes.ts xmppDoor).
+ * The browsers are pinned to a node by nginx's XMPP doors (ejabberdNodes.ts xmppDoor). And a p2p guest's
+ * Jingle passes to its agent when its session and its room sit on different nodes (mod_lobby_guest_filter
+ * looks for the guest's rooms on every node), a stranger's still does not.
  */
+import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { consoleLogin, consoleXmppToken, DEMO_AGENT, registerGuest } from '../support/api.ts';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { queryRows } from '../support/db.ts';
 import { agentSignsIn, closeAll, consoleUserJid, screenshot } from '../support/journey.ts';
 import { decodedFramesDuring, expectMediaFlowing } from '../support/media.ts';
+import { ensureOtherCompanyAgent } from '../support/otherCompany.ts';
+import { jingleInitiate, RawXmpp } from '../support/rawXmpp.ts';
 import { roomOccupants } from '../support/stack.ts';
 import { chatBothWays, guestCalls } from '../tests/incall-support.ts';
-import { clusterOf, killNode, roomNode, sessionNodes, startNodes, xmppDoor, type Node } from './ejabberdNodes.ts';
+import { clusterOf, killNode, nodeWebsocket, roomNode, sessionNodes, startNodes, xmppDoor, type Node } from './ejabberdNodes.ts';
 
 const GUEST_HOST = process.env.XMPP_GUEST_DOMAIN ?? 'guest.lobby.local';
 const other = (i: Node): Node => (i === 1 ? 2 : 1);
@@ -203,15 +209,16 @@ test("when the node holding the guest's connection is killed mid-call, then the 
     const frames = await decodedFramesDuring(w.guest.page, agent.page, async () => {
       await killNode(1);
       const killed = Date.now();
-      // nginx sends the guest's reconnection to node 2 (its door's backup)
-      await expect.poll(() => sessionNodes(w.user, GUEST_HOST), { timeout: 40_000, intervals: [500] }).toEqual([2]);
+      // nginx sends the guest's reconnection to node 2 (its door's backup); node 2 may still list the dead
+      // node's session of the guest for a while (seen in a run), so the new one is what is looked for
+      await expect.poll(() => sessionNodes(w.user, GUEST_HOST), { timeout: 40_000, intervals: [500] }).toContain(2);
       await expect
         .poll(async () => (await roomOccupants(w.roomJid)).map((jid) => jid.split('/')[0]).sort(), { timeout: 30_000, intervals: [250] })
         .toEqual([agentJid, `${w.user}@${GUEST_HOST}`].sort());
       backMs = Date.now() - killed;
       await new Promise((r) => setTimeout(r, 2000));
     });
-    console.log(`guest's node killed mid-call: guest on node 2 and in its room again ${backMs} ms after the kill; ${JSON.stringify(frames)}`);
+    console.log(`guest's node killed mid-call: guest on node 2 and in its room again ${backMs} ms after the kill; its sessions' nodes now ${JSON.stringify(await sessionNodes(w.user, GUEST_HOST))}; ${JSON.stringify(frames)}`);
     expect(backMs).toBeLessThan(30_000);
     expect(frames.samples).toBeGreaterThanOrEqual(6);
     expect(frames.longestStall.guest, 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
@@ -237,7 +244,7 @@ test('when a killed node is started again, then it joins the cluster again and r
   console.log(`node 2 started again: ${started.split('\n').filter((l) => /joined|running/.test(l)).join(' | ')}`);
   expect(started).toMatch(/ejabberd-2: joined lobby\d+@localhost in \d+ ms/);
   for (const i of [1, 2] as const) {
-    expect((await clusterOf(i)).sort(), `node ${i}'s cluster`).toEqual([`lobby${process.env.EJABBERD_DIST_PORT}@localhost`, `lobby${process.env.EJABBERD_DIST_PORT}@lobby-ej2`]);
+    expect((await clusterOf(i)).sort(), `node ${i}'s cluster`).toEqual([`lobby${process.env.EJABBERD_DIST_PORT}@lobby-ej2`, `lobby${process.env.EJABBERD_DIST_PORT}@localhost`]);
   }
   // a new guest's room on node 2 (the server asks it again), answered with media and chat
   const agent = await launchParticipant('agent-node-1-restart', { baseURL: xmppDoor(1) });
@@ -252,5 +259,56 @@ test('when a killed node is started again, then it joins the cluster again and r
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
   } finally {
     await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
+  }
+});
+
+test("when a p2p guest's session and its room sit on different nodes, then its Jingle reaches its room's agent and back, and another company's agent's Jingle stays dropped", async () => {
+  const reg = await registerGuest();
+  const roomJid = reg.guestRooms[0]!.room;
+  const room = roomJid.split('@')[0]!;
+  const user = reg.jabberusername.split('@')[0]!;
+  const join = async (client: RawXmpp, nick: string) => {
+    client.send(`<presence to="${roomJid}/${nick}"><x xmlns="http://jabber.org/protocol/muc"/></presence>`);
+    const joined = await client.waitFor((x) => x.startsWith('<presence') && x.includes(`from="${roomJid}/${nick}"`), 'its room join');
+    expect(joined).not.toContain('type="error"');
+  };
+  // the room's node: the server created it on one; a first session of the guest in it says which
+  const probe = new RawXmpp(reg.jabberusername);
+  await probe.connect(nodeWebsocket(1), reg.credential, 'probe');
+  await join(probe, user);
+  let roomOn: Node | null = null;
+  await expect.poll(async () => (roomOn = await roomNode(room, user))).not.toBeNull();
+  probe.close();
+  const guestOn = other(roomOn!);
+
+  const agentToken = await consoleXmppToken(await consoleLogin(DEMO_AGENT));
+  const strangerToken = await consoleXmppToken(await consoleLogin(await ensureOtherCompanyAgent()));
+  const guest = new RawXmpp(reg.jabberusername);
+  const agent = new RawXmpp(agentToken.jid);
+  const stranger = new RawXmpp(strangerToken.jid);
+  try {
+    await guest.connect(nodeWebsocket(guestOn), reg.credential, 'web');
+    await agent.connect(nodeWebsocket(roomOn!), agentToken.credential, `console-${randomUUID().slice(0, 8)}`);
+    await stranger.connect(nodeWebsocket(guestOn), strangerToken.credential, `console-${randomUUID().slice(0, 8)}`);
+    await join(guest, user);
+    expect(await sessionNodes(user, GUEST_HOST)).toEqual([guestOn]);
+    expect(await roomNode(room, user)).toBe(roomOn);
+    const marker = `jingle-${randomUUID().slice(0, 8)}`;
+
+    // the guest offers, its room's agent receives; the agent answers a session of its own, the guest receives
+    guest.send(jingleInitiate(guest.fullJid, agent.fullJid, `${marker}-guest`));
+    await agent.waitFor((x) => x.includes(`sid="${marker}-guest"`), "the room's agent: the guest's session-initiate");
+    stranger.send(jingleInitiate(stranger.fullJid, guest.fullJid, `${marker}-stranger`));
+    agent.send(jingleInitiate(agent.fullJid, guest.fullJid, `${marker}-agent`));
+    await guest.waitFor((x) => x.includes(`sid="${marker}-agent"`), "the guest: its agent's session-initiate");
+    // the stranger's offer, sent first, has had every chance to arrive
+    stranger.send(`<iq type="get" id="${marker}-ping"><ping xmlns="urn:xmpp:ping"/></iq>`);
+    await stranger.waitFor((x) => x.includes(`id="${marker}-ping"`), 'ping answer');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(guest.received.filter((x) => x.includes(`${marker}-stranger`))).toEqual([]);
+  } finally {
+    guest.close();
+    agent.close();
+    stranger.close();
   }
 });

@@ -33,9 +33,11 @@ export async function roomNode(room: string, guest: string): Promise<Node | null
   return null;
 }
 
-/** The nodes of a user's sessions now (`user` without its host), as ejabberd's own command says. */
+/** The nodes of a user's sessions now (`user` without its host), as ejabberd's own command says on the first node that answers. */
 export async function sessionNodes(user: string, host: string): Promise<Node[]> {
-  const out = await stackScript(`lobby_ejctl user_sessions_info ${user} ${host}`).catch(() => '');
+  const out = await stackScript(
+    `lobby_on_ej_node 1 lobby_ejctl user_sessions_info ${user} ${host} 2>/dev/null || lobby_on_ej_node 2 lobby_ejctl user_sessions_info ${user} ${host}`,
+  ).catch(() => '');
   return out
     .split('\n')
     .flatMap((line) => line.replaceAll("'", '').split('\t'))
@@ -59,3 +61,6 @@ export async function clusterOf(i: Node): Promise<string[]> {
   const out = await stackScript(`lobby_on_ej_node ${i} lobby_ej_cluster_nodes`);
   return out.split('\n').filter(Boolean);
 }
+
+/** Node `i`'s own websocket (loopback, not through nginx): a raw XMPP client there has its session on that node. */
+export const nodeWebsocket = (i: Node): string => `ws://127.0.0.${i}:${process.env.EJABBERD_WS_PORT ?? 5280}/ws`;
