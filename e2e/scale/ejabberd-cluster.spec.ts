@@ -9,7 +9,7 @@
  * looks for the guest's rooms on every node), a stranger's still does not.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test, type TestInfo } from '@playwright/test';
 import { consoleLogin, consoleXmppToken, DEMO_AGENT, registerGuest } from '../support/api.ts';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { queryRows } from '../support/db.ts';
@@ -80,54 +80,86 @@ async function answer(agent: LaunchedBrowser, waiting: WaitingGuest, agentJid: s
   await expectMediaFlowing(agent.page, 'agent');
 }
 
-test('when the guest and the agent are connected to different ejabberd nodes, then they call, chat and hold', async ({}, testInfo) => {
-  expect(await clusterOf(1)).toEqual(expect.arrayContaining(['lobby' + String(process.env.EJABBERD_DIST_PORT) + '@localhost', `lobby${process.env.EJABBERD_DIST_PORT}@lobby-ej2`]));
-  const agent = await launchParticipant('agent-node-2', { baseURL: xmppDoor(2) });
+/**
+ * An agent signed in through the XMPP door of node `agent`, a guest through that of node `guest` waiting in
+ * its queue (its room on node `room` when given), then `body`; both browsers closed whatever happened.
+ */
+async function withAgentAndWaitingGuest(
+  testInfo: TestInfo,
+  doors: { tag: string; agent: Node; guest: Node; room?: Node },
+  body: (agent: LaunchedBrowser, w: WaitingGuest, agentJid: string) => Promise<void>,
+): Promise<void> {
+  const agent = await launchParticipant(doors.tag, { baseURL: xmppDoor(doors.agent) });
   let waiting: WaitingGuest | null = null;
   try {
     await agentSignsIn(agent.page);
     const agentJid = await consoleUserJid(agent.page);
-    waiting = await guestWaiting(agent, 1);
+    waiting = await guestWaiting(agent, doors.guest, doors.room);
+    await body(agent, waiting, agentJid);
+  } finally {
+    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
+  }
+}
+
+/** Until the room's occupants are the agent and the guest again (as the first node that answers lists them). */
+async function bothInRoom(w: WaitingGuest, agentJid: string, timeout: number): Promise<void> {
+  await expect
+    .poll(async () => (await roomOccupants(w.roomJid)).map((jid) => jid.split('/')[0]).sort(), { timeout, intervals: [250] })
+    .toEqual([agentJid, `${w.user}@${GUEST_HOST}`].sort());
+}
+
+/** Neither side's decoded video nor received audio stopped for 2 s while the fault was recovered from. */
+function expectNoStall(frames: Awaited<ReturnType<typeof decodedFramesDuring>>): void {
+  expect(frames.samples).toBeGreaterThanOrEqual(6);
+  expect(frames.longestStall.guest, 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
+  expect(frames.longestStall.agent, 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
+  expect(frames.longestAudioStall.guest, 'longest stall of received audio at the guest (ms)').toBeLessThan(2000);
+  expect(frames.longestAudioStall.agent, 'longest stall of received audio at the agent (ms)').toBeLessThan(2000);
+}
+
+/** The vanished-guest sweep (every 3 s, 20 s of absence) has had the time to take the guest for gone: it did not; then the agent ends the call. */
+async function notGoneThenEnd(agent: LaunchedBrowser, w: WaitingGuest): Promise<void> {
+  await new Promise((r) => setTimeout(r, 25_000));
+  expect((await reportOf(w.callId)).guest_exit_at).toBeNull();
+  await agent.page.getByTestId('agent-hangup-button').click();
+  await expect(agent.page.getByTestId('call-idle')).toBeVisible();
+}
+
+test('when the guest and the agent are connected to different ejabberd nodes, then they call, chat and hold', async ({}, testInfo) => {
+  expect(await clusterOf(1)).toEqual(expect.arrayContaining(['lobby' + String(process.env.EJABBERD_DIST_PORT) + '@localhost', `lobby${process.env.EJABBERD_DIST_PORT}@lobby-ej2`]));
+  await withAgentAndWaitingGuest(testInfo, { tag: 'agent-node-2', agent: 2, guest: 1 }, async (agent, w, agentJid) => {
     // each on the node its door names
-    expect(await sessionNodes(waiting.user, GUEST_HOST)).toEqual([1]);
+    expect(await sessionNodes(w.user, GUEST_HOST)).toEqual([1]);
     expect(await sessionNodes(agentJid.split('@')[0]!, agentJid.split('@')[1]!)).toEqual([2]);
 
-    await answer(agent, waiting, agentJid);
-    await chatBothWays(waiting.guest.page, agent.page, 'across nodes');
+    await answer(agent, w, agentJid);
+    await chatBothWays(w.guest.page, agent.page, 'across nodes');
     const call = agent.page.getByTestId('active-call');
     await agent.page.getByTestId('agent-hold-button').click();
-    await expect(waiting.guest.page.getByTestId('hold-page')).toBeVisible();
+    await expect(w.guest.page.getByTestId('hold-page')).toBeVisible();
     await expect(call).toHaveAttribute('data-held', 'true');
     await agent.page.getByTestId('agent-hold-button').click();
     await expect(call).toHaveAttribute('data-held', 'false');
     const resumedId = (await call.getAttribute('data-call-id')) ?? '';
-    await expect(waiting.guest.page.getByTestId('hold-page')).toHaveCount(0);
+    await expect(w.guest.page.getByTestId('hold-page')).toHaveCount(0);
     await expect(call).toHaveAttribute('data-guest-presence', `InCall|${agentJid}|${resumedId}`);
-    await expectMediaFlowing(waiting.guest.page, 'guest after resume');
-    await chatBothWays(waiting.guest.page, agent.page, 'after the hold');
+    await expectMediaFlowing(w.guest.page, 'guest after resume');
+    await chatBothWays(w.guest.page, agent.page, 'after the hold');
     await screenshot(agent.page, testInfo, 'ejabberd-cluster-across-nodes');
     await agent.page.getByTestId('agent-hangup-button').click();
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
-  } finally {
-    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
-  }
+  });
 });
 
 test("when the node holding a call's room is killed while the guest and the agent are connected to the other node, then both join the room again within seconds, media never stalls, chat works and the guest is not taken for gone", async ({}, testInfo) => {
   test.setTimeout(300_000);
   const sessionsOn: Node = 1;
   const roomOn = other(sessionsOn);
-  const agent = await launchParticipant('agent-node-1', { baseURL: xmppDoor(sessionsOn) });
-  let waiting: WaitingGuest | null = null;
-  try {
-    await agentSignsIn(agent.page);
-    const agentJid = await consoleUserJid(agent.page);
-    waiting = await guestWaiting(agent, sessionsOn, roomOn);
-    expect(await sessionNodes(waiting.user, GUEST_HOST)).toEqual([sessionsOn]);
+  await withAgentAndWaitingGuest(testInfo, { tag: 'agent-node-1', agent: sessionsOn, guest: sessionsOn, room: roomOn }, async (agent, w, agentJid) => {
+    expect(await sessionNodes(w.user, GUEST_HOST)).toEqual([sessionsOn]);
     expect(await sessionNodes(agentJid.split('@')[0]!, agentJid.split('@')[1]!)).toEqual([sessionsOn]);
-    await answer(agent, waiting, agentJid);
-    await chatBothWays(waiting.guest.page, agent.page, 'before the kill');
-    const w = waiting;
+    await answer(agent, w, agentJid);
+    await chatBothWays(w.guest.page, agent.page, 'before the kill');
 
     // act: SIGKILL to the room's node while both sides' media is sampled, until both are in the room again
     let backMs = 0;
@@ -135,9 +167,7 @@ test("when the node holding a call's room is killed while the guest and the agen
       await killNode(roomOn);
       const killed = Date.now();
       // the room is restarted, empty, on the surviving node by the next stanza to it: the self-pings
-      await expect
-        .poll(async () => (await roomOccupants(w.roomJid)).map((jid) => jid.split('/')[0]).sort(), { timeout: 40_000, intervals: [250] })
-        .toEqual([agentJid, `${w.user}@${GUEST_HOST}`].sort());
+      await bothInRoom(w, agentJid, 40_000);
       backMs = Date.now() - killed;
       await new Promise((r) => setTimeout(r, 2000));
     });
@@ -145,38 +175,20 @@ test("when the node holding a call's room is killed while the guest and the agen
     expect(await roomNode(w.room, w.user)).toBe(sessionsOn);
     // within a self-ping round (12 s) and its answer, with room for a loaded machine
     expect(backMs).toBeLessThan(30_000);
-    expect(frames.samples).toBeGreaterThanOrEqual(6);
-    expect(frames.longestStall.guest, 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
-    expect(frames.longestStall.agent, 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
-    expect(frames.longestAudioStall.guest, 'longest stall of received audio at the guest (ms)').toBeLessThan(2000);
-    expect(frames.longestAudioStall.agent, 'longest stall of received audio at the agent (ms)').toBeLessThan(2000);
+    expectNoStall(frames);
 
     await chatBothWays(w.guest.page, agent.page, 'after the kill');
     await expect(agent.page.getByTestId('active-call')).toHaveAttribute('data-guest-presence', `InCall|${agentJid}|${w.callId}`);
-    // the vanished-guest sweep (every 3 s) had the time to take the guest for gone (20 s): it did not
-    await new Promise((r) => setTimeout(r, 25_000));
-    expect((await reportOf(w.callId)).guest_exit_at).toBeNull();
-    await agent.page.getByTestId('agent-hangup-button').click();
-    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
-  } finally {
-    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
-  }
+    await notGoneThenEnd(agent, w);
+  });
 });
 
 test('when the node holding a waiting guest\'s room is killed while the guest and the agent are connected to the other node, then the guest is listed again within seconds and the call is answered with media and chat', async ({}, testInfo) => {
   test.setTimeout(300_000);
-  const agent = await launchParticipant('agent-node-1-waiting', { baseURL: xmppDoor(1) });
-  let waiting: WaitingGuest | null = null;
-  try {
-    await agentSignsIn(agent.page);
-    const agentJid = await consoleUserJid(agent.page);
-    waiting = await guestWaiting(agent, 1, 2);
-    const w = waiting;
+  await withAgentAndWaitingGuest(testInfo, { tag: 'agent-node-1-waiting', agent: 1, guest: 1, room: 2 }, async (agent, w, agentJid) => {
     await killNode(2);
     const killed = Date.now();
-    await expect
-      .poll(async () => (await roomOccupants(w.roomJid)).map((jid) => jid.split('/')[0]).sort(), { timeout: 40_000, intervals: [250] })
-      .toEqual([agentJid, `${w.user}@${GUEST_HOST}`].sort());
+    await bothInRoom(w, agentJid, 40_000);
     const backMs = Date.now() - killed;
     await expect(agent.page.getByTestId('queue-item')).toHaveAttribute('data-call-id', w.callId);
     console.log(`room's node killed while the guest waits: both in the room again ${backMs} ms after the kill`);
@@ -186,21 +198,13 @@ test('when the node holding a waiting guest\'s room is killed while the guest an
     expect((await reportOf(w.callId)).guest_exit_at).toBeNull();
     await agent.page.getByTestId('agent-hangup-button').click();
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
-  } finally {
-    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
-  }
+  });
 });
 
 test("when the node holding the guest's connection is killed mid-call, then the guest reconnects to the other node and joins its room again, media never stalls and chat works", async ({}, testInfo) => {
   test.setTimeout(300_000);
-  const agent = await launchParticipant('agent-node-2-conn', { baseURL: xmppDoor(2) });
-  let waiting: WaitingGuest | null = null;
-  try {
-    await agentSignsIn(agent.page);
-    const agentJid = await consoleUserJid(agent.page);
+  await withAgentAndWaitingGuest(testInfo, { tag: 'agent-node-2-conn', agent: 2, guest: 1, room: 2 }, async (agent, w, agentJid) => {
     // the guest's stream on node 1, its room and the agent on node 2: only the connection is lost
-    waiting = await guestWaiting(agent, 1, 2);
-    const w = waiting;
     expect(await sessionNodes(w.user, GUEST_HOST)).toEqual([1]);
     await answer(agent, w, agentJid);
     await chatBothWays(w.guest.page, agent.page, 'before the kill');
@@ -212,28 +216,17 @@ test("when the node holding the guest's connection is killed mid-call, then the 
       // nginx sends the guest's reconnection to node 2 (its door's backup); node 2 may still list the dead
       // node's session of the guest for a while (seen in a run), so the new one is what is looked for
       await expect.poll(() => sessionNodes(w.user, GUEST_HOST), { timeout: 40_000, intervals: [500] }).toContain(2);
-      await expect
-        .poll(async () => (await roomOccupants(w.roomJid)).map((jid) => jid.split('/')[0]).sort(), { timeout: 30_000, intervals: [250] })
-        .toEqual([agentJid, `${w.user}@${GUEST_HOST}`].sort());
+      await bothInRoom(w, agentJid, 30_000);
       backMs = Date.now() - killed;
       await new Promise((r) => setTimeout(r, 2000));
     });
     console.log(`guest's node killed mid-call: guest on node 2 and in its room again ${backMs} ms after the kill; its sessions' nodes now ${JSON.stringify(await sessionNodes(w.user, GUEST_HOST))}; ${JSON.stringify(frames)}`);
     expect(backMs).toBeLessThan(30_000);
-    expect(frames.samples).toBeGreaterThanOrEqual(6);
-    expect(frames.longestStall.guest, 'longest stall of decoded frames at the guest (ms)').toBeLessThan(2000);
-    expect(frames.longestStall.agent, 'longest stall of decoded frames at the agent (ms)').toBeLessThan(2000);
-    expect(frames.longestAudioStall.guest, 'longest stall of received audio at the guest (ms)').toBeLessThan(2000);
-    expect(frames.longestAudioStall.agent, 'longest stall of received audio at the agent (ms)').toBeLessThan(2000);
+    expectNoStall(frames);
     await expect(w.guest.page.locator('[data-testid="media-notice"][data-notice="signallingReconnecting"]')).toHaveCount(0);
     await chatBothWays(w.guest.page, agent.page, 'after the kill');
-    await new Promise((r) => setTimeout(r, 25_000));
-    expect((await reportOf(w.callId)).guest_exit_at).toBeNull();
-    await agent.page.getByTestId('agent-hangup-button').click();
-    await expect(agent.page.getByTestId('call-idle')).toBeVisible();
-  } finally {
-    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
-  }
+    await notGoneThenEnd(agent, w);
+  });
 });
 
 test('when a killed node is started again, then it joins the cluster again and rooms are created on it again', async ({}, testInfo) => {
@@ -247,19 +240,12 @@ test('when a killed node is started again, then it joins the cluster again and r
     expect((await clusterOf(i)).sort(), `node ${i}'s cluster`).toEqual([`lobby${process.env.EJABBERD_DIST_PORT}@lobby-ej2`, `lobby${process.env.EJABBERD_DIST_PORT}@localhost`]);
   }
   // a new guest's room on node 2 (the server asks it again), answered with media and chat
-  const agent = await launchParticipant('agent-node-1-restart', { baseURL: xmppDoor(1) });
-  let waiting: WaitingGuest | null = null;
-  try {
-    await agentSignsIn(agent.page);
-    const agentJid = await consoleUserJid(agent.page);
-    waiting = await guestWaiting(agent, 2, 2);
-    await answer(agent, waiting, agentJid);
-    await chatBothWays(waiting.guest.page, agent.page, 'on the restarted node');
+  await withAgentAndWaitingGuest(testInfo, { tag: 'agent-node-1-restart', agent: 1, guest: 2, room: 2 }, async (agent, w, agentJid) => {
+    await answer(agent, w, agentJid);
+    await chatBothWays(w.guest.page, agent.page, 'on the restarted node');
     await agent.page.getByTestId('agent-hangup-button').click();
     await expect(agent.page.getByTestId('call-idle')).toBeVisible();
-  } finally {
-    await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
-  }
+  });
 });
 
 test("when a p2p guest's session and its room sit on different nodes, then its Jingle reaches its room's agent and back, and another company's agent's Jingle stays dropped", async () => {
