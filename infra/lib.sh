@@ -74,11 +74,27 @@ lobby_render() {
 }
 
 # ---------------------------------------------------------------------------------------------- ejabberd
-EJ_DIR=$(lobby_home_for ejabberd "$LOBBY_RUN_DIR/ejabberd")
-EJ_LOG_DIR=$(lobby_home_for ejabberd "$LOBBY_LOG_DIR/ejabberd")
+# lobby_ej_node_vars I: the folders, Erlang node name and address of ejabberd node I (docs/operations.md
+# "Scaling"). Node 1 is the stack's own: $LOBBY_RUN_DIR/ejabberd, lobby<dist port>@localhost on 127.0.0.1.
+# Node I > 1 (LOBBY_EJABBERD_NODES, scripts/lib/ejabberd-cluster.sh): $LOBBY_RUN_DIR/ejabberd-I,
+# lobby<dist port>@lobby-ejI on 127.0.0.I. With ERL_DIST_PORT every node listens on that one port and
+# dials the others on it, so each node needs an address of its own, and a host part that the inetrc
+# (infra/ejabberd/inetrc) maps to it; its websocket and API listeners take the same ports on it.
 # The Erlang node name carries the distribution port, so a second stack is a different node.
-EJ_NODE="lobby${EJABBERD_DIST_PORT}@localhost"
-EJ_JWK_FILE="$EJ_DIR/conf/jwt.jwk"
+lobby_ej_node_name() {
+  if [ "$1" = 1 ]; then echo "lobby${EJABBERD_DIST_PORT}@localhost"; else echo "lobby${EJABBERD_DIST_PORT}@lobby-ej$1"; fi
+}
+lobby_ej_node_vars() {
+  local suffix=
+  [ "$1" = 1 ] || suffix="-$1"
+  EJ_DIR=$(lobby_home_for ejabberd "$LOBBY_RUN_DIR/ejabberd$suffix")
+  EJ_LOG_DIR=$(lobby_home_for ejabberd "$LOBBY_LOG_DIR/ejabberd$suffix")
+  EJ_NODE=$(lobby_ej_node_name "$1")
+  EJ_LISTEN_IP="127.0.0.$1"
+  EJ_JWK_FILE="$EJ_DIR/conf/jwt.jwk"
+  EJ_PLACE_SUFFIX=$suffix
+}
+lobby_ej_node_vars 1
 
 # ejabberdctl with our folders. As root, Debian's ejabberdctl switches to the `ejabberd` user
 # (so our folders belong to it); any other user is refused by it, so that user gets a copy of the
@@ -102,7 +118,7 @@ lobby_render_ejabberd_config() {
         restricted: true"
   fi
   lobby_ejabberd_events_urls
-  export EJ_DIR EJ_NODE EJ_JWK_FILE EJ_TURNS_SERVICE
+  export EJ_DIR EJ_NODE EJ_JWK_FILE EJ_TURNS_SERVICE EJ_LISTEN_IP
   lobby_render "$lobby_infra_dir/ejabberd/ejabberd.yml.tmpl" "$1"
 }
 
@@ -124,14 +140,16 @@ lobby_reload_ejabberd_config() {
 
 lobby_gen_ejabberd() {
   lobby_mkhome "$EJ_DIR/conf" "$EJ_DIR/spool" "$EJ_DIR/contrib" "$EJ_LOG_DIR"
-  lobby_link_home "$LOBBY_RUN_DIR/ejabberd" "$EJ_DIR"
-  lobby_link_home "$LOBBY_LOG_DIR/ejabberd" "$EJ_LOG_DIR"
+  lobby_link_home "$LOBBY_RUN_DIR/ejabberd$EJ_PLACE_SUFFIX" "$EJ_DIR"
+  lobby_link_home "$LOBBY_LOG_DIR/ejabberd$EJ_PLACE_SUFFIX" "$EJ_LOG_DIR"
   lobby_render_ejabberd_config "$EJ_DIR/conf/ejabberd.yml"
+  export EJ_LISTEN_IP
   lobby_render "$lobby_infra_dir/ejabberd/ejabberdctl.cfg.tmpl" "$EJ_DIR/conf/ejabberdctl.cfg"
   printf '#!/bin/sh\nulimit -n "$(ulimit -Hn)" 2>/dev/null\nexec /usr/bin/erl "$@"\n' >"$EJ_DIR/erl"
   chmod 755 "$EJ_DIR/erl"
   lobby_build_ejabberd_modules
-  # ejabberdctl reads ERL_INETRC from its config dir: resolve localhost without DNS.
+  # ejabberdctl reads ERL_INETRC from its config dir: resolve localhost and the other nodes' host parts
+  # without DNS.
   cp "$lobby_infra_dir/ejabberd/inetrc" "$EJ_DIR/conf/inetrc"
   # The JWT key: a JWK of type oct whose k is base64url(XMPP_JWT_SECRET), i.e. the HMAC key is the
   # secret's bytes, exactly what the Lobby server signs with.
@@ -529,6 +547,7 @@ load_module ${NGINX_BROTLI_MODULES[1]};"
   lobby_mkhome "$LOBBY_ACME_DIR/.well-known/acme-challenge"
   chmod -R a+rX "$LOBBY_ACME_DIR"
   lobby_nginx_upstreams
+  lobby_nginx_xmpp_upstreams
   export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI NGINX_NOFILE NGINX_WORKER_CONNECTIONS \
     NGINX_HTTPS_PORT_SUFFIX LOBBY_ACME_DIR LOBBY_HTTPS_REDIRECT
   lobby_render "$lobby_infra_dir/nginx/nginx.conf.tmpl" "$NGINX_DIR/nginx.conf"

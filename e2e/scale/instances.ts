@@ -16,7 +16,8 @@ export const SHARED_DOOR = `http://127.0.0.1:${port}`;
 /** The front door that prefers instance `i` (the other is its backup): PORT + 4 + i. */
 export const door = (i: 1 | 2): string => `http://127.0.0.1:${port + 4 + i}`;
 
-async function stackScript(script: string): Promise<string> {
+/** Runs `script` with the scripts' functions (scripts/lib/stack.sh) in this stack's environment; its output. */
+export async function stackScript(script: string): Promise<string> {
   const { stdout } = await run('bash', ['-c', `. scripts/lib/stack.sh >/dev/null && ${script}`], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: process.env,

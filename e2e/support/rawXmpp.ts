@@ -92,3 +92,12 @@ export class RawXmpp {
     this.#ws = null;
   }
 }
+
+/** A Jingle RTP session-initiate (XEP-0166/0167/0176) as a p2p guest sends it, from `from` to `to`. */
+export function jingleInitiate(from: string, to: string, id: string): string {
+  return (
+    `<iq type="set" to="${to}" id="${id}"><jingle xmlns="urn:xmpp:jingle:1" action="session-initiate" sid="${id}" initiator="${from}">` +
+    `<content creator="initiator" name="0" senders="both"><description xmlns="urn:xmpp:jingle:apps:rtp:1" media="audio"><payload-type id="111" name="opus" clockrate="48000" channels="2"/></description>` +
+    `<transport xmlns="urn:xmpp:jingle:transports:ice-udp:1" ufrag="abcd" pwd="abcdefghijklmnopqrstuvwx"><fingerprint xmlns="urn:xmpp:jingle:apps:dtls:0" hash="sha-256" setup="actpass">AA:BB</fingerprint></transport></content></jingle></iq>`
+  );
+}

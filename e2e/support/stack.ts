@@ -90,15 +90,22 @@ export async function janusRoomExists(room: string): Promise<boolean> {
 }
 
 
-/** The real JIDs in an XMPP room, as ejabberd's HTTP API (loopback, the stack's EJABBERD_API_URL) lists them. */
+/**
+ * The real JIDs in an XMPP room, as ejabberd's HTTP API (loopback, the stack's EJABBERD_API_URL) lists
+ * them: the first node that answers (a cluster's nodes each find a room on any node, scripts/lib/ejabberd-cluster.sh).
+ */
 export async function roomOccupants(roomJid: string): Promise<string[]> {
-  const url = process.env.EJABBERD_API_URL ?? 'http://127.0.0.1:5281/api';
+  const urls = (process.env.EJABBERD_API_URL ?? 'http://127.0.0.1:5281/api').split(',');
   const [name = '', service = ''] = roomJid.split('@');
-  const res = await fetch(`${url}/get_room_occupants`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, service }),
-  }).catch(() => null);
+  let res: Response | null = null;
+  for (const url of urls) {
+    res = await fetch(`${url}/get_room_occupants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, service }),
+    }).catch(() => null);
+    if (res?.ok) break;
+  }
   if (!res?.ok) return [];
   const list = (await res.json()) as ({ jid?: string } | string[])[];
   return list.map((o) => (Array.isArray(o) ? (o[0] ?? '') : (o.jid ?? '')));

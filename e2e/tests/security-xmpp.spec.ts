@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { consoleLogin, consoleXmppToken, DEMO_AGENT, registerGuest, XMPP_WS_URL } from '../support/api.ts';
 import { ensureOtherCompany, ensureOtherCompanyAgent } from '../support/otherCompany.ts';
-import { RawXmpp } from '../support/rawXmpp.ts';
+import { jingleInitiate, RawXmpp } from '../support/rawXmpp.ts';
 
 const EJABBERD_API_URL = process.env.EJABBERD_API_URL ?? 'http://127.0.0.1:5281/api';
 const SERVER_JID = process.env.XMPP_DOMAIN ?? 'lobby.local';
@@ -128,15 +128,6 @@ test("when a guest asks another guest's room what it is (disco#info, disco#items
     victim.close();
   }
 });
-
-/** A Jingle RTP session-initiate (XEP-0166/0167/0176) as a p2p guest sends it, from `from` to `to`. */
-function jingleInitiate(from: string, to: string, id: string): string {
-  return (
-    `<iq type="set" to="${to}" id="${id}"><jingle xmlns="urn:xmpp:jingle:1" action="session-initiate" sid="${id}" initiator="${from}">` +
-    `<content creator="initiator" name="0" senders="both"><description xmlns="urn:xmpp:jingle:apps:rtp:1" media="audio"><payload-type id="111" name="opus" clockrate="48000" channels="2"/></description>` +
-    `<transport xmlns="urn:xmpp:jingle:transports:ice-udp:1" ufrag="abcd" pwd="abcdefghijklmnopqrstuvwx"><fingerprint xmlns="urn:xmpp:jingle:apps:dtls:0" hash="sha-256" setup="actpass">AA:BB</fingerprint></transport></content></jingle></iq>`
-  );
-}
 
 test("when a guest in its room sends a Jingle session-initiate to another guest or to another company's agent, then only its own room's agent receives it", async () => {
   // arrange: the attacker guest joins its own room (the filter's Jingle exception looks at the guest's

@@ -3,9 +3,11 @@
 # side on the tests' PostgreSQL, each with its own data folder, behind the stack's nginx with the front
 # doors (scripts/lib/instances.sh: PORT+5 prefers instance 1, PORT+6 instance 2), then the journeys of
 # e2e/scale (npx playwright test -c e2e/playwright.scale.config.ts). Sourced by scripts/test, which
-# defines journeys_server_env and playwright_args; ejabberd, Janus and coturn are the stack's own (reused
-# when the `stack` stage started them), and a second Janus node beside the first (LOBBY_JANUS_LOCAL_NODES=2,
-# scripts/lib/stack.sh): each call's room is placed on one of the two (e2e/scale/janus-nodes.spec.ts).
+# defines journeys_server_env and playwright_args; Janus and coturn are the stack's own (reused when the
+# `stack` stage started them), with a second Janus node beside the first (LOBBY_JANUS_LOCAL_NODES=2,
+# scripts/lib/stack.sh): each call's room is placed on one of the two (e2e/scale/janus-nodes.spec.ts);
+# ejabberd is a cluster of two nodes, the stack's own and a second one joined to it
+# (scripts/lib/ejabberd-cluster.sh), with an XMPP door per node (PORT+3, PORT+4).
 scale_stage() {
   # the loopback stack's server and gate run on SQLite: they make way for the instances on PostgreSQL
   stop_server >/dev/null
@@ -17,7 +19,9 @@ scale_stage() {
   LOBBY_FRONT_DOORS=1
   LOBBY_DATA_DIR="$LOBBY_RUN_DIR/scale/data"
   LOBBY_JANUS_LOCAL_NODES=2
-  export DATABASE_URL LOBBY_INSTANCES LOBBY_FRONT_DOORS LOBBY_DATA_DIR LOBBY_JANUS_LOCAL_NODES
+  LOBBY_EJABBERD_NODES=2
+  EJABBERD_API_URL=$(lobby_ejabberd_api_urls)
+  export DATABASE_URL LOBBY_INSTANCES LOBBY_FRONT_DOORS LOBBY_DATA_DIR LOBBY_JANUS_LOCAL_NODES LOBBY_EJABBERD_NODES EJABBERD_API_URL
   journeys_server_env
   start_infra
   start_server

@@ -11,6 +11,8 @@ lobby_root=${lobby_root:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 . "$lobby_root/scripts/lib/env.sh"
 # shellcheck source=infra/lib.sh
 . "$lobby_root/infra/lib.sh"
+# shellcheck source=scripts/lib/ejabberd-cluster.sh
+. "$lobby_root/scripts/lib/ejabberd-cluster.sh"
 
 LOBBY_PID_DIR="$LOBBY_RUN_DIR/pids"
 
@@ -105,10 +107,11 @@ lobby_reach_addr() {
   case "$1" in 0.0.0.0 | "::" | "") echo 127.0.0.1 ;; *) echo "$1" ;; esac
 }
 
-# Fails with a clear message when someone else already listens on a port we need.
+# lobby_port_free PORT WHAT [ADDRESS]: fails with a clear message when someone else already listens on a
+# port we need (on 127.0.0.1 unless an address is given).
 lobby_port_free() {
-  if lobby_port_open "$1"; then
-    echo "lobby: port $1 (for $2) is already in use by another process; stop it or set other ports (scripts/lib/env.sh)" >&2
+  if lobby_port_open "$1" "${3:-}"; then
+    echo "lobby: port ${3:+$3:}$1 (for $2) is already in use by another process; stop it or set other ports (scripts/lib/env.sh)" >&2
     return 1
   fi
 }
@@ -121,19 +124,20 @@ lobby_pidfile() { echo "$LOBBY_PID_DIR/$1.pid"; }
 lobby_pid_alive() {
   local file pid
   file=$(lobby_pidfile "$1")
-  case "$1" in ejabberd) file="$EJ_DIR/ejabberd.pid" ;; esac
+  case "$1" in ejabberd*) file="$EJ_DIR/ejabberd.pid" ;; esac
   [ -f "$file" ] && pid=$(head -n1 "$file") && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
 }
 
 lobby_pid() {
   local file pid expect
   file=$(lobby_pidfile "$1")
-  case "$1" in ejabberd) file="$EJ_DIR/ejabberd.pid" ;; esac
+  # ejabberd-I: node I of a cluster, whose EJ_DIR lobby_on_ej_node set (scripts/lib/ejabberd-cluster.sh)
+  case "$1" in ejabberd*) file="$EJ_DIR/ejabberd.pid" ;; esac
   [ -f "$file" ] || return 1
   pid=$(head -n1 "$file")
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
   case "$1" in
-    ejabberd) expect=beam ;;
+    ejabberd*) expect=beam ;;
     janus | janus-*) expect=janus ;;
     coturn) expect=turnserver ;;
     server | server-* | gate) expect=node ;;
@@ -168,7 +172,7 @@ lobby_wait() {
     # the server, so its command line does not name the server yet (lobby_pid would say "not ours").
     if ! lobby_pid_alive "$name"; then
       # ejabberd writes its PID file only once the node runs: give it a moment before judging.
-      if [ "$name" != ejabberd ] || [ "$i" -gt 100 ]; then
+      if [[ "$name" != ejabberd* ]] || [ "$i" -gt 100 ]; then
         echo "lobby: $name exited during start; last lines of $log:" >&2
         tail -n 40 "$log" >&2 || true
         return 1
@@ -203,7 +207,7 @@ lobby_kill() {
 
 # ------------------------------------------------------------------------------------------- ejabberd
 lobby_ejabberd_ready() {
-  lobby_port_open "$EJABBERD_WS_PORT" && lobby_port_open "$EJABBERD_API_PORT" && lobby_ejctl status
+  lobby_port_open "$EJABBERD_WS_PORT" "$EJ_LISTEN_IP" && lobby_port_open "$EJABBERD_API_PORT" "$EJ_LISTEN_IP" && lobby_ejctl status
 }
 
 start_ejabberd() {
@@ -214,8 +218,8 @@ start_ejabberd() {
     echo "ejabberd: already running (pid $pid)"
     return 0
   fi
-  lobby_port_free "$EJABBERD_WS_PORT" ejabberd && lobby_port_free "$EJABBERD_API_PORT" ejabberd &&
-    lobby_port_free "$EJABBERD_DIST_PORT" ejabberd || return 1
+  lobby_port_free "$EJABBERD_WS_PORT" ejabberd "$EJ_LISTEN_IP" && lobby_port_free "$EJABBERD_API_PORT" ejabberd "$EJ_LISTEN_IP" &&
+    lobby_port_free "$EJABBERD_DIST_PORT" ejabberd "$EJ_LISTEN_IP" || return 1
   lobby_gen_ejabberd
   rm -f "$EJ_DIR/ejabberd.pid"
   # `ejabberdctl start` detaches the node itself (erl -detached) and ejabberd writes its own PID file.
@@ -225,7 +229,11 @@ start_ejabberd() {
   echo "ejabberd: running (pid $(lobby_pid ejabberd)), ws $EJABBERD_WS_URL, api $EJABBERD_API_URL, log $log"
 }
 
-stop_ejabberd() { lobby_kill ejabberd; }
+# every node this run dir has (scripts/lib/ejabberd-cluster.sh), the others before node 1
+stop_ejabberd() {
+  stop_ejabberd_cluster_nodes
+  lobby_kill ejabberd
+}
 
 # ---------------------------------------------------------------------------------------------- Janus
 # LOBBY_JANUS_LOCAL_NODES=2 (the tests' `scale` stage) starts a second Janus node, `janus-2`, beside the
@@ -426,12 +434,12 @@ start_nginx() {
 stop_nginx() { lobby_kill nginx; }
 
 # --------------------------------------------------------------------------------------- whole stack
-# start_infra: ejabberd, Janus and coturn (what the Lobby server needs).
+# start_infra: ejabberd (every node of LOBBY_EJABBERD_NODES), Janus and coturn (what the Lobby server needs).
 start_infra() {
   mkdir -p "$LOBBY_RUN_DIR" "$LOBBY_LOG_DIR" "$LOBBY_DATA_DIR"
   start_coturn
   start_janus
-  start_ejabberd
+  start_ejabberd_cluster
 }
 
 # stop_stack: everything of this run dir, nginx and the server first (they hold connections to the others).

@@ -14,7 +14,8 @@
 %%% itself (members-only, occupants only).
 %%% One exception, for p2p calls (docs/protocol.md "p2p"): Jingle IQs (XEP-0166, and the answers to
 %%% them) between a guest and an agent who is an admin or owner of a room the guest is in right now,
-%%% i.e. an agent of the guest's call (its assignment's agents, the appointment agent, a transfer's taker).
+%%% i.e. an agent of the guest's call (its assignment's agents, the appointment agent, a transfer's taker),
+%%% the guest's rooms looked for on every node of an ejabberd cluster.
 %%%
 %%% Why a module: mod_block_strangers lets IQs and body-less messages through and cannot tell a guest
 %%% from an agent on another local host; a server-set privacy list can be replaced or declined by the
@@ -128,8 +129,24 @@ is_jingle_iq(Pkt) ->
             _ -> lists:any(fun(El) -> xmpp:get_ns(El) == ?NS_JINGLE end, xmpp:get_els(Pkt))
         end.
 
+%% The guest's rooms are looked for on every node of the cluster, this one first: mod_muc_admin's
+%% get_user_rooms reads the table of room users each node keeps for the rooms it holds, and a guest's
+%% session and its room may sit on different nodes (docs/operations.md "Scaling"). A node that does not
+%% answer within a second counts as holding none of them.
 agent_of_guest(GuestUser, GuestServer, AgentBare) ->
-    Rooms = try mod_muc_admin:get_user_rooms(GuestUser, GuestServer) catch _:_ -> [] end,
+    Others = [N || N <- ejabberd_cluster:get_nodes(), N /= node()],
+    lists:any(fun(Node) -> agent_in_rooms(guest_rooms(Node, GuestUser, GuestServer), AgentBare) end,
+              [node() | Others]).
+
+guest_rooms(Node, GuestUser, GuestServer) when Node == node() ->
+    try mod_muc_admin:get_user_rooms(GuestUser, GuestServer) catch _:_ -> [] end;
+guest_rooms(Node, GuestUser, GuestServer) ->
+    case rpc:call(Node, mod_muc_admin, get_user_rooms, [GuestUser, GuestServer], 1000) of
+        Rooms when is_list(Rooms) -> Rooms;
+        _ -> []
+    end.
+
+agent_in_rooms(Rooms, AgentBare) ->
     lists:any(
       fun(RoomJid) ->
               case binary:split(RoomJid, <<"@">>) of

@@ -71,7 +71,7 @@ function createLimiter(limit: number) {
 }
 
 /** A failure worth another try: no answer in time, no connection, or ejabberd's own 5xx. */
-function transient(error: unknown): boolean {
+export function transient(error: unknown): boolean {
   if (error instanceof EjabberdError) return /: 5\d\d /.test(error.message);
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError' || error instanceof TypeError);
 }

@@ -26,6 +26,13 @@
  * again when the backstop next finds the guest missing — and guest_exit_at is the start of that count. A guest back in its room (a join event, or the backstop's
  * listing) while its call is still open was not gone: the stamp is taken back.
  *
+ * An ejabberd node lost is not its guests leaving either (docs/operations.md "Scaling"): the rooms it held
+ * are gone, and their guests join them again on another node once their self-ping finds them out (docs/
+ * protocol.md "Self-ping"), seconds later; the guests whose session it held reconnect to another node.
+ * So a guest is stamped gone only when a listing of every node (`roomGuests`, null while a node does not
+ * answer) leaves it out, and every node has answered for `rejoinGraceMs` since a listing last could not
+ * be made: a node down holds back every stamp until it is back or removed from EJABBERD_API_URL.
+ *
  * With several server instances (docs/operations.md "Shared state: jobs, limits and files") each follows
  * the rooms whose events reached it — an event reaches one instance, so the work is shared out by itself —
  * and the backstop, the same work on every open call, runs on the instance holding `backstopLock`.
@@ -91,6 +98,8 @@ export function createVanishedGuestSweep(deps: {
   absentMs?: number;
   /** how often every open call is checked against one listing of ejabberd's rooms (a lost event's backstop) */
   backstopMs?: number;
+  /** how long every ejabberd node must have answered before a guest missing is stamped gone (a lost node's rooms being joined again) */
+  rejoinGraceMs?: number;
   /**
    * A call whose guest is taken for gone leaves what follows open calls in memory (round robin's offers:
    * nobody can answer it; a guest seen back later is open to every agent of its assignment, as any call
@@ -104,15 +113,27 @@ export function createVanishedGuestSweep(deps: {
   const graceMs = deps.graceMs ?? 5000;
   const absentMs = deps.absentMs ?? 20_000;
   const backstopMs = deps.backstopMs ?? 60_000;
+  const rejoinGraceMs = deps.rejoinGraceMs ?? 30_000;
   /** room JID → why it is followed */
   const suspects = new Map<string, Suspect>();
   let lastBackstop = -Infinity;
+  /** when a listing of every node last could not be made (a node down) */
+  let unsureAt = -Infinity;
+
+  /** `room|user` of every guest in a room on every node; null (and the time noted) while a node does not answer */
+  async function listGuests(now: number): Promise<Set<string> | null> {
+    const listing = await deps.ejabberd.roomGuests();
+    if (!listing) {
+      unsureAt = now;
+      return null;
+    }
+    return new Set(listing.map((g) => `${g.room}|${g.user}`));
+  }
 
   /** Every open call against one listing: a guest missing is followed, a guest stamped gone but listed is taken back. */
   async function backstop(now: number): Promise<void> {
-    const listing = await deps.ejabberd.roomGuests();
-    if (!listing) return;
-    const here = new Set(listing.map((g) => `${g.room}|${g.user}`));
+    const here = await listGuests(now);
+    if (!here) return;
     for (const call of await openCallsToCheck(deps.db, { from: now - deps.openMs, to: now - graceMs }).execute()) {
       const room = call.room_jid ?? '';
       // an event since the listing was asked for knows better
@@ -142,6 +163,8 @@ export function createVanishedGuestSweep(deps: {
     }
     if (suspects.size === 0) return [];
     const byRoom = await followedCalls(now);
+    /** one listing of every node per sweep, asked only when a guest is about to be stamped gone */
+    let listing: Set<string> | null | undefined;
     const stamped: string[] = [];
     const back: string[] = [];
     for (const [room, suspect] of [...suspects]) {
@@ -176,6 +199,14 @@ export function createVanishedGuestSweep(deps: {
       const pending = ripe.filter((c) => c.guest_exit_at === null);
       if (pending.length === 0 || now - since < absentMs) {
         if (pending.length === 0) suspects.delete(room);
+        continue;
+      }
+      // every node must say so, and have said so for the grace: the room may be on a node that is down,
+      // or on its way back to another one (its guest rejoining it)
+      listing ??= await listGuests(now);
+      if (!listing || now - unsureAt < rejoinGraceMs) continue;
+      if (listing.has(`${roomName(room)}|${guest}`)) {
+        suspects.delete(room);
         continue;
       }
       for (const call of pending) {

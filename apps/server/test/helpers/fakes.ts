@@ -4,7 +4,7 @@ import type { JanusGrant } from '@lobby/contracts';
 import type { JanusClient } from '../../src/services/janus.ts';
 import { MediaRoomClosed, type MediaRooms } from '../../src/services/media/mediaRooms.ts';
 
-/** Records every provisioning call; `up = false` makes it fail like an unreachable ejabberd. */
+/** Records every provisioning call; `up = false` makes it fail like an unreachable ejabberd (a 5xx: worth another node). */
 export interface FakeEjabberd extends EjabberdClient {
   rooms: Map<string, RoomSpec>;
   calls: Array<{ command: string; args: unknown }>;
@@ -30,7 +30,7 @@ export function createFakeEjabberd(): FakeEjabberd {
     askedRooms: [],
     ensureRoom(room: RoomSpec) {
       fake.calls.push({ command: 'ensureRoom', args: room });
-      if (!fake.up) return Promise.reject(new EjabberdError('ejabberd down'));
+      if (!fake.up) return Promise.reject(new EjabberdError('ejabberd down: 503 no answer'));
       fake.rooms.set(room.name, room);
       return Promise.resolve();
     },
@@ -60,7 +60,7 @@ export function createFakeEjabberd(): FakeEjabberd {
     },
     destroyRoom(room: string) {
       fake.calls.push({ command: 'destroyRoom', args: { room } });
-      if (!fake.up) return Promise.reject(new EjabberdError('ejabberd down'));
+      if (!fake.up) return Promise.reject(new EjabberdError('ejabberd down: 503 no answer'));
       fake.rooms.delete(room);
       fake.occupants.delete(room);
       return Promise.resolve();

@@ -16,7 +16,7 @@ describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
   /** the calls the sweep told were gone (the server closes them in round robin) */
   const goneCalls: string[] = [];
   const sweep = () =>
-    createVanishedGuestSweep({ db: t.db.kysely, ejabberd: t.ejabberd, now: () => t.clock.now, openMs: 4 * 3600_000, graceMs: 5000, absentMs: 20_000, callGone: (id) => void goneCalls.push(id) });
+    createVanishedGuestSweep({ db: t.db.kysely, ejabberd: t.ejabberd, now: () => t.clock.now, openMs: 4 * 3600_000, graceMs: 5000, absentMs: 20_000, rejoinGraceMs: 30_000, callGone: (id) => void goneCalls.push(id) });
   const report = (callId: string) => t.db.kysely.selectFrom('call_reports').selectAll().where('call_id', '=', callId).executeTakeFirstOrThrow();
   const roomOf = async (callId: string) => ((await report(callId)).room_jid ?? '').split('@')[0] ?? '';
   /** the reports' totals of one UTC day: the day the call was made, even when the clock has passed midnight since */
@@ -268,5 +268,28 @@ describe.each(dialects())('the vanished-guest sweep (%s)', (dialect) => {
     // stamped when the backstop first saw it missing, within its minute
     expect(exit).toBeGreaterThan(gone);
     expect(exit - gone).toBeLessThanOrEqual(60_000);
+  });
+
+  it('when an ejabberd node is down (its rooms lost, their guests rejoining on another node), then no guest is stamped gone; once every node answers, only after the grace that covers the rejoin', async () => {
+    const job = sweep();
+    const { call, room } = await waitingInRoom(job);
+    const everyNode = t.ejabberd.roomGuests.bind(t.ejabberd);
+    try {
+      // the node holding the guest's room dies: the guest is missing from it, and the listing of every
+      // node cannot be made while the node does not answer
+      t.ejabberd.occupants.set(room, []);
+      job.left(await roomJidOf(call.callId));
+      t.ejabberd.roomGuests = () => Promise.resolve(null);
+      expect(await runFor(job, 60_000)).toEqual([]);
+
+      // the node is back (or removed): still not within the grace, the guest may be on its way back
+      t.ejabberd.roomGuests = everyNode;
+      expect(await runFor(job, 27_000)).toEqual([]);
+      expect((await report(call.callId)).guest_exit_at).toBeNull();
+      // past it, a guest still missing is gone
+      expect(await runFor(job, 6000)).toEqual([call.callId]);
+    } finally {
+      t.ejabberd.roomGuests = everyNode;
+    }
   });
 });

@@ -24,6 +24,7 @@ import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
 import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import { RoomFollowing } from './roomFollowing.ts';
+import { RoomSelfPing, type SelfPingTarget } from '../room/roomSelfPing.ts';
 import { Transfers } from './transfers.ts';
 import { Availability } from './availability.ts';
 import { MediaWarmup } from './mediaWarmup.ts';
@@ -51,6 +52,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   #nick = '';
   #unsubscribe: (() => void) | null = null;
   readonly #following: RoomFollowing;
+  /** whether we are still in our rooms, their ejabberd node alive (room/roomSelfPing.ts) */
+  readonly #selfPing: RoomSelfPing;
   readonly #transfers: Transfers;
   readonly #availability: Availability;
   readonly #warmup: MediaWarmup;
@@ -116,6 +119,22 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
         const call = this.#snapshot.activeCall;
         if (after === 'signalling' && call && !this.#following.presenceOf(call.room, call.guestNick)) this.#reconnection.awaitGuest(call);
       },
+    });
+    // our call's room and a few of the rooms we follow, at random: a node that dies takes about its share
+    // of every console's rooms, so a few pings a round notice it; the rest are then asked (rejoinLost)
+    this.#selfPing = new RoomSelfPing({
+      signalling: () => this.#xmpp,
+      clock: ports.clock,
+      targets: () => {
+        const nick = this.#nick;
+        const active = this.#snapshot.activeCall?.room;
+        const sample = pickAtRandom(
+          this.#following.rooms().filter((room) => room !== active),
+          SELF_PING_SAMPLE,
+        );
+        return [...(active ? [active] : []), ...sample].map((room): SelfPingTarget => ({ room, nick }));
+      },
+      lost: (lost) => this.#following.rejoinLost(lost.map((t) => t.room)),
     });
     this.#transfers = new Transfers({
       api,
@@ -208,7 +227,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     xmpp.on('disconnected', () => {
       if (!this.#snapshot.activeCall) this.#set({ phase: 'offline' });
     });
-    xmpp.on('reconnected', () => void this.#following.rejoin('signalling'));
+    // then asks at once whether the rooms it joined are the ones it thinks (a node may have died meanwhile)
+    xmpp.on('reconnected', () => void this.#following.rejoin('signalling').then(() => this.#selfPing.checkNow()));
     await xmpp.connect();
     this.#set({ phase: 'idle', jid: token.jid });
     this.#unsubscribe = api.onCallOpened(
@@ -224,6 +244,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     );
     this.#availability.tell(this.#snapshot.activeCall !== null);
     await this.#following.start();
+    this.#selfPing.start();
   }
 
   /** Round robin offers calls only to available agents who are not in a call. */
@@ -476,6 +497,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   }
 
   async stop(): Promise<void> {
+    this.#selfPing.stop();
     await this.hangup();
     this.#unsubscribe?.();
     this.#unsubscribe = null;
@@ -486,3 +508,13 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   }
 }
 
+/** rooms of the queue self-pinged each round besides our call's (room/roomSelfPing.ts) */
+export const SELF_PING_SAMPLE = 4;
+
+/** up to `count` of `items`, each as likely */
+function pickAtRandom<T>(items: T[], count: number): T[] {
+  const pool = [...items];
+  const picked: T[] = [];
+  while (picked.length < count && pool.length) picked.push(pool.splice(Math.floor(Math.random() * pool.length), 1)[0]!);
+  return picked;
+}

@@ -12,6 +12,7 @@ import type { LobbyPresenceElement } from '../presence.ts';
 import type { ClockPort, SignallingPort } from '../room/ports.ts';
 import type { RoomPresence } from '../xmpp/session.ts';
 import { eachLimited } from './eachLimited.ts';
+import { SELF_PING_TIMEOUT_MS } from '../room/roomSelfPing.ts';
 import { NAVIGATION_RETURN_MS } from './reconnection.ts';
 import { buildList, withPresence, type ListedStatus, type QueueContext, type QueueEntry } from './waitingQueue.ts';
 
@@ -151,6 +152,38 @@ export class RoomFollowing {
       .then(() => this.#rejoinNow(after))
       .catch((error: unknown) => console.warn(`rejoining rooms after ${after}: ${String(error)}`));
     return this.#rejoining;
+  }
+
+  /**
+   * A self-ping found us out of `found` (room/roomSelfPing.ts): the ejabberd node that held them died, and
+   * every other room it held is lost as well, without a word to us (docs/operations.md "Scaling"). So
+   * every room we are in (and keep) is asked, and each we are no longer in is joined again, its occupants'
+   * presence read afresh; the rooms still ours keep theirs (joining a room we are in again would not
+   * send it).
+   */
+  rejoinLost(found: string[]): Promise<void> {
+    this.#rejoining = this.#rejoining
+      .then(() => this.#rejoinLostNow(found))
+      .catch((error: unknown) => console.warn(`rejoining lost rooms: ${String(error)}`));
+    return this.#rejoining;
+  }
+
+  async #rejoinLostNow(found: string[]): Promise<void> {
+    const xmpp = this.#options.signalling();
+    if (!xmpp?.connected) return;
+    const rooms = new Map(this.#rooms);
+    for (const kept of this.#options.keptRooms()) if (!rooms.has(kept.room)) rooms.set(kept.room, kept);
+    const lost = new Set(found.filter((room) => rooms.has(room)));
+    await eachLimited([...rooms.keys()].filter((room) => !lost.has(room)), ROOM_JOINS_IN_FLIGHT, async (room) => {
+      if (!(await xmpp.pingSelf(room, this.#options.nick(), SELF_PING_TIMEOUT_MS))) lost.add(room);
+    });
+    if (!xmpp.connected) return; // the stream dropped meanwhile: its reconnection joins every room
+    await eachLimited([...lost], ROOM_JOINS_IN_FLIGHT, async (room) => {
+      this.#forgetPresence((r) => r === room);
+      await this.join(rooms.get(room)!, true);
+    });
+    this.#options.rejoined?.('signalling');
+    this.#options.write({ queue: this.list('OpenCall'), runningCalls: this.list('InCall') });
   }
 
   async #rejoinNow(after: 'signalling' | 'events'): Promise<void> {

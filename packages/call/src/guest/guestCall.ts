@@ -32,6 +32,7 @@ import { HoldResume } from './holdResume.ts';
 import { GuestCallMedia } from './callMedia.ts';
 import { startCall, type CallStartSteps, type ResumedCall } from './callStart.ts';
 import { CallTakeBack } from './callTakeBack.ts';
+import { RoomSelfPing } from '../room/roomSelfPing.ts';
 
 export { UNKNOWN_APPOINTMENT } from './registration.ts';
 export type { ResumedCall } from './callStart.ts';
@@ -75,6 +76,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   readonly #holdResume: HoldResume;
   readonly #media: GuestCallMedia;
   readonly #takeBack: CallTakeBack;
+  /** whether the guest is still in its room, its node alive (room/roomSelfPing.ts) */
+  readonly #selfPing: RoomSelfPing;
   /** the appointment this call is for, filled by prepare() from the reference */
   #appointment: Appointment | null = null;
   /** the browser id prepare() registered with (the token renewal registers it again) */
@@ -120,6 +123,17 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       roundRobin: !!options.roundRobin,
       pageChanges: !!options.pageChanges,
       pageVisible: (visible) => this.#setStatus((s) => ({ ...s, pageVisible: visible })),
+    });
+    // the guest's room, while it belongs there: found lost (its ejabberd node died), it is joined again
+    this.#selfPing = new RoomSelfPing({
+      signalling: () => this.#xmpp,
+      clock: ports.clock,
+      targets: () => {
+        const room = this.#room?.room;
+        const nick = this.#registration?.username;
+        return room && nick && this.#presence.inRoom ? [{ room, nick }] : [];
+      },
+      lost: () => this.#presence.rejoin(),
     });
     this.#agents = new AgentsInCall({
       clock: ports.clock,
@@ -222,7 +236,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         this.#delivery.retryNow();
         // a new stream is in no room: the guest's presence rejoins its own (roomPresence.ts)
         this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: true } }));
-        void this.#presence.rejoin();
+        // and asks at once whether that room is the one it thinks (its node may have died meanwhile)
+        void this.#presence.rejoin().then(() => this.#selfPing.checkNow());
       });
       await xmpp.connect();
       this.#setStatus((s) => ({
@@ -231,6 +246,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         callInitiated: this.#ports.clock.now(),
       }));
       await this.#presence.join();
+      this.#selfPing.start();
       this.#set({ phase: 'ready', username: registration.username });
     } catch (error) {
       this.#set({ phase: 'failed', error: String(error instanceof Error ? error.message : error) });
@@ -460,6 +476,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   /** Ends everything: call, room presence and the XMPP session. */
   async close(): Promise<void> {
     this.#renewal.stop();
+    this.#selfPing.stop();
     if (
       this.#snapshot.phase === 'waiting' ||
       this.#snapshot.phase === 'ongoing' ||

@@ -20,6 +20,11 @@ export interface SignallingPort {
   joinRoom(room: string, nick: string, status: string, lobby: LobbyPresenceElement): Promise<void>;
   setRoomPresence(room: string, nick: string, status: string, lobby: LobbyPresenceElement): void;
   leaveRoom(room: string, nick: string): Promise<void>;
+  /**
+   * XEP-0410 self-ping (docs/protocol.md "Self-ping"): whether we are still an occupant of `room` as `nick`;
+   * false for `not-acceptable`, `item-not-found` or no answer within `timeoutMs`.
+   */
+  pingSelf(room: string, nick: string, timeoutMs: number): Promise<boolean>;
   sendControl(room: string, control: CallControl): void;
   sendChat(room: string, message: OutgoingChat | string): string;
   disconnect(): Promise<void>;

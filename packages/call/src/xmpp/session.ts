@@ -282,6 +282,29 @@ export class XmppSession extends Emitter<XmppEvents> {
     await this.client.leaveRoom(room, nick).catch(() => undefined);
   }
 
+  /**
+   * XEP-0410 self-ping: an IQ ping to our own occupant JID, which ejabberd's room answers itself. A result,
+   * or an occupant's client that does not answer pings (service-unavailable, feature-not-implemented),
+   * means we are in the room; not-acceptable (not an occupant), item-not-found (no such occupant), any
+   * other error or no answer in `timeoutMs` means we are not (docs/protocol.md "Self-ping").
+   */
+  async pingSelf(room: string, nick: string, timeoutMs: number): Promise<boolean> {
+    let cancel = () => {};
+    const late = new Promise<never>((_, reject) => {
+      const timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      cancel = () => clearTimeout(timer);
+    });
+    try {
+      await Promise.race([this.client.ping(`${room}/${nick}`), late]);
+      return true;
+    } catch (error) {
+      const condition = (error as { error?: { condition?: string } } | null)?.error?.condition;
+      return condition === 'service-unavailable' || condition === 'feature-not-implemented';
+    } finally {
+      cancel();
+    }
+  }
+
   sendControl(room: string, control: CallControl): void {
     this.client.sendMessage({ to: room, type: 'groupchat', lobbyCall: control });
   }

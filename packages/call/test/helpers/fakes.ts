@@ -186,6 +186,24 @@ export class FakeXmppServer {
     for (const session of this.sessions) session.drop();
   }
 
+  /**
+   * The ejabberd node holding `room` dies (docs/operations.md "Scaling"): the room is gone with its
+   * occupants, and nobody is told (no presence); the next stanza to it finds it again, empty.
+   */
+  lose(room: string): void {
+    this.rooms.delete(room);
+  }
+
+  /** Self-ping (XEP-0410): whether `session` is an occupant of `room` as `nick`; `unanswered` rooms never answer. */
+  readonly unanswered = new Set<string>();
+  pingSelf(session: FakeSignalling, room: string, nick: string): Promise<boolean> {
+    if (this.unanswered.has(room)) return Promise.resolve(false);
+    this.pings.push(room);
+    return Promise.resolve(this.rooms.get(room)?.get(nick)?.session === session);
+  }
+  /** every self-ping answered, by room */
+  readonly pings: string[] = [];
+
   /** One session's stream drops (its network): its rooms see it leave. */
   cut(session: FakeSignalling): void {
     for (const [room, nick] of session.joined) this.leave(room, nick);
@@ -305,6 +323,10 @@ export class FakeSignalling extends Emitter<XmppEvents> implements SignallingPor
     this.joined.delete(room);
     this.server.leave(room, nick);
     return Promise.resolve();
+  }
+  pingSelf(room: string, nick: string): Promise<boolean> {
+    if (!this.connected) return Promise.reject(new Error('not connected'));
+    return this.server.pingSelf(this, room, nick);
   }
   sendControl(room: string, control: CallControl): void {
     const nick = this.joined.get(room);

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fp from 'fastify-plugin';
+import { createEjabberdClusterClient } from '../../services/ejabberdCluster.ts';
 import { createEjabberdHttpClient } from '../../services/ejabberd.ts';
 import { createCompanySnapshots } from '../../services/companySnapshots.ts';
 import { defaultReportChecks } from '../../services/guestChecks.ts';
@@ -47,9 +48,15 @@ export default fp(
     const instanceId = deps.instanceId ?? crypto.randomUUID();
     const events = deps.events ?? createEventBusFor(db, { instanceId, log, now });
     const janusTokens = createJanusTokens(config.janusTokenSecret, now);
+    // EJABBERD_API_URL: every node of the cluster, comma-separated (services/ejabberdCluster.ts)
     const ejabberd =
       deps.ejabberd ??
-      createEjabberdHttpClient({ apiUrl: config.ejabberdApiUrl, host: config.xmppDomain, guestHost: config.xmppGuestDomain, mucService: config.xmppMucDomain });
+      createEjabberdClusterClient(
+        config.ejabberdApiUrl.split(',').map((apiUrl) =>
+          createEjabberdHttpClient({ apiUrl: apiUrl.trim(), host: config.xmppDomain, guestHost: config.xmppGuestDomain, mucService: config.xmppMucDomain }),
+        ),
+        { log },
+      );
     const roundRobin = new RoundRobin({
       db,
       instanceId,
