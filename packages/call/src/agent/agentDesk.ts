@@ -24,7 +24,8 @@ import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
 import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import { RoomFollowing } from './roomFollowing.ts';
-import { RoomSelfPing, type SelfPingTarget } from '../room/roomSelfPing.ts';
+import type { RoomSelfPing } from '../room/roomSelfPing.ts';
+import { deskSelfPing } from './deskSelfPing.ts';
 import { Transfers } from './transfers.ts';
 import { Availability } from './availability.ts';
 import { MediaWarmup } from './mediaWarmup.ts';
@@ -120,21 +121,12 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
         if (after === 'signalling' && call && !this.#following.presenceOf(call.room, call.guestNick)) this.#reconnection.awaitGuest(call);
       },
     });
-    // our call's room and a few of the rooms we follow, at random: a node that dies takes about its share
-    // of every console's rooms, so a few pings a round notice it; the rest are then asked (rejoinLost)
-    this.#selfPing = new RoomSelfPing({
+    this.#selfPing = deskSelfPing({
       signalling: () => this.#xmpp,
       clock: ports.clock,
-      targets: () => {
-        const nick = this.#nick;
-        const active = this.#snapshot.activeCall?.room;
-        const sample = pickAtRandom(
-          this.#following.rooms().filter((room) => room !== active),
-          SELF_PING_SAMPLE,
-        );
-        return [...(active ? [active] : []), ...sample].map((room): SelfPingTarget => ({ room, nick }));
-      },
-      lost: (lost) => this.#following.rejoinLost(lost.map((t) => t.room)),
+      nick: () => this.#nick,
+      callRoom: () => this.#snapshot.activeCall?.room ?? null,
+      following: this.#following,
     });
     this.#transfers = new Transfers({
       api,
@@ -506,15 +498,4 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     this.#warmup.cool();
     this.#set({ phase: 'offline', queue: [], live: false, mediaReady: false });
   }
-}
-
-/** rooms of the queue self-pinged each round besides our call's (room/roomSelfPing.ts) */
-export const SELF_PING_SAMPLE = 4;
-
-/** up to `count` of `items`, each as likely */
-function pickAtRandom<T>(items: T[], count: number): T[] {
-  const pool = [...items];
-  const picked: T[] = [];
-  while (picked.length < count && pool.length) picked.push(pool.splice(Math.floor(Math.random() * pool.length), 1)[0]!);
-  return picked;
 }
