@@ -7,6 +7,9 @@ lobby_infra_dir=${lobby_infra_dir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # the Lobby server instances behind nginx (LOBBY_INSTANCES)
 # shellcheck source=scripts/lib/instances.sh
 . "$lobby_infra_dir/../scripts/lib/instances.sh"
+# the ejabberd nodes nginx's XMPP upstreams list (lobby_nginx_xmpp_upstreams)
+# shellcheck source=scripts/lib/ejabberd-cluster.sh
+. "$lobby_infra_dir/../scripts/lib/ejabberd-cluster.sh"
 
 lobby_is_root() { [ "$(id -u)" = 0 ]; }
 
