@@ -25,16 +25,22 @@ function rejoinGrants(apis: Array<FakeGuestApi | FakeConsoleApi>, answer: (callI
   }
 }
 
+/** A call whose sessions are `before`; both sides' rejoin grants wait for `held`, then are answered. */
+async function callWithHeldMoves() {
+  const world = new FakeWorld();
+  const call = await inCall(world);
+  const before = world.media.members(call.callId);
+  const held = deferred<void>();
+  rejoinGrants([call.api, call.agent1.api], async (id) => {
+    await held.promise;
+    return grantFor(id);
+  });
+  return { world, ...call, before, held };
+}
+
 describe('a call moving off a Janus that stays unreachable, on fakes', () => {
   it('when the claims fail MOVE_AFTER_CLAIMS times and the server answers a rejoin grant, then both sides go on in new sessions of the same call: no notice after, the report not failed', async () => {
-    const world = new FakeWorld();
-    const { guest, api, agent1, callId } = await inCall(world);
-    const before = world.media.members(callId);
-    const held = deferred<void>();
-    rejoinGrants([api, agent1.api], async (id) => {
-      await held.promise;
-      return grantFor(id);
-    });
+    const { world, guest, api, agent1, callId, before, held } = await callWithHeldMoves();
 
     world.media.transportDropped(callId, UNREACHABLE);
     world.media.claimsFailed(callId, 1, MOVE_AFTER_CLAIMS - 1);
@@ -115,14 +121,7 @@ describe('a call moving off a Janus that stays unreachable, on fakes', () => {
   });
 
   it('when a claim succeeds while the move is under way, then the answered grant still moves the call: one session per side, the reclaimed ones closed', async () => {
-    const world = new FakeWorld();
-    const { guest, api, agent1, callId } = await inCall(world);
-    const before = world.media.members(callId);
-    const held = deferred<void>();
-    rejoinGrants([api, agent1.api], async (id) => {
-      await held.promise;
-      return grantFor(id);
-    });
+    const { world, guest, api, agent1, callId, before, held } = await callWithHeldMoves();
 
     world.media.transportDropped(callId, UNREACHABLE);
     world.media.claimsFailed(callId, 1, MOVE_AFTER_CLAIMS);
@@ -132,6 +131,7 @@ describe('a call moving off a Janus that stays unreachable, on fakes', () => {
     await settle();
 
     // the server may have moved the room (and the other side may follow it): the reclaimed sessions go
+    expect([api.rejoins, agent1.api.rejoins]).toEqual([[callId], [callId]]);
     expect(before.every((t) => t.closed)).toBe(true);
     expect(world.media.members(callId).map((t) => t.display).sort()).toEqual(['agent1@lobby.test', 'guest1']);
     expect(world.media.publishers(callId).sort()).toEqual(['agent1@lobby.test', 'guest1']);
