@@ -198,8 +198,8 @@ function rejoinFailed(o: MediaJoinOptions, failure: unknown): void {
 /**
  * Janus lost the call's session: restarted (it answered without it), the call rejoins with a new one;
  * unreachable through a few claims, it moves to a new session where the server placed the room again;
- * still unreachable after every claim (the room could not move), the call ends with MEDIA_SERVER_DOWN as its error; our own
- * connection stayed down through every ICE restart: it ends with ICE_FAILED.
+ * still unreachable after every claim (the room could not move), the call ends with MEDIA_SERVER_DOWN as
+ * its error; our own connection stayed down through every ICE restart: it ends with ICE_FAILED.
  */
 function mediaHealth(o: MediaJoinOptions, call: CallOfMedia): NonNullable<FeedHooks['health']> {
   return {

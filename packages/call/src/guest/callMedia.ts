@@ -4,8 +4,9 @@
  * follows of its media — the agents' feeds (the first one answers the call), the stages (call-bug reports),
  * the agents leaving, Janus's end, and the session lost: Janus restarted, the call rejoins with a new grant
  * and session (docs/protocol.md "Media session lost"); Janus unreachable through a few claims, the call
- * moves to a new session where the server placed the room again; still down, or the rejoin failed, the report is
- * marked failed and the call ends with the reason shown (media/mediaHealth.ts). The engine hands in its API, its call room and its other features.
+ * moves to a new session where the server placed the room again; still down, or the rejoin failed, the
+ * report is marked failed and the call ends with the reason shown (media/mediaHealth.ts). The engine hands
+ * in its API, its call room and its other features.
  */
 import type { GuestApi } from '../api/guestApi.ts';
 import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, grantWithRetry, lostCode, type MediaNotice } from '../media/mediaHealth.ts';
