@@ -2,12 +2,15 @@
  * Several Janus nodes (docs/operations.md "Scaling"): each call's room is placed on the least-loaded
  * serving node and recorded on its row; the gate sends each browser's Janus requests to its room's node
  * through the one origin. A node the operator drains (`lobby-admin janus-drain`) gets no new room, and
- * its calls go on.
+ * its calls go on. A node that dies and stays down: its calls move to the other node (docs/protocol.md
+ * "Media session lost").
  */
 import { expect, test } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
-import { decodedFramesDuring, expectMediaFlowing } from '../support/media.ts';
+import { expectReportEnded, queryRows } from '../support/db.ts';
+import { decodedFramesDuring, expectMediaFlowing, framesStopThenBackAt } from '../support/media.ts';
+import { killServer, startServer } from '../support/stack.ts';
 import { guestCalls, guestCallsAndAgentAnswers } from '../tests/incall-support.ts';
 import { makeAgent, type MadeAgent } from '../tests/routing-support.ts';
 import { door, watchErrors } from './instances.ts';
@@ -50,6 +53,8 @@ async function hangUp(agent: LaunchedBrowser): Promise<void> {
 
 test.afterEach(async () => {
   for (const node of NODES) await lobbyAdmin('janus-undrain', node);
+  // a node a journey killed runs again (start_janus starts every node that is not running)
+  await startServer('janus');
 });
 
 test('when two calls are open at once, then their rooms are on the two Janus nodes, each row names its node, and media flows in both', async ({}, testInfo) => {
@@ -118,5 +123,56 @@ test('when the node of a call is drained mid-call, then that call goes on with f
     expect(seen.flatMap((s) => s.errors)).toEqual([]);
   } finally {
     await closeAll(testInfo, agentA, guestA, agentB, guestB);
+  }
+});
+
+test('when the Janus node of a call is killed mid-call and stays down, then the call goes on on the other node: frames and audio back at both sides, the room on the other node, no notice, one report not failed', async ({}, testInfo) => {
+  test.setTimeout(300_000);
+  await expectBothServingAndEven();
+  const agent = await launchParticipant('agent-node-killed', { baseURL: door(1) });
+  const guest = await launchParticipant('guest-node-killed', { baseURL: door(1), viewport: { width: 1024, height: 768 } });
+  try {
+    // arrange: a call with media both ways, on one of the two nodes
+    const { callId, agentJid } = await guestCallsAndAgentAnswers(agent, guest);
+    const killed = await nodeOfCall(callId);
+    expect(NODES).toContain(killed);
+    const other = NODES.find((n) => n !== killed);
+    const guestNotice = guest.page.getByTestId('media-notice');
+    const agentNotice = agent.page.getByTestId('agent-media-notice');
+
+    // act: the call's node dies (SIGKILL, as a crash) and is not started again
+    const killedAt = Date.now();
+    await killServer(killed === 'janus-1' ? 'janus' : 'janus-2');
+
+    // assert: both sides decode frames again, soon after the loss was noticed
+    const [guestBack, agentBack] = await Promise.all([
+      framesStopThenBackAt(guest.page, 'guest', 60_000),
+      framesStopThenBackAt(agent.page, 'agent', 60_000),
+    ]);
+    const times = { guestFramesBackMs: guestBack - killedAt, agentFramesBackMs: agentBack - killedAt };
+    console.log(`Janus node ${killed} killed → frames back on ${other}: ${JSON.stringify(times)}`);
+    await testInfo.attach('janus-node-killed-to-frames', { body: JSON.stringify(times, null, 2), contentType: 'application/json' });
+    expect(Math.max(guestBack, agentBack) - killedAt, 'from the kill to frames back at both sides (ms)').toBeLessThan(30_000);
+
+    // assert: the room's row names the other node; the notices are gone; media flows both ways in the same call
+    expect(await nodeOfCall(callId)).toBe(other);
+    await expect(guestNotice).toHaveCount(0, { timeout: 30_000 });
+    await expect(agentNotice).toHaveCount(0, { timeout: 30_000 });
+    await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
+    await expect(agent.page.getByTestId('active-call')).toHaveAttribute('data-guest-presence', `InCall|${agentJid}|${callId}`);
+    await expectMediaFlowing(guest.page, `guest on ${other}`);
+    await expectMediaFlowing(agent.page, `agent on ${other}`);
+    await screenshot(guest.page, testInfo, 'scale-janus-node-killed-guest-continues');
+    await screenshot(agent.page, testInfo, 'scale-janus-node-killed-agent-continues');
+
+    // assert: the agent hangs up; one report for the call, ended and not failed
+    await hangUp(agent);
+    await expectReportEnded(callId);
+    const [guestUsername] = callId.split('--');
+    const reports = await queryRows<{ call_id: string; success: number | null }>('select call_id, success from call_reports where call_id like ?', [`${guestUsername}--%`]);
+    expect(reports.map((r) => r.call_id)).toEqual([callId]);
+    expect(reports[0]?.success).not.toBe(0);
+  } finally {
+    await closeAll(testInfo, agent, guest);
   }
 });

@@ -149,3 +149,21 @@ export async function framesBackAt(page: Page, who: string, timeoutMs = 30_000):
   }
   throw new Error(`${who}: no decoded video frame within ${timeoutMs} ms`);
 }
+
+/**
+ * When a page decodes video frames again after they stopped without a word (its media server killed):
+ * first a reading with no new frame since the one before (about 250 ms apart), then framesBackAt. A
+ * reading taken just after the loss may still count frames decoded before it; this one cannot.
+ */
+export async function framesStopThenBackAt(page: Page, who: string, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let previous = await mediaCounters(page);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = await mediaCounters(page);
+    if (now.videoFramesDecoded <= previous.videoFramesDecoded) break;
+    if (Date.now() > deadline) throw new Error(`${who}: decoded video frames never stopped within ${timeoutMs} ms`);
+    previous = now;
+  }
+  return framesBackAt(page, who, Math.max(0, deadline - Date.now()));
+}

@@ -61,8 +61,11 @@ export async function startServer(name: StackServer): Promise<void> {
   await stackScript(`start_${name}`);
 }
 
-/** Kills one server of the test stack at once (SIGKILL by its PID, as a crash would), nothing cleaned up. */
-export async function killServer(name: StackServer): Promise<void> {
+/**
+ * Kills one server of the test stack at once (SIGKILL by its PID, as a crash would), nothing cleaned up;
+ * `janus-2` is the scale stage's second Janus node (scripts/lib/stack.sh: start_janus starts it again).
+ */
+export async function killServer(name: StackServer | 'janus-2'): Promise<void> {
   await stackScript(`pid=$(lobby_pid ${name}) && kill -KILL "$pid" && while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; rm -f "$(lobby_pidfile ${name})"`);
 }
 

@@ -3,7 +3,7 @@
  * ports' fake clock: fail-over between endpoints (docs/protocol.md "Media session"), the session claimed
  * back when its transport drops ("Session reclaim"), and requests that never get an answer.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CONNECT_TIMEOUT_MS, JanusConnection, REQUEST_TIMEOUT_MS } from '../src/media/janus/connection.ts';
 import type { Handle } from '../src/media/janus/library.ts';
 import { FakeClock, settle } from './helpers/fakes.ts';
@@ -72,6 +72,46 @@ describe('Janus connection', () => {
 
     expect(events.map(([event]) => event)).toEqual(['reconnecting', 'lost']);
     expect(String((events[1]![1] as { error: string }).error)).toContain('No such session');
+  });
+
+  it('when claims fail because Janus is unreachable, then each failure is told with its count before the next claim, until one succeeds', async () => {
+    const server = new FakeJanusServer();
+    server.claim = 'down';
+    const { connection: janus, events } = connection(server);
+    await janus.connect();
+
+    server.dropTransport();
+    await vi.waitFor(() => expect(server.claims).toBe(2), { timeout: 3000 });
+    server.claim = 'ok';
+    await vi.waitFor(() => expect(events.at(-1)?.[0]).toBe('reconnected'), { timeout: 3000 });
+
+    expect(events.map(([event, payload]) => (event === 'claimFailed' ? [event, (payload as { attempt: number }).attempt] : [event]))).toEqual([
+      ['reconnecting'],
+      ['claimFailed', 1],
+      ['claimFailed', 2],
+      ['reconnected'],
+    ]);
+  });
+
+  it('when it is destroyed while a claim is under way and the claim then succeeds, then the session claimed back is destroyed again and nothing is told', async () => {
+    const server = new FakeJanusServer();
+    let answerClaim: () => void = () => undefined;
+    server.claimGate = new Promise<void>((resolve) => (answerClaim = resolve));
+    const { connection: janus, events } = connection(server);
+    await janus.connect();
+    server.dropTransport();
+    await settle();
+    expect(server.claims).toBe(1);
+
+    await janus.destroy();
+    expect(server.sessions[0]!.destroys).toBe(1);
+    answerClaim();
+    await settle();
+
+    // the first destroy found the transport down (janus.js only forgets the session then); the claim's
+    // success connected it again, so it is destroyed once more, on Janus this time
+    expect(server.sessions[0]!.destroys).toBe(2);
+    expect(events.map(([event]) => event)).toEqual(['reconnecting']);
   });
 
   it('when a request gets no answer, then it fails with a timeout after REQUEST_TIMEOUT_MS on the clock', async () => {

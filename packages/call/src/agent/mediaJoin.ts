@@ -141,34 +141,71 @@ function openCallMedia(
  */
 async function rejoinCallMedia(o: MediaJoinOptions, lost: MediaTransport, call: CallOfMedia, error: string): Promise<void> {
   console.warn(`media: Janus lost the call's session (${error}): rejoining with a new one`);
-  let media = lost;
+  let grant: MediaGrant;
   try {
-    const grant = await grantWithRetry(() => o.options.api.mediaGrant(call.callId, { rejoin: true }), {
+    grant = await grantWithRetry(() => o.options.api.mediaGrant(call.callId, { rejoin: true }), {
       stopIf: () => !o.room.isCurrent(lost),
       // the picture is frozen meanwhile, as the lost session's notice said
       notice: () => o.write({ mediaNotice: 'serverUnreachable' }),
     });
-    if (!o.room.isCurrent(lost)) return;
+  } catch (failure) {
+    if (o.room.isCurrent(lost)) rejoinFailed(o, failure);
+    return;
+  }
+  await rejoinWith(o, lost, call, grant);
+}
+
+/**
+ * Janus stayed unreachable through a few claims of the call's session (media/mediaHealth.ts
+ * MOVE_AFTER_CLAIMS): its node may be dead for good. One grant with `rejoin`, and the server moves the room
+ * to a node that answers (docs/protocol.md "Media session lost"): the call goes on in a new session there,
+ * as after a restart, even when a claim succeeded meanwhile (the room, and the guest with it, may be on the
+ * new node now). The server could not place the room (503): the claims go on. Resolves whether it moved.
+ */
+async function moveCallMedia(o: MediaJoinOptions, lost: MediaTransport, call: CallOfMedia, error: string): Promise<boolean> {
+  let grant: MediaGrant;
+  try {
+    grant = await o.options.api.mediaGrant(call.callId, { rejoin: true });
+  } catch (failure) {
+    console.warn(`media: the call cannot move to a new session yet (${String(failure)}): claiming on`);
+    return false;
+  }
+  if (!o.room.isCurrent(lost)) return false;
+  console.warn(`media: Janus unreachable (${error}): the call moves to a new session`);
+  void rejoinWith(o, lost, call, grant);
+  return true;
+}
+
+/** The call goes on in a new session of `grant` after `lost`; failing, the call ends as a lost session did. */
+async function rejoinWith(o: MediaJoinOptions, lost: MediaTransport, call: CallOfMedia, grant: MediaGrant): Promise<void> {
+  if (!o.room.isCurrent(lost)) return;
+  let media = lost;
+  try {
     const opened = openCallMedia(o, grant, call, true);
     media = opened.media;
     await o.room.rejoin(lost, media, { room: opened.transport.room, display: o.read().jid ?? o.nick(), video: call.video });
   } catch (failure) {
-    if (!o.room.isCurrent(media)) return;
-    const reason = failure instanceof Error && failure.message === MEDIA_SERVER_DOWN ? MEDIA_SERVER_DOWN : MEDIA_LOST;
-    console.error(`media: rejoining failed: ${String(failure)}`);
-    void o.leaveCall('error').then(() => o.write({ error: reason }));
+    if (o.room.isCurrent(media)) rejoinFailed(o, failure);
   }
+}
+
+function rejoinFailed(o: MediaJoinOptions, failure: unknown): void {
+  const reason = failure instanceof Error && failure.message === MEDIA_SERVER_DOWN ? MEDIA_SERVER_DOWN : MEDIA_LOST;
+  console.error(`media: rejoining failed: ${String(failure)}`);
+  void o.leaveCall('error').then(() => o.write({ error: reason }));
 }
 
 /**
  * Janus lost the call's session: restarted (it answered without it), the call rejoins with a new one;
- * still unreachable after every claim, the call ends with MEDIA_SERVER_DOWN as its error; our own
- * connection stayed down through every ICE restart: it ends with ICE_FAILED.
+ * unreachable through a few claims, it moves to a new session where the server placed the room again;
+ * still unreachable after every claim (the room could not move), the call ends with MEDIA_SERVER_DOWN as
+ * its error; our own connection stayed down through every ICE restart: it ends with ICE_FAILED.
  */
 function mediaHealth(o: MediaJoinOptions, call: CallOfMedia): NonNullable<FeedHooks['health']> {
   return {
     notice: (mediaNotice) => o.write({ mediaNotice }),
     onRejoin: (error, media) => void rejoinCallMedia(o, media, call, error),
+    onUnreachable: (error, media) => moveCallMedia(o, media, call, error),
     // MEDIA_SERVER_DOWN while Janus is still unreachable (a restarted one, answering without the session, is rejoined)
     onLost: (error) => void o.leaveCall('error').then(() => o.write({ error: lostCode(error) })),
     onIceFailed: () => void o.leaveCall('error').then(() => o.write({ error: ICE_FAILED })),

@@ -3,8 +3,10 @@
  * (Janus, or a p2p Jingle session), joining and publishing through the call room, and what only the guest
  * follows of its media — the agents' feeds (the first one answers the call), the stages (call-bug reports),
  * the agents leaving, Janus's end, and the session lost: Janus restarted, the call rejoins with a new grant
- * and session (docs/protocol.md "Media session lost"); still down, or the rejoin failed, the report is
- * marked failed and the call ends with the reason shown (media/mediaHealth.ts). The engine hands in its API, its call room and its other features.
+ * and session (docs/protocol.md "Media session lost"); Janus unreachable through a few claims, the call
+ * moves to a new session where the server placed the room again; still down, or the rejoin failed, the
+ * report is marked failed and the call ends with the reason shown (media/mediaHealth.ts). The engine hands
+ * in its API, its call room and its other features.
  */
 import type { GuestApi } from '../api/guestApi.ts';
 import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, grantWithRetry, lostCode, type MediaNotice } from '../media/mediaHealth.ts';
@@ -119,14 +121,49 @@ export class GuestCallMedia {
   async #rejoin(lost: MediaTransport, plan: JoinPlan, error: string): Promise<void> {
     const { api, read, write, room } = this.#options;
     console.warn(`media: Janus lost the call's session (${error}): rejoining with a new one`);
-    let media = lost;
+    let grant: MediaGrant;
     try {
-      const grant = await grantWithRetry(() => api.mediaGrant(plan.callId, { webview: this.#options.webview, rejoin: true }), {
+      grant = await grantWithRetry(() => api.mediaGrant(plan.callId, { webview: this.#options.webview, rejoin: true }), {
         stopIf: () => !room.isCurrent(lost) || read().callId !== plan.callId,
         // the picture is frozen meanwhile, as the lost session's notice said
         notice: () => write({ mediaNotice: 'serverUnreachable' }),
       });
-      if (!room.isCurrent(lost)) return;
+    } catch (failure) {
+      if (room.isCurrent(lost)) await this.#rejoinFailed(lost, plan, error, failure);
+      return;
+    }
+    await this.#rejoinWith(lost, plan, grant, error);
+  }
+
+  /**
+   * Janus stayed unreachable through a few claims of the call's session (media/mediaHealth.ts
+   * MOVE_AFTER_CLAIMS): its node may be dead for good. One grant with `rejoin`, and the server moves the
+   * room to a node that answers (docs/protocol.md "Media session lost"): the call goes on in a new session
+   * there, as after a restart, even when a claim succeeded meanwhile (the room, and the agent with it, may
+   * be on the new node now). The server could not place the room (503): the claims go on. Resolves
+   * whether the call moved.
+   */
+  async #move(lost: MediaTransport, plan: JoinPlan, error: string): Promise<boolean> {
+    const { api, read, room } = this.#options;
+    let grant: MediaGrant;
+    try {
+      grant = await api.mediaGrant(plan.callId, { webview: this.#options.webview, rejoin: true });
+    } catch (failure) {
+      console.warn(`media: the call cannot move to a new session yet (${String(failure)}): claiming on`);
+      return false;
+    }
+    if (!room.isCurrent(lost) || read().callId !== plan.callId) return false;
+    console.warn(`media: Janus unreachable (${error}): the call moves to a new session`);
+    void this.#rejoinWith(lost, plan, grant, error);
+    return true;
+  }
+
+  /** The call goes on in a new session of `grant` after `lost`; failing, the call fails as a lost session did. */
+  async #rejoinWith(lost: MediaTransport, plan: JoinPlan, grant: MediaGrant, error: string): Promise<void> {
+    const { room } = this.#options;
+    if (!room.isCurrent(lost)) return;
+    let media = lost;
+    try {
       const opened = this.#open(grant, plan, true);
       media = opened.media;
       await room.rejoin(lost, media, {
@@ -137,10 +174,13 @@ export class GuestCallMedia {
         waitVisible: true,
       });
     } catch (failure) {
-      if (!room.isCurrent(media)) return;
-      const reason = failure instanceof Error && failure.message === MEDIA_SERVER_DOWN ? MEDIA_SERVER_DOWN : MEDIA_LOST;
-      await this.#lost(media, plan.callId, `${error}; rejoining: ${String(failure)}`, undefined, reason);
+      if (room.isCurrent(media)) await this.#rejoinFailed(media, plan, error, failure);
     }
+  }
+
+  #rejoinFailed(media: MediaTransport, plan: JoinPlan, error: string, failure: unknown): Promise<void> {
+    const reason = failure instanceof Error && failure.message === MEDIA_SERVER_DOWN ? MEDIA_SERVER_DOWN : MEDIA_LOST;
+    return this.#lost(media, plan.callId, `${error}; rejoining: ${String(failure)}`, undefined, reason);
   }
 
   /** An agent's camera feed: the agent joins the call (the first one answers it). */
@@ -195,6 +235,7 @@ export class GuestCallMedia {
       notice: (mediaNotice) => write({ mediaNotice }),
       onLost: (error, media) => void this.#lost(media, callId, error),
       onRejoin: (error, media) => void this.#rejoin(media, plan, error),
+      onUnreachable: (error, media) => this.#move(media, plan, error),
       onIceFailed: (handle, media) => void this.#lost(media, callId, `${ICE_FAILED}: ${handle}`, handle),
       quality: (networkQuality) => write({ networkQuality }),
     };

@@ -14,6 +14,10 @@
  *   takes a new grant and a new session in the same call (docs/protocol.md "Media session lost"), and
  *   the picture stays 'serverUnreachable' until the others' media reaches the new session (`rejoining`);
  *   otherwise, or when the rejoin fails, the call ends, its report marked failed.
+ * - Janus unreachable through MOVE_AFTER_CLAIMS claims (its node may be dead for good): an engine that
+ *   can move (`onUnreachable`) asks once for a new grant while the claims go on; the server moves the room
+ *   to a node that answers and the call goes on in a new session there, or it cannot (503) and the claims
+ *   go on. One move at a time; a session lost while one is under way waits for its outcome.
  * - 'networkReconnecting': our own peer connection lost its path and is ICE-restarted (media/iceRestart.ts);
  *   ICE_FAILED when no restart brought it back.
  * - 'peerReconnecting': the others' media stalled (their network is gone, media/mediaWatch.ts).
@@ -41,6 +45,13 @@ export const ICE_FAILED = 'iceFailed';
 export const MEDIA_SERVER_DOWN = 'mediaServerDown';
 /** The engines' error when Janus lost the call's session (restarted or crashed) mid-call. */
 export const MEDIA_LOST = 'mediaLost';
+
+/**
+ * Failed claims of a dropped session after which the engines try to move the call to a new session
+ * (docs/protocol.md "Constants"): about 1.5 s of Janus not answering (the claims are 0.5–1.5 s apart,
+ * media/janus/connection.ts); tried again after every as many more while the claims go on.
+ */
+export const MOVE_AFTER_CLAIMS = 3;
 
 /** Why a session was lost: Janus still unreachable after every claim, or back without it (restarted). */
 export function lostCode(error: string): typeof MEDIA_SERVER_DOWN | typeof MEDIA_LOST {
@@ -91,6 +102,12 @@ export function watchMediaHealth(
     onRejoin?: (error: string) => void;
     /** this session replaces a lost one: 'serverUnreachable' until the others' media reaches it */
     rejoining?: boolean;
+    /**
+     * Janus stayed unreachable through MOVE_AFTER_CLAIMS claims: the engine asks once for a grant in a new
+     * session (`rejoin`: the server moves the room to a node that answers) and moves the call there;
+     * resolves whether it moved (false: the server could not place the room, the claims go on)
+     */
+    onUnreachable?: (error: string) => Promise<boolean>;
     /** a peer connection stayed down through every ICE restart */
     onIceFailed?: (handle: 'publisher' | 'subscriber' | 'screen') => void;
   },
@@ -125,9 +142,21 @@ export function watchMediaHealth(
   });
   /** the session was lost: nothing it still says is the call's (a rejoin's new session takes over) */
   let gone = false;
-  media.on('lost', ({ error }) => {
-    console.error(`media: session lost: ${error}`);
-    gone = true;
+  /** a move to a new session under way (its outcome: whether the call moved) */
+  let moving: Promise<boolean> | null = null;
+  media.on('claimFailed', ({ attempt, error }) => {
+    console.warn(`media: claim ${attempt} of the session failed: ${error}`);
+    const { onUnreachable } = handlers;
+    if (!onUnreachable || moving || gone || attempt % MOVE_AFTER_CLAIMS !== 0 || !handlers.current()) return;
+    console.warn(`media: Janus unreachable through ${attempt} claims: moving the call to a new session`);
+    const move = onUnreachable(error).catch(() => false);
+    moving = move;
+    void move.then(() => {
+      if (moving === move) moving = null;
+    });
+  });
+  /** the session is gone: a rejoin, or the call's end */
+  const lost = (error: string) => {
     if (!handlers.current()) return;
     if (handlers.onRejoin && lostCode(error) === MEDIA_LOST) {
       // the picture stays frozen while the call takes a new session (never a moment without the notice)
@@ -139,6 +168,16 @@ export function watchMediaHealth(
     troubles.clear();
     set('rejoining', false);
     handlers.onLost(error);
+  };
+  media.on('lost', ({ error }) => {
+    console.error(`media: session lost: ${error}`);
+    gone = true;
+    // never two new sessions: a move under way decides first (moved, this session's end is nothing)
+    if (moving)
+      void moving.then((moved) => {
+        if (!moved) lost(error);
+      });
+    else lost(error);
   });
   media.on('remoteFeed', () => {
     if (gone) return;

@@ -118,6 +118,12 @@ export type MediaEvents = {
    */
   reconnecting: { error: string };
   reconnected: void;
+  /**
+   * A claim of the dropped session failed and is made again (`attempt`: how many failed so far): Janus is
+   * not reachable. After a few the engines try to move the call to a new session (media/mediaHealth.ts
+   * MOVE_AFTER_CLAIMS: its node may have died for good).
+   */
+  claimFailed: { attempt: number; error: string };
   lost: { error: string };
   /** p2p: the peer put the call on hold (Jingle session-info <hold/>) */
   held: { peer: string };

@@ -69,6 +69,11 @@ export interface FeedHooks {
     onRejoin?: (error: string, media: MediaTransport) => void;
     /** this transport replaces a lost one: the notice stays until the others' media reaches it */
     rejoining?: boolean;
+    /**
+     * Janus stayed unreachable through a few claims (media/mediaHealth.ts MOVE_AFTER_CLAIMS): the engine asks
+     * once for a new grant and moves the call to a new session (`rejoin`); resolves whether it moved
+     */
+    onUnreachable?: (error: string, media: MediaTransport) => Promise<boolean>;
     /** a peer connection stayed down through every ICE restart (media/iceRestart.ts) */
     onIceFailed?: (handle: 'publisher' | 'subscriber' | 'screen', media: MediaTransport) => void;
     /** the network-quality indicator's measure, every second or so while the call lasts */
@@ -141,12 +146,14 @@ export class CallRoom {
     });
     const health = hooks.health;
     if (health) {
+      const { onUnreachable } = health;
       const current = () => this.isCurrent(media);
       const { connect, peerStalled } = watchMediaHealth(media, {
         current,
         notice: health.notice,
         onLost: (error) => health.onLost(error, media),
         ...(health.onRejoin ? { onRejoin: (error: string) => health.onRejoin?.(error, media) } : {}),
+        ...(onUnreachable ? { onUnreachable: (error: string) => onUnreachable(error, media) } : {}),
         ...(health.rejoining ? { rejoining: true } : {}),
         onIceFailed: (handle) => health.onIceFailed?.(handle, media),
       });

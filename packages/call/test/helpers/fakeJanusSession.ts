@@ -29,9 +29,15 @@ export interface FakeHandle {
 export class FakeJanusServer {
   /** how each endpoint answers a new session */
   endpoints = new Map<string, Endpoint>();
-  /** how a claim of the session on a new transport ends */
-  claim: 'ok' | 'gone' = 'ok';
-  readonly sessions: Array<{ server: string; error: (e: unknown) => void; destroyed: boolean }> = [];
+  /** how a claim of the session on a new transport ends ('down': Janus unreachable, the claim is made again) */
+  claim: 'ok' | 'gone' | 'down' = 'ok';
+  /** what a claim waits for before it is answered (a test holds it: a claim under way) */
+  claimGate: Promise<void> | null = null;
+  /**
+   * `destroys`: the destroy calls made on the session (janus.js sends one to Janus only while connected, as
+   * a claim that succeeded makes it again; one made while the transport is down only forgets the session)
+   */
+  readonly sessions: Array<{ server: string; error: (e: unknown) => void; destroyed: boolean; destroys: number }> = [];
   readonly handles: FakeHandle[] = [];
   readonly offers: Array<{ kind: string; iceRestart: boolean }> = [];
   claims = 0;
@@ -47,7 +53,7 @@ export class FakeJanusServer {
       static randomString = () => 'r';
       readonly #session: FakeJanusServer['sessions'][number];
       constructor(options: { server: string; success: () => void; error: (e: unknown) => void }) {
-        this.#session = { server: options.server, error: options.error, destroyed: false };
+        this.#session = { server: options.server, error: options.error, destroyed: false, destroys: 0 };
         server.sessions.push(this.#session);
         const endpoint = server.endpoints.get(options.server) ?? 'answers';
         if (endpoint === 'answers') queueMicrotask(options.success);
@@ -56,7 +62,12 @@ export class FakeJanusServer {
       getSessionId = () => 7;
       reconnect(options: { success: () => void; error: (e: unknown) => void }) {
         server.claims++;
-        queueMicrotask(() => (server.claim === 'ok' ? options.success() : options.error('No such session 7')));
+        const answer = () => {
+          if (server.claim === 'ok') options.success();
+          else options.error(server.claim === 'gone' ? 'No such session 7' : 'Lost connection to the server (is it down?)');
+        };
+        if (server.claimGate) void server.claimGate.then(answer);
+        else queueMicrotask(answer);
       }
       attach(options: Callbacks & { opaqueId: string; token?: string; success: (handle: FakeHandle) => void }) {
         const handle: FakeHandle = {
@@ -91,6 +102,7 @@ export class FakeJanusServer {
       }
       destroy(options?: { success?: () => void }) {
         this.#session.destroyed = true;
+        this.#session.destroys++;
         options?.success?.();
       }
     }

@@ -433,6 +433,11 @@ export class FakeMediaServer {
     for (const media of this.members(room)) media.tell('reconnecting', { error });
   }
 
+  /** Claims `from`…`to` of the room's dropped sessions failed (Janus unreachable), each told as the real transport does. */
+  claimsFailed(room: string, from: number, to: number, error = 'Lost connection to the server (is it down?)'): void {
+    for (let attempt = from; attempt <= to; attempt++) for (const media of this.members(room)) media.tell('claimFailed', { attempt, error });
+  }
+
   /** The room's sessions were claimed on a new connection. */
   reclaimed(room: string): void {
     for (const media of this.members(room)) media.tell('reconnected', undefined);
@@ -477,7 +482,7 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
   }
 
   /** The media server's health as the real transport tells it (FakeMediaServer.transportDropped …), or a stage. */
-  tell<K extends 'reconnecting' | 'reconnected' | 'lost' | 'iceRestarting' | 'iceRestarted' | 'iceFailed' | 'stage'>(
+  tell<K extends 'reconnecting' | 'reconnected' | 'claimFailed' | 'lost' | 'iceRestarting' | 'iceRestarted' | 'iceFailed' | 'stage'>(
     event: K,
     payload: MediaEvents[K],
   ): void {

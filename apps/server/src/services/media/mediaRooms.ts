@@ -26,7 +26,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { createMediaRoomsRepository } from '../../repositories/mediaRooms.ts';
 import type { JanusVideoroomAdmin } from './janusAdmin.ts';
-import type { JanusNodes } from './janusNodes.ts';
+import { NoJanusNodeError, type JanusNodes } from './janusNodes.ts';
 import { NO_SUCH_ROOM, ROOM_EXISTS, JanusAdminError } from './janusAdmin.ts';
 import type { JanusTokens, Participant } from './janusTokens.ts';
 import type { MediaRoomRow } from '../../repositories/mediaRooms.ts';
@@ -102,11 +102,25 @@ export class MediaRoomClosed extends Error {
 }
 
 /**
+ * A rejoin's room could not be made again because no Janus node answers: the room's node is down and no
+ * other serving node took it (with one node there is nowhere else). The media service's outage, not the
+ * client's mistake: the grant routes answer 503, and the engines go on claiming their sessions meanwhile
+ * (docs/protocol.md "Media session lost").
+ */
+export class MediaRoomUnavailable extends Error {
+  readonly statusCode = 503;
+  constructor(callId: string, cause: unknown) {
+    super(`janus: no Janus node answers to make the media room of ${callId} again (its node is down); ask again`, { cause });
+    this.name = 'MediaRoomUnavailable';
+  }
+}
+
+/**
  * Makes a call's room again from its row when Janus no longer has it: same id, pin, secret and recording
  * folder. Janus restarted (its rooms and sessions lived in its memory): the room comes back on its node.
  * Its node does not answer (lost): the room moves to another serving node (janusNodes.ts place), written on
  * the row so that the gate routes the participants' new sessions there; with one node there is nowhere
- * else, and the create's own failure tells. A recording room's flag is cleared first, so the gate's next
+ * else, and the create fails: no node answering (or none serving) is MediaRoomUnavailable. A recording room's flag is cleared first, so the gate's next
  * start (the agent's publish) claims it and Janus writes new part files into the same folder
  * (recordings/postprocess.ts mixes them in order). Both sides of the call ask at about the same time: the
  * one whose create Janus refuses as existing found it re-created by the other, and a move is made once (the
@@ -126,9 +140,11 @@ async function recreateIfLost(
   let node = row.janus_node;
   try {
     if (await deps.nodes.admin(node).exists(row.call_id)) return;
-  } catch {
+  } catch (unanswered) {
     // its node does not answer: another serving one takes the room (the first mover's choice wins)
-    const target = await deps.nodes.place({ exclude: node });
+    const target = await deps.nodes.place({ exclude: node }).catch((error: unknown) => {
+      throw error instanceof NoJanusNodeError ? new MediaRoomUnavailable(row.call_id, unanswered) : error;
+    });
     if (target !== node) {
       if (!(await deps.repo.moveNode(row.call_id, node, target))) {
         node = (await deps.repo.byCallId(row.call_id))?.janus_node ?? target;
@@ -150,7 +166,8 @@ async function recreateIfLost(
     });
   } catch (error) {
     if (error instanceof JanusAdminError && error.code === ROOM_EXISTS) return;
-    throw error;
+    // Janus answered and refused: a fault of ours; no answer at all (refused, timed out): the node is down
+    throw error instanceof JanusAdminError ? error : new MediaRoomUnavailable(row.call_id, error);
   }
   deps.log?.(`re-created the media room of ${row.call_id} on Janus node ${node ?? 'default'} (Janus had lost it)`);
 }

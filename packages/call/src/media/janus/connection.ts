@@ -200,8 +200,19 @@ export class JanusConnection {
         maxDelayMs: 1500,
         stopIf: () => this.#ended,
         transient: isTransientGatewayError,
+        // Janus unreachable: the engines may move the call to a new session meanwhile (mediaHealth.ts)
+        onRetry: (failure, attempt) => {
+          if (!this.#ended) this.#o.tell('claimFailed', { attempt, error: String(failure) });
+        },
       });
-      if (!this.#ended && tell) this.#o.tell('reconnected', undefined);
+      if (this.#ended) {
+        // closed while this claim was under way (the call moved to a new session): the session it claimed
+        // back is nobody's, and would otherwise stay in its room with its keepalives (docs/protocol.md
+        // "Media session lost")
+        janus.destroy({ cleanupHandles: true, notifyDestroyed: false });
+        return;
+      }
+      if (tell) this.#o.tell('reconnected', undefined);
     } catch (lost) {
       if (!this.#ended) this.#o.tell('lost', { error: String(lost) });
     }

@@ -4,13 +4,14 @@ import { routes } from '../../../http/routes.ts';
 import { guestOf } from '../../../plugins/app/auth.ts';
 import { ownedReport } from '../../../services/callOwnership.ts';
 import { P2P_GRANT, isP2P } from '../../../services/callMethod.ts';
-import { MediaRoomClosed } from '../../../services/media/mediaRooms.ts';
+import { MediaRoomClosed, MediaRoomUnavailable } from '../../../services/media/mediaRooms.ts';
 
 /**
  * The guest's media grant (docs/protocol.md "Media room"): the only way to its own call's Janus room. The
  * answer carries the room's pin and a Janus token for that room alone (the console's: console/media.ts).
  * `rejoin`: the guest's media session was lost (Janus restarted); the room is made again when Janus lost
- * it, never once the server destroyed it (docs/protocol.md "Media session lost").
+ * it, never once the server destroyed it (docs/protocol.md "Media session lost"); when no Janus node
+ * answers to make it again, 503 (the guest goes on claiming its session meanwhile).
  */
 export default routes({ access: 'guest' }, (app, services) => {
   app.post(
@@ -21,7 +22,7 @@ export default routes({ access: 'guest' }, (app, services) => {
         summary: "The guest's way into its call's media room (created by the server on first use)",
         security: [{ guestBearer: [] }],
         body: GuestMediaBody,
-        response: { 200: DataEnvelope(MediaGrant), ...errors(400, 401, 403, 404, 409) },
+        response: { 200: DataEnvelope(MediaGrant), ...errors(400, 401, 403, 404, 409, 503) },
       },
     },
     async (request, reply) => {
@@ -43,6 +44,7 @@ export default routes({ access: 'guest' }, (app, services) => {
         return { data: grant };
       } catch (error) {
         if (error instanceof MediaRoomClosed) return fail(reply, 409, "call_id: this call's media room was closed (the call ended or was put on hold)");
+        if (error instanceof MediaRoomUnavailable) return fail(reply, 503, error.message);
         throw error;
       }
     },

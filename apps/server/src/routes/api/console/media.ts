@@ -4,6 +4,7 @@ import { routes } from '../../../http/routes.ts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { mayTakeCall, recordedAgent } from '../../../services/callVisibility.ts';
 import { P2P_GRANT, isP2P, p2pJoinRefusal } from '../../../services/callMethod.ts';
+import { MediaRoomUnavailable } from '../../../services/media/mediaRooms.ts';
 
 /**
  * A console user's media grant (docs/protocol.md "Media room"): the calls of its company that it may take
@@ -12,7 +13,8 @@ import { P2P_GRANT, isP2P, p2pJoinRefusal } from '../../../services/callMethod.t
  * server's own proof that an agent took the call (call_reports.agent_answered_at, which the rating rule
  * reads; docs/security.md "The rules of a call"), for p2p calls too: the console asks before it answers.
  * `?rejoin=true`: the console's media session was lost (Janus restarted); the room is made again when
- * Janus lost it, never once the server destroyed it (docs/protocol.md "Media session lost").
+ * Janus lost it, never once the server destroyed it (docs/protocol.md "Media session lost"); when no
+ * Janus node answers to make it again, 503 (the console goes on claiming its session meanwhile).
  * And its standby token, for no call: a Janus session kept warm before it answers.
  */
 export default routes({ access: 'console' }, (app, services) => {
@@ -26,7 +28,7 @@ export default routes({ access: 'console' }, (app, services) => {
         security: [{ consoleSession: [] }],
         params: CallIdParams,
         querystring: ConsoleMediaQuery,
-        response: { 200: DataEnvelope(MediaGrant), ...errors(400, 401, 403, 404, 409) },
+        response: { 200: DataEnvelope(MediaGrant), ...errors(400, 401, 403, 404, 409, 503) },
       },
     },
     async (request, reply) => {
@@ -49,13 +51,19 @@ export default routes({ access: 'console' }, (app, services) => {
       // no recording without the guest's acknowledgement of the notice (docs/security.md "Recording consent")
       const consented = wanted && (await repos.recordingPrivacy.consentOf(report.company_id, report.call_id)) !== null;
       if (wanted && !consented) request.log.warn({ callId: report.call_id }, 'not recorded: the guest did not acknowledge the recording notice');
-      const grant = await services.mediaRooms.grantAgent({
-        callId: report.call_id,
-        companyId: report.company_id,
-        username: user.xmppUsername,
-        record: consented,
-        ...(request.query.rejoin === true ? { rejoin: true } : {}),
-      });
+      let grant;
+      try {
+        grant = await services.mediaRooms.grantAgent({
+          callId: report.call_id,
+          companyId: report.company_id,
+          username: user.xmppUsername,
+          record: consented,
+          ...(request.query.rejoin === true ? { rejoin: true } : {}),
+        });
+      } catch (error) {
+        if (error instanceof MediaRoomUnavailable) return fail(reply, 503, error.message);
+        throw error;
+      }
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
       await repos.callReports.markAgentAnswered(report.id, services.now(), jid);
       services.events.publish('callStats', { companyId: report.company_id });

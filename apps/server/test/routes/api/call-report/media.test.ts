@@ -5,6 +5,7 @@ import type { TestContext } from '../../../helpers/context.ts';
 import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
 import type { FakeMediaRooms } from '../../../helpers/fakes.ts';
 import { bearer, openCall, registerGuest } from '../../../helpers/fixtures.ts';
+import { deadJanusNode, nodeOfRoom, roomOn } from '../../../helpers/deadJanusNodes.ts';
 
 /** POST /api/call-report/media: a guest's way into its own call's media room, and no other. */
 describe.each(dialects())('guest media grant (%s)', (dialect) => {
@@ -100,5 +101,39 @@ describe.each(dialects())('guest media grant with every Janus node down or drain
       'janus: no Janus node is serving (every node is down or draining)',
     );
     expect(await t.app.services.mediaRooms.secretOf(call.callId)).toBeNull();
+  });
+});
+
+/**
+ * docs/protocol.md "Media session lost": the call's only Janus node is down, so its room cannot be made
+ * again anywhere; the guest is told the media service is out (503), not that the server broke (500).
+ */
+describe.each(dialects())("guest rejoin with the call's only Janus node down (%s)", (dialect) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext(dialect, { config: { janusNodes: [deadJanusNode('janus-1')] } });
+  });
+  afterAll(async () => t.close());
+
+  const rejoin = (token: string, callId: string) =>
+    t.app.inject({ method: 'POST', url: '/api/call-report/media', headers: bearer(token), payload: { call_id: callId, rejoin: true } });
+
+  it("when the guest rejoins and no node answers to make its room again, then 503 naming Janus and the room, its row left on its node; another guest is still 403, and a room the server closed still 409", async () => {
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    await roomOn(t.db, 'janus-1', { callId: call.callId, companyId: g.companyId });
+
+    const res = await rejoin(g.access_token, call.callId);
+
+    expect(res.statusCode).toBe(503);
+    expect(res.json<{ message: string }>().message).toBe(
+      `janus: no Janus node answers to make the media room of ${call.callId} again (its node is down); ask again`,
+    );
+    expect(await nodeOfRoom(t.db, call.callId)).toBe('janus-1');
+    const other = await registerGuest(t.app);
+    expect((await rejoin(other.access_token, call.callId)).statusCode).toBe(403);
+    const closed = await openCall(t.app, g);
+    await roomOn(t.db, 'janus-1', { callId: closed.callId, companyId: g.companyId, destroyed: true });
+    expect((await rejoin(g.access_token, closed.callId)).statusCode).toBe(409);
   });
 });

@@ -4,6 +4,7 @@ import type { TestContext } from '../../../helpers/context.ts';
 import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
 import type { FakeMediaRooms } from '../../../helpers/fakes.ts';
 import { addAssignment, addCompany, addUser, bearer, login, openCall, registerGuest, resumeAfterHold } from '../../../helpers/fixtures.ts';
+import { deadJanusNode, nodeOfRoom, roomOn } from '../../../helpers/deadJanusNodes.ts';
 
 /** POST /api/console/calls/:callId/media: a console user's way into a call of its own company. */
 describe.each(dialects())('console media grant (%s)', (dialect) => {
@@ -144,6 +145,42 @@ describe.each(dialects())('console media grant (%s)', (dialect) => {
 });
 
 /** POST /api/console/media/standby: a console user's standby Janus token (a warm session, no room). */
+/**
+ * docs/protocol.md "Media session lost": the call's room's node is down and no other serving node takes
+ * it, so the room cannot be made again; the console is told the media service is out (503), not 500.
+ */
+describe.each(dialects())("console rejoin with no Janus node answering (%s)", (dialect) => {
+  let t: TestContext;
+  let agent: string;
+  beforeAll(async () => {
+    t = await createTestContext(dialect, { config: { janusNodes: [deadJanusNode('janus-1')] } });
+    agent = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
+  });
+  afterAll(async () => t.close());
+
+  const rejoin = (cookie: string, callId: string) =>
+    t.app.inject({ method: 'POST', url: `/api/console/calls/${callId}/media?rejoin=true`, headers: { cookie } });
+
+  it("when an agent rejoins and no node answers to make the room again, then 503 naming Janus and the room, its row left on its node; an agent of another assignment is still 403, and a room the server closed still 409", async () => {
+    const call = await openCall(t.app, await registerGuest(t.app));
+    await roomOn(t.db, 'janus-1', { callId: call.callId, companyId: DEMO.companyId });
+
+    const res = await rejoin(agent, call.callId);
+
+    expect(res.statusCode).toBe(503);
+    expect(res.json<{ message: string }>().message).toBe(
+      `janus: no Janus node answers to make the media room of ${call.callId} again (its node is down); ask again`,
+    );
+    expect(await nodeOfRoom(t.db, call.callId)).toBe('janus-1');
+    const other = await addAssignment(t.db, DEMO.companyId, `Rejoin ${dialect}`);
+    const outsider = await addUser(t.db, { companyId: DEMO.companyId, password: 'media-rule-password', assignmentIds: [other] });
+    expect((await rejoin(await login(t.app, outsider.email, outsider.password), call.callId)).statusCode).toBe(403);
+    const closed = await openCall(t.app, await registerGuest(t.app));
+    await roomOn(t.db, 'janus-1', { callId: closed.callId, companyId: DEMO.companyId, destroyed: true });
+    expect((await rejoin(agent, closed.callId)).statusCode).toBe(409);
+  });
+});
+
 describe.each(dialects())('console standby Janus token (%s)', (dialect) => {
   let t: TestContext;
   beforeAll(async () => {
