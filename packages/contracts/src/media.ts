@@ -36,6 +36,7 @@ export const GuestMediaBody = Type.Object(
     call_id: CallId,
     webview: Type.Optional(Type.Boolean({ description: 'H264 42e01f room for in-app webviews' })),
     rejoin: Type.Optional(Type.Boolean({ description: "the media session was lost (Janus restarted): the server re-creates the call's room when Janus no longer has it" })),
+    move: Type.Optional(Type.Boolean({ description: "with rejoin: the session's Janus node stopped answering (not a restart): refused 409 while the room's node answers and still has it, so the client claims its session again" })),
   },
   { additionalProperties: false },
 );
@@ -44,6 +45,7 @@ export const GuestMediaBody = Type.Object(
 export const ConsoleMediaQuery = Type.Object(
   {
     rejoin: Type.Optional(Type.Boolean({ description: "the media session was lost (Janus restarted): the server re-creates the call's room when Janus no longer has it" })),
+    move: Type.Optional(Type.Boolean({ description: "with rejoin: the session's Janus node stopped answering (not a restart): refused 409 while the room's node answers and still has it, so the client claims its session again" })),
   },
   { additionalProperties: false },
 );

@@ -165,7 +165,7 @@ async function rejoinCallMedia(o: MediaJoinOptions, lost: MediaTransport, call: 
 async function moveCallMedia(o: MediaJoinOptions, lost: MediaTransport, call: CallOfMedia, error: string): Promise<boolean> {
   let grant: MediaGrant;
   try {
-    grant = await o.options.api.mediaGrant(call.callId, { rejoin: true });
+    grant = await o.options.api.mediaGrant(call.callId, { rejoin: true, move: true });
   } catch (failure) {
     console.warn(`media: the call cannot move to a new session yet (${String(failure)}): claiming on`);
     return false;

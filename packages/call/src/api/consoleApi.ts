@@ -43,7 +43,7 @@ export interface ConsoleApi {
   mediaStandby?(): Promise<StandbyToken>;
   /** POST /console/calls/{callId}/media: the call's room, its pin and a Janus token (answering starts the recording). */
   /** `rejoin`: the call's media session was lost; the server makes the room again when Janus lost it */
-  mediaGrant(callId: string, options?: { rejoin?: boolean }): Promise<MediaGrant>;
+  mediaGrant(callId: string, options?: { rejoin?: boolean; move?: boolean }): Promise<MediaGrant>;
   rooms(): Promise<OpenCall[]>;
   /**
    * Subscribes to calls opened in the agent's assignments (and, on the same stream, to round robin's
@@ -81,8 +81,8 @@ export function createConsoleApi(
   return {
     xmppToken: () => requestJson(options, 'POST', '/console/xmpp-token', {}),
     mediaStandby: () => requestJson(options, 'POST', '/console/media/standby', {}),
-    mediaGrant: (callId, { rejoin = false } = {}) =>
-      requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/media${rejoin ? '?rejoin=true' : ''}`, {}),
+    mediaGrant: (callId, { rejoin = false, move = false } = {}) =>
+      requestJson(options, 'POST', `/console/calls/${encodeURIComponent(callId)}/media${rejoin ? `?rejoin=true${move ? '&move=true' : ''}` : ''}`, {}),
     upload: (type, file, companyId, guestUsername) =>
       uploadFile(options, type, file, companyId, guestUsername ? { guestUsername } : {}),
     rooms: async () => (await requestJson<ConsoleRooms>(options, 'GET', '/console/rooms')).rooms,

@@ -20,7 +20,7 @@ export interface GuestApi {
   register(guestId: string, companyId?: number): Promise<GuestRegistration>;
   /** POST /call-report/media: the server creates the call's room and answers its pin and a Janus token. */
   /** `rejoin`: the call's media session was lost; the server makes the room again when Janus lost it */
-  mediaGrant(callId: string, options?: { webview?: boolean; rejoin?: boolean }): Promise<MediaGrant>;
+  mediaGrant(callId: string, options?: { webview?: boolean; rejoin?: boolean; move?: boolean }): Promise<MediaGrant>;
   addReport(body: CallReportAddBody): Promise<CallReportAdded>;
   updateReport(body: CallReportUpdateBody): Promise<void>;
   /** Marks timestamps; `beacon` sends it so that it survives the tab closing. */
@@ -48,12 +48,12 @@ export function createGuestApi(options: HttpOptions = {}): GuestApi {
       return registration;
     },
     addReport: (body) => requestJson(options, 'POST', '/call-report/add', body, { token }),
-    mediaGrant: (callId, { webview = false, rejoin = false } = {}) =>
+    mediaGrant: (callId, { webview = false, rejoin = false, move = false } = {}) =>
       requestJson(
         options,
         'POST',
         '/call-report/media',
-        { call_id: callId, ...(webview ? { webview } : {}), ...(rejoin ? { rejoin } : {}) },
+        { call_id: callId, ...(webview ? { webview } : {}), ...(rejoin ? { rejoin } : {}), ...(move ? { move } : {}) },
         { token },
       ),
     async updateReport(body) {

@@ -147,7 +147,7 @@ export class GuestCallMedia {
     const { api, read, room } = this.#options;
     let grant: MediaGrant;
     try {
-      grant = await api.mediaGrant(plan.callId, { webview: this.#options.webview, rejoin: true });
+      grant = await api.mediaGrant(plan.callId, { webview: this.#options.webview, rejoin: true, move: true });
     } catch (failure) {
       console.warn(`media: the call cannot move to a new session yet (${String(failure)}): claiming on`);
       return false;

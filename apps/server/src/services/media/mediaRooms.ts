@@ -45,12 +45,12 @@ export interface MediaRooms {
    * The guest's grant: creates the room on first use; `rejoin` (its media session was lost) re-creates it
    * when Janus lost it, and throws MediaRoomClosed when the room was destroyed (the call ended or was held).
    */
-  grantGuest(input: { callId: string; companyId: number; username: string; webview: boolean; rejoin?: boolean }): Promise<MediaGrant>;
+  grantGuest(input: { callId: string; companyId: number; username: string; webview: boolean; rejoin?: boolean; move?: boolean }): Promise<MediaGrant>;
   /**
    * An agent's grant: the room must exist and be open (the guest made it); arms the recording when asked;
    * `rejoin` re-creates it when Janus lost it.
    */
-  grantAgent(input: { callId: string; companyId: number; username: string; record: boolean; rejoin?: boolean }): Promise<MediaGrant | null>;
+  grantAgent(input: { callId: string; companyId: number; username: string; record: boolean; rejoin?: boolean; move?: boolean }): Promise<MediaGrant | null>;
   /** Starts the room's armed recording (every publisher's), once; nothing when it is not armed. */
   startRecording(callId: string): Promise<void>;
   /** Whether an agent's grant armed the room's recording (the gate then records an agent's configure). */
@@ -90,6 +90,18 @@ async function startArmedRecording(
     await repo.setRecording(callId, 0);
     if (error instanceof JanusAdminError && error.code === NO_SUCH_ROOM) return;
     throw error;
+  }
+}
+
+/**
+ * A move (`rejoin` with `move`: the client's claims of its session went unanswered) asked while the room's
+ * node answers and still has the room: the node is alive, so the client's own line was down; it claims
+ * its session again (and restarts ICE) instead of leaving a live session for a new one.
+ */
+export class MediaRoomStillServed extends Error {
+  constructor(callId: string) {
+    super(`the media room of ${callId} is still on a Janus node that answers: claim the session again`);
+    this.name = 'MediaRoomStillServed';
   }
 }
 
@@ -135,12 +147,17 @@ async function recreateIfLost(
   },
   row: MediaRoomRow,
   webview: boolean,
+  move = false,
 ): Promise<void> {
   if (row.destroyed_at !== null) throw new MediaRoomClosed(row.call_id);
   let node = row.janus_node;
   try {
-    if (await deps.nodes.admin(node).exists(row.call_id)) return;
+    if (await deps.nodes.admin(node).exists(row.call_id)) {
+      if (move) throw new MediaRoomStillServed(row.call_id);
+      return;
+    }
   } catch (unanswered) {
+    if (unanswered instanceof MediaRoomStillServed) throw unanswered;
     // its node does not answer: another serving one takes the room (the first mover's choice wins)
     const target = await deps.nodes.place({ exclude: node }).catch((error: unknown) => {
       throw error instanceof NoJanusNodeError ? new MediaRoomUnavailable(row.call_id, unanswered) : error;
@@ -197,11 +214,11 @@ export function createMediaRooms(deps: {
     return { room, pin, token: t.token, expires_in: t.expiresIn };
   };
   return {
-    async grantGuest({ callId, companyId, username, webview, rejoin = false }) {
+    async grantGuest({ callId, companyId, username, webview, rejoin = false, move = false }) {
       const me: Participant = { role: 'guest', username };
       const existing = await repo.byCallId(callId);
       if (existing) {
-        if (rejoin) await recreateIfLost(deps, existing, webview);
+        if (rejoin) await recreateIfLost(deps, existing, webview, move);
         return grant(callId, existing.pin, me);
       }
       const node = await nodes.place();
@@ -227,11 +244,11 @@ export function createMediaRooms(deps: {
       }
       return grant(callId, row.pin, me);
     },
-    async grantAgent({ callId, companyId, username, record, rejoin = false }) {
+    async grantAgent({ callId, companyId, username, record, rejoin = false, move = false }) {
       const row = await repo.byCallId(callId);
       if (!row || row.company_id !== companyId || row.destroyed_at !== null) return null;
       // the row keeps no codec: an agent's re-create makes the default (VP8) room; a webview guest's is H264
-      if (rejoin) await recreateIfLost(deps, row, false);
+      if (rejoin) await recreateIfLost(deps, row, false, move);
       if (record && !row.record_armed) await repo.arm(callId);
       return grant(callId, row.pin, { role: 'agent', username });
     },

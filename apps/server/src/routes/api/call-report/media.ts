@@ -4,7 +4,7 @@ import { routes } from '../../../http/routes.ts';
 import { guestOf } from '../../../plugins/app/auth.ts';
 import { ownedReport } from '../../../services/callOwnership.ts';
 import { P2P_GRANT, isP2P } from '../../../services/callMethod.ts';
-import { MediaRoomClosed, MediaRoomUnavailable } from '../../../services/media/mediaRooms.ts';
+import { MediaRoomClosed, MediaRoomStillServed, MediaRoomUnavailable } from '../../../services/media/mediaRooms.ts';
 
 /**
  * The guest's media grant (docs/protocol.md "Media room"): the only way to its own call's Janus room. The
@@ -39,12 +39,13 @@ export default routes({ access: 'guest' }, (app, services) => {
           companyId: report.company_id,
           username: guest.username,
           webview: request.body.webview === true,
-          ...(request.body.rejoin === true ? { rejoin: true } : {}),
+          ...(request.body.rejoin === true ? { rejoin: true, move: request.body.move === true } : {}),
         });
         return { data: grant };
       } catch (error) {
         if (error instanceof MediaRoomClosed) return fail(reply, 409, "call_id: this call's media room was closed (the call ended or was put on hold)");
         if (error instanceof MediaRoomUnavailable) return fail(reply, 503, error.message);
+        if (error instanceof MediaRoomStillServed) return fail(reply, 409, `move: ${error.message}`);
         throw error;
       }
     },

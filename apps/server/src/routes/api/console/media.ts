@@ -4,7 +4,7 @@ import { routes } from '../../../http/routes.ts';
 import { consoleUserOf } from '../../../plugins/app/auth.ts';
 import { mayTakeCall, recordedAgent } from '../../../services/callVisibility.ts';
 import { P2P_GRANT, isP2P, p2pJoinRefusal } from '../../../services/callMethod.ts';
-import { MediaRoomUnavailable } from '../../../services/media/mediaRooms.ts';
+import { MediaRoomStillServed, MediaRoomUnavailable } from '../../../services/media/mediaRooms.ts';
 
 /**
  * A console user's media grant (docs/protocol.md "Media room"): the calls of its company that it may take
@@ -58,10 +58,11 @@ export default routes({ access: 'console' }, (app, services) => {
           companyId: report.company_id,
           username: user.xmppUsername,
           record: consented,
-          ...(request.query.rejoin === true ? { rejoin: true } : {}),
+          ...(request.query.rejoin === true ? { rejoin: true, move: request.query.move === true } : {}),
         });
       } catch (error) {
         if (error instanceof MediaRoomUnavailable) return fail(reply, 503, error.message);
+        if (error instanceof MediaRoomStillServed) return fail(reply, 409, `move: ${error.message}`);
         throw error;
       }
       if (!grant) return fail(reply, 409, "callId: the guest's media room is not open");
