@@ -80,7 +80,7 @@ export function createFakeJanus(): FakeJanus {
 
 /** Hands out a grant per call and records who asked; `roomOpen = false` makes the agent's grant fail (no room yet). */
 export interface FakeMediaRooms extends MediaRooms {
-  grants: Array<{ side: 'guest' | 'agent'; callId: string; companyId: number; username: string; webview?: boolean; record?: boolean; rejoin?: boolean }>;
+  grants: Array<{ side: 'guest' | 'agent'; callId: string; companyId: number; username: string; webview?: boolean; record?: boolean; rejoin?: boolean; move?: boolean }>;
   roomOpen: boolean;
   /** calls whose room the server destroyed: a guest's rejoin is refused (MediaRoomClosed) */
   closed: Set<string>;

@@ -11,7 +11,7 @@ import {
   type NodeHealth,
 } from '../../src/services/media/janusNodes.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
-import { createMediaRooms } from '../../src/services/media/mediaRooms.ts';
+import { createMediaRooms, MediaRoomStillServed } from '../../src/services/media/mediaRooms.ts';
 import { DEMO, dialects, freshDb, type TestDb } from '../helpers/context.ts';
 
 const node = (name: string, port: number): JanusNodeEndpoints => ({
@@ -223,6 +223,18 @@ for (const dialect of dialects()) {
       expect((await roomsRepo.byCallId('gab--L1'))?.pin).toBe(janus.calls.find((c) => c.room === 'gab--L1')?.spec?.pin);
       // the other node's call is untouched
       expect((await roomsRepo.byCallId('gab--L2'))?.janus_node).toBe('janus-b');
+    });
+
+    it('when a move is asked while the room\'s node answers and still has the room, then it is refused and the room stays where it is; once the node is gone the move is made', async () => {
+      const { janus, roomsRepo, rooms } = await make();
+      await call(rooms, 'gab--M1'); // janus-a
+      const move = () => rooms.grantGuest({ callId: 'gab--M1', companyId: DEMO.companyId, username: 'gab', webview: false, rejoin: true, move: true });
+      await expect(move()).rejects.toBeInstanceOf(MediaRoomStillServed);
+      expect((await roomsRepo.byCallId('gab--M1'))?.janus_node).toBe('janus-a');
+      expect(janus.calls.filter((c) => c.room === 'gab--M1' && c.op === 'create')).toHaveLength(1);
+      janus.kill('janus-a');
+      await move();
+      expect((await roomsRepo.byCallId('gab--M1'))?.janus_node).toBe('janus-b');
     });
   });
 }

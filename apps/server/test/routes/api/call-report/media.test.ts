@@ -59,6 +59,14 @@ describe.each(dialects())('guest media grant (%s)', (dialect) => {
     expect(closed.json<{ message: string }>().message).toMatch(/^call_id: this call's media room was closed/);
   });
 
+  it('when a guest whose claims went unanswered asks to move, then the media rooms are asked with move (a room still served is refused: janusNodes.test.ts)', async () => {
+    const g = await registerGuest(t.app);
+    const call = await openCall(t.app, g);
+    const res = await media(g.access_token, { call_id: call.callId, rejoin: true, move: true });
+    expect(res.statusCode).toBe(200);
+    expect(rooms.grants.at(-1)).toMatchObject({ side: 'guest', callId: call.callId, rejoin: true, move: true });
+  });
+
   it('when rejoin is not a boolean, then 400 naming the field', async () => {
     const g = await registerGuest(t.app);
     const call = await openCall(t.app, g);
