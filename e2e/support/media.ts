@@ -15,6 +15,8 @@ export interface MediaCounters {
    * got round to them: a busy page answers seconds later. Date.now() when nothing is received.
    */
   videoStatsAt: number;
+  /** what the received video did besides decoding, for a failure's message: packets, frames, keyframes, PLIs, size */
+  videoDetail: string;
 }
 
 /** A page's (or an iframe's: the loopback init script records its peer connections too) media counters. */
@@ -30,7 +32,9 @@ export async function mediaCounters(page: Page | Frame): Promise<MediaCounters> 
       audioPacketsSent: 0,
       connections: pcs.length,
       videoStatsAt: 0,
+      videoDetail: '',
     };
+    const details: string[] = [];
     for (const pc of pcs) {
       const report = await pc.getStats();
       report.forEach((s: Record<string, unknown>) => {
@@ -39,6 +43,11 @@ export async function mediaCounters(page: Page | Frame): Promise<MediaCounters> 
           // RTCStats timestamps count from the page's time origin (older Chromium: from the epoch)
           const taken = Number(s.timestamp);
           totals.videoStatsAt = Math.max(totals.videoStatsAt, taken < 1e12 ? performance.timeOrigin + taken : taken);
+          details.push(
+            ['packetsReceived', 'packetsLost', 'framesReceived', 'framesDropped', 'keyFramesDecoded', 'pliCount', 'nackCount', 'frameWidth', 'frameHeight', 'freezeCount']
+              .map((k) => `${k}=${String(s[k] ?? '-')}`)
+              .join(' '),
+          );
         }
         if (s.type === 'inbound-rtp' && s.kind === 'audio')
           totals.audioPacketsReceived += Number(s.packetsReceived ?? 0);
@@ -49,6 +58,7 @@ export async function mediaCounters(page: Page | Frame): Promise<MediaCounters> 
       });
     }
     totals.videoStatsAt ||= Date.now();
+    totals.videoDetail = details.join('; ');
     return totals;
   });
 }
@@ -69,7 +79,10 @@ export async function expectMediaFlowing(
   const before = await mediaCounters(page);
   await page.waitForTimeout(ms);
   const after = await mediaCounters(page);
-  expect(after.videoFramesDecoded, `${who}: video frames decoded over ${ms} ms`).toBeGreaterThan(
+  expect(
+    after.videoFramesDecoded,
+    `${who}: video frames decoded over ${ms} ms (before: ${before.videoDetail}; after: ${after.videoDetail})`,
+  ).toBeGreaterThan(
     before.videoFramesDecoded,
   );
   expect(after.audioPacketsReceived, `${who}: audio packets received over ${ms} ms`).toBeGreaterThan(
