@@ -10,6 +10,7 @@ import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
 import { expectReportEnded, queryRows } from '../support/db.ts';
 import { decodedFramesDuring, expectMediaFlowing, framesStopThenBackAt } from '../support/media.ts';
+import { expectRecordingCoversCall } from '../support/recordingMix.ts';
 import { killServer, startServer } from '../support/stack.ts';
 import { guestCalls, guestCallsAndAgentAnswers } from '../tests/incall-support.ts';
 import { makeAgent, type MadeAgent } from '../tests/routing-support.ts';
@@ -126,7 +127,7 @@ test('when the node of a call is drained mid-call, then that call goes on with f
   }
 });
 
-test('when the Janus node of a call is killed mid-call and stays down, then the call goes on on the other node: frames and audio back at both sides, the room on the other node, no notice, one report not failed', async ({}, testInfo) => {
+test('when the Janus node of a call is killed mid-call and stays down, then the call goes on on the other node: frames and audio back at both sides, the room on the other node, no notice, one report not failed, its recording over both nodes', async ({}, testInfo) => {
   test.setTimeout(300_000);
   await expectBothServingAndEven();
   const agent = await launchParticipant('agent-node-killed', { baseURL: door(1) });
@@ -165,13 +166,20 @@ test('when the Janus node of a call is killed mid-call and stays down, then the 
     await screenshot(guest.page, testInfo, 'scale-janus-node-killed-guest-continues');
     await screenshot(agent.page, testInfo, 'scale-janus-node-killed-agent-continues');
 
-    // assert: the agent hangs up; one report for the call, ended and not failed
+    // act: they talk on a little on the other node, then the agent hangs up
+    await guest.page.waitForTimeout(4000);
     await hangUp(agent);
+
+    // assert: one report for the call, ended and not failed
     await expectReportEnded(callId);
     const [guestUsername] = callId.split('--');
     const reports = await queryRows<{ call_id: string; success: number | null }>('select call_id, success from call_reports where call_id like ?', [`${guestUsername}--%`]);
     expect(reports.map((r) => r.call_id)).toEqual([callId]);
     expect(reports[0]?.success).not.toBe(0);
+
+    // assert: the recording continued on the other node: both parts of each publisher (written by each
+    // node into the shared recordings folder), mixed over the whole call with sound at its end
+    await expectRecordingCoversCall(testInfo, { callId, agentJid });
   } finally {
     await closeAll(testInfo, agent, guest);
   }

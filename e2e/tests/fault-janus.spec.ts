@@ -4,16 +4,13 @@
  * They stop and start the stack's own servers (e2e/support/stack.ts), so they run as their own
  * Playwright project ("fault"), one after the other, never among the other journeys.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { BASE_URL, DEMO_ADMIN, consoleLogin } from '../support/api.ts';
 import type { LaunchedBrowser } from '../support/browser.ts';
 import { agentSignsIn } from '../support/journey.ts';
 import { closeAll, screenshot } from '../support/journey.ts';
 import { expectReportEnded, queryRows } from '../support/db.ts';
 import { decodedFramesDuring, expectMediaFlowing, framesBackAt } from '../support/media.ts';
+import { expectRecordingCoversCall } from '../support/recordingMix.ts';
 import { janusRoomExists, killServer, startServer, stopServer } from '../support/stack.ts';
 import { guestCallsAndAgentAnswers, launchPair } from './incall-support.ts';
 
@@ -132,33 +129,9 @@ test('when Janus is killed mid-call and restarted 5 s later, then both sides are
     expect(reports.map((r) => r.call_id)).toEqual([callId]);
     expect(await queryRows('select id from call_bugs where call_id = ?', [callId])).toEqual([]);
 
-    // assert: the recording has both parts of each publisher (before and after the restart) in the call's
-    // folder, and its mix lasts the call, with sound after the restart
-    const adminCookie = await consoleLogin(DEMO_ADMIN);
-    const listed = async () => {
-      const response = await fetch(`${BASE_URL}/api/console/recordings`, { headers: { cookie: adminCookie } });
-      return ((await response.json()) as { data: { recordings: { callId: string; url: string }[] } }).data.recordings.find((r) => r.callId === callId);
-    };
-    await expect.poll(async () => (await listed()) !== undefined, { message: 'the call appears in the recordings list', timeout: 150_000, intervals: [1000] }).toBe(true);
-    const root = process.env.LOBBY_RECORDINGS_DIR || path.join(process.env.LOBBY_DATA_DIR ?? 'data', 'recordings');
-    const names = fs.readdirSync(path.join(root, '18', callId));
-    const parts = (who: string) => new Set(names.filter((n) => n.startsWith(`${callId}_${who}_`) && /-video-\d+\.mjr$/.test(n)).map((n) => /_(\d+)-video/.exec(n)?.[1]));
-    expect(parts(`${guestUsername}_guest`).size, `the guest's video parts in ${names.join(', ')}`).toBeGreaterThanOrEqual(2);
-    expect(parts(`${agentJid.split('@')[0]}_agent`).size, `the agent's video parts in ${names.join(', ')}`).toBeGreaterThanOrEqual(2);
-    const download = await fetch(`${BASE_URL}${(await listed())?.url ?? ''}`, { headers: { cookie: adminCookie } });
-    expect(download.status).toBe(200);
-    const file = path.join(testInfo.outputDir, `${callId}.mp4`);
-    fs.mkdirSync(testInfo.outputDir, { recursive: true });
-    fs.writeFileSync(file, Buffer.from(await download.arrayBuffer()));
-    const duration = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { encoding: 'utf8' }).trim());
-    const details = await fetch(`${BASE_URL}/api/console/calls/${encodeURIComponent(callId)}`, { headers: { cookie: adminCookie } });
-    const call = ((await details.json()) as { data: { answeredAt: string | null; endedAt: string | null } }).data;
-    const callSeconds = (Date.parse(call.endedAt ?? '') - Date.parse(call.answeredAt ?? '')) / 1000;
-    await testInfo.attach('durations', { body: JSON.stringify({ callSeconds, file: duration }), contentType: 'application/json' });
-    expect(Math.abs(duration - callSeconds), 'the mix lasts the call (s)').toBeLessThanOrEqual(1.5);
-    // the last seconds are after the rejoin: the fake microphones' beeps are heard there
-    const run = spawnSync('ffmpeg', ['-hide_banner', '-i', file, '-map', '0:a:0', '-af', `atrim=${(duration - 3.5).toFixed(2)}:${(duration - 0.5).toFixed(2)},volumedetect`, '-f', 'null', '-'], { encoding: 'utf8' });
-    expect(Number(/max_volume: (-?[\d.]+) dB/.exec(run.stderr)?.[1] ?? 'NaN'), 'sound in the mix after the restart (max dB)').toBeGreaterThan(-30);
+    // assert: the recording has both parts of each publisher (before and after the restart), and its mix
+    // lasts the call, with sound after the restart
+    await expectRecordingCoversCall(testInfo, { callId, agentJid });
   });
 });
 

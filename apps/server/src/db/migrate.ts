@@ -19,6 +19,7 @@ import { sharedRouting } from './migrations/0015_shared_routing.ts';
 import { sharedState } from './migrations/0016_shared_state.ts';
 import { guestBooking } from './migrations/0017_guest_booking.ts';
 import { janusNodes } from './migrations/0018_janus_nodes.ts';
+import { mediaRoomCodec } from './migrations/0019_media_room_codec.ts';
 
 /**
  * The ordered list of migrations. Later issues append entries (`'0002_quotas': quotas`), never edit old ones.
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0016_shared_state': sharedState,
   '0017_guest_booking': guestBooking,
   '0018_janus_nodes': janusNodes,
+  '0019_media_room_codec': mediaRoomCodec,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

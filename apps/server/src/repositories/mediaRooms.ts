@@ -14,6 +14,8 @@ export interface MediaRoomsTable {
   destroyed_at: number | null;
   /** the Janus node the room is on (migration 0018; null: made before it, on the first node) */
   janus_node: string | null;
+  /** 1: made H.264-only for a webview guest, 0: VP8 (migration 0019); a room made again keeps it */
+  webview: number;
 }
 
 interface MediaDatabase extends Database {

@@ -154,6 +154,20 @@ describe('media rooms (the server owns each call room)', () => {
     expect(calls.at(-1)?.spec).toMatchObject({ room: 'gab--Race', recDir: `/rec/${DEMO.companyId}/gab--Race`, webview: false });
   });
 
+  it('when the room of a webview guest is lost and the agent asks first, then the room is made again H.264-only, as the guest made it', async () => {
+    const { admin, calls, rooms: inJanus } = fakeJanus();
+    const rooms = make(admin);
+    await rooms.grantGuest({ callId: 'gab--Webview', companyId: DEMO.companyId, username: 'gab', webview: true });
+    inJanus.clear();
+    await rooms.grantAgent({ callId: 'gab--Webview', companyId: DEMO.companyId, username: 'agent-18', record: false, rejoin: true });
+    expect(calls.filter((c) => c.op === 'create').map((c) => c.spec?.webview)).toEqual([true, true]);
+    // and a browser guest's room stays VP8 whoever makes it again
+    await rooms.grantGuest({ callId: 'gab--Browser', companyId: DEMO.companyId, username: 'gab', webview: false });
+    inJanus.clear();
+    await rooms.grantAgent({ callId: 'gab--Browser', companyId: DEMO.companyId, username: 'agent-18', record: false, rejoin: true });
+    expect(calls.filter((c) => c.op === 'create' && c.room === 'gab--Browser').map((c) => c.spec?.webview)).toEqual([false, false]);
+  });
+
   it('when a recording room is made again, then its recording starts again at the next start (new part files in the same folder)', async () => {
     const { admin, calls, rooms: inJanus } = fakeJanus();
     const rooms = make(admin);

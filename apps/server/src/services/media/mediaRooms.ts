@@ -146,7 +146,6 @@ async function recreateIfLost(
     log?: (message: string) => void;
   },
   row: MediaRoomRow,
-  webview: boolean,
   move = false,
 ): Promise<void> {
   if (row.destroyed_at !== null) throw new MediaRoomClosed(row.call_id);
@@ -179,7 +178,7 @@ async function recreateIfLost(
       pin: row.pin,
       secret: row.secret,
       recDir: roomRecDir(deps.recordingsRoot, row.company_id, row.call_id),
-      webview,
+      webview: row.webview === 1,
     });
   } catch (error) {
     if (error instanceof JanusAdminError && error.code === ROOM_EXISTS) return;
@@ -218,11 +217,19 @@ export function createMediaRooms(deps: {
       const me: Participant = { role: 'guest', username };
       const existing = await repo.byCallId(callId);
       if (existing) {
-        if (rejoin) await recreateIfLost(deps, existing, webview, move);
+        if (rejoin) await recreateIfLost(deps, existing, move);
         return grant(callId, existing.pin, me);
       }
       const node = await nodes.place();
-      const row = { call_id: callId, company_id: companyId, pin: randomPin(), secret: random(24), created_at: deps.now(), janus_node: node };
+      const row = {
+        call_id: callId,
+        company_id: companyId,
+        pin: randomPin(),
+        secret: random(24),
+        created_at: deps.now(),
+        janus_node: node,
+        webview: webview ? 1 : 0,
+      };
       if (!(await repo.add(row))) {
         const raced = await repo.byCallId(callId);
         if (!raced) throw new Error('media room vanished');
@@ -247,8 +254,8 @@ export function createMediaRooms(deps: {
     async grantAgent({ callId, companyId, username, record, rejoin = false, move = false }) {
       const row = await repo.byCallId(callId);
       if (!row || row.company_id !== companyId || row.destroyed_at !== null) return null;
-      // the row keeps no codec: an agent's re-create makes the default (VP8) room; a webview guest's is H264
-      if (rejoin) await recreateIfLost(deps, row, false, move);
+      // a room made again keeps the codec on its row (a webview guest's is H.264-only)
+      if (rejoin) await recreateIfLost(deps, row, move);
       if (record && !row.record_armed) await repo.arm(callId);
       return grant(callId, row.pin, { role: 'agent', username });
     },
