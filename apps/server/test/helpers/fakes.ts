@@ -69,12 +69,18 @@ export function createFakeEjabberd(): FakeEjabberd {
   return fake;
 }
 
+/** `up` is the first node (janus-1); `others` adds nodes after it, each up or not. */
 export interface FakeJanus extends JanusClient {
   up: boolean;
+  others: Map<string, boolean>;
 }
 
 export function createFakeJanus(): FakeJanus {
-  const fake: FakeJanus = { up: true, status: () => Promise.resolve(fake.up) };
+  const fake: FakeJanus = {
+    up: true,
+    others: new Map(),
+    status: () => Promise.resolve([{ name: 'janus-1', up: fake.up }, ...[...fake.others].map(([name, up]) => ({ name, up }))]),
+  };
   return fake;
 }
 

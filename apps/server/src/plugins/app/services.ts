@@ -84,7 +84,7 @@ export default fp(
       xmppTokens: createXmppTokens(config.xmppJwtSecret, 3600, now),
       apiTokens: createApiTokens(config.apiTokenSecret, 7200, now),
       ejabberd,
-      janus: deps.janus ?? createJanusHttpClient(config.janusHttpUrl),
+      janus: deps.janus ?? createJanusHttpClient(config.janusNodes),
       janusTokens,
       janusNodes,
       mediaRooms:

@@ -14,12 +14,15 @@ function healthRoutes(app: App, services: Services): void {
       },
     },
     async (_request, reply) => {
-      const [database, ejabberd, janus] = await Promise.all([services.db.ping(), services.ejabberd.status(), services.janus.status()]);
+      const [database, ejabberd, nodes] = await Promise.all([services.db.ping(), services.ejabberd.status(), services.janus.status()]);
+      const upDown = (up: boolean) => (up ? ('up' as const) : ('down' as const));
+      const janus = nodes.some((n) => n.up);
       const data = {
         server: 'up' as const,
-        database: database ? ('up' as const) : ('down' as const),
-        ejabberd: ejabberd ? ('up' as const) : ('down' as const),
-        janus: janus ? ('up' as const) : ('down' as const),
+        database: upDown(database),
+        ejabberd: upDown(ejabberd),
+        janus: upDown(janus),
+        janusNodes: nodes.map((n) => ({ name: n.name, state: upDown(n.up) })),
       };
       return reply.code(database && ejabberd && janus ? 200 : 503).send({ data });
     },
