@@ -31,10 +31,12 @@ export function createMediaRoomsRepository(base: Kysely<Database>) {
       return (await db.selectFrom('media_rooms').selectAll().where('call_id', '=', callId).executeTakeFirst()) ?? null;
     },
     /** Inserts the room; false when another request inserted one for this call first. */
-    async add(row: Omit<MediaRoomRow, 'recording' | 'record_armed' | 'destroyed_at' | 'janus_node'> & { janus_node: string }): Promise<boolean> {
+    async add(
+      row: Omit<MediaRoomRow, 'recording' | 'record_armed' | 'destroyed_at' | 'janus_node' | 'webview'> & { janus_node: string; webview?: number },
+    ): Promise<boolean> {
       const result = await db
         .insertInto('media_rooms')
-        .values({ ...row, recording: 0, record_armed: 0, destroyed_at: null })
+        .values({ webview: 0, ...row, recording: 0, record_armed: 0, destroyed_at: null })
         .onConflict((c) => c.column('call_id').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
