@@ -81,7 +81,7 @@ export async function expectMediaFlowing(
   const after = await mediaCounters(page);
   expect(
     after.videoFramesDecoded,
-    `${who}: video frames decoded over ${ms} ms (before: ${before.videoDetail}; after: ${after.videoDetail})`,
+    `${who}: video frames decoded over ${ms} ms (before, ${before.connections} connections: ${before.videoDetail}; after, ${after.connections}: ${after.videoDetail})`,
   ).toBeGreaterThan(
     before.videoFramesDecoded,
   );
