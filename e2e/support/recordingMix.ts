@@ -31,13 +31,14 @@ export async function expectRecordingCoversCall(
     const body = (await response.json()) as { data: { recordings: { callId: string; url: string }[] } };
     return body.data.recordings.find((r) => r.callId === callId);
   };
+  let url = '';
   await expect
-    .poll(async () => (await listed()) !== undefined, {
+    .poll(async () => (url = (await listed())?.url ?? ''), {
       message: 'the call appears in the recordings list',
       timeout: 150_000,
       intervals: [1000],
     })
-    .toBe(true);
+    .not.toBe('');
   const root = process.env.LOBBY_RECORDINGS_DIR || path.join(process.env.LOBBY_DATA_DIR ?? 'data', 'recordings');
   const names = fs.readdirSync(path.join(root, String(DEMO_COMPANY_ID), callId));
   const partsOf = (who: string) =>
@@ -49,8 +50,11 @@ export async function expectRecordingCoversCall(
   expect(partsOf(`${guestUsername}_guest`).size, `the guest's video parts in ${names.join(', ')}`).toBeGreaterThanOrEqual(parts);
   expect(partsOf(`${agentJid.split('@')[0]}_agent`).size, `the agent's video parts in ${names.join(', ')}`).toBeGreaterThanOrEqual(parts);
 
-  const download = await fetch(`${BASE_URL}${(await listed())?.url ?? ''}`, { headers: { cookie: adminCookie } });
+  const download = await fetch(`${BASE_URL}${url}`, { headers: { cookie: adminCookie } });
   expect(download.status).toBe(200);
+  expect(download.headers.get('content-type'), `the download of ${url}`).toContain('video/mp4');
+  // still listed once downloaded (nothing re-made or deleted it meanwhile)
+  expect((await listed())?.url, 'the recording, listed again after its download').toBe(url);
   const file = path.join(testInfo.outputDir, `${callId}.mp4`);
   fs.mkdirSync(testInfo.outputDir, { recursive: true });
   fs.writeFileSync(file, Buffer.from(await download.arrayBuffer()));
