@@ -13,6 +13,9 @@ import { errors, fail } from '../../../http/errors.ts';
 import { routes } from '../../../http/routes.ts';
 import { byteRangeOf } from '../../../http/byteRange.ts';
 
+/** how long a listing waits for the sweep it starts (a just-ended call's mix) before it answers */
+const LIST_WAITS_FOR_MIX_MS = 3000;
+
 const Recording = Type.Object({
   callId: Type.String({ description: 'the first call id of the conversation (a call resumed after hold is one recording)' }),
   serviceType: Type.Union([Type.Literal('talk'), Type.Literal('widget')], { description: 'the service the call came through' }),
@@ -88,7 +91,9 @@ function consoleRecordingRoutes(
     async (request) => {
       const user = consoleUserOf(request);
       const service = request.query.service ?? 'all';
-      await recordings.sweep();
+      // a call that just ended is mixed first, but the listing waits for that only a moment: a long call's
+      // mix takes minutes on a busy machine, past a proxy's patience; it goes on, and the next listing has it
+      await Promise.race([recordings.sweep(), new Promise((resolve) => setTimeout(resolve, LIST_WAITS_FOR_MIX_MS).unref())]);
       const list = await recordings.list(user.companyId);
       const types = await services.repos.callReports.serviceTypes(
         user.companyId,
