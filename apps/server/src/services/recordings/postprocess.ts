@@ -11,11 +11,30 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { callTimeline, mixArgs, type MixTrack } from './mixCommand.ts';
 
-const run = promisify(execFile);
+/** the lowest CPU priority: a converter only takes what live calls leave */
+export const CONVERTER_NICENESS = 19;
+
+/**
+ * Runs a converter (janus-pp-rec, ffprobe, ffmpeg) at CONVERTER_NICENESS. A mix re-encodes the whole
+ * call and would take every core for as long as the call lasted; Janus and the Lobby server usually run
+ * on the same machine, and the calls going on there must not stall for a call that has ended.
+ */
+export function run(file: string, args: string[], options: { timeout: number }): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(file, args, { timeout: options.timeout, encoding: 'utf8' }, (error, stdout) =>
+      error ? reject(error) : resolve({ stdout }),
+    );
+    try {
+      if (child.pid !== undefined) os.setPriority(child.pid, CONVERTER_NICENESS);
+    } catch {
+      // it has ended already: nothing left to lower
+    }
+  });
+}
 
 /** A converted stream: its file, when its first packet was written (µs since the epoch), whose it is. */
 interface Track {
