@@ -179,7 +179,12 @@ test('when the Janus node of a call is killed mid-call and stays down, then the 
 
     // assert: the recording continued on the other node: both parts of each publisher (written by each
     // node into the shared recordings folder), mixed over the whole call with sound at its end
-    await expectRecordingCoversCall(testInfo, { callId, agentJid });
+    const { url, adminCookie } = await expectRecordingCoversCall(testInfo, { callId, agentJid });
+    // every instance serves it: they read one recordings folder, whichever node wrote the parts
+    for (const instance of [1, 2] as const) {
+      const response = await fetch(`${door(instance)}${url}`, { method: 'HEAD', headers: { cookie: adminCookie } });
+      expect(response.status, `the recording through instance ${instance}'s door`).toBe(200);
+    }
   } finally {
     await closeAll(testInfo, agent, guest);
   }

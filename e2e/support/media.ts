@@ -45,7 +45,7 @@ export async function mediaCounters(page: Page | Frame): Promise<MediaCounters> 
           totals.videoStatsAt = Math.max(totals.videoStatsAt, taken < 1e12 ? performance.timeOrigin + taken : taken);
           details.push(
             ['packetsReceived', 'packetsLost', 'framesReceived', 'framesDropped', 'keyFramesDecoded', 'pliCount', 'nackCount', 'frameWidth', 'frameHeight', 'freezeCount']
-              .map((k) => `${k}=${String(s[k] ?? '-')}`)
+              .map((k) => `${k}=${typeof s[k] === 'number' ? s[k] : '-'}`)
               .join(' '),
           );
         }

@@ -22,7 +22,7 @@ export async function expectRecordingCoversCall(
   testInfo: TestInfo,
   call: { callId: string; agentJid: string },
   parts = 2,
-): Promise<{ callSeconds: number; mixSeconds: number }> {
+): Promise<{ callSeconds: number; mixSeconds: number; url: string; adminCookie: string }> {
   const { callId, agentJid } = call;
   const [guestUsername] = callId.split('--');
   const adminCookie = await consoleLogin(DEMO_ADMIN);
@@ -72,5 +72,5 @@ export async function expectRecordingCoversCall(
     { encoding: 'utf8' },
   );
   expect(Number(/max_volume: (-?[\d.]+) dB/.exec(run.stderr)?.[1] ?? 'NaN'), 'sound at the end of the mix (max dB)').toBeGreaterThan(-30);
-  return { callSeconds, mixSeconds };
+  return { callSeconds, mixSeconds, url, adminCookie };
 }

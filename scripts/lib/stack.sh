@@ -363,9 +363,11 @@ start_server_instance() {
   : >"$log"
   # Behind nginx, which sets X-Forwarded-For to the client's address and X-Forwarded-Proto; the server
   # listens on loopback only, so nothing else can send it those headers. One Janus writes the recordings:
-  # every instance reads them from instance 1's folder.
+  # every instance reads them from instance 1's folder (named before the line below sets LOBBY_DATA_DIR to
+  # this instance's: an assignment on a command's line is seen by the assignments after it).
+  local recordings=${LOBBY_RECORDINGS_DIR:-$LOBBY_DATA_DIR/recordings}
   (cd "$lobby_root" && HOST=127.0.0.1 PORT=$port TRUST_PROXY=1 LOBBY_INSTANCE=$i LOBBY_DATA_DIR=$data \
-    LOBBY_RECORDINGS_DIR=${LOBBY_RECORDINGS_DIR:-$LOBBY_DATA_DIR/recordings} \
+    LOBBY_RECORDINGS_DIR=$recordings \
     lobby_spawn "$name" "$log" node apps/server/src/main.ts)
   lobby_wait "$name" 60 "$log" lobby_server_ready "$port" || return 1
   echo "$name: running (pid $(lobby_pid "$name")), http://127.0.0.1:$port behind nginx, data $data, log $log"

@@ -25,9 +25,10 @@ export const CONVERTER_NICENESS = 19;
  */
 export function run(file: string, args: string[], options: { timeout: number }): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(file, args, { timeout: options.timeout, encoding: 'utf8' }, (error, stdout) =>
-      error ? reject(error) : resolve({ stdout }),
-    );
+    const child = execFile(file, args, { timeout: options.timeout, encoding: 'utf8' }, (error, stdout) => {
+      if (error) reject(error as Error);
+      else resolve({ stdout });
+    });
     try {
       if (child.pid !== undefined) os.setPriority(child.pid, CONVERTER_NICENESS);
     } catch {
