@@ -26,7 +26,7 @@ export const CONVERTER_NICENESS = 19;
 export function run(file: string, args: string[], options: { timeout: number }): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = execFile(file, args, { timeout: options.timeout, encoding: 'utf8' }, (error, stdout) => {
-      if (error) reject(error as Error);
+      if (error) reject(error);
       else resolve({ stdout });
     });
     try {
