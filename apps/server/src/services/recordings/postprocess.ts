@@ -13,7 +13,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { callTimeline, mixArgs, type MixTrack } from './mixCommand.ts';
+
+const execFileAsync = promisify(execFile);
 
 /** the lowest CPU priority: a converter only takes what live calls leave */
 export const CONVERTER_NICENESS = 19;
@@ -23,18 +26,16 @@ export const CONVERTER_NICENESS = 19;
  * call and would take every core for as long as the call lasted; Janus and the Lobby server usually run
  * on the same machine, and the calls going on there must not stall for a call that has ended.
  */
-export function run(file: string, args: string[], options: { timeout: number }): Promise<{ stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(file, args, { timeout: options.timeout, encoding: 'utf8' }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve({ stdout });
-    });
-    try {
-      if (child.pid !== undefined) os.setPriority(child.pid, CONVERTER_NICENESS);
-    } catch {
-      // it has ended already: nothing left to lower
-    }
-  });
+export async function run(file: string, args: string[], options: { timeout: number }): Promise<{ stdout: string }> {
+  // (the promise of promisify(execFile) carries its child)
+  const pending = execFileAsync(file, args, { timeout: options.timeout, encoding: 'utf8' });
+  try {
+    if (pending.child.pid !== undefined) os.setPriority(pending.child.pid, CONVERTER_NICENESS);
+  } catch {
+    // it has ended already: nothing left to lower
+  }
+  const { stdout } = await pending;
+  return { stdout };
 }
 
 /** A converted stream: its file, when its first packet was written (µs since the epoch), whose it is. */
