@@ -3,6 +3,11 @@
  * `callOpened` events, joins each guest's room and notes when each OpenCall presence arrives (epoch ms).
  * On the load generator's thread, thousands of guests' websockets and registrations delayed the agent's
  * own event loop, so the baseline's receipt times measured the bench, not ejabberd.
+ * With `selfPing` (bench/ejabberd-cluster.ts) it stays in its rooms as the console does when an ejabberd
+ * node dies (docs/protocol.md "Self-ping"): every 12 s it pings 4 of its rooms at random, and when one
+ * says it is out, every room (16 at a time), joining again each it is out of; an OpenCall that arrives
+ * again after that (`again`) says the guest is listed again. It counts the guests' numbered chat
+ * messages, and sends its own to every room when the bench says (`{ type: 'chat', seq }`).
  */
 import crypto from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -13,15 +18,32 @@ export interface AgentWorkerData {
   base: string;
   email: string;
   password: string;
+  /** its XMPP websocket (default nginx's `/xmpp-websocket`): one ejabberd node's own, to pin it there */
+  ws?: string;
+  selfPing?: boolean;
+}
+/** bench → worker: send chat message `seq` to every room joined */
+export interface AgentCommand {
+  type: 'chat';
+  seq: number;
 }
 /** worker → bench: `ready`; `seen` OpenCalls (call id, epoch ms) in batches; join failures so far */
 export type AgentMessage =
-  | { type: 'ready' }
-  | { type: 'seen'; calls: Array<[string, number]>; joinFailures: number }
+  | { type: 'ready'; jid: string }
+  | {
+      type: 'seen';
+      calls: Array<[string, number]>;
+      joinFailures: number;
+      /** OpenCalls of calls seen before, arrived again (a rejoin), and guests' chat messages ([room, seq, epoch ms]) */
+      again?: Array<[string, number]>;
+      chats?: Array<[string, number, number]>;
+    }
   | { type: 'error'; message: string };
 
-const { base, email, password } = workerData as AgentWorkerData;
-const WS = `${base.replace(/^http/, 'ws')}/xmpp-websocket`;
+const { base, email, password, ws, selfPing } = workerData as AgentWorkerData;
+const WS = ws ?? `${base.replace(/^http/, 'ws')}/xmpp-websocket`;
+const PING_EVERY_MS = 12_000;
+const PING_ANSWER_MS = 8_000;
 const NOT_PLAIN = [
   'SCRAM-SHA-256-PLUS',
   'SCRAM-SHA-256',
@@ -65,30 +87,72 @@ async function main(): Promise<void> {
   await connect(client);
   const seen = new Set<string>();
   let batch: Array<[string, number]> = [];
+  let again: Array<[string, number]> = [];
+  let chats: Array<[string, number, number]> = [];
   let joinFailures = 0;
+  const now = () => performance.timeOrigin + performance.now();
   client.on('presence', (p) => {
     const [status, , callId] = (p.status ?? '').split('|');
-    if (status === 'OpenCall' && callId && !seen.has(callId)) {
+    if (status !== 'OpenCall' || !callId) return;
+    if (!seen.has(callId)) {
       seen.add(callId);
-      batch.push([callId, performance.timeOrigin + performance.now()]);
-    }
+      batch.push([callId, now()]);
+    } else if (selfPing) again.push([callId, now()]);
+  });
+  client.on('groupchat', (m) => {
+    const match = /^bench-chat guest (\d+)$/.exec(m.body ?? '');
+    if (match) chats.push([m.from.split('/')[0]!, Number(match[1]), now()]);
   });
   setInterval(() => {
-    if (!batch.length) return;
-    post({ type: 'seen', calls: batch, joinFailures });
+    if (!batch.length && !again.length && !chats.length) return;
+    post({ type: 'seen', calls: batch, joinFailures, ...(selfPing ? { again, chats } : {}) });
     batch = [];
+    again = [];
+    chats = [];
   }, 50);
-  const joined = new Set<string>();
-  const join = (room: string) => {
-    if (joined.has(room)) return;
-    joined.add(room);
-    client.joinRoom(room, `bench-${crypto.randomBytes(3).toString('hex')}`).then(
+  /** room → the agent's nick there */
+  const joined = new Map<string, string>();
+  const enter = (room: string, nick: string) =>
+    client.joinRoom(room, nick).then(
       (r) => void (r.type === 'error' && joinFailures++),
       () => void joinFailures++,
     );
+  const join = (room: string) => {
+    if (joined.has(room)) return;
+    const nick = `bench-${crypto.randomBytes(3).toString('hex')}`;
+    joined.set(room, nick);
+    void enter(room, nick);
   };
+  /** still an occupant of `room`: a result, or an error of a client that answers no pings (XEP-0410) */
+  const stillIn = (room: string): Promise<boolean> =>
+    Promise.race([
+      client.ping(`${room}/${joined.get(room)}`).then(
+        () => true,
+        (e: unknown) => /service-unavailable|feature-not-implemented/.test(JSON.stringify(e)),
+      ),
+      new Promise<boolean>((r) => setTimeout(() => r(false), PING_ANSWER_MS)),
+    ]);
+  const rejoinLost = async () => {
+    const rooms = [...joined.keys()];
+    for (let i = 0; i < rooms.length; i += 16) {
+      await Promise.all(
+        rooms.slice(i, i + 16).map(async (room) => {
+          if (!(await stillIn(room))) await enter(room, joined.get(room)!);
+        }),
+      );
+    }
+  };
+  if (selfPing) {
+    setInterval(() => {
+      const sample = [...joined.keys()].sort(() => Math.random() - 0.5).slice(0, 4);
+      void Promise.all(sample.map(stillIn)).then((answers) => (answers.includes(false) ? rejoinLost() : undefined));
+    }, PING_EVERY_MS);
+  }
+  parentPort!.on('message', (c: AgentCommand) => {
+    for (const room of joined.keys()) client.sendMessage({ to: room, type: 'groupchat', body: `bench-chat agent ${c.seq}` });
+  });
   const res = await fetch(`${base}/api/console/events`, { headers: { cookie } });
-  post({ type: 'ready' });
+  post({ type: 'ready', jid: token.jid });
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {

@@ -12,6 +12,8 @@ export class RawXmpp {
   #ws: WebSocket | null = null;
   #waiters: { match: (xml: string) => boolean; resolve: (xml: string) => void }[] = [];
   #fullJid = '';
+  /** called once when the websocket closes (the server went away, or close()) */
+  onClose: (() => void) | null = null;
 
   constructor(jid: string) {
     this.jid = jid;
@@ -52,6 +54,7 @@ export class RawXmpp {
     this.#ws = ws;
     // ejabberd quotes attributes with ' : normalised to " so that tests match one spelling
     ws.onmessage = (event) => this.#onFrame(String(event.data).replace(/='([^']*)'/g, '="$1"'));
+    ws.onclose = () => this.onClose?.();
     await new Promise<void>((resolve, reject) => {
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new Error(`cannot open ${wsUrl}`));
@@ -82,7 +85,13 @@ export class RawXmpp {
     return seen !== undefined ? Promise.resolve(seen) : this.#next(match, what, timeoutMs);
   }
 
+  /** the websocket is open */
+  get open(): boolean {
+    return this.#ws?.readyState === WebSocket.OPEN;
+  }
+
   close(): void {
+    this.onClose = null;
     try {
       this.#ws?.send(`<close xmlns="${FRAMING}"/>`);
     } catch {
