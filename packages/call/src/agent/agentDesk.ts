@@ -267,7 +267,8 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   }
 
   #onPresence(presence: RoomPresence): void {
-    if (presence.self) return;
+    // our own presence: we are in that room (again), and the chat it did not echo goes again
+    if (presence.self) return presence.available ? this.inCall.roomJoined(presence.room) : undefined;
     this.#following.onPresence(presence);
     const active = this.#snapshot.activeCall;
     if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);

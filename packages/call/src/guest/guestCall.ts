@@ -334,7 +334,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
 
   /** Agents' presence in our room: their names and mute state (docs/protocol.md "Mute state"). */
   #onRoomPresence(presence: RoomPresence): void {
-    if (presence.self || presence.room !== this.#room?.room) return;
+    if (presence.room !== this.#room?.room) return;
+    // our own presence: we are in our room (again), and the chat it did not echo goes again
+    if (presence.self) return presence.available ? this.inCall.roomJoined(presence.room) : undefined;
     if (presence.lobby?.userType === 'guest') return;
     this.#agents.onRoomPresence(presence);
     this.inCall.presenceMuted(presence);

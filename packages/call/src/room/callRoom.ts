@@ -28,6 +28,7 @@ import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
 import { whenVisible } from '../ports/environment.ts';
 import { defaultPorts } from '../composition.ts';
+import { ChatOutbox } from './chatOutbox.ts';
 
 /** The in-call fields of both engines' snapshots. */
 export interface RoomView {
@@ -110,10 +111,18 @@ export class CallRoom {
   readonly #connects = new WeakMap<MediaTransport, () => Promise<void>>();
   /** the hold's media teardown, which a resume waits for */
   holding: Promise<void> = Promise.resolve();
+  /** chat sent and not yet echoed by the room, sent again at the next join (room/chatOutbox.ts) */
+  readonly #outbox: ChatOutbox;
 
   constructor(options: CallRoomOptions) {
     this.#options = options;
     this.ports = defaultPorts(options.ports);
+    this.#outbox = new ChatOutbox(() => this.ports.clock.now());
+  }
+
+  /** Our own presence came from `room`: we are in it (again), and what it did not echo is sent again. */
+  roomJoined(room: string): void {
+    this.#outbox.joined(room, this.#options.signalling());
   }
 
   /** The current call's media transport (null between calls and on hold). */
@@ -350,6 +359,7 @@ export class CallRoom {
 
   /** A chat message of the call's room (newest first, unread while the chat is closed). */
   receiveChat(message: ChatMessage, mine: boolean, from: string): void {
+    if (mine && message.id) this.#outbox.echoed(message.id);
     this.#setStatus((s) =>
       chatReceived(s, {
         id: message.id ?? `${message.from}-${message.at}`,
@@ -363,13 +373,12 @@ export class CallRoom {
     );
   }
 
-  /** Sends a chat message to the call's room. */
+  /** Sends a chat message to the call's room (or keeps it until we are in the room again). */
   sendChat(body: string): void {
     const text = body.trim();
     const room = this.#options.room();
-    const signalling = this.#options.signalling();
-    if (!text || !room || !signalling?.connected) return;
-    signalling.sendChat(room, { body: text });
+    if (!text || !room) return;
+    this.#outbox.send(room, { body: text }, this.#options.signalling());
   }
 
   /** Uploads a file (through the engine's API) and sends its link in the chat. */
@@ -382,7 +391,7 @@ export class CallRoom {
     if (!room || !signalling?.connected) throw new Error('not in a call');
     const url = await upload(uploadTypeOf(file), file);
     const name = file.name ?? 'file';
-    signalling.sendChat(room, { body: name, file: { url, name } });
+    this.#outbox.send(room, { body: name, file: { url, name } }, signalling);
   }
 
   /**
@@ -424,6 +433,7 @@ export class CallRoom {
    * breath), so that a next call started while `dispose()` runs is never touched by this call's teardown.
    */
   takeAll(): TakenCall {
+    this.#outbox.clear();
     const media = this.#media;
     this.#media = null;
     const { localStream, localScreen } = this.#options.read();

@@ -81,6 +81,13 @@ export interface ChatMessage {
 export interface OutgoingChat {
   body: string;
   file?: { url: string; name: string };
+  /** a message sent again keeps its id (room/chatOutbox.ts); a new one gets newChatId() */
+  id?: string;
+}
+
+/** A chat message's id: the room echoes it, and receivers keep one message per id. */
+export function newChatId(): string {
+  return `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }
 
 export type XmppEvents = {
@@ -311,8 +318,8 @@ export class XmppSession extends Emitter<XmppEvents> {
 
   /** A chat message to everybody in the room; the room echoes it back to us (that is the delivery). */
   sendChat(room: string, message: OutgoingChat | string): string {
-    const chat = typeof message === 'string' ? { body: message } : message;
-    const id = `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    const chat: OutgoingChat = typeof message === 'string' ? { body: message } : message;
+    const id = chat.id ?? newChatId();
     this.client.sendMessage({
       to: room,
       type: 'groupchat',

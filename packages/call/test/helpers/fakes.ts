@@ -222,7 +222,10 @@ export class FakeXmppServer {
       deliver(() => occupant.session.deliver('control', { ...control, room, from }));
   }
 
+  /** every chat message sent to a room, in order */
+  readonly chatLog: { room: string; nick: string; id: string }[] = [];
   chat(room: string, nick: string, chat: OutgoingChat, id: string): void {
+    this.chatLog.push({ room, nick, id });
     for (const occupant of this.rooms.get(room)?.values() ?? [])
       deliver(() =>
         occupant.session.deliver('chat', {
@@ -333,8 +336,8 @@ export class FakeSignalling extends Emitter<XmppEvents> implements SignallingPor
     if (nick) this.server.control(room, nick, control);
   }
   sendChat(room: string, message: OutgoingChat | string): string {
-    const chat = typeof message === 'string' ? { body: message } : message;
-    const id = `chat-${nextId++}`;
+    const chat: OutgoingChat = typeof message === 'string' ? { body: message } : message;
+    const id = chat.id ?? `chat-${nextId++}`;
     const nick = this.joined.get(room);
     if (nick) this.server.chat(room, nick, chat, id);
     return id;
