@@ -31,7 +31,7 @@ describe('line steps (docs/protocol.md "Line steps")', () => {
 
   it('steps down to reduced on a 300 kbit/s line within two readings, and no further', () => {
     // recorded on the shaped stage: the estimate falls from 1.5 Mbit/s to under 300 kbit/s
-    const run = steps([{}, {}, { availableKbps: 320, rttMs: 280 }, { availableKbps: 290, rttMs: 310 }, ...times(10, { availableKbps: 280, rttMs: 300 })]);
+    const run = steps([{}, {}, { availableKbps: 320, rttMs: 280 }, { availableKbps: 290, rttMs: 310 }, ...times(10, { availableKbps: 280, rttMs: 300, bandwidthLimited: true })]);
     expect(run.slice(0, 3)).toEqual(['full', 'full', 'full']);
     expect(run[3]).toBe('reduced');
     expect(new Set(run.slice(3))).toEqual(new Set(['reduced']));
@@ -52,13 +52,16 @@ describe('line steps (docs/protocol.md "Line steps")', () => {
   it('steps back up after UP_WAIT_MS of good readings: audioOnly → reduced → full', () => {
     const bad = times(3, { sentLossPercent: 20 });
     // while the video is paused, the estimate is the audio's alone: it does not hold the step up
-    const recovered = times(12, { availableKbps: 90 });
+    // then, the video back small, the estimate grows with it
+    const recovered = [...times(5, { availableKbps: 90 }), ...times(8, { availableKbps: 700 })];
     const run = steps([...bad, ...recovered]);
     const back = run.indexOf('reduced', 3);
     expect(back).toBeGreaterThan(2);
     expect((back - 3) * 1000).toBeLessThanOrEqual(UP_WAIT_MS + 1000);
-    // at reduced the estimate must have room for the full picture
-    expect(run.slice(back)).not.toContain('full');
+    // at reduced the estimate must have room for the full picture while it limits the encoder
+    const limited = steps([...bad, ...times(12, { availableKbps: 280, bandwidthLimited: true })]);
+    expect(limited.at(-1)).toBe('reduced');
+    expect(run.at(-1)).toBe('full');
     const full = steps([...bad, ...times(6, {}), ...times(6, {})]);
     expect(full.at(-1)).toBe('full');
   });
@@ -140,6 +143,10 @@ describe('audio first on the publisher (media/audioFirst.ts)', () => {
     await Promise.resolve();
     expect(told).toEqual(['audioOnly', 'reduced']);
     expect(params.video.encodings[0]).toMatchObject({ active: true, scaleResolutionDownBy: 2, maxFramerate: 15 });
+    // the others' video comes back only with the full step
+    expect(receiving).toEqual([false]);
+    for (let i = 0; i < 6; i++) read({ bandwidthLimited: true });
+    expect(told.at(-1)).toBe('full');
     expect(receiving).toEqual([false, true]);
   });
 

@@ -2,8 +2,8 @@
  * "Sound first, always" applied (docs/protocol.md "Line steps"): the step lineSteps.ts decides is set on
  * our camera's sender with setParameters (as startSmall.ts sets the start size) — `reduced`: about
  * 320×240 at 15 frames a second; `audioOnly`: the video encoding inactive, so nothing of it is sent —
- * and, on a transport that can, the others' video stops coming to us while our line is at `audioOnly`
- * (`receiveVideo`). The audio sender's encoding gets the high priority (the browser's DSCP marking and
+ * and, on a transport that can, the others' video stops coming to us from `audioOnly` until our line is
+ * back at `full` (`receiveVideo`). The audio sender's encoding gets the high priority (the browser's DSCP marking and
  * its share of the estimate) once.
  *
  * A person can still turn the camera back on by hand (`manual`): the automatic pause is then overridden
@@ -105,7 +105,9 @@ export class AudioFirst {
       if (audio) void preferAudio(audio).catch((e: unknown) => console.warn(`media: the audio's priority: ${String(e)}`));
     }
     const step: LineStep = this.#overridden ? 'full' : this.#line.step;
-    const receiving = step !== 'audioOnly';
+    // off at audioOnly, on again only at full: a downlink that could not carry the others' video at
+    // audioOnly is not tried again by the first step up (which would starve our audio once more)
+    const receiving = step === 'full' ? true : step === 'audioOnly' ? false : this.#receiving;
     if (receiving !== this.#receiving && this.#o.receiveVideo) {
       this.#receiving = receiving;
       void this.#o.receiveVideo(receiving).catch((e: unknown) => console.warn(`media: the others' video ${receiving ? 'on' : 'off'}: ${String(e)}`));

@@ -116,8 +116,13 @@ export function nextLine(state: LineState, r: LineReading): LineState {
   const held = state.lastUpAt !== null && r.at - state.lastUpAt >= FLAP_MS;
   const upWaitMs = held ? UP_WAIT_MS : state.upWaitMs;
   const lastUpAt = held ? null : state.lastUpAt;
-  // audioOnly → reduced on a line that is no longer weak; reduced → full on a good one
-  const allowsUp = state.step === 'audioOnly' ? grade === 'good' || grade === 'fair' : state.step === 'reduced' && grade === 'good';
+  // audioOnly → reduced on a line that is no longer weak; reduced → full on a good one, where the estimate
+  // counts only while the encoder says the bandwidth limits it (a small picture that has all it asks for
+  // keeps the estimate near its own rate: libwebrtc grows it to about 1.5 times what is acknowledged)
+  const allowsUp =
+    state.step === 'audioOnly'
+      ? grade === 'good' || grade === 'fair'
+      : state.step === 'reduced' && gradeOf(r, !r.bandwidthLimited) === 'good';
   if (!allowsUp) return { ...state, weakRun, badRun, upSince: null, upWaitMs, lastUpAt };
   const upSince = state.upSince ?? r.at;
   if (r.at - upSince < upWaitMs) return { ...state, weakRun, badRun, upSince, upWaitMs, lastUpAt };
