@@ -118,7 +118,7 @@ function fakePublisher() {
   const sender = (kind: 'audio' | 'video') => ({
     track: { kind, getSettings: () => ({ width: 640, height: 480 }) },
     getParameters: () => structuredClone(params[kind]),
-    setParameters: async (p: { encodings: RTCRtpEncodingParameters[] }) => void (params[kind] = p),
+    setParameters: (p: { encodings: RTCRtpEncodingParameters[] }) => Promise.resolve(void (params[kind] = p)),
   });
   const transceivers = (['audio', 'video'] as const).map((kind) => ({ receiver: { track: { kind } }, direction: 'sendonly', sender: sender(kind) }));
   return { params, pc: { getTransceivers: () => transceivers } as unknown as RTCPeerConnection };
@@ -129,7 +129,7 @@ describe('audio first on the publisher (media/audioFirst.ts)', () => {
     const { params, pc } = fakePublisher();
     const told: LineStep[] = [];
     const receiving: boolean[] = [];
-    const first = new AudioFirst({ publisher: () => pc, receiveVideo: async (on) => void receiving.push(on), changed: (s) => told.push(s) });
+    const first = new AudioFirst({ publisher: () => pc, receiveVideo: (on) => Promise.resolve(void receiving.push(on)), changed: (s) => told.push(s) });
     let at = 0;
     const read = (w: Window) => first.read({ ...clean, ...w, at: (at += 1000) });
     read({ sentLossPercent: 20 });
