@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AudioFirst, applyStep } from '../src/media/audioFirst.ts';
 import { lineCountersOf, lineReadingBetween } from '../src/media/lineReading.ts';
-import { FLAP_MS, UP_WAIT_MS, gradeOf, initialLine, nextLine, type LineReading, type LineStep } from '../src/media/lineSteps.ts';
+import { FLAP_MS, START_RATE_GRACE_MS, UP_WAIT_MS, gradeOf, initialLine, nextLine, type LineReading, type LineStep } from '../src/media/lineSteps.ts';
 import { countersOf } from '../src/media/networkQuality.ts';
 
 /** a reading a second apart: a clean line unless told */
@@ -11,7 +11,9 @@ type Window = Partial<Omit<LineReading, 'at'>>;
 /** The steps through `windows` (one a second), recorded after each. */
 function steps(windows: Window[]): LineStep[] {
   let state = initialLine();
-  return windows.map((w, i) => (state = nextLine(state, { ...clean, ...w, at: i * 1000 })).step);
+  // the first reading, then these past the start's grace (START_RATE_GRACE_MS)
+  state = nextLine(state, { ...clean, at: 0 });
+  return windows.map((w, i) => (state = nextLine(state, { ...clean, ...w, at: START_RATE_GRACE_MS + i * 1000 })).step);
 }
 const times = (n: number, w: Window): Window[] => Array.from({ length: n }, () => w);
 
@@ -37,6 +39,14 @@ describe('line steps (docs/protocol.md "Line steps")', () => {
     expect(new Set(run.slice(3))).toEqual(new Set(['reduced']));
   });
 
+  it('does not count the rate while a new connection\'s estimate starts (it starts at 300 kbit/s)', () => {
+    let state = initialLine();
+    for (let at = 0; at < START_RATE_GRACE_MS; at += 1000) state = nextLine(state, { ...clean, availableKbps: 300, at });
+    expect(state.step).toBe('full');
+    state = nextLine(nextLine(state, { ...clean, availableKbps: 300, at: START_RATE_GRACE_MS }), { ...clean, availableKbps: 300, at: START_RATE_GRACE_MS + 1000 });
+    expect(state.step).toBe('reduced');
+  });
+
   it('steps down straight to audioOnly on 15 % loss, quickly, and never on a single bad reading', () => {
     expect(steps([{ sentLossPercent: 30 }, {}, {}])).toEqual(['full', 'full', 'full']);
     const run = steps([{}, { sentLossPercent: 16 }, { sentLossPercent: 18, receivedLossPercent: 20 }, ...times(5, { sentLossPercent: 15 })]);
@@ -58,8 +68,8 @@ describe('line steps (docs/protocol.md "Line steps")', () => {
     const back = run.indexOf('reduced', 3);
     expect(back).toBeGreaterThan(2);
     expect((back - 3) * 1000).toBeLessThanOrEqual(UP_WAIT_MS + 1000);
-    // at reduced the estimate must have room for the full picture while it limits the encoder
-    const limited = steps([...bad, ...times(12, { availableKbps: 280, bandwidthLimited: true })]);
+    // at reduced the estimate must have room for the full picture
+    const limited = steps([...bad, ...times(12, { availableKbps: 280 })]);
     expect(limited.at(-1)).toBe('reduced');
     expect(run.at(-1)).toBe('full');
     const full = steps([...bad, ...times(6, {}), ...times(6, {})]);

@@ -57,6 +57,9 @@ export const MAX_UP_WAIT_MS = 32_000;
 /** a step down this soon after a step up was a flap: the next wait doubles */
 export const FLAP_MS = 20_000;
 
+/** how long the rate is not counted after the first reading (the estimate's start: startSmall.ts) */
+export const START_RATE_GRACE_MS = 10_000;
+
 /** The grade of one reading; `ignoreRate`: at `audioOnly` no video probes the line, its estimate says little. */
 export function gradeOf(r: LineReading, ignoreRate = false): LineGrade {
   const L = LINE_LIMITS;
@@ -86,6 +89,8 @@ export interface LineState {
   upWaitMs: number;
   /** when the last step up was made (null: none since the last step down) */
   lastUpAt: number | null;
+  /** the first reading's time (null: none yet) */
+  firstAt?: number | null;
 }
 
 export function initialLine(): LineState {
@@ -97,13 +102,16 @@ const lower = (a: LineStep, b: LineStep): boolean => ORDER.indexOf(a) > ORDER.in
 
 /** The state after one more reading. */
 export function nextLine(state: LineState, r: LineReading): LineState {
-  const grade = gradeOf(r, state.step === 'audioOnly');
+  const firstAt = state.firstAt ?? r.at;
+  // a new connection's estimate starts at 300 kbit/s and grows: the rate says nothing in its first seconds
+  const grade = gradeOf(r, state.step === 'audioOnly' || r.at - firstAt < START_RATE_GRACE_MS);
   const badRun = grade === 'bad' ? state.badRun + 1 : 0;
   const weakRun = grade === 'bad' || grade === 'weak' ? state.weakRun + 1 : 0;
   const wanted: LineStep | null = badRun >= DOWN_READINGS ? 'audioOnly' : weakRun >= DOWN_READINGS ? 'reduced' : null;
   if (wanted && lower(wanted, state.step)) {
     const flapped = state.lastUpAt !== null && r.at - state.lastUpAt < FLAP_MS;
     return {
+      firstAt,
       step: wanted,
       weakRun: 0,
       badRun: 0,
@@ -116,16 +124,13 @@ export function nextLine(state: LineState, r: LineReading): LineState {
   const held = state.lastUpAt !== null && r.at - state.lastUpAt >= FLAP_MS;
   const upWaitMs = held ? UP_WAIT_MS : state.upWaitMs;
   const lastUpAt = held ? null : state.lastUpAt;
-  // audioOnly → reduced on a line that is no longer weak; reduced → full on a good one, where the estimate
-  // counts only while the encoder says the bandwidth limits it (a small picture that has all it asks for
-  // keeps the estimate near its own rate: libwebrtc grows it to about 1.5 times what is acknowledged)
-  const allowsUp =
-    state.step === 'audioOnly'
-      ? grade === 'good' || grade === 'fair'
-      : state.step === 'reduced' && gradeOf(r, !r.bandwidthLimited) === 'good';
-  if (!allowsUp) return { ...state, weakRun, badRun, upSince: null, upWaitMs, lastUpAt };
+  // audioOnly → reduced on a line that is no longer weak; reduced → full on a good one (its estimate room
+  // for the full picture: the small picture's encoder takes whatever target it is given, so the estimate
+  // grows with it on a line that has the room)
+  const allowsUp = state.step === 'audioOnly' ? grade === 'good' || grade === 'fair' : state.step === 'reduced' && grade === 'good';
+  if (!allowsUp) return { ...state, firstAt, weakRun, badRun, upSince: null, upWaitMs, lastUpAt };
   const upSince = state.upSince ?? r.at;
-  if (r.at - upSince < upWaitMs) return { ...state, weakRun, badRun, upSince, upWaitMs, lastUpAt };
+  if (r.at - upSince < upWaitMs) return { ...state, firstAt, weakRun, badRun, upSince, upWaitMs, lastUpAt };
   const step: LineStep = state.step === 'audioOnly' ? 'reduced' : 'full';
-  return { step, weakRun: 0, badRun: 0, upSince: null, upWaitMs, lastUpAt: r.at };
+  return { firstAt, step, weakRun: 0, badRun: 0, upSince: null, upWaitMs, lastUpAt: r.at };
 }
