@@ -58,7 +58,7 @@ export const MAX_UP_WAIT_MS = 32_000;
 export const FLAP_MS = 20_000;
 
 /** how long the rate is not counted after the first reading (the estimate's start: startSmall.ts) */
-export const START_RATE_GRACE_MS = 10_000;
+export const START_RATE_GRACE_MS = 15_000;
 
 /** The grade of one reading; `ignoreRate`: at `audioOnly` no video probes the line, its estimate says little. */
 export function gradeOf(r: LineReading, ignoreRate = false): LineGrade {
@@ -71,8 +71,8 @@ export function gradeOf(r: LineReading, ignoreRate = false): LineGrade {
     loss >= L.weakLossPercent ||
     rtt >= L.weakRttMs ||
     (kbps !== null && kbps < L.weakKbps) ||
-    r.freezes >= 2 ||
-    (r.bandwidthLimited && kbps !== null && kbps < L.goodKbps)
+    // freezes count with loss only: a busy machine's decoder freezes on a perfect line (networkQuality.ts)
+    (r.freezes >= 2 && loss >= L.fairLossPercent)
   )
     return 'weak';
   if (loss >= L.fairLossPercent || (kbps !== null && kbps < L.goodKbps)) return 'fair';
