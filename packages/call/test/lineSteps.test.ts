@@ -153,10 +153,18 @@ describe('audio first on the publisher (media/audioFirst.ts)', () => {
     await Promise.resolve();
     expect(told).toEqual(['audioOnly', 'reduced']);
     expect(params.video.encodings[0]).toMatchObject({ active: true, scaleResolutionDownBy: 2, maxFramerate: 15 });
+    // the cap starts low and grows by a quarter a reading while the line stays clean
+    const cap = params.video.encodings[0]!.maxBitrate!;
+    expect(cap).toBeGreaterThanOrEqual(100_000);
+    read({});
+    await Promise.resolve();
+    expect(params.video.encodings[0]!.maxBitrate).toBe(Math.round(cap * 1.25));
     // the others' video comes back only with the full step
     expect(receiving).toEqual([false]);
     for (let i = 0; i < 6; i++) read({ bandwidthLimited: true });
     expect(told.at(-1)).toBe('full');
+    await Promise.resolve();
+    expect(params.video.encodings[0]!.maxBitrate).toBeUndefined();
     expect(receiving).toEqual([false, true]);
   });
 

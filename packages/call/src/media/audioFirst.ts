@@ -9,11 +9,20 @@
  * A person can still turn the camera back on by hand (`manual`): the automatic pause is then overridden
  * until the rules decide another step.
  */
-import { initialLine, nextLine, type LineReading, type LineState, type LineStep } from './lineSteps.ts';
+import { gradeOf, initialLine, nextLine, type LineReading, type LineState, type LineStep } from './lineSteps.ts';
 import { startScale } from './startSmall.ts';
 
 /** the picture at `reduced`: the start size's pixels (startSmall.ts), at most this many frames a second */
 export const REDUCED_FRAMERATE = 15;
+/**
+ * `reduced` starts at this bitrate cap (its keyframe and first frames fit a 300 kbit/s line beside the
+ * audio), grows by REDUCED_GROWTH a reading while the line stays better than weak, and shrinks by
+ * REDUCED_BACKOFF on a weak one, up to REDUCED_MAX_BPS: so a step up never floods the line it left
+ */
+export const REDUCED_START_BPS = 100_000;
+export const REDUCED_MAX_BPS = 600_000;
+export const REDUCED_GROWTH = 1.25;
+export const REDUCED_BACKOFF = 0.7;
 
 export interface AudioFirstOptions {
   /** our camera's connection (Janus's publisher, or the p2p connection) */
@@ -32,7 +41,12 @@ function senderOf(pc: RTCPeerConnection, kind: 'audio' | 'video'): Sender | unde
 }
 
 /** Sets `step` on a video sender's first encoding; `pixels`: the camera's width and height. */
-export async function applyStep(sender: Sender, step: LineStep, size: { width?: number; height?: number } = {}): Promise<void> {
+export async function applyStep(
+  sender: Sender,
+  step: LineStep,
+  size: { width?: number; height?: number } = {},
+  capBps = REDUCED_START_BPS,
+): Promise<void> {
   const parameters = sender.getParameters();
   const encoding = parameters.encodings?.[0];
   if (!encoding) return;
@@ -41,9 +55,11 @@ export async function applyStep(sender: Sender, step: LineStep, size: { width?: 
     const scale = size.width && size.height ? startScale(size.width, size.height) : 2;
     encoding.scaleResolutionDownBy = Math.max(scale, encoding.scaleResolutionDownBy ?? 1);
     encoding.maxFramerate = REDUCED_FRAMERATE;
+    encoding.maxBitrate = Math.round(capBps);
   } else if (step === 'full') {
     encoding.scaleResolutionDownBy = 1;
     delete encoding.maxFramerate;
+    delete encoding.maxBitrate;
   }
   await sender.setParameters(parameters);
 }
@@ -67,6 +83,8 @@ export class AudioFirst {
   #applied: LineStep = 'full';
   #audioPreferred: RTCPeerConnection | null = null;
   #receiving = true;
+  /** the bitrate cap of `reduced` now */
+  #capBps = REDUCED_START_BPS;
 
   constructor(options: AudioFirstOptions) {
     this.#o = options;
@@ -87,7 +105,27 @@ export class AudioFirst {
     const before = this.#line.step;
     this.#line = nextLine(this.#line, reading);
     if (this.#line.step !== before) this.#overridden = null;
+    if (this.#line.step === 'reduced' && before === 'reduced' && !this.#overridden) this.#grow(reading);
+    else if (this.#line.step === 'reduced' && before !== 'reduced') this.#capBps = REDUCED_START_BPS;
     this.#apply();
+  }
+
+  /** `reduced`'s cap follows the line: up while it is better than weak, down on a weak reading. */
+  #grow(reading: LineReading): void {
+    const grade = gradeOf(reading, true);
+    const next =
+      grade === 'good' || grade === 'fair'
+        ? Math.min(this.#capBps * REDUCED_GROWTH, REDUCED_MAX_BPS)
+        : Math.max(this.#capBps * REDUCED_BACKOFF, REDUCED_START_BPS);
+    if (next === this.#capBps) return;
+    this.#capBps = next;
+    const video = this.#applied === 'reduced' ? this.#videoSender() : undefined;
+    if (video) void applyStep(video, 'reduced', video.track?.getSettings() ?? {}, next).catch(() => undefined);
+  }
+
+  #videoSender(): Sender | undefined {
+    const pc = this.#o.publisher();
+    return pc ? senderOf(pc, 'video') : undefined;
   }
 
   /** The person turned the camera on by hand: the automatic pause (or size) is off until the line steps again. */
@@ -119,6 +157,6 @@ export class AudioFirst {
     const video = pc ? senderOf(pc, 'video') : undefined;
     if (!video) return;
     const settings = video.track?.getSettings() ?? {};
-    void applyStep(video, step, settings).catch((e: unknown) => console.warn(`media: the line step ${step}: ${String(e)}`));
+    void applyStep(video, step, settings, this.#capBps).catch((e: unknown) => console.warn(`media: the line step ${step}: ${String(e)}`));
   }
 }
