@@ -87,6 +87,8 @@ export const cutDrops = async () => Number((await netns('cut-count')) || 0);
 /** The guest's line shaped in both directions with tbf (e.g. '300kbit'), or back to the full veth. */
 export const shapeGuestLine = (rate: string) => netns('shape', rate);
 export const unshapeGuestLine = () => netns('unshape');
+/** the guest's router drops `percent` % of what the guest sends, at random (0: none) */
+export const guestUplinkLoss = (percent: number) => netns('loss', String(percent));
 /** Bytes that went through the tbf queues: up (the guest's egress) and down (its router's towards it). */
 export async function shapedBytes(): Promise<{ up: number; down: number }> {
   const [up, down] = (await netns('shaped-bytes')).split(' ').map(Number);

@@ -170,6 +170,21 @@ net_shape() {
   nsx "$NS_NAT" tc qdisc replace dev lan root tbf rate "$1" burst 4kb latency 300ms
 }
 
+# net_loss PERCENT: the guest's router drops that share of what the guest sends, at random (nft numgen),
+# as a lossy uplink does; 0 takes it away. It shares the guest chain with net_policy (a journey uses one).
+net_loss() {
+  case "$1" in
+    '' | *[!0-9]*)
+      echo "netns: loss PERCENT (0-100), not $1" >&2
+      return 2
+      ;;
+  esac
+  nsx "$NS_NAT" nft flush chain ip lobby guest
+  if [ "$1" -gt 0 ]; then
+    printf 'add rule ip lobby guest numgen random mod 100 < %s counter drop\n' "$1" | nsx "$NS_NAT" nft -f -
+  fi
+}
+
 # Bytes sent through the tbf queues: "UP DOWN" (the guest's egress, the router's towards the guest).
 net_shaped_bytes() {
   local up down
@@ -216,6 +231,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     cut-count) net_cut_count ;;
     shape) net_shape "$2" ;;
     unshape) net_unshape ;;
+    loss) net_loss "$2" ;;
     shaped-bytes) net_shaped_bytes ;;
     nat-count) net_nat_count ;;
     drop-count) net_drop_count ;;

@@ -38,6 +38,11 @@ export interface LobbyPresenceElement {
   /** Lobby's addition: the sender's camera is off. */
   videoMuted?: boolean;
   /**
+   * Lobby's addition: the sender's line is weak (docs/protocol.md "Line steps"): its video is smaller
+   * (`reduced`) or paused to keep the sound (`audioOnly`); absent on a good line.
+   */
+  lineStep?: 'reduced' | 'audioOnly';
+  /**
    * Lobby's addition: the name people see — the agent's name from its console account, the guest's from
    * its welcome form or the website's pre-fill. The JID stays the identity (presence target, peers).
    */

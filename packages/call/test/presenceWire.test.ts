@@ -26,6 +26,15 @@ describe('the lobby presence element on the wire', () => {
     expect(wire({ userType: 'agent', appointmentID: '' })).not.toContain('Muted=');
   });
 
+  it('when a side\'s line is weak, then its step travels as lineStep, and a good line sends none (docs/protocol.md "Line steps")', () => {
+    const xml = wire({ userType: 'guest', appointmentID: '', lineStep: 'audioOnly' });
+    expect(xml).toContain('lineStep="audioOnly"');
+    const client = XMPP.createClient({});
+    lobbyStanzas(client, client.stanzas);
+    expect((client.stanzas.import(parse(xml)) as { lobby?: { lineStep?: string } }).lobby?.lineStep).toBe('audioOnly');
+    expect(wire({ userType: 'guest', appointmentID: '' })).not.toContain('lineStep');
+  });
+
   it('when a name is announced, then it travels as the name attribute', () => {
     expect(wire({ userType: 'agent', appointmentID: '', name: 'Demo Agent' })).toContain('name="Demo Agent"');
   });

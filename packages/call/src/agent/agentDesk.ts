@@ -94,6 +94,10 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       write: (patch) => this.#set(patch),
       signalling: () => this.#xmpp,
       videoConstraints: options.videoConstraints,
+      lineStepChanged: () => {
+        const active = this.#snapshot.activeCall;
+        if (active) this.#sendMuteState(active.room);
+      },
     });
     const { api } = options;
     this.#following = new RoomFollowing({
@@ -465,6 +469,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       ...this.#lobbyElement(),
       ...(audio ? { audioMuted: true } : {}),
       ...(video ? { videoMuted: true } : {}),
+      ...(this.#snapshot.status.lineStep !== 'full' ? { lineStep: this.#snapshot.status.lineStep } : {}),
     });
   }
 

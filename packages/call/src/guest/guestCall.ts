@@ -97,6 +97,9 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       write: (patch) => this.#set(patch),
       signalling: () => this.#xmpp,
       videoConstraints: options.videoConstraints,
+      lineStepChanged: () => {
+        if (this.#snapshot.phase === 'ongoing') this.#presence.announce();
+      },
     });
     const { api } = options;
     this.#delivery = new TimestampDelivery((callId, flags, sendOptions) => api.updateTimestamp(callId, flags, sendOptions), ports.clock);

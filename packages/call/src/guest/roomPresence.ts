@@ -16,7 +16,7 @@ export interface PresenceCallView {
   callId: string | null;
   callKind: 'video' | 'voice';
   muted: { audio: boolean; video: boolean };
-  status: Pick<CallStatus, 'peers' | 'peerCall'>;
+  status: Pick<CallStatus, 'peers' | 'peerCall'> & Partial<Pick<CallStatus, 'lineStep'>>;
 }
 
 export interface GuestRoomPresenceOptions {
@@ -102,6 +102,8 @@ export class GuestRoomPresence {
     if (call.callId) element.callType = call.callKind;
     if (call.muted.audio) element.audioMuted = true;
     if (call.muted.video) element.videoMuted = true;
+    const { lineStep } = call.status;
+    if (lineStep && lineStep !== 'full') element.lineStep = lineStep;
     const name = presenceName(this.#options.displayName?.());
     if (name) element.name = name;
     if (this.#options.pageChanges) element.pageChanges = true;

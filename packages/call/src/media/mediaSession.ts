@@ -208,6 +208,11 @@ export class MediaSession extends Emitter<MediaEvents> {
     return this.#publisher.tracks.changeDevices(choice, options);
   }
 
+  /** The others' video to us on or off (media/audioFirst.ts), their audio kept. */
+  receiveVideo(on: boolean): Promise<void> {
+    return this.#subscriber.receiveVideo(on);
+  }
+
   /** Remote feeds currently received. */
   get remoteFeeds(): RemoteFeed[] {
     return this.#subscriber.remoteFeeds;

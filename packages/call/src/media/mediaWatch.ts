@@ -13,6 +13,8 @@
  */
 import type { ClockPort } from '../ports/clock.ts';
 import type { MediaTransport } from '../ports/media.ts';
+import { lineCountersOf, lineReadingBetween, type LineCounters } from './lineReading.ts';
+import type { LineReading } from './lineSteps.ts';
 import { countersOf, qualityBetween, type NetworkQuality, type StatsCounters } from './networkQuality.ts';
 
 export const POLL_MS = 1000;
@@ -29,6 +31,8 @@ export interface MediaWatchOptions {
   expectsMedia?: () => boolean;
   quality: (quality: NetworkQuality) => void;
   stalled: (stalled: boolean) => void;
+  /** the line steps' reading of each window (lineSteps.ts, audioFirst.ts) */
+  line?: (reading: LineReading) => void;
 }
 
 /** Starts the watch; returns the function that stops it. */
@@ -36,6 +40,7 @@ export function watchMedia(options: MediaWatchOptions): () => void {
   let stopped = false;
   let cancel: () => void = () => undefined;
   let before: StatsCounters | null = null;
+  let lineBefore: LineCounters | null = null;
   let lastAudioAt: number | null = null;
   /** when a packet of any kind last came (null: none yet) */
   let lastAnyAt: number | null = null;
@@ -55,6 +60,7 @@ export function watchMedia(options: MediaWatchOptions): () => void {
     );
     if (stopped || !options.current()) return;
     const after = countersOf(reports);
+    const lineAfter = lineCountersOf(reports);
     const now = options.clock.now();
     if (after.audioReceived > (before?.audioReceived ?? 0)) lastAudioAt = now;
     if (after.audioReceived + after.videoReceived > (before ? before.audioReceived + before.videoReceived : 0)) lastAnyAt = now;
@@ -80,8 +86,10 @@ export function watchMedia(options: MediaWatchOptions): () => void {
         told = text;
         options.quality(quality);
       }
+      if (lineBefore) options.line?.(lineReadingBetween({ stats: before, line: lineBefore }, { stats: after, line: lineAfter }, now));
     }
     before = after;
+    lineBefore = lineAfter;
   };
 
   const loop = () => {

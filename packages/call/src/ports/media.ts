@@ -159,6 +159,8 @@ export interface MediaTransport {
   stopScreenShare(): Promise<void>;
   readonly sharingScreen: boolean;
   setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void>;
+  /** the others' video to us on or off, their audio kept (media/audioFirst.ts); absent: not possible */
+  receiveVideo?(on: boolean): Promise<void>;
   /** true when something changed; the published stream is then `localStream` */
   changeDevices(choice: DeviceChoice, options: ChangeDevicesOptions): Promise<boolean>;
   readonly localStream: MediaStream | null;

@@ -23,6 +23,8 @@ import {
 import { uploadTypeOf } from '../api/http.ts';
 import { watchMediaHealth, type MediaNotice } from '../media/mediaHealth.ts';
 import { watchMedia } from '../media/mediaWatch.ts';
+import { AudioFirst } from '../media/audioFirst.ts';
+import type { LineStep } from '../media/lineSteps.ts';
 import type { NetworkQuality } from '../media/networkQuality.ts';
 import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
@@ -49,6 +51,8 @@ export interface CallRoomOptions {
   /** the XMPP room of the current call (chat goes there) */
   room(): string | null;
   videoConstraints?: MediaTrackConstraints | undefined;
+  /** our line's step changed (status.lineStep): the engine tells the room through its presence */
+  lineStepChanged?: () => void;
 }
 
 export interface FeedHooks {
@@ -109,6 +113,8 @@ export class CallRoom {
   #media: MediaTransport | null = null;
   /** the connect step of a transport whose health is followed (its final failure reads MEDIA_SERVER_DOWN) */
   readonly #connects = new WeakMap<MediaTransport, () => Promise<void>>();
+  /** the current transport's line steps (media/audioFirst.ts) */
+  #audioFirst: AudioFirst | null = null;
   /** the hold's media teardown, which a resume waits for */
   holding: Promise<void> = Promise.resolve();
   /** chat sent and not yet echoed by the room, sent again at the next join (room/chatOutbox.ts) */
@@ -167,6 +173,11 @@ export class CallRoom {
         onIceFailed: (handle) => health.onIceFailed?.(handle, media),
       });
       this.#connects.set(media, connect);
+      const audioFirst = (this.#audioFirst = new AudioFirst({
+        publisher: () => media.peerConnections().publisher,
+        ...(media.receiveVideo ? { receiveVideo: (on: boolean) => media.receiveVideo!(on) } : {}),
+        changed: (step) => current() && this.#lineStep(step),
+      }));
       watchMedia({
         media,
         clock: this.ports.clock,
@@ -175,9 +186,20 @@ export class CallRoom {
         expectsMedia: () => this.#othersHaveOpenMicrophones() || this.#othersHaveOpenCameras(),
         quality: (quality) => health.quality?.(quality),
         stalled: peerStalled,
+        // only a call that sends video has a step to take (a voice call's audio is all it sends)
+        line: (reading) => {
+          if (this.#options.read().localStream?.getVideoTracks().length) audioFirst.read(reading);
+        },
       });
     }
     return media;
+  }
+
+  /** Our line's step (docs/protocol.md "Line steps"): shown, and told to the others through our presence. */
+  #lineStep(step: LineStep): void {
+    if (this.#options.read().status.lineStep === step) return;
+    this.#setStatus((s) => ({ ...s, lineStep: step }));
+    this.#options.lineStepChanged?.();
   }
 
   /** Someone else in the call has its microphone open (its muted state comes from its room presence). */
@@ -266,6 +288,8 @@ export class CallRoom {
   /** Mutes our microphone or camera (the engine tells the room through its presence). */
   setMuted(kind: 'audio' | 'video', muted: boolean): void {
     void this.#media?.setMuted(kind, muted).catch(() => undefined);
+    // the camera turned on by hand overrides the line's pause until the line steps again
+    if (kind === 'video' && !muted) this.#audioFirst?.manual();
     this.#options.write({ muted: { ...this.#options.read().muted, [kind]: muted } });
   }
 
@@ -274,7 +298,12 @@ export class CallRoom {
     const jid = presence.jid ? presence.jid.split('/')[0]! : presence.nick;
     const audio = presence.available && !!presence.lobby?.audioMuted;
     const video = presence.available && !!presence.lobby?.videoMuted;
-    this.#setStatus((s) => mutedChanged(mutedChanged(s, jid, 'audio', audio), jid, 'video', video));
+    const step = presence.available ? presence.lobby?.lineStep : undefined;
+    this.#setStatus((s) => {
+      const weakLineJIDs = s.weakLineJIDs.filter((w) => w.jid !== jid);
+      if (step === 'reduced' || step === 'audioOnly') weakLineJIDs.push({ jid, step });
+      return { ...mutedChanged(mutedChanged(s, jid, 'audio', audio), jid, 'video', video), weakLineJIDs };
+    });
   }
 
   /**

@@ -39,6 +39,12 @@ export interface CallStatus {
   mainUser: string | null;
   mutedVideoJIDs: string[];
   mutedAudioJIDs: string[];
+  /**
+   * the step our camera is sent at on our line (media/lineSteps.ts, docs/protocol.md "Line steps"), and the
+   * others' whose line paused their video (`audioOnly`) or made it smaller (`reduced`), from their presence
+   */
+  lineStep: 'full' | 'reduced' | 'audioOnly';
+  weakLineJIDs: { jid: string; step: 'reduced' | 'audioOnly' }[];
   isChatOpen: boolean;
   deviceConfigOpen: boolean;
   deviceConfigChanged: boolean;
@@ -69,6 +75,8 @@ export function initialCallStatus(): CallStatus {
     mainUser: null,
     mutedVideoJIDs: [],
     mutedAudioJIDs: [],
+    lineStep: 'full',
+    weakLineJIDs: [],
     isChatOpen: false,
     deviceConfigOpen: false,
     deviceConfigChanged: false,
@@ -120,6 +128,7 @@ export function peerPaused(state: CallStatus): CallStatus {
     peers: [],
     mutedAudioJIDs: [],
     mutedVideoJIDs: [],
+    weakLineJIDs: [],
     mainUser: null,
     streamsReady: { ...state.streamsReady, remote: false },
   };

@@ -44,6 +44,7 @@ export function lobbyStanzas(_client: XMPP.Agent, stanzas: XMPP.JXT.Registry): v
         callType: attribute('callType'),
         audioMuted: booleanAttribute('audioMuted'),
         videoMuted: booleanAttribute('videoMuted'),
+        lineStep: attribute('lineStep'),
         name: attribute('name'),
         profileImageUrl: attribute('profileImageUrl'),
         pageChanges: booleanAttribute('pageChanges'),

@@ -499,15 +499,19 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
   subscriptionGate: Promise<void> | null = null;
   /** whether the others' audio reaches us (a test stops it: their network is cut) */
   receiving = true;
+  /** the share of the others' packets lost on the way to us, % (a test makes our line lossy) */
+  lossPercent = 0;
   #audioPackets = 0;
+  #audioLost = 0;
   /** the subscriber's statistics as getStats() gives them: 50 audio packets more per poll while receiving */
   readonly #subscriberPc = {
     localDescription: { sdp: 'v=0 subscriber-local' },
     remoteDescription: { sdp: 'v=0 subscriber-remote' },
     getStats: () => {
       if (this.receiving) this.#audioPackets += 50;
+      if (this.receiving) this.#audioLost += Math.round((50 * this.lossPercent) / (100 - this.lossPercent));
       return Promise.resolve(
-        new Map([['in-a', { id: 'in-a', type: 'inbound-rtp', kind: 'audio', packetsReceived: this.#audioPackets, packetsLost: 0, jitter: 0.004 }]]),
+        new Map([['in-a', { id: 'in-a', type: 'inbound-rtp', kind: 'audio', packetsReceived: this.#audioPackets, packetsLost: this.#audioLost, jitter: 0.004 }]]),
       );
     },
   };

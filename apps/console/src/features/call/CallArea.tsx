@@ -12,6 +12,7 @@ import { useAgentActions } from '../../state/agentActions.ts';
 import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
+import { LineNotice } from './LineNotice.tsx';
 import { MediaNotice } from './MediaNotice.tsx';
 import { VideoTile, IconButton, Avatar, Spinner, useElapsed, ScreenTile, SelfView, NetworkQuality, stageStyles as stage } from '@lobby/ui';
 import { ChatPanel } from '../chat/ChatPanel.tsx';
@@ -185,6 +186,7 @@ export function CallArea() {
         </span>
       </div>
       <MediaNotice />
+      <LineNotice />
       <div className={styles.stage}>
         {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('ui:call.sharedScreen')} /> : null}
         {video ? (

@@ -1,4 +1,5 @@
 import { useTranslation } from '../../i18n/index.ts';
+import { LineNotice } from '../call/LineNotice.tsx';
 import { MediaNotice } from '../call/MediaNotice.tsx';
 import MicOff from 'lucide-react/icons/mic-off';
 import Headset from 'lucide-react/icons/headset';
@@ -67,6 +68,7 @@ export function OngoingScreen() {
   return (
     <section className={styles.call} data-screen="ongoing" data-on-hold={onHold} data-call-kind={video ? 'video' : 'voice'} data-side-panel={chatOpen || deviceConfigOpen} aria-label={video ? t('ui:call.videoCall') : t('ui:call.voiceCall')}>
       <MediaNotice />
+      <LineNotice />
       {video ? (
         <div className={styles.stage} data-zoomed={!!zoomedScreen}>
           {zoomedScreen ? <ScreenTile className={stage.remote} screen={zoomedScreen} label={t('ui:call.sharedScreen')} /> : null}

@@ -83,6 +83,9 @@ export function createJanusVideoroomAdmin(httpUrl: string, adminKey: string, tok
         // at most 10 publishers (docs/protocol.md "Constants")
         publishers: 10,
         videoorient_ext: false,
+        // sound first (docs/protocol.md "Line steps"): Opus's in-band FEC negotiated (useinbandfec=1), so a
+        // lost audio packet is rebuilt from the next one; no DTX (the stall watch counts on a packet each 20 ms)
+        opus_fec: true,
         ...(spec.webview ? { videocodec: 'h264', h264_profile: '42e01f' } : {}),
         // recording: decided and started by the server (enable_recording), never by a participant
         record: false,

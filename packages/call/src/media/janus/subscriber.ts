@@ -223,6 +223,22 @@ export class JanusSubscriber {
     this.#o.tell('publisherLeft', { feedId, display: feed.display });
   }
 
+  /**
+   * The others' video to us on or off (audioFirst.ts: our line at `audioOnly`): Janus stops forwarding
+   * each video stream of the subscription (`configure` with `send`), their audio goes on.
+   */
+  async receiveVideo(on: boolean): Promise<void> {
+    const handle = this.#handle;
+    const pc = handle?.webrtcStuff?.pc;
+    if (!handle || !pc) return;
+    const mids = pc
+      .getTransceivers()
+      .filter((t) => t.receiver.track.kind === 'video' && t.mid !== null && this.#midToFeed.has(t.mid))
+      .map((t) => t.mid!);
+    if (!mids.length) return;
+    await this.#o.connection.request(handle, { request: 'configure', streams: mids.map((mid) => ({ mid, send: on })) });
+  }
+
   /** Remote feeds currently received. */
   get remoteFeeds(): RemoteFeed[] {
     return [...this.#feeds.entries()]

@@ -1,0 +1,41 @@
+/**
+ * Sound first in both engines (docs/protocol.md "Line steps"), on the fake world: the guest's line turns
+ * lossy, its step goes to audioOnly, and the agent learns it through the guest's room presence; the line
+ * recovers, the guest steps up and the agent's list empties of the pause.
+ */
+import { describe, expect, it } from 'vitest';
+import { FakeWorld, settle, type FakeMedia } from './helpers/fakes.ts';
+import { inCall } from './helpers/participants.ts';
+import { POLL_MS } from '../src/media/mediaWatch.ts';
+import { UP_WAIT_MS } from '../src/media/lineSteps.ts';
+
+describe('line steps in the engines', () => {
+  it('when the guest\'s line loses 20 %, then the guest goes audioOnly and the agent is told; when it recovers, the guest steps up', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1, callId } = await inCall(world);
+    const [guestMedia] = world.media.members(callId) as [FakeMedia, FakeMedia];
+    const tick = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        world.clock.advance(POLL_MS);
+        await settle();
+      }
+    };
+    expect(guest.snapshot.localStream?.getVideoTracks().length).toBeGreaterThan(0);
+    await tick(3);
+    expect(guest.snapshot.status.lineStep).toBe('full');
+
+    guestMedia.lossPercent = 20;
+    await tick(3);
+    expect(guest.snapshot.status.lineStep).toBe('audioOnly');
+    expect(agent1.agent.snapshot.status.weakLineJIDs.map((w) => w.step)).toEqual(['audioOnly']);
+
+    guestMedia.lossPercent = 0;
+    await tick(UP_WAIT_MS / POLL_MS + 2);
+    expect(guest.snapshot.status.lineStep).toBe('reduced');
+    expect(agent1.agent.snapshot.status.weakLineJIDs.map((w) => w.step)).toEqual(['reduced']);
+    // no rate is measured on the fakes: a good reading takes it to full
+    await tick(UP_WAIT_MS / POLL_MS + 2);
+    expect(guest.snapshot.status.lineStep).toBe('full');
+    expect(agent1.agent.snapshot.status.weakLineJIDs).toEqual([]);
+  });
+});
