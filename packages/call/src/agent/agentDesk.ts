@@ -94,6 +94,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       write: (patch) => this.#set(patch),
       signalling: () => this.#xmpp,
       videoConstraints: options.videoConstraints,
+      lineSteps: options.lineSteps,
       lineStepChanged: () => {
         const active = this.#snapshot.activeCall;
         if (active) this.#sendMuteState(active.room);

@@ -75,6 +75,11 @@ export interface AgentDeskOptions {
   xmppWsUrl: string;
   janusServers: string[];
   videoConstraints?: MediaTrackConstraints;
+  /**
+   * Sound first on a weak line (docs/protocol.md "Line steps"): off until its journey on the shaped line
+   * passes (a step back up from audioOnly still costs about a second of audio)
+   */
+  lineSteps?: boolean;
   /** the console user's company (uploads) */
   companyId?: number;
   /** signalling, media transport, devices, clock and page (src/room/ports.ts); the real ones by default */

@@ -97,6 +97,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       write: (patch) => this.#set(patch),
       signalling: () => this.#xmpp,
       videoConstraints: options.videoConstraints,
+      lineSteps: options.lineSteps,
       lineStepChanged: () => {
         if (this.#snapshot.phase === 'ongoing') this.#presence.announce();
       },

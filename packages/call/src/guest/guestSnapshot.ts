@@ -69,6 +69,11 @@ export interface GuestCallOptions {
   recordCalls?: boolean;
   webview?: boolean;
   /**
+   * Sound first on a weak line (docs/protocol.md "Line steps"): off until its journey on the shaped line
+   * passes (a step back up from audioOnly still costs about a second of audio)
+   */
+  lineSteps?: boolean;
+  /**
    * An appointment call (/appointment/{reference}): give the reference; prepare() looks the appointment up
    * (GET /api/appointment/{reference}) and fills the id and the agent's lowercase username when missing.
    */

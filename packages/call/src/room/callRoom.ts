@@ -53,6 +53,8 @@ export interface CallRoomOptions {
   videoConstraints?: MediaTrackConstraints | undefined;
   /** our line's step changed (status.lineStep): the engine tells the room through its presence */
   lineStepChanged?: () => void;
+  /** sound first on a weak line (media/audioFirst.ts); off by default (docs/protocol.md "Line steps") */
+  lineSteps?: boolean | undefined;
 }
 
 export interface FeedHooks {
@@ -173,11 +175,13 @@ export class CallRoom {
         onIceFailed: (handle) => health.onIceFailed?.(handle, media),
       });
       this.#connects.set(media, connect);
-      const audioFirst = (this.#audioFirst = new AudioFirst({
-        publisher: () => media.peerConnections().publisher,
-        ...(media.receiveVideo ? { receiveVideo: (on: boolean) => media.receiveVideo!(on) } : {}),
-        changed: (step) => current() && this.#lineStep(step),
-      }));
+      const audioFirst = (this.#audioFirst = this.#options.lineSteps
+        ? new AudioFirst({
+            publisher: () => media.peerConnections().publisher,
+            ...(media.receiveVideo ? { receiveVideo: (on: boolean) => media.receiveVideo!(on) } : {}),
+            changed: (step) => current() && this.#lineStep(step),
+          })
+        : null);
       watchMedia({
         media,
         clock: this.ports.clock,
@@ -188,7 +192,7 @@ export class CallRoom {
         stalled: peerStalled,
         // only a call that sends video has a step to take (a voice call's audio is all it sends)
         line: (reading) => {
-          if (this.#options.read().localStream?.getVideoTracks().length) audioFirst.read(reading);
+          if (this.#options.read().localStream?.getVideoTracks().length) audioFirst?.read(reading);
         },
       });
     }

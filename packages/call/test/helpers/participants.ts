@@ -7,7 +7,7 @@ export async function guestReady(world: FakeWorld, extra: Partial<GuestCallOptio
   const ports = world.ports();
   const api = createFakeGuestApi('guest1');
   if (world.xmpp.jingle) api.mediaGrant = () => Promise.resolve({ method: 'p2p' });
-  const guest = new GuestCall({ api, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports, ...extra });
+  const guest = new GuestCall({ api, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports, lineSteps: true, ...extra });
   await guest.prepare('guest-id-1');
   await settle();
   return { guest, api, ports };
@@ -27,7 +27,7 @@ export async function agentOnline(world: FakeWorld, name: string) {
   const api = createFakeConsoleApi(jid);
   if (world.xmpp.jingle) api.mediaGrant = () => Promise.resolve({ method: 'p2p' });
   const ports = world.ports();
-  const agent = new AgentDesk({ api, displayName: name, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports });
+  const agent = new AgentDesk({ api, displayName: name, companyId: 1, xmppWsUrl: 'ws://xmpp.test', janusServers: ['ws://janus.test'], ports, lineSteps: true });
   await agent.start();
   await settle();
   return { agent, api, ports, jid };
