@@ -1,0 +1,172 @@
+/**
+ * nginx in front of two Janus gates (LOBBY_JANUS_GATES=2, scripts/lib/gates.sh) and its retry policy
+ * (docs/operations.md "Several Janus gates"): websockets to /janus and requests to /janus-http go to both
+ * gates; when a gate refuses connections (killed), a websocket, a long poll and a POST all go to the other;
+ * a POST a gate read and then died with is never sent to the other (no Janus request sent twice). Two
+ * stand-ins play the gates.
+ */
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from './freePort.ts';
+import { type Front, startFront } from './nginxFront.ts';
+
+/** A stand-in gate: answers with its name (a websocket upgrade with 101), or cuts the connection once it read a request (`cut`). */
+class Gate {
+  cut = false;
+  /** requests it read, as `METHOD path` */
+  seen: string[] = [];
+  private server: http.Server | undefined;
+  private sockets = new Set<Duplex>();
+  readonly name: string;
+  readonly port: number;
+  constructor(name: string, port: number) {
+    this.name = name;
+    this.port = port;
+  }
+  async listen(): Promise<void> {
+    if (this.server) return;
+    this.server = http.createServer((req, res) => {
+      this.seen.push(`${req.method} ${req.url}`);
+      req.resume();
+      req.on('end', () => {
+        if (this.cut) return req.socket.destroy();
+        res.setHeader('x-lobby-gate', this.name);
+        res.end(this.name);
+      });
+    });
+    this.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex) => {
+      this.seen.push(`UPGRADE ${req.url}`);
+      this.sockets.add(socket);
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nx-lobby-gate: ${this.name}\r\n\r\n`);
+    });
+    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
+  }
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
+
+/** Two loopback ports 1000 apart (gate i's port is JANUS_GATE_PORT + 1000·(i-1)), both free now. */
+async function gatePorts(): Promise<[number, number]> {
+  for (let i = 0; i < 20; i++) {
+    const first = await freePort();
+    if (first + 1000 > 65535) continue;
+    const probe = http.createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(first + 1000, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return [first, first + 1000];
+  }
+  throw new Error('no two free ports 1000 apart');
+}
+
+/** A request through nginx: the gate that answered it (its header), or nginx's own status. */
+function request(port: number, method: 'GET' | 'POST', path: string): Promise<{ status: number; gate: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, agent: false, headers: method === 'POST' ? { 'content-type': 'application/json' } : {} }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, gate: res.headers['x-lobby-gate'] as string | undefined }));
+    });
+    req.on('error', reject);
+    req.end(method === 'POST' ? '{"janus":"keepalive"}' : undefined);
+  });
+}
+
+/** A websocket handshake to /janus through nginx: the gate that switched protocols, or nginx's status. */
+function upgrade(port: number): Promise<{ status: number; gate: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      path: '/janus',
+      agent: false,
+      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Protocol': 'janus-protocol' },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, gate: res.headers['x-lobby-gate'] as string | undefined });
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, gate: undefined });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('nginx over two Janus gates (LOBBY_JANUS_GATES=2)', () => {
+  let front: Front | undefined;
+  let one: Gate;
+  let two: Gate;
+  const httpPort = () => front?.http ?? 0;
+
+  beforeAll(async () => {
+    const ports = await gatePorts();
+    one = new Gate('1', ports[0]);
+    two = new Gate('2', ports[1]);
+  });
+  // a fresh nginx per test: a gate that failed stays out of the rotation for fail_timeout (10 s)
+  beforeEach(async () => {
+    await one.listen();
+    await two.listen();
+    front = await startFront('0', await freePort(), { LOBBY_JANUS_GATES: '2', JANUS_GATE_PORT: String(one.port) });
+  }, 60_000);
+  afterEach(async () => {
+    await front?.stop();
+    front = undefined;
+    for (const gate of [one, two]) {
+      await gate.close();
+      gate.cut = false;
+      gate.seen = [];
+    }
+  });
+
+  it('when browsers open websockets and long polls, then both gates take them in turn', async () => {
+    const answered = new Set<string | undefined>();
+    for (let i = 0; i < 4; i++) answered.add((await upgrade(httpPort())).gate);
+    for (let i = 0; i < 4; i++) answered.add((await request(httpPort(), 'GET', `/janus-http/${i + 1}?token=t`)).gate);
+    expect(answered).toEqual(new Set(['1', '2']));
+  }, 30_000);
+
+  it('when a gate refuses connections (killed), then websockets, long polls and POSTs all go to the other', async () => {
+    await one.close();
+    for (let i = 0; i < 3; i++) {
+      expect(await upgrade(httpPort())).toEqual({ status: 101, gate: '2' });
+      expect(await request(httpPort(), 'GET', '/janus-http/1?token=t')).toEqual({ status: 200, gate: '2' });
+      expect(await request(httpPort(), 'POST', '/janus-http/1')).toEqual({ status: 200, gate: '2' });
+    }
+  }, 30_000);
+
+  it('when a gate dies with a POST already sent to it, then nginx answers 502 and never sends that POST to the other gate', async () => {
+    one.cut = true;
+    two.cut = true;
+    const post = await request(httpPort(), 'POST', '/janus-http/1/2');
+    expect(post.status).toBe(502);
+    expect([...one.seen, ...two.seen]).toEqual(['POST /janus-http/1/2']);
+  }, 30_000);
+});
+
+describe('nginx over one Janus gate (the default)', () => {
+  it('when LOBBY_JANUS_GATES is not set, then the upstream is the one gate on JANUS_GATE_PORT', async () => {
+    const port = await freePort();
+    const gate = new Gate('1', port);
+    await gate.listen();
+    const front = await startFront('0', await freePort(), { JANUS_GATE_PORT: String(port) });
+    try {
+      expect(await upgrade(front.http)).toEqual({ status: 101, gate: '1' });
+      expect(await request(front.http, 'GET', '/janus-http/1?token=t')).toEqual({ status: 200, gate: '1' });
+    } finally {
+      await front.stop();
+      await gate.close();
+    }
+  }, 30_000);
+});
