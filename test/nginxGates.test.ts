@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from './freePort.ts';
 import { type Front, startFront } from './nginxFront.ts';
+import { portsApart } from './portsApart.ts';
 
 /** A stand-in gate: answers with its name (a websocket upgrade with 101), or cuts the connection once it read a request (`cut`). */
 class Gate {
@@ -51,21 +52,6 @@ class Gate {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
   }
-}
-
-/** Two loopback ports 1000 apart (gate i's port is JANUS_GATE_PORT + 1000·(i-1)), both free now. */
-async function gatePorts(): Promise<[number, number]> {
-  for (let i = 0; i < 20; i++) {
-    const first = await freePort();
-    if (first + 1000 > 65535) continue;
-    const probe = http.createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      probe.once('error', () => resolve(false));
-      probe.listen(first + 1000, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return [first, first + 1000];
-  }
-  throw new Error('no two free ports 1000 apart');
 }
 
 /** A request through nginx: the gate that answered it (its header), or nginx's own status. */
@@ -110,7 +96,7 @@ describe('nginx over two Janus gates (LOBBY_JANUS_GATES=2)', () => {
   const httpPort = () => front?.http ?? 0;
 
   beforeAll(async () => {
-    const ports = await gatePorts();
+    const ports = await portsApart();
     one = new Gate('1', ports[0]);
     two = new Gate('2', ports[1]);
   });

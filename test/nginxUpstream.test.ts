@@ -7,8 +7,8 @@
  */
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from './freePort.ts';
 import { type Front, startFront } from './nginxFront.ts';
+import { portsApart } from './portsApart.ts';
 
 type Mode = 'ok' | 'busy' | 'cut';
 
@@ -47,21 +47,6 @@ class Instance {
   }
 }
 
-/** Two loopback ports 1000 apart (an instance's port is LOBBY_API_PORT + 1000·(i-1)), both free now. */
-async function instancePorts(): Promise<[number, number]> {
-  for (let i = 0; i < 20; i++) {
-    const first = await freePort();
-    if (first + 1000 > 65535) continue;
-    const probe = http.createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      probe.once('error', () => resolve(false));
-      probe.listen(first + 1000, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return [first, first + 1000];
-  }
-  throw new Error('no two free ports 1000 apart');
-}
-
 function request(port: number, method: 'GET' | 'POST', path = '/api/thing'): Promise<{ status: number; instance: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, agent: false, headers: method === 'POST' ? { 'content-type': 'application/json' } : {} }, (res) => {
@@ -81,7 +66,7 @@ describe('nginx over two Lobby server instances (LOBBY_INSTANCES=2)', () => {
   const httpPort = () => front?.http ?? 0;
 
   beforeAll(async () => {
-    ports = await instancePorts();
+    ports = await portsApart();
     one = new Instance('1', ports[0]);
     two = new Instance('2', ports[1]);
   });
