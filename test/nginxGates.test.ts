@@ -66,8 +66,11 @@ function request(port: number, method: 'GET' | 'POST', path: string): Promise<{ 
   });
 }
 
-/** A websocket handshake to /janus through nginx: the gate that switched protocols, or nginx's status. */
-function upgrade(port: number): Promise<{ status: number; gate: string | undefined }> {
+/** Websockets a test keeps open (a call's), ended after each test. */
+const open = new Set<Duplex>();
+
+/** A websocket handshake to /janus through nginx: the gate that switched protocols, or nginx's status; `keep` leaves the websocket open. */
+function upgrade(port: number, keep = false): Promise<{ status: number; gate: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: '127.0.0.1',
@@ -77,7 +80,8 @@ function upgrade(port: number): Promise<{ status: number; gate: string | undefin
       headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Protocol': 'janus-protocol' },
     });
     req.on('upgrade', (res, socket) => {
-      socket.destroy();
+      if (keep) open.add(socket);
+      else socket.destroy();
       resolve({ status: res.statusCode ?? 0, gate: res.headers['x-lobby-gate'] as string | undefined });
     });
     req.on('response', (res) => {
@@ -100,13 +104,15 @@ describe('nginx over two Janus gates (LOBBY_JANUS_GATES=2)', () => {
     one = new Gate('1', ports[0]);
     two = new Gate('2', ports[1]);
   });
-  // a fresh nginx per test: a gate that failed stays out of the rotation for fail_timeout (10 s)
+  // a fresh nginx per test
   beforeEach(async () => {
     await one.listen();
     await two.listen();
     front = await startFront('0', await freePort(), { LOBBY_JANUS_GATES: '2', JANUS_GATE_PORT: String(one.port) });
   }, 60_000);
   afterEach(async () => {
+    for (const socket of open) socket.destroy();
+    open.clear();
     await front?.stop();
     front = undefined;
     for (const gate of [one, two]) {
@@ -131,6 +137,19 @@ describe('nginx over two Janus gates (LOBBY_JANUS_GATES=2)', () => {
       expect(await request(httpPort(), 'POST', '/janus-http/1')).toEqual({ status: 200, gate: '2' });
     }
   }, 30_000);
+
+  it('when a gate came back while calls held their websockets, and then the other gate dies, then new websockets reach the gate that came back', async () => {
+    // gate 2 down while calls start: their websockets are on gate 1 (nginx tried gate 2 for some)
+    await two.close();
+    for (let i = 0; i < 3; i++) expect(await upgrade(httpPort(), true)).toEqual({ status: 101, gate: '1' });
+    // gate 2 back; later calls (past any fail_timeout nginx could have) hold websockets on both
+    await two.listen();
+    await new Promise((r) => setTimeout(r, 10_500));
+    for (let i = 0; i < 3; i++) expect((await upgrade(httpPort(), true)).status).toBe(101);
+    // gate 1 dies: every reconnection reaches gate 2 (a gate held out "on probation" by a websocket would be no live upstream)
+    await one.close();
+    for (let i = 0; i < 3; i++) expect(await upgrade(httpPort())).toEqual({ status: 101, gate: '2' });
+  }, 40_000);
 
   it('when a gate dies with a POST already sent to it, then nginx answers 502 and never sends that POST to the other gate', async () => {
     one.cut = true;

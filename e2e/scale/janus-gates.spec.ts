@@ -27,9 +27,6 @@ async function websocketsOn(i: 1 | 2): Promise<number> {
   return health?.websockets ?? 0;
 }
 
-/** nginx leaves a gate that refused a connection out of its upstream for fail_timeout (scripts/lib/gates.sh). */
-const FAIL_TIMEOUT_MS = 10_000;
-
 test.afterEach(async () => {
   // a gate a journey killed runs again (start_gate starts every gate that is not running)
   await startServer('gate');
@@ -41,12 +38,10 @@ test('when one of two gates is killed mid-call, then the media never stops at ei
   const guest = await launchParticipant('guest-gate-killed', { baseURL: door(1), viewport: { width: 1024, height: 768 } });
   try {
     const seen = [watchErrors(agent.page, 'agent'), watchErrors(guest.page, 'guest')];
-    // arrange: gate 2 down while the call is set up, so both browsers' websockets are on gate 1; then
-    // gate 2 back, and nginx's fail_timeout over so that it takes connections again
+    // arrange: gate 2 down while the call is set up, so both browsers' websockets are on gate 1; then gate 2 back
     await stackScript('lobby_kill gate-2');
     const { callId } = await guestCallsAndAgentAnswers(agent, guest);
     await stackScript('start_gate');
-    await new Promise((r) => setTimeout(r, FAIL_TIMEOUT_MS + 1000));
     const before = { gate1: await websocketsOn(1), gate2: await websocketsOn(2) };
     expect(before.gate1, "the call's websockets (guest and agent) on gate 1").toBeGreaterThanOrEqual(2);
     expect(before.gate2, 'no websocket on gate 2 yet').toBe(0);
@@ -58,7 +53,8 @@ test('when one of two gates is killed mid-call, then the media never stops at ei
       await killServer('gate');
       await expect.poll(() => websocketsOn(2), { timeout: 30_000, message: "the call's websockets again, on gate 2" }).toBeGreaterThanOrEqual(before.gate1);
       claimedMs = Date.now() - killedAt;
-      await new Promise((r) => setTimeout(r, 3000));
+      // sampled on for 3 s after the claims, and 12 s from the kill in all (a loaded machine samples slowly)
+      await new Promise((r) => setTimeout(r, Math.max(3000, 12_000 - claimedMs)));
     });
     const numbers = { longestStall: frames.longestStall, longestAudioStall: frames.longestAudioStall, samples: frames.samples, websocketsOnGate2Ms: claimedMs };
     console.log(`gate 1 killed mid-call: ${JSON.stringify(numbers)}`);

@@ -29,13 +29,16 @@ lobby_gate_names() {
   for ((i = 1; i <= LOBBY_JANUS_GATES; i++)); do lobby_gate_name "$i"; done
 }
 
-# NGINX_GATE_SERVERS: every gate, for nginx's upstream lobby_janus_gate (infra/nginx/nginx.conf.tmpl).
-# max_fails=1 fail_timeout=10s: a gate that refused a connection (killed, restarting) is left out for 10 s,
-# and the connection goes to the next gate (proxy_next_upstream error); the zone shares that among workers.
+# NGINX_GATE_SERVERS: every gate, for nginx's upstream lobby_janus_gate (infra/nginx/nginx.conf.tmpl). A
+# connection a gate refuses (killed, restarting) goes to the next gate (proxy_next_upstream error).
+# max_fails=0: a gate is never left out. nginx lets a gate it left out back in by one connection, and
+# holds it out for everyone else until that connection ends, which for a websocket is the whole call: a
+# gate that came back would still be out when the other dies (no live upstream). A refused connect on
+# loopback costs nothing.
 lobby_nginx_gate_servers() {
   local i lines=
   for ((i = 1; i <= LOBBY_JANUS_GATES; i++)); do
-    lines+="    server 127.0.0.1:$(lobby_gate_port "$i") max_fails=1 fail_timeout=10s;"$'\n'
+    lines+="    server 127.0.0.1:$(lobby_gate_port "$i") max_fails=0;"$'\n'
   done
   NGINX_GATE_SERVERS=${lines%$'\n'}
   export NGINX_GATE_SERVERS
