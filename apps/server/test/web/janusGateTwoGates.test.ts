@@ -4,16 +4,14 @@
  * Janus's admin API tells that the session's handles are the token's (docs/protocol.md "Session reclaim"):
  * the token proves it, not the memory of the gate that made it. Two real gates in front of one fake Janus.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import type { JanusSessions, SessionHandle } from '../../src/services/media/janusSessions.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
 import type { App } from '../../src/typebox.ts';
 import { registerJanusGate } from '../../src/web/janusGate.ts';
+import { fakeJanus } from '../helpers/fakeJanus.ts';
 import { gateSocket } from '../helpers/gateSocket.ts';
 
 const ROOM = 'gab--Room';
@@ -21,38 +19,22 @@ const tokens = createJanusTokens('test-secret-test-secret');
 const guestToken = tokens.mint(ROOM, 3600, { role: 'guest', username: 'gab' }).token;
 const otherGuestToken = tokens.mint(ROOM, 3600, { role: 'guest', username: 'gzz' }).token;
 
-/** A fake Janus: websocket and HTTP APIs; `create` makes a session, `claim` answers its session, the rest is acked. */
-async function fakeJanus() {
+/** A fake Janus: `create` makes a session, `claim` answers its session, the rest is acked. */
+function startJanus() {
   let ids = 5000;
-  const answer = (m: Record<string, unknown> | null) =>
-    JSON.stringify(
+  return fakeJanus(
+    (m) =>
       m?.janus === 'create'
         ? { janus: 'success', transaction: m.transaction, data: { id: ++ids } }
         : m?.janus === 'claim'
           ? { janus: 'success', transaction: m.transaction, session_id: m.session_id }
           : { janus: 'ack', transaction: m?.transaction, session_id: m?.session_id },
-    );
-  const ws = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: () => 'janus-protocol' });
-  ws.on('connection', (s) => s.on('message', (data: Buffer) => s.send(answer(JSON.parse(data.toString()) as Record<string, unknown>))));
-  await new Promise((r) => ws.once('listening', r));
-  const http: Server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      res.end(req.method === 'GET' ? JSON.stringify([{ janus: 'keepalive' }]) : answer(JSON.parse(text) as Record<string, unknown>));
-    });
-  });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  return {
-    wsUrl: `ws://127.0.0.1:${(ws.address() as AddressInfo).port}`,
-    httpUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}/janus`,
-    close: () => (ws.close(), http.close()),
-  };
+    [{ janus: 'keepalive' }],
+  );
 }
 
 describe('two gates in front of one Janus', () => {
-  let janus: Awaited<ReturnType<typeof fakeJanus>>;
+  let janus: Awaited<ReturnType<typeof startJanus>>;
   const gates: App[] = [];
   const ports: number[] = [];
   /** Janus's admin API: every session has one handle in the room, attached with the guest's token */
@@ -62,7 +44,7 @@ describe('two gates in front of one Janus', () => {
   };
 
   beforeAll(async () => {
-    janus = await fakeJanus();
+    janus = await startJanus();
     const config = { janusWsUrl: janus.wsUrl, janusHttpUrl: janus.httpUrl } as Config;
     const rooms = { secretOf: () => Promise.resolve('room-secret'), recordArmed: () => Promise.resolve(false), startRecording: () => Promise.resolve() };
     for (let i = 0; i < 2; i++) {
