@@ -11,48 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from './freePort.ts';
 import { type Front, startFront } from './nginxFront.ts';
 import { portsApart } from './portsApart.ts';
-
-/** A stand-in gate: answers with its name (a websocket upgrade with 101), or cuts the connection once it read a request (`cut`). */
-class Gate {
-  cut = false;
-  /** requests it read, as `METHOD path` */
-  seen: string[] = [];
-  private server: http.Server | undefined;
-  private sockets = new Set<Duplex>();
-  readonly name: string;
-  readonly port: number;
-  constructor(name: string, port: number) {
-    this.name = name;
-    this.port = port;
-  }
-  async listen(): Promise<void> {
-    if (this.server) return;
-    this.server = http.createServer((req, res) => {
-      this.seen.push(`${req.method} ${req.url}`);
-      req.resume();
-      req.on('end', () => {
-        if (this.cut) return req.socket.destroy();
-        res.setHeader('x-lobby-gate', this.name);
-        res.end(this.name);
-      });
-    });
-    this.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex) => {
-      this.seen.push(`UPGRADE ${req.url}`);
-      this.sockets.add(socket);
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nx-lobby-gate: ${this.name}\r\n\r\n`);
-    });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
-  }
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  }
-}
+import { StandIn } from './standIn.ts';
 
 /** A request through nginx: the gate that answered it (its header), or nginx's own status. */
 function request(port: number, method: 'GET' | 'POST', path: string): Promise<{ status: number; gate: string | undefined }> {
@@ -95,14 +54,14 @@ function upgrade(port: number, keep = false): Promise<{ status: number; gate: st
 
 describe('nginx over two Janus gates (LOBBY_JANUS_GATES=2)', () => {
   let front: Front | undefined;
-  let one: Gate;
-  let two: Gate;
+  let one: StandIn;
+  let two: StandIn;
   const httpPort = () => front?.http ?? 0;
 
   beforeAll(async () => {
     const ports = await portsApart();
-    one = new Gate('1', ports[0]);
-    two = new Gate('2', ports[1]);
+    one = new StandIn('x-lobby-gate', '1', ports[0]);
+    two = new StandIn('x-lobby-gate', '2', ports[1]);
   });
   // a fresh nginx per test
   beforeEach(async () => {
@@ -117,7 +76,7 @@ describe('nginx over two Janus gates (LOBBY_JANUS_GATES=2)', () => {
     front = undefined;
     for (const gate of [one, two]) {
       await gate.close();
-      gate.cut = false;
+      gate.mode = 'ok';
       gate.seen = [];
     }
   });
@@ -152,8 +111,8 @@ describe('nginx over two Janus gates (LOBBY_JANUS_GATES=2)', () => {
   }, 40_000);
 
   it('when a gate dies with a POST already sent to it, then nginx answers 502 and never sends that POST to the other gate', async () => {
-    one.cut = true;
-    two.cut = true;
+    one.mode = 'cut';
+    two.mode = 'cut';
     const post = await request(httpPort(), 'POST', '/janus-http/1/2');
     expect(post.status).toBe(502);
     expect([...one.seen, ...two.seen]).toEqual(['POST /janus-http/1/2']);
@@ -163,7 +122,7 @@ describe('nginx over two Janus gates (LOBBY_JANUS_GATES=2)', () => {
 describe('nginx over one Janus gate (the default)', () => {
   it('when LOBBY_JANUS_GATES is not set, then the upstream is the one gate on JANUS_GATE_PORT', async () => {
     const port = await freePort();
-    const gate = new Gate('1', port);
+    const gate = new StandIn('x-lobby-gate', '1', port);
     await gate.listen();
     const front = await startFront('0', await freePort(), { JANUS_GATE_PORT: String(port) });
     try {
