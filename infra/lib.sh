@@ -7,6 +7,9 @@ lobby_infra_dir=${lobby_infra_dir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # the Lobby server instances behind nginx (LOBBY_INSTANCES)
 # shellcheck source=scripts/lib/instances.sh
 . "$lobby_infra_dir/../scripts/lib/instances.sh"
+# the Janus gates behind nginx's /janus and /janus-http (LOBBY_JANUS_GATES)
+# shellcheck source=scripts/lib/gates.sh
+. "$lobby_infra_dir/../scripts/lib/gates.sh"
 # the ejabberd nodes nginx's XMPP upstreams list (lobby_nginx_xmpp_upstreams)
 # shellcheck source=scripts/lib/ejabberd-cluster.sh
 . "$lobby_infra_dir/../scripts/lib/ejabberd-cluster.sh"
@@ -550,6 +553,7 @@ load_module ${NGINX_BROTLI_MODULES[1]};"
   lobby_mkhome "$LOBBY_ACME_DIR/.well-known/acme-challenge"
   chmod -R a+rX "$LOBBY_ACME_DIR"
   lobby_nginx_upstreams
+  lobby_nginx_gate_servers
   lobby_nginx_xmpp_upstreams
   export NGINX_DIR NGINX_WWW NGINX_USER_LINE NGINX_MODULES NGINX_BROTLI NGINX_NOFILE NGINX_WORKER_CONNECTIONS \
     NGINX_HTTPS_PORT_SUFFIX LOBBY_ACME_DIR LOBBY_HTTPS_REDIRECT

@@ -7,60 +7,9 @@
  */
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from './freePort.ts';
 import { type Front, startFront } from './nginxFront.ts';
-
-type Mode = 'ok' | 'busy' | 'cut';
-
-/** A stand-in instance: answers with its name, or 503 (`busy`), or cuts the connection once it read a request (`cut`). */
-class Instance {
-  mode: Mode = 'ok';
-  /** requests it read, as `METHOD path` */
-  seen: string[] = [];
-  private server: http.Server | undefined;
-  readonly name: string;
-  readonly port: number;
-  constructor(name: string, port: number) {
-    this.name = name;
-    this.port = port;
-  }
-  async listen(): Promise<void> {
-    if (this.server) return;
-    this.server = http.createServer((req, res) => {
-      this.seen.push(`${req.method} ${req.url}`);
-      req.resume();
-      req.on('end', () => {
-        if (this.mode === 'cut') return req.socket.destroy();
-        res.setHeader('x-lobby-instance', this.name);
-        if (this.mode === 'busy') res.statusCode = 503;
-        res.end(this.name);
-      });
-    });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
-  }
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  }
-}
-
-/** Two loopback ports 1000 apart (an instance's port is LOBBY_API_PORT + 1000·(i-1)), both free now. */
-async function instancePorts(): Promise<[number, number]> {
-  for (let i = 0; i < 20; i++) {
-    const first = await freePort();
-    if (first + 1000 > 65535) continue;
-    const probe = http.createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      probe.once('error', () => resolve(false));
-      probe.listen(first + 1000, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return [first, first + 1000];
-  }
-  throw new Error('no two free ports 1000 apart');
-}
+import { portsApart } from './portsApart.ts';
+import { StandIn } from './standIn.ts';
 
 function request(port: number, method: 'GET' | 'POST', path = '/api/thing'): Promise<{ status: number; instance: string | undefined }> {
   return new Promise((resolve, reject) => {
@@ -75,15 +24,15 @@ function request(port: number, method: 'GET' | 'POST', path = '/api/thing'): Pro
 
 describe('nginx over two Lobby server instances (LOBBY_INSTANCES=2)', () => {
   let front: Front | undefined;
-  let one: Instance;
-  let two: Instance;
+  let one: StandIn;
+  let two: StandIn;
   let ports: [number, number];
   const httpPort = () => front?.http ?? 0;
 
   beforeAll(async () => {
-    ports = await instancePorts();
-    one = new Instance('1', ports[0]);
-    two = new Instance('2', ports[1]);
+    ports = await portsApart();
+    one = new StandIn('x-lobby-instance', '1', ports[0]);
+    two = new StandIn('x-lobby-instance', '2', ports[1]);
   });
   // a fresh nginx per test: an instance that failed stays out of the rotation for fail_timeout (10 s)
   beforeEach(async () => {

@@ -108,6 +108,22 @@ describe('the units of several Lobby server instances (docs/operations.md "Scali
     expect(verify.stderr.split('\n').filter((l) => /lobby-server/.test(l) && !/not found|No such file/.test(l))).toEqual([]);
   }, 30_000);
 
+  it('when LOBBY_JANUS_GATES=2, then lobby-janus-gate-2 runs on its own port and number, and lobby.target wants it', () => {
+    const gates = path.join(runDir, 'systemd-gates');
+    bash(`lobby_render_units "${gates}"`, { ...baseEnv, LOBBY_JANUS_GATES: '2' });
+    const text = readFileSync(path.join(gates, 'lobby-janus-gate-2.service'), 'utf8');
+    const envFile = path.join(runDir, 'lobby-janus-gate-2.env');
+    expect(text.match(/^EnvironmentFile=.*$/gm)).toEqual([`EnvironmentFile=${runDir}/lobby.env`, `EnvironmentFile=${envFile}`]);
+    expect(text).toMatch(/^Description=Lobby Janus gate 2$/m);
+    expect(readFileSync(envFile, 'utf8').split('\n')).toEqual(expect.arrayContaining(['JANUS_GATE_PORT=9082', 'LOBBY_GATE=2']));
+    expect(readFileSync(path.join(gates, 'lobby.target'), 'utf8')).toMatch(/^Wants=.* lobby-janus-gate\.service lobby-janus-gate-2\.service /m);
+    const verify = spawnSync('systemd-analyze', ['verify', path.join(gates, 'lobby-janus-gate-2.service')], { encoding: 'utf8' });
+    expect(verify.stderr.split('\n').filter((l) => /lobby-janus-gate/.test(l) && !/not found|No such file/.test(l))).toEqual([]);
+    // one gate again: the second's unit is gone
+    bash(`lobby_render_units "${gates}"`);
+    expect(existsSync(path.join(gates, 'lobby-janus-gate-2.service'))).toBe(false);
+  }, 30_000);
+
   it('when LOBBY_INSTANCES=2 on SQLite, then the units are refused with the reason', () => {
     const run = spawnSync('bash', ['-c', `. scripts/lib/stack.sh >/dev/null; . scripts/lib/units.sh; lobby_render_units "${dir}-sqlite"`], {
       cwd: root,

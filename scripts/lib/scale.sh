@@ -7,7 +7,8 @@
 # `stack` stage started them), with a second Janus node beside the first (LOBBY_JANUS_LOCAL_NODES=2,
 # scripts/lib/stack.sh): each call's room is placed on one of the two (e2e/scale/janus-nodes.spec.ts);
 # ejabberd is a cluster of two nodes, the stack's own and a second one joined to it
-# (scripts/lib/ejabberd-cluster.sh), with an XMPP door per node (PORT+3, PORT+4).
+# (scripts/lib/ejabberd-cluster.sh), with an XMPP door per node (PORT+3, PORT+4); and two Janus gates
+# behind nginx's /janus and /janus-http (LOBBY_JANUS_GATES=2, scripts/lib/gates.sh: e2e/scale/janus-gates.spec.ts).
 scale_stage() {
   # the loopback stack's server and gate run on SQLite: they make way for the instances on PostgreSQL
   stop_server >/dev/null
@@ -20,8 +21,9 @@ scale_stage() {
   LOBBY_DATA_DIR="$LOBBY_RUN_DIR/scale/data"
   LOBBY_JANUS_LOCAL_NODES=2
   LOBBY_EJABBERD_NODES=2
+  LOBBY_JANUS_GATES=2
   EJABBERD_API_URL=$(lobby_ejabberd_api_urls)
-  export DATABASE_URL LOBBY_INSTANCES LOBBY_FRONT_DOORS LOBBY_DATA_DIR LOBBY_JANUS_LOCAL_NODES LOBBY_EJABBERD_NODES EJABBERD_API_URL
+  export DATABASE_URL LOBBY_INSTANCES LOBBY_FRONT_DOORS LOBBY_DATA_DIR LOBBY_JANUS_LOCAL_NODES LOBBY_EJABBERD_NODES LOBBY_JANUS_GATES EJABBERD_API_URL
   journeys_server_env
   start_infra
   start_server

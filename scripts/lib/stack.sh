@@ -140,7 +140,7 @@ lobby_pid() {
     ejabberd*) expect=beam ;;
     janus | janus-*) expect=janus ;;
     coturn) expect=turnserver ;;
-    server | server-* | gate) expect=node ;;
+    server | server-* | gate | gate-*) expect=node ;;
     nginx) expect=nginx ;;
     *) expect= ;;
   esac
@@ -387,22 +387,41 @@ stop_server() {
 # ------------------------------------------------------------------------------------------ Janus gate
 # The process that checks every browser request to Janus (apps/server/src/gate.ts, docs/security.md);
 # nginx sends /janus and /janus-http to it. Its own process: an API restart never cuts a call.
-lobby_gate_ready() { curl -sf -m 2 "http://127.0.0.1:$JANUS_GATE_PORT/health" >/dev/null; }
+# LOBBY_JANUS_GATES of them (scripts/lib/gates.sh, docs/operations.md "Several Janus gates").
+lobby_gate_ready() { curl -sf -m 2 "http://127.0.0.1:${1:-$JANUS_GATE_PORT}/health" >/dev/null; }
 
+# start_gate: every gate that is not running.
 start_gate() {
-  local pid log="$LOBBY_LOG_DIR/gate.log"
-  if pid=$(lobby_pid gate); then
-    echo "gate: already running (pid $pid)"
-    return 0
-  fi
-  lobby_port_free "$JANUS_GATE_PORT" "the Janus gate" || return 1
-  : >"$log"
-  (cd "$lobby_root" && lobby_spawn gate "$log" node apps/server/src/gate.ts)
-  lobby_wait gate 30 "$log" lobby_gate_ready || return 1
-  echo "gate: running (pid $(lobby_pid gate)), http://127.0.0.1:$JANUS_GATE_PORT (/janus, /janus-http) behind nginx, log $log"
+  lobby_gates_check || return 1
+  local i
+  for ((i = 1; i <= LOBBY_JANUS_GATES; i++)); do start_gate_instance "$i" || return 1; done
 }
 
-stop_gate() { lobby_kill gate; }
+# start_gate_instance I: gate I on its own port and log, named I in its /health.
+start_gate_instance() {
+  local i=$1 pid name port log
+  name=$(lobby_gate_name "$i")
+  port=$(lobby_gate_port "$i")
+  log=$(lobby_gate_log "$i")
+  if pid=$(lobby_pid "$name"); then
+    echo "$name: already running (pid $pid)"
+    return 0
+  fi
+  lobby_port_free "$port" "the Janus gate $name" || return 1
+  : >"$log"
+  (cd "$lobby_root" && JANUS_GATE_PORT=$port LOBBY_GATE=$i lobby_spawn "$name" "$log" node apps/server/src/gate.ts)
+  lobby_wait "$name" 30 "$log" lobby_gate_ready "$port" || return 1
+  echo "$name: running (pid $(lobby_pid "$name")), http://127.0.0.1:$port (/janus, /janus-http) behind nginx, log $log"
+}
+
+# stop_gate: every gate this run dir has a PID file for (LOBBY_JANUS_GATES may have shrunk since).
+stop_gate() {
+  local file
+  for file in "$LOBBY_PID_DIR"/gate.pid "$LOBBY_PID_DIR"/gate-*.pid; do
+    [ -f "$file" ] || continue
+    lobby_kill "$(basename "$file" .pid)"
+  done
+}
 
 # ---------------------------------------------------------------------------------------------- nginx
 start_nginx() {

@@ -65,7 +65,8 @@ lobby_render_units() {
     lobby_render "$tmpl" "$dir/$(basename "$tmpl" .tmpl)"
   done
   cp "$lobby_root/infra/systemd/lobby.target" "$dir/"
-  lobby_render_server_instances "$dir"
+  lobby_render_server_instances "$dir" || return 1
+  lobby_render_gate_instances "$dir"
 }
 
 # lobby_render_server_instances DIR: with LOBBY_INSTANCES=N > 1 (PostgreSQL only: scripts/lib/instances.sh),
@@ -93,5 +94,24 @@ lobby_render_server_instances() {
       chown "$LOBBY_USER:" "$(lobby_instance_data_dir "$i")"
       chmod 750 "$(lobby_instance_data_dir "$i")"
     fi
+  done
+}
+
+# lobby_render_gate_instances DIR: with LOBBY_JANUS_GATES=N > 1 (scripts/lib/gates.sh), lobby-janus-gate-2 …
+# lobby-janus-gate-N beside lobby-janus-gate (gate 1), each a copy of it with a second environment file that
+# gives its port and number; nginx's upstream lists them all and lobby.target wants them all
+# (docs/operations.md "Several Janus gates").
+lobby_render_gate_instances() {
+  local dir=$1 i unit env
+  rm -f "$dir"/lobby-janus-gate-[0-9]*.service
+  lobby_gates_check || return 1
+  for ((i = 2; i <= LOBBY_JANUS_GATES; i++)); do
+    unit="$dir/lobby-janus-gate-$i.service"
+    env="$LOBBY_RUN_DIR/lobby-janus-gate-$i.env"
+    (umask 077 && printf 'JANUS_GATE_PORT=%s\nLOBBY_GATE=%s\n' "$(lobby_gate_port "$i")" "$i" >"$env")
+    sed -e "1s|127\.0\.0\.1:[0-9]*|127.0.0.1:$(lobby_gate_port "$i")|" -e "s|^Description=.*|Description=Lobby Janus gate $i|" \
+      -e "s|^EnvironmentFile=.*|&\nEnvironmentFile=$env|" \
+      "$dir/lobby-janus-gate.service" >"$unit"
+    sed -i "s|^\(Wants=.*lobby-janus-gate\.service\)|\1 lobby-janus-gate-$i.service|" "$dir/lobby.target"
   done
 }

@@ -2,7 +2,9 @@
  * The Janus gate as its own process (web/janusGate.ts): nginx sends `/janus` and `/janus-http` here, not
  * to the Lobby server, so that a restart of the API never cuts a call's signalling (e2e infra-nginx),
  * while every browser request to Janus is still checked (docs/security.md "Media plane").
- * Listens on 127.0.0.1:$JANUS_GATE_PORT; reads the rooms' secrets from the server's database.
+ * Listens on 127.0.0.1:$JANUS_GATE_PORT; reads the rooms' secrets from the server's database. Several
+ * gates may run side by side (LOBBY_JANUS_GATES, docs/operations.md "Several Janus gates"): none keeps
+ * anything another needs, a session made through one is claimed through another with its token.
  */
 import Fastify from 'fastify';
 import { loadConfigOrExit } from './config.ts';
@@ -19,6 +21,8 @@ import { registerJanusGate } from './web/janusGate.ts';
 async function main(): Promise<void> {
   const config = loadConfigOrExit('lobby janus gate');
   const port = Number(process.env.JANUS_GATE_PORT ?? 8082);
+  // its number among the gates behind nginx (docs/operations.md "Several Janus gates")
+  const gate = process.env.LOBBY_GATE ?? '1';
   const db = openDb(config.databaseUrl);
   const app = Fastify({ logger: { level: config.logLevel }, forceCloseConnections: true }) as unknown as App;
   const tokens = createJanusTokens(config.janusTokenSecret);
@@ -34,7 +38,7 @@ async function main(): Promise<void> {
     tokenTtlSeconds: config.openCallHours * 3600,
     now: Date.now,
   });
-  registerJanusGate(
+  const bridged = registerJanusGate(
     app,
     config,
     tokens,
@@ -43,7 +47,9 @@ async function main(): Promise<void> {
     undefined,
     createJanusRouter(nodes, rooms, config.janusAdminSecret),
   );
-  app.get('/health', () => ({ ok: true }));
+  // which gate this is (LOBBY_GATE, scripts/lib/gates.sh) and how many browser websockets it carries:
+  // loopback only (nginx sends it nothing but /janus and /janus-http)
+  app.get('/health', () => ({ ok: true, gate, websockets: bridged.websockets() }));
   app.addHook('onClose', async () => db.close());
   await app.listen({ host: '127.0.0.1', port });
   const stop = () => void app.close().then(() => process.exit(0));

@@ -197,10 +197,12 @@ export function registerJanusGate(
   ),
   // one Janus: the config's endpoints for every room
   route: JanusRouter = () => Promise.resolve({ name: 'janus-1', wsUrl: config.janusWsUrl, httpUrl: config.janusHttpUrl, sessions }),
-): void {
+): { websockets: () => number } {
   const gate = { tokens, rooms, route, recording, budget: createSessionBudget() };
-  registerWebsocket(app, gate);
+  const wss = registerWebsocket(app, gate);
   registerHttp(app, gate);
+  // the browsers' websockets this gate bridges now (gate.ts's /health: which gate carries a call)
+  return { websockets: () => wss.clients.size };
 }
 
 /**
@@ -221,7 +223,7 @@ async function ownedSession(
   return true;
 }
 
-function registerWebsocket(app: App, gate: Gate): void {
+function registerWebsocket(app: App, gate: Gate): WebSocketServer {
   const wss = new WebSocketServer({
     noServer: true,
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
@@ -237,6 +239,7 @@ function registerWebsocket(app: App, gate: Gate): void {
     for (const client of wss.clients) client.terminate();
     wss.close(() => done());
   });
+  return wss;
 }
 
 function bridge(client: WebSocket, gate: Gate): void {

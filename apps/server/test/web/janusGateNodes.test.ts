@@ -4,16 +4,14 @@
  * so browsers keep one origin. The real gate in front of two fake Janus nodes, each of which signs its
  * answers with its name.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config, JanusNodeEndpoints } from '../../src/config.ts';
 import { createJanusRouter } from '../../src/services/media/janusRouter.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
 import type { App } from '../../src/typebox.ts';
 import { registerJanusGate } from '../../src/web/janusGate.ts';
+import { fakeJanus } from '../helpers/fakeJanus.ts';
 import { gateSocket } from '../helpers/gateSocket.ts';
 
 const tokens = createJanusTokens('test-secret-test-secret');
@@ -23,38 +21,15 @@ const standbyToken = () => tokens.mint(null, 3600, { role: 'agent', username: 'a
 /** A fake Janus: websocket and HTTP APIs whose every answer carries its node's name. */
 async function fakeNode(name: string) {
   let ids = name === 'janus-a' ? 1000 : 2000;
-  const answer = (m: Record<string, unknown> | null) =>
-    JSON.stringify(
+  const janus = await fakeJanus(
+    (m) =>
       m?.janus === 'create'
         ? { janus: 'success', transaction: m.transaction, node: name, data: { id: ++ids } }
         : { janus: 'ack', transaction: m?.transaction, node: name },
-    );
-  const ws = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: () => 'janus-protocol' });
-  ws.on('connection', (s) =>
-    s.on('message', (data: Buffer) => s.send(answer(JSON.parse(data.toString()) as Record<string, unknown>))),
+    [{ janus: 'keepalive', node: name }],
   );
-  await new Promise((r) => ws.once('listening', r));
-  const http: Server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      // a long poll (GET) answers a batch of events
-      res.end(
-        req.method === 'GET'
-          ? JSON.stringify([{ janus: 'keepalive', node: name }])
-          : answer(JSON.parse(text) as Record<string, unknown>),
-      );
-    });
-  });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  const endpoints: JanusNodeEndpoints = {
-    name,
-    wsUrl: `ws://127.0.0.1:${(ws.address() as AddressInfo).port}`,
-    httpUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}/janus`,
-    adminUrl: 'http://127.0.0.1:9/admin',
-  };
-  return { endpoints, close: () => (ws.close(), http.close()) };
+  const endpoints: JanusNodeEndpoints = { name, wsUrl: janus.wsUrl, httpUrl: janus.httpUrl, adminUrl: 'http://127.0.0.1:9/admin' };
+  return { endpoints, close: janus.close };
 }
 
 describe('the gate routes each request to its room’s Janus node', () => {
