@@ -31,7 +31,6 @@
  * (./scripts/bench reads them), LOBBY_RUN_DIR (the stack's, for its scripts). Leaves node 2 running.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { BASE_URL as BASE } from '../e2e/support/api.ts';
@@ -42,6 +41,7 @@ import { stackScript } from '../e2e/scale/instances.ts';
 import { killNode, nodeWebsocket, startNodes, type Node } from '../e2e/scale/ejabberdNodes.ts';
 import type { AgentCommand, AgentMessage, AgentWorkerData } from './lib/xmppAgent.ts';
 import { stayInRoom, type StayingGuest } from './lib/stayingGuest.ts';
+import { load, pct, sleep } from './lib/stats.ts';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -67,13 +67,6 @@ const MUC = process.env.XMPP_MUC_DOMAIN ?? 'conference.lobby.local';
 const GUEST_HOST = process.env.XMPP_GUEST_DOMAIN ?? 'guest.lobby.local';
 
 type Mode = 'one' | 'two';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number): number | null => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!);
-};
-const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 
 /** VmRSS (kB) of node `i`'s beam process, null when it does not run. */
 async function rssKb(i: Node): Promise<number | null> {

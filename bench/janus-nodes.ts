@@ -27,7 +27,6 @@
  * DEMO_AGENT_PASSWORD and DEMO_ADMIN_PASSWORD (./scripts/bench reads them), LOBBY_RUN_DIR (the stack's).
  * Leaves the stack with both nodes.
  */
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { addReport, BASE_URL, DEMO_AGENT, registerGuest } from '../e2e/support/api.ts';
 import { launchParticipant, type LaunchedBrowser } from '../e2e/support/browser.ts';
@@ -38,6 +37,7 @@ import { guestCalls } from '../e2e/tests/incall-support.ts';
 import { adminApi } from '../e2e/tests/routing-support.ts';
 import { stackScript } from '../e2e/scale/instances.ts';
 import { nodeOfCall } from '../e2e/scale/janusNodes.ts';
+import { load, pct, sleep } from './lib/stats.ts';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -51,13 +51,6 @@ const PLACEMENTS = Number(positionals[0] ?? 20);
 const BURST = Number(opts.burst);
 const ROUNDS = Number(opts.rounds);
 const BACK_BUDGET_MS = 30_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number): number | null => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!);
-};
-const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 let overBudget = false;
 
 // ------------------------------------------------------------------------------------------- placement
