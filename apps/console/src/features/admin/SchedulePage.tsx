@@ -83,7 +83,14 @@ export function SchedulePage() {
       {loaded.error ? <p className={styles.error}>{loaded.error}</p> : null}
       <section className={styles.card}>
         <label className={styles.check}>
-          <input type="checkbox" checked={alwaysOpen} onChange={(e) => setAlwaysOpen(e.target.checked)} data-testid="schedule-always-open" />
+          {/* not before the saved hours are in: they would overwrite a choice made meanwhile */}
+          <input
+            type="checkbox"
+            checked={alwaysOpen}
+            disabled={loaded.loading}
+            onChange={(e) => setAlwaysOpen(e.target.checked)}
+            data-testid="schedule-always-open"
+          />
           {t('schedule.alwaysOpen')}
         </label>
       </section>
