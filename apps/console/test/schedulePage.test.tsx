@@ -29,7 +29,7 @@ describe('opening hours page', () => {
         <AppRoutes />
       </Wrapper>,
     );
-    const box = (await screen.findByTestId('schedule-always-open')) as HTMLInputElement;
+    const box = await screen.findByTestId<HTMLInputElement>('schedule-always-open');
     expect(box.disabled).toBe(true);
 
     answer({ timezone: 'Asia/Riyadh', weekly: [{ day: 1, from: '09:00', to: '17:00' }], closedDays: [] });
