@@ -35,6 +35,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { BASE_URL as BASE } from '../e2e/support/api.ts';
 import { lightGuestLeaves, lightGuestsTry, type LightGuest } from '../e2e/support/lightGuest.ts';
+import { roomGuestsOn } from '../e2e/support/roomGuests.ts';
 import { roomOccupants } from '../e2e/support/stack.ts';
 import { adminApi } from '../e2e/tests/routing-support.ts';
 import { stackScript } from '../e2e/scale/instances.ts';
@@ -80,14 +81,7 @@ async function rssKb(i: Node): Promise<number | null> {
 async function roomsByNode(): Promise<Map<string, Node>> {
   const out = new Map<string, Node>();
   for (const i of [1, 2] as const) {
-    const res = await fetch(`${API_URLS[i - 1]}/lobby_room_guests`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ service: MUC, guest_host: GUEST_HOST }),
-      signal: AbortSignal.timeout(5000),
-    }).catch(() => null);
-    if (!res?.ok) continue;
-    for (const g of (await res.json()) as { room: string }[]) out.set(g.room, i);
+    for (const g of (await roomGuestsOn(API_URLS[i - 1] ?? '', MUC, GUEST_HOST)) ?? []) out.set(g.room, i);
   }
   return out;
 }

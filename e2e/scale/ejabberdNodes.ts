@@ -5,6 +5,7 @@
  * guests in the rooms it holds (`lobby_room_guests` reads a table of its own) and the node of each session
  * (`ejabberdctl user_sessions_info`). Nodes are killed and started with the scripts' own functions.
  */
+import { roomGuestsOn } from '../support/roomGuests.ts';
 import { stackScript } from './instances.ts';
 
 const port = Number(process.env.PORT ?? 8080);
@@ -20,15 +21,8 @@ export const xmppDoor = (i: Node): string => `http://127.0.0.1:${port + 2 + i}`;
 /** The node holding `room` (its local name), as the node whose own table lists `guest` in it; null when none does. */
 export async function roomNode(room: string, guest: string): Promise<Node | null> {
   for (const i of [1, 2] as const) {
-    const res = await fetch(`${apiUrls[i - 1]}/lobby_room_guests`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ service: MUC, guest_host: GUEST_HOST }),
-      signal: AbortSignal.timeout(5000),
-    }).catch(() => null);
-    if (!res?.ok) continue;
-    const list = (await res.json()) as { room: string; user: string }[];
-    if (list.some((g) => g.room === room && g.user === guest)) return i;
+    const list = await roomGuestsOn(apiUrls[i - 1] ?? '', MUC, GUEST_HOST);
+    if (list?.some((g) => g.room === room && g.user === guest)) return i;
   }
   return null;
 }
