@@ -18,7 +18,7 @@ import { decodedFramesDuring, expectMediaFlowing } from '../support/media.ts';
 import { ensureOtherCompanyAgent } from '../support/otherCompany.ts';
 import { jingleInitiate, RawXmpp } from '../support/rawXmpp.ts';
 import { roomOccupants } from '../support/stack.ts';
-import { chatBothWays, guestCalls } from '../tests/incall-support.ts';
+import { chatBothWays, guestCalls, sendChat } from '../tests/incall-support.ts';
 import { clusterOf, killNode, nodeWebsocket, roomNode, sessionNodes, startNodes, xmppDoor, type Node } from './ejabberdNodes.ts';
 
 const GUEST_HOST = process.env.XMPP_GUEST_DOMAIN ?? 'guest.lobby.local';
@@ -166,6 +166,11 @@ test("when the node holding a call's room is killed while the guest and the agen
     const frames = await decodedFramesDuring(w.guest.page, agent.page, async () => {
       await killNode(roomOn);
       const killed = Date.now();
+      // each side writes into the room that went with the node: no echo comes, and each sends it again
+      // once back in the room; the first one back meets an empty room and sends it again when the other
+      // comes (docs/protocol.md "Chat delivery")
+      await sendChat(agent.page, 'agent-', 'agent during the loss');
+      await sendChat(w.guest.page, '', 'guest during the loss');
       // the room is restarted, empty, on the surviving node by the next stanza to it: the self-pings
       await bothInRoom(w, agentJid, 40_000);
       backMs = Date.now() - killed;
@@ -177,6 +182,9 @@ test("when the node holding a call's room is killed while the guest and the agen
     expect(backMs).toBeLessThan(30_000);
     expectNoStall(frames);
 
+    // what each wrote while the room was gone reached the other, once
+    await expect(w.guest.page.getByTestId('chat-message').filter({ hasText: 'agent during the loss' })).toHaveCount(1);
+    await expect(agent.page.getByTestId('chat-message').filter({ hasText: 'guest during the loss' })).toHaveCount(1);
     await chatBothWays(w.guest.page, agent.page, 'after the kill');
     await expect(agent.page.getByTestId('active-call')).toHaveAttribute('data-guest-presence', `InCall|${agentJid}|${w.callId}`);
     await notGoneThenEnd(agent, w);

@@ -1,7 +1,7 @@
 /**
  * Chat delivery across a lost stream (src/room/chatOutbox.ts, docs/protocol.md "Chat delivery"): a message
- * the room did not echo is sent again, with its id, once we are in the room again; a message it echoed is
- * never sent again.
+ * the room did not echo is sent again, with its id, once we are in the room again; a message it echoed to
+ * the others is never sent again; one it echoed while nobody else was in it goes again when someone comes.
  */
 import { describe, expect, it } from 'vitest';
 import { SELF_PING_MS } from '../src/room/roomSelfPing.ts';
@@ -46,5 +46,47 @@ describe('chat delivery', () => {
     expect(bodies(agent1.agent.snapshot.status.chatMessages).filter((b) => b === 'hello')).toHaveLength(1);
     // the pings went unanswered, so both joined again: the echoed message was not sent again
     expect(world.xmpp.chatLog.length).toBe(sent);
+  });
+
+  it('when the room is lost with its node and the sender is back in it before the other side, then the message reaches the other side once it is back', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1 } = await inCall(world);
+    const agentSession = world.xmpp.sessions.find((s) => s.jid.startsWith('agent1'))!;
+    // the node dies: the room goes without a word, and the agent's stream (on that node) with it
+    world.xmpp.lose(ASSIGNMENT_ROOM);
+    world.xmpp.cut(agentSession);
+    guest.sendChat('are you there?');
+    await settle();
+
+    // the guest finds itself out of the room and joins it again, alone: the room echoes the message to nobody
+    await oneRound(world);
+    expect(world.xmpp.chatLog.filter((c) => c.nick !== 'agent1').length, 'sent into the lost room, then again').toBe(2);
+    expect(bodies(agent1.agent.snapshot.status.chatMessages)).not.toContain('are you there?');
+
+    // the agent's stream comes back and it joins the room again: the guest sends the message once more
+    world.xmpp.back([agentSession]);
+    await settle();
+    await settle();
+    await oneRound(world);
+    expect(bodies(agent1.agent.snapshot.status.chatMessages).filter((b) => b === 'are you there?')).toHaveLength(1);
+    expect(bodies(guest.snapshot.status.chatMessages).filter((b) => b === 'are you there?')).toHaveLength(1);
+    const sent = world.xmpp.chatLog.length;
+
+    // delivered: a later presence of the agent (it mutes) sends nothing again
+    agent1.agent.setMuted('audio', true);
+    await oneRound(world);
+    expect(world.xmpp.chatLog.length).toBe(sent);
+  });
+
+  it('when the other side is in the room, then an echoed message is not sent again when it changes its presence', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1 } = await inCall(world);
+    guest.sendChat('hi');
+    await settle();
+    const sent = world.xmpp.chatLog.length;
+    agent1.agent.setMuted('video', true);
+    await oneRound(world);
+    expect(world.xmpp.chatLog.length).toBe(sent);
+    expect(bodies(agent1.agent.snapshot.status.chatMessages).filter((b) => b === 'hi')).toHaveLength(1);
   });
 });

@@ -132,6 +132,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       nick: () => this.#nick,
       callRoom: () => this.#snapshot.activeCall?.room ?? null,
       following: this.#following,
+      lost: (rooms) => this.inCall.roomsLost(rooms),
     });
     this.#transfers = new Transfers({
       api,
@@ -222,6 +223,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     xmpp.on('chat', (message) => this.#onChat(message));
     // a call's media does not depend on the XMPP stream: the call goes on while it reconnects
     xmpp.on('disconnected', () => {
+      this.inCall.streamLost();
       if (!this.#snapshot.activeCall) this.#set({ phase: 'offline' });
     });
     // then asks at once whether the rooms it joined are the ones it thinks (a node may have died meanwhile)
@@ -276,7 +278,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     if (presence.self) return presence.available ? this.inCall.roomJoined(presence.room) : undefined;
     this.#following.onPresence(presence);
     const active = this.#snapshot.activeCall;
-    if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);
+    if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.othersPresence(presence);
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
       // the guest's page goes, and the website's next page brings the call back (docs/widget.md); a join
       // without a status (the next page's first presence) changes nothing yet

@@ -18,6 +18,8 @@ export function deskSelfPing(deps: {
   /** the room of the call we are in, if any */
   callRoom: () => string | null;
   following: Pick<RoomFollowing, 'rooms' | 'rejoinLost'>;
+  /** told of the rooms found lost before they are joined again */
+  lost: (rooms: string[]) => void;
 }): RoomSelfPing {
   return new RoomSelfPing({
     signalling: deps.signalling,
@@ -31,7 +33,11 @@ export function deskSelfPing(deps: {
       );
       return [...(active ? [active] : []), ...sample].map((room): SelfPingTarget => ({ room, nick }));
     },
-    lost: (lost) => deps.following.rejoinLost(lost.map((t) => t.room)),
+    lost: (lost) => {
+      const rooms = lost.map((t) => t.room);
+      deps.lost(rooms);
+      return deps.following.rejoinLost(rooms);
+    },
   });
 }
 

@@ -137,7 +137,10 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         const nick = this.#registration?.username;
         return room && nick && this.#presence.inRoom ? [{ room, nick }] : [];
       },
-      lost: () => this.#presence.rejoin(),
+      lost: (rooms) => {
+        this.inCall.roomsLost(rooms.map((t) => t.room));
+        return this.#presence.rejoin();
+      },
     });
     this.#agents = new AgentsInCall({
       clock: ports.clock,
@@ -233,6 +236,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       // a dropped XMPP connection is not the guest leaving: guest_exit_timestamp is written only when
       // the guest hangs up or leaves the page (hangup, pageHide)
       xmpp.on('disconnected', () => {
+        this.inCall.streamLost();
         this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: false } }));
       });
       xmpp.on('reconnected', () => {
@@ -343,7 +347,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (presence.self) return presence.available ? this.inCall.roomJoined(presence.room) : undefined;
     if (presence.lobby?.userType === 'guest') return;
     this.#agents.onRoomPresence(presence);
-    this.inCall.presenceMuted(presence);
+    this.inCall.othersPresence(presence);
   }
 
   /** Uploads a file (POST /upload/{type}, forChat) and sends its link in the chat. */

@@ -133,6 +133,22 @@ export class CallRoom {
     this.#outbox.joined(room, this.#options.signalling());
   }
 
+  /** Self-ping found us out of these rooms (room/roomSelfPing.ts): who was in them is not known any more. */
+  roomsLost(rooms: string[]): void {
+    for (const room of rooms) this.#outbox.roomLost(room);
+  }
+
+  /** Our XMPP stream went: the rooms tell us anew who is in them once it is back. */
+  streamLost(): void {
+    this.#outbox.streamLost();
+  }
+
+  /** Another occupant's presence in the call's room: its mute state, and the chat it may have missed. */
+  othersPresence(presence: RoomPresence): void {
+    this.presenceMuted(presence);
+    this.#outbox.present(presence.room, presence.nick, presence.available, this.#options.signalling());
+  }
+
   /** The current call's media transport (null between calls and on hold). */
   get media(): MediaTransport | null {
     return this.#media;

@@ -4,6 +4,12 @@
  * with its ejabberd node (the room restarts empty and drops it), gets no echo; it is sent again, with the
  * same id, each time we are in the room again, until its echo comes. Receivers keep one message per id
  * (state/callStatus.ts chatReceived), so a message that did arrive and is sent again shows once.
+ *
+ * An echo from a room in which nobody else is present reached nobody (the room keeps no history): when the
+ * room was lost with its node and we are back in it before the other side. Such a message is kept and sent
+ * again when someone comes (back) into the room. Who is present is what the room's presence told us since
+ * we were last found out of it (roomLost) or lost the stream (streamLost): a room restarted empty tells us
+ * of nobody.
  */
 import type { SignallingPort } from '../ports/signalling.ts';
 import { newChatId, type OutgoingChat } from '../xmpp/session.ts';
@@ -16,10 +22,14 @@ interface Pending {
   chat: OutgoingChat & { id: string };
   /** when it was last handed to a connected session (null: never) */
   sentAt: number | null;
+  /** the room echoed it while nobody else was in it: sent again when someone comes */
+  alone: boolean;
 }
 
 export class ChatOutbox {
   readonly #pending = new Map<string, Pending>();
+  /** per room, the others present as its presence told us (nicks) */
+  readonly #others = new Map<string, Set<string>>();
   readonly #now: () => number;
 
   constructor(now: () => number) {
@@ -28,15 +38,45 @@ export class ChatOutbox {
 
   /** Sends the message when the session is connected, else keeps it for the next join; its id. */
   send(room: string, chat: OutgoingChat, signalling: SignallingPort | null): string {
-    const entry: Pending = { room, chat: { ...chat, id: newChatId() }, sentAt: null };
+    const entry: Pending = { room, chat: { ...chat, id: newChatId() }, sentAt: null, alone: false };
     this.#pending.set(entry.chat.id, entry);
     this.#hand(entry, signalling);
     return entry.chat.id;
   }
 
-  /** The room echoed our message: delivered. */
+  /** The room echoed our message: delivered, unless nobody else was there to receive it. */
   echoed(id: string): void {
-    this.#pending.delete(id);
+    const entry = this.#pending.get(id);
+    if (!entry) return;
+    if (this.#others.get(entry.room)?.size) this.#pending.delete(id);
+    else entry.alone = true;
+  }
+
+  /** Someone else's presence in `room`: one who comes (back) gets what the room echoed to nobody. */
+  present(room: string, nick: string, available: boolean, signalling: SignallingPort | null): void {
+    let others = this.#others.get(room);
+    if (!others) this.#others.set(room, (others = new Set()));
+    if (!available) {
+      others.delete(nick);
+      return;
+    }
+    if (others.has(nick)) return;
+    others.add(nick);
+    for (const entry of this.#pending.values()) {
+      if (entry.room !== room || !entry.alone) continue;
+      entry.alone = false;
+      this.#hand(entry, signalling);
+    }
+  }
+
+  /** We were found out of `room` (its node died): whoever we saw there is not known to be in it any more. */
+  roomLost(room: string): void {
+    this.#others.delete(room);
+  }
+
+  /** The stream went: on its return the rooms tell us anew who is there. */
+  streamLost(): void {
+    this.#others.clear();
   }
 
   /** We are in `room` (again): what it has not echoed is sent again. */
@@ -50,6 +90,7 @@ export class ChatOutbox {
   /** The call ended: nothing is sent any more. */
   clear(): void {
     this.#pending.clear();
+    this.#others.clear();
   }
 
   get size(): number {
