@@ -31,8 +31,8 @@ async function secondCallAnswered(
   await expect(agent.page.getByTestId('queue-panel')).toHaveAttribute('data-media-ready', 'true');
   await item.getByTestId('answer-button').click();
   await expect(guest.page.locator('[data-screen="ongoing"]')).toBeVisible();
-  await expectMediaFlowing(guest.page, 'second guest');
-  await expectMediaFlowing(agent.page, 'second agent');
+  await expectMediaFlowing(guest.page, 'second guest', 2000, agent.page);
+  await expectMediaFlowing(agent.page, 'second agent', 2000, guest.page);
   return callId;
 }
 

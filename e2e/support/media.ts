@@ -17,6 +17,8 @@ export interface MediaCounters {
   videoStatsAt: number;
   /** what the received video did besides decoding, for a failure's message: packets, frames, keyframes, PLIs, size */
   videoDetail: string;
+  /** what the sent video did, for a failure's message: frames, packets, size, what limited it, the send estimate */
+  sendDetail: string;
 }
 
 /** A page's (or an iframe's: the loopback init script records its peer connections too) media counters. */
@@ -33,8 +35,12 @@ export async function mediaCounters(page: Page | Frame): Promise<MediaCounters> 
       connections: pcs.length,
       videoStatsAt: 0,
       videoDetail: '',
+      sendDetail: '',
     };
     const details: string[] = [];
+    const sent: string[] = [];
+    const pick = (s: Record<string, unknown>, keys: string[]) =>
+      keys.map((k) => `${k}=${typeof s[k] === 'number' || typeof s[k] === 'string' ? String(s[k]) : '-'}`).join(' ');
     for (const pc of pcs) {
       const report = await pc.getStats();
       report.forEach((s: Record<string, unknown>) => {
@@ -44,11 +50,16 @@ export async function mediaCounters(page: Page | Frame): Promise<MediaCounters> 
           const taken = Number(s.timestamp);
           totals.videoStatsAt = Math.max(totals.videoStatsAt, taken < 1e12 ? performance.timeOrigin + taken : taken);
           details.push(
-            ['packetsReceived', 'packetsLost', 'framesReceived', 'framesDropped', 'keyFramesDecoded', 'pliCount', 'nackCount', 'frameWidth', 'frameHeight', 'freezeCount']
-              .map((k) => `${k}=${typeof s[k] === 'number' ? s[k] : '-'}`)
-              .join(' '),
+            pick(s, ['packetsReceived', 'packetsLost', 'framesReceived', 'framesDropped', 'keyFramesDecoded', 'pliCount', 'nackCount', 'frameWidth', 'frameHeight', 'freezeCount']),
           );
         }
+        if (s.type === 'outbound-rtp' && s.kind === 'video')
+          sent.push(
+            pick(s, ['framesEncoded', 'framesSent', 'packetsSent', 'keyFramesEncoded', 'pliCount', 'frameWidth', 'frameHeight', 'targetBitrate', 'qualityLimitationReason', 'encoderImplementation']) +
+              ` limitedFor=${JSON.stringify(s.qualityLimitationDurations ?? {})}`,
+          );
+        if (s.type === 'candidate-pair' && s.nominated && s.state === 'succeeded')
+          sent.push(pick(s, ['availableOutgoingBitrate', 'currentRoundTripTime']));
         if (s.type === 'inbound-rtp' && s.kind === 'audio')
           totals.audioPacketsReceived += Number(s.packetsReceived ?? 0);
         if (s.type === 'outbound-rtp' && s.kind === 'video')
@@ -59,15 +70,20 @@ export async function mediaCounters(page: Page | Frame): Promise<MediaCounters> 
     }
     totals.videoStatsAt ||= Date.now();
     totals.videoDetail = details.join('; ');
+    totals.sendDetail = sent.join('; ');
     return totals;
   });
 }
 
-/** Asserts that received video frames are decoded and audio packets arrive, increasing over `ms`. */
+/**
+ * Asserts that received video frames are decoded and audio packets arrive, increasing over `ms`. A failure's
+ * message tells what the `sender` page (the other side, when given) sent meanwhile.
+ */
 export async function expectMediaFlowing(
   page: Page,
   who: string,
   ms = 2000,
+  sender?: Page,
 ): Promise<{ before: MediaCounters; after: MediaCounters }> {
   // first wait until something has been decoded at all (ICE and DTLS take a moment)
   await expect
@@ -77,11 +93,14 @@ export async function expectMediaFlowing(
     })
     .toBeGreaterThan(0);
   const before = await mediaCounters(page);
+  const sentBefore = sender ? (await mediaCounters(sender)).sendDetail : '';
   await page.waitForTimeout(ms);
   const after = await mediaCounters(page);
+  const sentAfter = sender && after.videoFramesDecoded <= before.videoFramesDecoded ? (await mediaCounters(sender)).sendDetail : '';
   expect(
     after.videoFramesDecoded,
-    `${who}: video frames decoded over ${ms} ms (before, ${before.connections} connections: ${before.videoDetail}; after, ${after.connections}: ${after.videoDetail})`,
+    `${who}: video frames decoded over ${ms} ms (before, ${before.connections} connections: ${before.videoDetail}; after, ${after.connections}: ${after.videoDetail})` +
+      (sender ? ` (the sender, before: ${sentBefore}; after: ${sentAfter})` : ''),
   ).toBeGreaterThan(
     before.videoFramesDecoded,
   );
@@ -179,4 +198,24 @@ export async function framesStopThenBackAt(page: Page, who: string, timeoutMs = 
     previous = now;
   }
   return framesBackAt(page, who, Math.max(0, deadline - Date.now()));
+}
+
+/** What each page receives and sends, for a failure's message (a stream that stopped: which side stopped it). */
+export async function mediaReport(pages: Array<[Page, string]>): Promise<string> {
+  const lines: string[] = [];
+  for (const [page, who] of pages) {
+    const c = await mediaCounters(page).catch((error: unknown) => ({ videoDetail: String(error), sendDetail: '' }));
+    lines.push(`${who} receives: ${c.videoDetail || 'no video'}; sends: ${c.sendDetail || 'no video'}`);
+  }
+  return lines.join('\n');
+}
+
+/** Runs `check`; when it throws, adds what the pages receive and send to its message. */
+export async function withMediaReport<T>(pages: Array<[Page, string]>, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof Error) error.message += `\n${await mediaReport(pages)}`;
+    throw error;
+  }
 }

@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { launchParticipant } from '../support/browser.ts';
 import { closeAll, screenshot } from '../support/journey.ts';
+import { withMediaReport } from '../support/media.ts';
 import { guestCallsAndAgentAnswers, launchPair, supervisorSignsIn } from './incall-support.ts';
 
 /** Per inbound stream: frames decoded (video) or packets received (audio), keyed by track. */
@@ -52,12 +53,15 @@ test('when a supervisor joins a running call, then the guest sees and hears both
     await expect(supervisor.page.getByTestId('active-call')).toBeVisible();
 
     // assert: the guest decodes two agents' video and receives two agents' audio
-    await expect
-      .poll(async () => (await growing(guest.page, 1500)).video, { message: 'guest: video streams decoding', timeout: 30_000 })
-      .toBeGreaterThanOrEqual(2);
-    const guestGrowing = await growing(guest.page);
-    expect(guestGrowing.video, 'guest: both agents are decoded').toBeGreaterThanOrEqual(2);
-    expect(guestGrowing.audio, 'guest: both agents are heard').toBeGreaterThanOrEqual(2);
+    const everyone: Array<[Page, string]> = [[guest.page, 'guest'], [agent.page, 'agent'], [supervisor.page, 'supervisor']];
+    await withMediaReport(everyone, async () => {
+      await expect
+        .poll(async () => (await growing(guest.page, 1500)).video, { message: 'guest: video streams decoding', timeout: 30_000 })
+        .toBeGreaterThanOrEqual(2);
+      const guestGrowing = await growing(guest.page);
+      expect(guestGrowing.video, 'guest: both agents are decoded').toBeGreaterThanOrEqual(2);
+      expect(guestGrowing.audio, 'guest: both agents are heard').toBeGreaterThanOrEqual(2);
+    });
     await expect(guest.page.getByTestId('remote-video-other')).toHaveCount(1);
 
     // assert: the first agent and the supervisor each decode the two others

@@ -57,8 +57,8 @@ export async function guestCallsAndAgentAnswers(
     `InCall|${agentJid}|${callId}`,
   );
   if (kind === 'video') {
-    await expectMediaFlowing(guest.page, 'guest');
-    await expectMediaFlowing(agent.page, 'agent');
+    await expectMediaFlowing(guest.page, 'guest', 2000, agent.page);
+    await expectMediaFlowing(agent.page, 'agent', 2000, guest.page);
   }
   return { agent, guest, agentJid, callId };
 }
