@@ -89,4 +89,16 @@ describe('chat delivery', () => {
     expect(world.xmpp.chatLog.length).toBe(sent);
     expect(bodies(agent1.agent.snapshot.status.chatMessages).filter((b) => b === 'hi')).toHaveLength(1);
   });
+
+  it('when the agent writes to a guest whose presence came while it waited, then a later presence of the guest sends nothing again', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1 } = await inCall(world);
+    agent1.agent.sendChat('welcome');
+    await settle();
+    const sent = world.xmpp.chatLog.length;
+    guest.setMuted('audio', true);
+    await oneRound(world);
+    expect(world.xmpp.chatLog.length).toBe(sent);
+    expect(bodies(guest.snapshot.status.chatMessages).filter((b) => b === 'welcome')).toHaveLength(1);
+  });
 });

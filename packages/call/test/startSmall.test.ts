@@ -23,7 +23,7 @@ function statsReport(estimate?: number, limitedBy?: string): RTCStatsReport {
     { id: 'CP1', type: 'candidate-pair', nominated: true, state: 'succeeded', ...(estimate !== undefined ? { availableOutgoingBitrate: estimate } : {}) },
     { id: 'OT1', type: 'outbound-rtp', kind: 'video', ...(limitedBy !== undefined ? { qualityLimitationReason: limitedBy } : {}) },
   ];
-  return new Map(entries.map((e) => [e.id as string, e])) as unknown as RTCStatsReport;
+  return new Map(entries.map((e) => [e.id as string, e]));
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0));

@@ -277,8 +277,10 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     // our own presence: we are in that room (again), and the chat it did not echo goes again
     if (presence.self) return presence.available ? this.inCall.roomJoined(presence.room) : undefined;
     this.#following.onPresence(presence);
+    // a waiting guest's presence comes before its call is ours: every room's guest is followed
+    if (presence.lobby?.userType === 'guest') this.inCall.otherSidePresence(presence);
     const active = this.#snapshot.activeCall;
-    if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.othersPresence(presence);
+    if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
       // the guest's page goes, and the website's next page brings the call back (docs/widget.md); a join
       // without a status (the next page's first presence) changes nothing yet

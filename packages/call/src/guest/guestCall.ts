@@ -347,7 +347,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (presence.self) return presence.available ? this.inCall.roomJoined(presence.room) : undefined;
     if (presence.lobby?.userType === 'guest') return;
     this.#agents.onRoomPresence(presence);
-    this.inCall.othersPresence(presence);
+    this.inCall.presenceMuted(presence);
+    this.inCall.otherSidePresence(presence);
   }
 
   /** Uploads a file (POST /upload/{type}, forChat) and sends its link in the chat. */

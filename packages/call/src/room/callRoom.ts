@@ -143,9 +143,11 @@ export class CallRoom {
     this.#outbox.streamLost();
   }
 
-  /** Another occupant's presence in the call's room: its mute state, and the chat it may have missed. */
-  othersPresence(presence: RoomPresence): void {
-    this.presenceMuted(presence);
+  /**
+   * The presence of the other side of a call in its room (the guest's, for an agent; an agent's, for the
+   * guest), whether that call is ours yet or not: the chat the room echoed to nobody goes to one who comes.
+   */
+  otherSidePresence(presence: RoomPresence): void {
     this.#outbox.present(presence.room, presence.nick, presence.available, this.#options.signalling());
   }
 

@@ -5,11 +5,11 @@
  * same id, each time we are in the room again, until its echo comes. Receivers keep one message per id
  * (state/callStatus.ts chatReceived), so a message that did arrive and is sent again shows once.
  *
- * An echo from a room in which nobody else is present reached nobody (the room keeps no history): when the
- * room was lost with its node and we are back in it before the other side. Such a message is kept and sent
- * again when someone comes (back) into the room. Who is present is what the room's presence told us since
- * we were last found out of it (roomLost) or lost the stream (streamLost): a room restarted empty tells us
- * of nobody.
+ * An echo from a room in which the other side (the guest, for an agent; an agent, for the guest) is not
+ * present reached nobody who matters (the room keeps no history): when the room was lost with its node and
+ * we are back in it before the other side. Such a message is kept and sent again when the other side comes
+ * (back) into the room. Who is present is what the room's presence told us since we were last found out of
+ * it (roomLost) or lost the stream (streamLost): a room restarted empty tells us of nobody.
  */
 import type { SignallingPort } from '../ports/signalling.ts';
 import { newChatId, type OutgoingChat } from '../xmpp/session.ts';
@@ -28,7 +28,7 @@ interface Pending {
 
 export class ChatOutbox {
   readonly #pending = new Map<string, Pending>();
-  /** per room, the others present as its presence told us (nicks) */
+  /** per room, the other side present as its presence told us (nicks) */
   readonly #others = new Map<string, Set<string>>();
   readonly #now: () => number;
 
@@ -52,12 +52,13 @@ export class ChatOutbox {
     else entry.alone = true;
   }
 
-  /** Someone else's presence in `room`: one who comes (back) gets what the room echoed to nobody. */
+  /** The other side's presence in `room`: one who comes (back) gets what the room echoed to nobody. */
   present(room: string, nick: string, available: boolean, signalling: SignallingPort | null): void {
     let others = this.#others.get(room);
     if (!others) this.#others.set(room, (others = new Set()));
     if (!available) {
       others.delete(nick);
+      if (!others.size) this.#others.delete(room);
       return;
     }
     if (others.has(nick)) return;
