@@ -30,7 +30,7 @@ export function inCallStore(language: 'en' | 'ar', inCall: Partial<AgentInCallSt
     user: agent,
     language,
     activeCall: { callId: 'g1--a', guestName: 'Guest A1B2', kind: 'video', assignmentName: 'Sales', startedAt: Date.now() - talkedMs },
-    remoteStreams: [],
+    remoteFeeds: [],
     inCall: { ...initialAgentInCall, ...inCall },
   });
 }

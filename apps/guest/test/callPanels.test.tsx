@@ -35,9 +35,9 @@ function fakeEngine(store: GuestStore): InCallEngine {
   };
 }
 
-/** A remote stream as the engine hands it, with one audio track and no video. */
-function fakeRemote(id: string, display: string) {
-  const track = { id: `audio-${id}`, kind: 'audio', readyState: 'live' };
+/** A remote feed as the engine hands it, with one audio track and no video. */
+function fakeRemote(feedId: string, display: string) {
+  const track = { id: `audio-${feedId}`, kind: 'audio', readyState: 'live' };
   const stream = {
     getAudioTracks: () => [track],
     getVideoTracks: () => [],
@@ -45,10 +45,10 @@ function fakeRemote(id: string, display: string) {
     addEventListener: () => undefined,
     removeEventListener: () => undefined,
   } as unknown as MediaStream;
-  return { id, display, stream };
+  return { feedId, display, stream };
 }
 
-function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}, remoteStreams: ReturnType<typeof fakeRemote>[] = []) {
+function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}, remoteFeeds: ReturnType<typeof fakeRemote>[] = []) {
   const store = createGuestStore({
     phase: 'ready',
     company: company({ language: language === 'ar' ? 'arabic' : 'english' }),
@@ -56,7 +56,7 @@ function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}, rem
     screen: 'ongoing',
     callType: 'video',
     callStartedAt: Date.now() - 5_000,
-    remoteStreams,
+    remoteFeeds,
   });
   store.getState().setInCall({ engine: fakeEngine(store), status: { ...initialCallStatus(), ...status } });
   render(

@@ -49,6 +49,6 @@ export async function applyFixture(store: ConsoleStore, fixture: string, params:
     const remote = kind === 'video' ? fakeRemoteStream() : local;
     s.removeQueueEntry('g7f3a9--1');
     s.setActiveCall({ callId: 'g7f3a9--1', guestName: 'Guest 7F3A', kind, assignmentName: 'Sales', startedAt: Date.now() - 83_000 });
-    s.setStreams(local, remote ? [{ id: 'guest', display: 'Guest 7F3A', stream: remote }] : []);
+    s.setStreams(local, remote ? [{ feedId: 'guest', display: 'Guest 7F3A', stream: remote }] : []);
   }
 }

@@ -54,7 +54,7 @@ export function fromDeskSnapshot(
     if (ended) {
       // an answered call ended: offer the note after the call (wrap-up)
       if (ended.startedAt != null) next.wrapUp = { callId: ended.callId, guestName: ended.guestName };
-      Object.assign(next, { activeCall: null, localStream: null, remoteStreams: [] });
+      Object.assign(next, { activeCall: null, localStream: null, remoteFeeds: [] });
     }
     return next;
   }
@@ -69,7 +69,7 @@ export function fromDeskSnapshot(
     guestPresence: active.guestStatus,
   };
   next.localStream = snap.localStream;
-  next.remoteStreams = snap.remoteFeeds.map((f) => ({ id: f.feedId, display: f.display, stream: f.stream }));
+  next.remoteFeeds = snap.remoteFeeds;
   return next;
 }
 

@@ -9,7 +9,7 @@ import type { ConsoleUser } from '../api/console.ts';
 import { initialAgentInCall, initialTransfers, type AgentInCallState, type TransferState } from './inCall.ts';
 // the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
 import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
-import type { MediaNotice, NetworkQuality } from '@lobby/call';
+import type { MediaNotice, NetworkQuality, RemoteFeed } from '@lobby/call';
 
 export type Language = 'en' | 'ar';
 export type CallKind = 'video' | 'voice';
@@ -53,12 +53,6 @@ export interface ActiveCall {
   guestPresence?: string;
 }
 
-export interface RemoteStream {
-  id: string;
-  display: string;
-  stream: MediaStream;
-}
-
 export interface ConsoleData {
   session: SessionState;
   user: ConsoleUser | null;
@@ -70,7 +64,7 @@ export interface ConsoleData {
   /** The answered call that just ended: the agent may write a note on it (features/call/WrapUpNote). */
   wrapUp: { callId: string; guestName: string } | null;
   localStream: MediaStream | null;
-  remoteStreams: RemoteStream[];
+  remoteFeeds: RemoteFeed[];
   audioMuted: boolean;
   videoMuted: boolean;
   loginPending: boolean;
@@ -109,9 +103,7 @@ export interface ConsoleActions {
   setActiveCall: (call: ActiveCall | null) => void;
   setWrapUp: (wrapUp: { callId: string; guestName: string } | null) => void;
   setLocalStream: (stream: MediaStream | null) => void;
-  setStreams: (local: MediaStream | null, remotes: RemoteStream[]) => void;
-  addRemoteStream: (remote: RemoteStream) => void;
-  removeRemoteStream: (id: string) => void;
+  setStreams: (local: MediaStream | null, remotes: RemoteFeed[]) => void;
   setAudioMuted: (muted: boolean) => void;
   setVideoMuted: (muted: boolean) => void;
   setError: (error: string | null) => void;
@@ -136,7 +128,7 @@ export const initialConsoleData: ConsoleData = {
   activeCall: null,
   wrapUp: null,
   localStream: null,
-  remoteStreams: [],
+  remoteFeeds: [],
   audioMuted: false,
   videoMuted: false,
   loginPending: false,
@@ -185,10 +177,7 @@ export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleS
     setActiveCall: (activeCall) => set({ activeCall }),
     setWrapUp: (wrapUp) => set({ wrapUp }),
     setLocalStream: (localStream) => set({ localStream }),
-    setStreams: (localStream, remoteStreams) => set({ localStream, remoteStreams }),
-    addRemoteStream: (remote) =>
-      set((s) => ({ remoteStreams: [...s.remoteStreams.filter((r) => r.id !== remote.id), remote] })),
-    removeRemoteStream: (id) => set((s) => ({ remoteStreams: s.remoteStreams.filter((r) => r.id !== id) })),
+    setStreams: (localStream, remoteFeeds) => set({ localStream, remoteFeeds }),
     setAudioMuted: (audioMuted) => set({ audioMuted }),
     setVideoMuted: (videoMuted) => set({ videoMuted }),
     setError: (error) => set({ error }),
@@ -196,7 +185,7 @@ export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleS
       set((s) => ({ inCall: { ...s.inCall, volumes: { ...s.inCall.volumes, [display]: volume } } })),
     setSpeakerId: (speakerId) => set((s) => ({ inCall: { ...s.inCall, speakerId } })),
     resetCall: () =>
-      set({ activeCall: null, localStream: null, remoteStreams: [], audioMuted: false, videoMuted: false }),
+      set({ activeCall: null, localStream: null, remoteFeeds: [], audioMuted: false, videoMuted: false }),
   }));
 }
 

@@ -113,7 +113,7 @@ function RunningCalls() {
 export function CallArea() {
   const { t } = useTranslation(['translation', 'ui']);
   const call = useConsoleStore((s) => s.activeCall);
-  const { localStream, remoteStreams, videoMuted, networkQuality } = useConsoleStore(useShallow(callMedia));
+  const { localStream, remoteFeeds, videoMuted, networkQuality } = useConsoleStore(useShallow(callMedia));
   const mediaNotice = useConsoleStore((s) => s.mediaNotice);
   const away = useConsoleStore((s) => s.availability === 'away');
   const elapsed = useElapsed(call?.startedAt ?? null);
@@ -145,7 +145,7 @@ export function CallArea() {
   // agents (a supervisor) are small tiles
   // the guest's media and presence carry its username (the call id's first part); guestName is for people
   const guestNick = call.callId.split('--')[0] ?? '';
-  const layout = stageLayout({ feeds: remoteStreams, mainUser, zoomed: isZoomed, preferred: guestNick });
+  const layout = stageLayout({ feeds: remoteFeeds, mainUser, zoomed: isZoomed, preferred: guestNick });
   const { cameras, main: remote, preferredFeed: guestFeed, zoomedScreen } = layout;
   const remoteIsGuest = remote !== null && remote === guestFeed;
   const remoteName = remote && !remoteIsGuest ? remote.display : call.guestName;
@@ -194,7 +194,7 @@ export function CallArea() {
             className={zoomedScreen ? `${stage.strip} ${styles.strip}` : stage.remote}
             videoOff={remoteIsGuest && guestVideoMuted}
             stream={remote?.stream ?? null}
-            peer={remote?.id}
+            peer={remote?.feedId}
             label={remoteName}
             volume={volumeOf(remote?.display)} sinkId={speakerId}
             data-testid="remote-video"
@@ -224,7 +224,7 @@ export function CallArea() {
               <bdi>{call.guestName}</bdi>
             </p>
             <p className={stage.voiceKind}>{t('ui:call.voiceCall')}</p>
-            <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.id} volume={volumeOf(remote?.display)} sinkId={speakerId} data-testid="remote-video" />
+            <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.feedId} volume={volumeOf(remote?.display)} sinkId={speakerId} data-testid="remote-video" />
           </div>
         )}
         {video ? (

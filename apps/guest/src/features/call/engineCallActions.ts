@@ -68,12 +68,12 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     if (state.audioMuted !== snap.muted.audio) state.setAudioMuted(snap.muted.audio);
     if (state.videoMuted !== snap.muted.video) state.setVideoMuted(snap.muted.video);
     if (state.localStream !== snap.localStream) state.setLocalStream(snap.localStream);
-    const remotes = snap.remoteFeeds.map((f) => ({ id: f.feedId, display: f.display, stream: f.stream }));
+    const remotes = snap.remoteFeeds;
     if (
-      remotes.length !== state.remoteStreams.length ||
-      remotes.some((r, i) => r.stream !== state.remoteStreams[i]?.stream)
+      remotes.length !== state.remoteFeeds.length ||
+      remotes.some((r, i) => r.stream !== state.remoteFeeds[i]?.stream)
     ) {
-      state.setRemoteStreams(remotes);
+      state.setRemoteFeeds(remotes);
     }
     if (state.mediaNotice !== snap.mediaNotice) store.setState({ mediaNotice: snap.mediaNotice });
     if (state.takingCallBack !== snap.takingCallBack) store.setState({ takingCallBack: snap.takingCallBack });
