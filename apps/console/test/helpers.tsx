@@ -4,10 +4,21 @@ import '../src/i18n/index.ts';
 import { AppProviders } from '../src/app/App.tsx';
 import { createConsoleStore, type ConsoleStore } from '../src/state/store.ts';
 import { initialAgentInCall, type AgentInCallState } from '../src/state/inCall.ts';
+import type { AgentActions } from '../src/state/agentActions.ts';
 
-export function Wrapper({ store, children, path = '/' }: { store: ConsoleStore; children: ReactNode; path?: string }) {
+export function Wrapper({
+  store,
+  children,
+  path = '/',
+  agentActions,
+}: {
+  store: ConsoleStore;
+  children: ReactNode;
+  path?: string;
+  agentActions?: AgentActions;
+}) {
   return (
-    <AppProviders store={store}>
+    <AppProviders store={store} agentActions={agentActions}>
       <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
     </AppProviders>
   );

@@ -6,7 +6,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { initialCallStatus, type CallStatus } from '@lobby/call';
 import { OngoingScreen } from '../src/features/ongoing/OngoingScreen.tsx';
 import { createGuestStore, type GuestStore } from '../src/state/store.ts';
-import type { InCallEngine } from '../src/state/inCall.ts';
+import type { GuestCallEngine } from '../src/state/callActions.ts';
+import { demoCallActions } from '../src/app/demoCallActions.ts';
 import { ensureLanguage } from '../src/i18n/index.ts';
 import { company, Wrapper } from './helpers.tsx';
 
@@ -15,7 +16,7 @@ afterEach(cleanup);
 type ChatMessages = CallStatus['chatMessages'];
 
 /** An engine whose panel switches move the store's status, as the real engine's snapshots do. */
-function fakeEngine(store: GuestStore): InCallEngine {
+function fakeEngine(store: GuestStore): GuestCallEngine {
   const patch = (change: Partial<CallStatus>) => {
     const status = store.getState().inCall.status ?? initialCallStatus();
     store.getState().setInCall({ status: { ...status, ...change } });
@@ -58,9 +59,10 @@ function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}, rem
     callStartedAt: Date.now() - 5_000,
     remoteFeeds,
   });
-  store.getState().setInCall({ engine: fakeEngine(store), status: { ...initialCallStatus(), ...status } });
+  store.getState().setInCall({ status: { ...initialCallStatus(), ...status } });
+  const engine = fakeEngine(store);
   render(
-    <Wrapper store={store}>
+    <Wrapper store={store} callActions={{ ...demoCallActions(store), engine: () => engine }}>
       <OngoingScreen />
     </Wrapper>,
   );

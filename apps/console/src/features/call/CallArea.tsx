@@ -8,7 +8,7 @@ import Settings2 from 'lucide-react/icons/settings-2';
 import { CallSettings } from './CallSettings.tsx';
 import { useAgentInCall } from '../../state/store.ts';
 import { useConsoleStore } from '../../state/store.ts';
-import { useAgentActions } from '../../state/agentActions.ts';
+import { useAgentActions, useDesk } from '../../state/agentActions.ts';
 import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
@@ -27,7 +27,7 @@ function CallControls({ video }: { video: boolean }) {
   const { t } = useTranslation(['translation', 'ui']);
   const actions = useAgentActions();
   const { audioMuted, videoMuted } = useConsoleStore(useShallow(callMedia));
-  const engine = useAgentInCall((s) => s.engine);
+  const engine = useDesk();
   const panels = useAgentInCall(useShallow((s) => callPanels(s.status)));
   const { chatOpen, devicesOpen: settingsOpen } = panels;
   const held = useAgentInCall((s) => s.held);
@@ -76,7 +76,7 @@ function CallControls({ video }: { video: boolean }) {
 function RunningCalls() {
   const { t } = useTranslation(['translation', 'ui']);
   const calls = useAgentInCall((s) => s.runningCalls);
-  const engine = useAgentInCall((s) => s.engine);
+  const engine = useDesk();
   // the server refuses a second participant in a p2p call (docs/protocol.md "p2p")
   const refused = useConsoleStore((s) => !!s.error?.includes('p2pNoJoin'));
   if (!calls.length || !engine) return null;
@@ -117,7 +117,7 @@ export function CallArea() {
   const mediaNotice = useConsoleStore((s) => s.mediaNotice);
   const away = useConsoleStore((s) => s.availability === 'away');
   const elapsed = useElapsed(call?.startedAt ?? null);
-  const engine = useAgentInCall((s) => s.engine);
+  const engine = useDesk();
   const { mainUser, zoomed: isZoomed, chatOpen, devicesOpen: settingsOpen, mutedAudio, mutedVideo } = useAgentInCall(useShallow((s) => callStageStatus(s.status)));
   const localScreen = useAgentInCall((s) => s.localScreen);
   const held = useAgentInCall((s) => s.held);

@@ -10,6 +10,7 @@ import { HoldPage } from '../hold/HoldPage.tsx';
 import { DevicePanel } from '../devices/DevicePanel.tsx';
 import { NONE } from '../../state/inCall.ts';
 import { useInCall } from '../../state/store.ts';
+import { useCallEngine } from '../../state/callActions.ts';
 import styles from './OngoingScreen.module.css';
 import { VideoTile, Avatar, Spinner, useElapsed, ScreenTile, SelfView, NetworkQuality, stageStyles as stage } from '@lobby/ui';
 import { OthersColumn, callMedia, callStageStatus, stageLayout } from '@lobby/call-react';
@@ -26,7 +27,7 @@ export function OngoingScreen() {
   const elapsed = useElapsed(callStartedAt);
   const { mainUser, zoomed: isZoomed, chatOpen, devicesOpen: deviceConfigOpen, mutedAudio, mutedVideo } = useInCall(useShallow((s) => callStageStatus(s.status)));
   const localScreen = useInCall((s) => s.localScreen);
-  const engine = useInCall((s) => s.engine);
+  const engine = useCallEngine();
   const peers = useInCall((s) => s.status?.peers ?? NONE);
   /** the name an agent announced (docs/protocol.md), never its address */
   const nameOf = (display: string) => peers.find((p) => p.peerJID === display)?.name ?? t('call.agent');
