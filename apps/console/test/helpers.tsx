@@ -5,6 +5,7 @@ import { AppProviders } from '../src/app/App.tsx';
 import { createConsoleStore, type ConsoleStore } from '../src/state/store.ts';
 import { initialAgentInCall, type AgentInCallState } from '../src/state/inCall.ts';
 import type { AgentActions } from '../src/state/agentActions.ts';
+import type { QueueEntry } from '@lobby/call';
 
 export function Wrapper({
   store,
@@ -44,4 +45,15 @@ export function inCallStore(language: 'en' | 'ar', inCall: Partial<AgentInCallSt
     remoteFeeds: [],
     inCall: { ...initialAgentInCall, ...inCall },
   });
+}
+
+/** A guest waiting as the desk lists one (its entry), named `Guest <callId>` in its presence, in Sales. */
+export function waitingGuest(callId: string, since: number, over: Partial<QueueEntry> = {}): QueueEntry {
+  const nick = callId.split('--')[0] ?? callId;
+  return {
+    ...{ room: `a1-${nick}@conference.lobby.local`, nick, guestJid: null, callId, target: '', appointmentID: '' },
+    ...{ assignmentId: 1, assignmentName: 'Sales', since, statusText: `OpenCall||${callId}`, callType: 'video', offerExpiresAt: null },
+    lobby: { userType: 'guest', appointmentID: '', name: `Guest ${callId}` },
+    ...over,
+  };
 }

@@ -9,7 +9,7 @@ import type { ConsoleUser } from '../api/console.ts';
 import { initialAgentInCall, initialTransfers, type AgentInCallState, type TransferState } from './inCall.ts';
 // the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
 import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
-import type { MediaNotice, NetworkQuality, RemoteFeed } from '@lobby/call';
+import type { MediaNotice, NetworkQuality, QueueEntry, RemoteFeed } from '@lobby/call';
 
 export type Language = 'en' | 'ar';
 export type CallKind = 'video' | 'voice';
@@ -18,28 +18,6 @@ export type Availability = 'available' | 'away';
 export type SessionState = 'unknown' | 'anonymous' | 'authenticated';
 /** Login failure, as a translation key suffix (login.error.<code>). */
 export type LoginError = 'invalid' | 'rateLimited' | 'network' | 'unknown';
-
-/** A guest waiting in the queue (an OpenCall presence in one of the agent's rooms). */
-export interface QueueEntry {
-  callId: string;
-  /** What to call the guest (their username until a welcome form gives a name). */
-  guestName: string;
-  kind: CallKind;
-  assignmentId: number;
-  assignmentName: string;
-  /** Epoch ms when the guest started waiting. */
-  waitingSince: number;
-  /** Room JID of the guest (a<assignmentId>-<guest>@conference…). */
-  room?: string;
-  /** The guest's presence as received: `status|target|callId` and the Lobby element's fields. */
-  presence?: string;
-  userType?: string;
-  appointmentID?: string;
-  /** round robin: the call is offered to this agent until this epoch ms (then it moves on) */
-  offerExpiresAt?: number;
-  /** the guest's page is being replaced by the website's next one: still waiting (docs/widget.md) */
-  navigating?: boolean;
-}
 
 /** The call the agent is in. */
 export interface ActiveCall {
@@ -59,6 +37,7 @@ export interface ConsoleData {
   companyName: string | null;
   language: Language;
   availability: Availability;
+  /** the guests waiting, as the desk lists them (its own entries), longest wait first */
   queue: QueueEntry[];
   activeCall: ActiveCall | null;
   /** The answered call that just ended: the agent may write a note on it (features/call/WrapUpNote). */
@@ -144,8 +123,8 @@ export const initialConsoleData: ConsoleData = {
 };
 
 /** Queue order: longest waiting first (then by call id, for a stable order). */
-export function sortQueue(queue: QueueEntry[]): QueueEntry[] {
-  return [...queue].sort((a, b) => a.waitingSince - b.waitingSince || a.callId.localeCompare(b.callId));
+export function sortQueue(queue: readonly QueueEntry[]): QueueEntry[] {
+  return [...queue].sort((a, b) => a.since - b.since || a.callId.localeCompare(b.callId));
 }
 
 export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleStore {

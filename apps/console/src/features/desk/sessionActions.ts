@@ -5,6 +5,7 @@ import { toggleLocalTracks } from '@lobby/ui';
 import * as consoleApi from '../../api/console.ts';
 import type { AgentActions } from '../../state/agentActions.ts';
 import type { ConsoleStore, LoginError } from '../../state/store.ts';
+import { queueGuestName } from '../../state/guestName.ts';
 
 export type ConsoleApi = Pick<typeof consoleApi, 'login' | 'logout' | 'sessionUser' | 'companyName'>;
 
@@ -64,9 +65,9 @@ export function placeholderAgentActions(store: ConsoleStore, api: ConsoleApi = c
       s().removeQueueEntry(callId);
       s().setActiveCall({
         callId,
-        guestName: entry.guestName,
-        kind: entry.kind,
-        assignmentName: entry.assignmentName,
+        guestName: queueGuestName(entry),
+        kind: entry.callType,
+        assignmentName: entry.assignmentName ?? '',
         startedAt: Date.now(),
       });
     },
