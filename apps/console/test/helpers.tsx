@@ -41,7 +41,10 @@ export function inCallStore(language: 'en' | 'ar', inCall: Partial<AgentInCallSt
     session: 'authenticated',
     user: agent,
     language,
-    activeCall: { callId: 'g1--a', guestName: 'Guest A1B2', kind: 'video', assignmentName: 'Sales', startedAt: Date.now() - talkedMs },
+    activeCall: {
+      ...{ callId: 'g1--a', room: 'a1-g1@conference.lobby.local', guestNick: 'g1', startedAt: Date.now() - talkedMs, callType: 'video', guestStatus: '' },
+      ...{ guestName: 'Guest A1B2', assignmentName: 'Sales', talkingSince: Date.now() - talkedMs },
+    },
     remoteFeeds: [],
     inCall: { ...initialAgentInCall, ...inCall },
   });

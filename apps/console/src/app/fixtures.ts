@@ -59,7 +59,11 @@ export async function applyFixture(store: ConsoleStore, fixture: string, params:
     }
     const remote = kind === 'video' ? fakeRemoteStream() : local;
     s.removeQueueEntry('g7f3a9--1');
-    s.setActiveCall({ callId: 'g7f3a9--1', guestName: 'Guest 7F3A', kind, assignmentName: 'Sales', startedAt: Date.now() - 83_000 });
+    const started = Date.now() - 83_000;
+    s.setActiveCall({
+      ...{ callId: 'g7f3a9--1', room: 'a1-g7f3a9@conference.lobby.local', guestNick: 'g7f3a9', startedAt: started, callType: kind, guestStatus: '' },
+      ...{ guestName: 'Guest 7F3A', assignmentName: 'Sales', talkingSince: started },
+    });
     s.setStreams(local, remote ? [{ feedId: 'guest', display: 'Guest 7F3A', stream: remote }] : []);
   }
 }

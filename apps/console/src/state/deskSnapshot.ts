@@ -53,19 +53,17 @@ export function fromDeskSnapshot(
   if (!active) {
     if (ended) {
       // an answered call ended: offer the note after the call (wrap-up)
-      if (ended.startedAt != null) next.wrapUp = { callId: ended.callId, guestName: ended.guestName };
+      if (ended.talkingSince != null) next.wrapUp = { callId: ended.callId, guestName: ended.guestName };
       Object.assign(next, { activeCall: null, localStream: null, remoteFeeds: [] });
     }
     return next;
   }
   next.activeCall = {
-    callId: active.callId,
+    ...active,
     guestName: guestDisplayName(active.guestNick, names.get(active.guestNick)),
-    kind: active.callType,
     assignmentName: assignmentOf(queue.find((q) => q.callId === active.callId), ended?.assignmentName),
     // one duration for the whole hold chain: hold and resume keep the call (under a new id), not the timer
-    startedAt: callClock(ended?.startedAt ?? null, snap.phase === 'inCall', now),
-    guestPresence: active.guestStatus,
+    talkingSince: callClock(ended?.talkingSince ?? null, snap.phase === 'inCall', now),
   };
   next.localStream = snap.localStream;
   next.remoteFeeds = snap.remoteFeeds;

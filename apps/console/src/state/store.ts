@@ -9,27 +9,23 @@ import type { ConsoleUser } from '../api/console.ts';
 import { initialAgentInCall, initialTransfers, type AgentInCallState, type TransferState } from './inCall.ts';
 // the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
 import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
-import type { MediaNotice, NetworkQuality, QueueEntry, RemoteFeed } from '@lobby/call';
+import type { ActiveCall, MediaNotice, NetworkQuality, QueueEntry, RemoteFeed } from '@lobby/call';
 
 export type Language = 'en' | 'ar';
-export type CallKind = 'video' | 'voice';
 export type Availability = 'available' | 'away';
 /** 'unknown' while GET /api/console/me restores a session on load. */
 export type SessionState = 'unknown' | 'anonymous' | 'authenticated';
 /** Login failure, as a translation key suffix (login.error.<code>). */
 export type LoginError = 'invalid' | 'rateLimited' | 'network' | 'unknown';
 
-/** The call the agent is in. */
-export interface ActiveCall {
-  callId: string;
+/** The call the agent is in: the desk's own (its ActiveCall), with what the console shows of it. */
+export type ConsoleCall = ActiveCall & {
+  /** what the agent calls the guest: the name it announced, else its label (state/guestName.ts) */
   guestName: string;
-  kind: CallKind;
   assignmentName: string;
-  /** Epoch ms when media started; null while connecting. */
-  startedAt: number | null;
-  /** The guest's latest presence status, e.g. `InCall|agent@lobby.local|callId`. */
-  guestPresence?: string;
-}
+  /** the call timer's start (epoch ms): media first flowing, kept through hold and resume; null while connecting */
+  talkingSince: number | null;
+};
 
 export interface ConsoleData {
   session: SessionState;
@@ -39,7 +35,7 @@ export interface ConsoleData {
   availability: Availability;
   /** the guests waiting, as the desk lists them (its own entries), longest wait first */
   queue: QueueEntry[];
-  activeCall: ActiveCall | null;
+  activeCall: ConsoleCall | null;
   /** The answered call that just ended: the agent may write a note on it (features/call/WrapUpNote). */
   wrapUp: { callId: string; guestName: string } | null;
   localStream: MediaStream | null;
@@ -79,7 +75,7 @@ export interface ConsoleActions {
   /** Add or replace (same callId) one waiting guest. */
   upsertQueueEntry: (entry: QueueEntry) => void;
   removeQueueEntry: (callId: string) => void;
-  setActiveCall: (call: ActiveCall | null) => void;
+  setActiveCall: (call: ConsoleCall | null) => void;
   setWrapUp: (wrapUp: { callId: string; guestName: string } | null) => void;
   setLocalStream: (stream: MediaStream | null) => void;
   setStreams: (local: MediaStream | null, remotes: RemoteFeed[]) => void;

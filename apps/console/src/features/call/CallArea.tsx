@@ -116,7 +116,7 @@ export function CallArea() {
   const { localStream, remoteFeeds, videoMuted, networkQuality } = useConsoleStore(useShallow(callMedia));
   const mediaNotice = useConsoleStore((s) => s.mediaNotice);
   const away = useConsoleStore((s) => s.availability === 'away');
-  const elapsed = useElapsed(call?.startedAt ?? null);
+  const elapsed = useElapsed(call?.talkingSince ?? null);
   const engine = useDesk();
   const { mainUser, zoomed: isZoomed, chatOpen, devicesOpen: settingsOpen, mutedAudio, mutedVideo } = useAgentInCall(useShallow((s) => callStageStatus(s.status)));
   const localScreen = useAgentInCall((s) => s.localScreen);
@@ -143,8 +143,8 @@ export function CallArea() {
 
   // the main picture is the participant the agent chose (mainUser), else the guest's camera; other
   // agents (a supervisor) are small tiles
-  // the guest's media and presence carry its username (the call id's first part); guestName is for people
-  const guestNick = call.callId.split('--')[0] ?? '';
+  // the guest's media and presence carry its nick (its username, the call id's first part); guestName is for people
+  const { guestNick } = call;
   const layout = stageLayout({ feeds: remoteFeeds, mainUser, zoomed: isZoomed, preferred: guestNick });
   const { cameras, main: remote, preferredFeed: guestFeed, zoomedScreen } = layout;
   const remoteIsGuest = remote !== null && remote === guestFeed;
@@ -157,14 +157,14 @@ export function CallArea() {
   const isGuest = (jid: string) => jid === guestNick || jid.split('@')[0] === guestNick;
   const guestAudioMuted = mutedAudio.some(isGuest);
   const guestVideoMuted = mutedVideo.some(isGuest);
-  const video = call.kind === 'video';
+  const video = call.callType === 'video';
   return (
     <section
       className={styles.call}
       data-testid="active-call"
       data-call-id={call.callId}
-      data-call-kind={call.kind}
-      data-guest-presence={call.guestPresence}
+      data-call-kind={call.callType}
+      data-guest-presence={call.guestStatus}
       data-guest-audio-muted={guestAudioMuted}
       data-held={held}
       data-guest-video-muted={guestVideoMuted}
@@ -181,7 +181,7 @@ export function CallArea() {
           <span className="visually-hidden">{t('ui:call.duration')}</span>
           {held ? <span className={`${stage.timerHeld} ${styles.timerHeld}`}>{t('call.guestOnHold')}</span> : null}
           <time role="timer" aria-live="off">
-            {call.startedAt ? elapsed : t('ui:call.connecting')}
+            {call.talkingSince ? elapsed : t('ui:call.connecting')}
           </time>
         </span>
       </div>

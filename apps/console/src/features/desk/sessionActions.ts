@@ -63,12 +63,10 @@ export function placeholderAgentActions(store: ConsoleStore, api: ConsoleApi = c
       const entry = s().queue.find((q) => q.callId === callId);
       if (!entry || s().activeCall) return;
       s().removeQueueEntry(callId);
+      const now = Date.now();
       s().setActiveCall({
-        callId,
-        guestName: queueGuestName(entry),
-        kind: entry.callType,
-        assignmentName: entry.assignmentName ?? '',
-        startedAt: Date.now(),
+        ...{ callId, room: entry.room, guestNick: entry.nick, startedAt: now, callType: entry.callType, guestStatus: entry.statusText },
+        ...{ guestName: queueGuestName(entry), assignmentName: entry.assignmentName ?? '', talkingSince: now },
       });
     },
     hangup() {
