@@ -3,7 +3,6 @@
 import type { AgentSnapshot, QueueEntry } from '@lobby/call';
 import { callClock } from './callClock.ts';
 import { guestDisplayName } from './guestName.ts';
-import type { RunningCall } from './inCall.ts';
 import { sortQueue, type ConsoleData } from './store.ts';
 
 /**
@@ -35,13 +34,8 @@ export function fromDeskSnapshot(
       status: snap.status,
       localScreen: snap.localScreen,
       held: !!snap.activeCall?.held,
-      runningCalls: sameCalls(state.inCall.runningCalls, snap.runningCalls)
-        ? state.inCall.runningCalls
-        : snap.runningCalls.map((c): RunningCall => ({
-            callId: c.callId,
-            guestName: guestDisplayName(c.nick, c.lobby?.name),
-            assignmentName: c.assignmentName ?? '',
-          })),
+      // the same array while nobody listed changed (agent/waitingQueue.ts)
+      runningCalls: snap.runningCalls,
     },
   };
   const current = state.transfers.incoming;
@@ -89,8 +83,4 @@ function consoleQueue(queue: readonly QueueEntry[], names: Map<string, string>):
 /** The active call's assignment: its queue entry's while it is listed, else the one it had. */
 function assignmentOf(entry: QueueEntry | undefined, before: string | undefined): string {
   return entry ? (entry.assignmentName ?? '') : (before ?? '');
-}
-
-function sameCalls(a: readonly RunningCall[], b: readonly { callId: string }[]): boolean {
-  return a.length === b.length && a.every((c, i) => c.callId === b[i]?.callId);
 }

@@ -9,6 +9,7 @@ import { CallSettings } from './CallSettings.tsx';
 import { useAgentInCall } from '../../state/store.ts';
 import { useConsoleStore } from '../../state/store.ts';
 import { useAgentActions, useDesk } from '../../state/agentActions.ts';
+import { queueGuestName } from '../../state/guestName.ts';
 import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
@@ -92,7 +93,7 @@ function RunningCalls() {
         {calls.map((c) => (
           <li key={c.callId} className={styles.runningItem} data-testid="running-call" data-call-id={c.callId}>
             <span>
-              <bdi>{c.guestName}</bdi> <span className={styles.assignment}>{c.assignmentName}</span>
+              <bdi>{queueGuestName(c)}</bdi> <span className={styles.assignment}>{c.assignmentName ?? ''}</span>
             </span>
             <button
               type="button"
