@@ -3,16 +3,16 @@
 // (features/call/engineCallActions.ts); the dev fixtures use app/demoCallActions.ts. The engine itself is
 // reached through here too (useCallEngine), never through the store, which holds data only.
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
-import type { GuestCall } from '@lobby/call';
+import type * as engine from '@lobby/call';
 import type { CallKind } from './store.ts';
 import type { FormAnswers, GuestSession } from '../api/guest.ts';
 import type { BookingCreate, GuestBooking } from '@lobby/contracts';
 
-/** A call started on an earlier page, taken back by this one (docs/widget.md "Moving between pages"). */
-export interface ResumedCall {
-  callId: string;
-  initialCallId: string;
-  answered: boolean;
+/**
+ * A call started on an earlier page, taken back by this one (docs/widget.md "Moving between pages"): the
+ * engine's ResumedCall (callId, initialCallId, answered) and what this page needs besides.
+ */
+export interface ResumedCall extends engine.ResumedCall {
   assignmentId: number | null;
   /** its report, for the rating after it */
   reportId: number | null;
@@ -31,7 +31,7 @@ export interface RatingAnswer {
 
 /** What the in-call UI may ask of the engine: its own methods (packages/call GuestCall). */
 export type GuestCallEngine = Pick<
-  GuestCall,
+  engine.GuestCall,
   | 'sendChat'
   | 'sendFile'
   | 'fetchFile'
@@ -103,6 +103,6 @@ export function useCallActions(): CallActions {
 export function useCallEngine(): GuestCallEngine | null {
   const actions = useCallActions();
   const subscribe = useCallback((listener: () => void) => actions.onEngine?.(listener) ?? (() => undefined), [actions]);
-  const engine = useCallback(() => actions.engine?.() ?? null, [actions]);
-  return useSyncExternalStore(subscribe, engine);
+  const current = useCallback(() => actions.engine?.() ?? null, [actions]);
+  return useSyncExternalStore(subscribe, current);
 }
