@@ -8,10 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { DeskCallMedia } from '../src/agent/deskCallMedia.ts';
 import type { LeaveReason } from '../src/agent/mediaJoin.ts';
 import { NAVIGATION_RETURN_MS } from '../src/agent/reconnection.ts';
-import type { AgentSnapshot } from '../src/agent/deskSnapshot.ts';
+import { initialAgentSnapshot, type AgentSnapshot } from '../src/agent/deskSnapshot.ts';
 import { CallRoom } from '../src/room/callRoom.ts';
-import { initialCallStatus } from '../src/state/callStatus.ts';
-import { UNKNOWN_QUALITY } from '../src/media/networkQuality.ts';
 import type { MediaSessionOptions, PublishOptions } from '../src/ports/media.ts';
 import { FakeWorld, createFakeConsoleApi, fakeStream, settle, type FakeMedia } from './helpers/fakes.ts';
 
@@ -19,28 +17,8 @@ const AGENT = 'agent1@lobby.test';
 const CALL_ID = 'guest1--c1';
 const CALL = { callId: CALL_ID, room: 'assignment-1@conference.lobby.test', guestNick: 'guest1', callType: 'video' as const, guestStatus: '' };
 
-function idle(): AgentSnapshot {
-  return {
-    phase: 'idle',
-    jid: AGENT,
-    queue: [],
-    runningCalls: [],
-    activeCall: null,
-    localStream: null,
-    remoteFeeds: [],
-    muted: { audio: false, video: false },
-    error: 'an earlier error',
-    lastEnded: null,
-    status: initialCallStatus(),
-    localScreen: null,
-    live: true,
-    transfers: [],
-    mediaNotice: null,
-    networkQuality: UNKNOWN_QUALITY,
-    mediaReady: false,
-    guestChangingPage: false,
-  };
-}
+/** A started desk, free, with an earlier call's error still shown. */
+const idle = (): AgentSnapshot => ({ ...initialAgentSnapshot(), phase: 'idle', jid: AGENT, live: true, error: 'an earlier error' });
 
 async function deskOf() {
   const world = new FakeWorld();

@@ -18,12 +18,10 @@ import { InCallEngine } from '../room/inCallEngine.ts';
 import { presenceImageUrl, presenceName, type LobbyPresenceElement } from '../presence.ts';
 import type { OpenCallRoom } from '../api/consoleApi.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
-import { initialCallStatus } from '../state/callStatus.ts';
 import { CallRoom } from '../room/callRoom.ts';
 import { defaultPorts } from '../composition.ts';
 import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
-import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import { RoomFollowing } from './roomFollowing.ts';
 import type { RoomSelfPing } from '../room/roomSelfPing.ts';
 import { deskSelfPing } from './deskSelfPing.ts';
@@ -34,7 +32,7 @@ import { Reconnection } from './reconnection.ts';
 import { DeskCallMedia } from './deskCallMedia.ts';
 import { DeskHold } from './holdResume.ts';
 import { GuestPageChange } from './guestPageChange.ts';
-import type { AgentDeskOptions, AgentSnapshot } from './deskSnapshot.ts';
+import { initialAgentSnapshot, type AgentDeskOptions, type AgentSnapshot } from './deskSnapshot.ts';
 
 export { targetsMe, type QueueEntry } from './waitingQueue.ts';
 
@@ -63,26 +61,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   readonly #hold: DeskHold;
   readonly #callMedia: DeskCallMedia;
   readonly #pageChange = new GuestPageChange();
-  #snapshot: AgentSnapshot = {
-    phase: 'offline',
-    jid: null,
-    queue: [],
-    runningCalls: [],
-    activeCall: null,
-    localStream: null,
-    remoteFeeds: [],
-    muted: { audio: false, video: false },
-    error: null,
-    lastEnded: null,
-    status: initialCallStatus(),
-    localScreen: null,
-    live: false,
-    transfers: [],
-    mediaNotice: null,
-    networkQuality: UNKNOWN_QUALITY,
-    mediaReady: false,
-    guestChangingPage: false,
-  };
+  #snapshot: AgentSnapshot = initialAgentSnapshot();
 
   constructor(options: AgentDeskOptions) {
     super();
