@@ -5,13 +5,14 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { initialCallStatus, type CallStatus } from '@lobby/call';
 import { CallArea } from '../src/features/call/CallArea.tsx';
 import type { ConsoleStore } from '../src/state/store.ts';
-import type { AgentInCallEngine } from '../src/state/inCall.ts';
+import type { ConsoleDesk } from '../src/state/agentActions.ts';
+import { placeholderAgentActions } from '../src/features/desk/sessionActions.ts';
 import { inCallStore, Wrapper } from './helpers.tsx';
 
 afterEach(cleanup);
 
 /** An engine whose panel switches move the store's status, as the desk's snapshots do. */
-function fakeEngine(store: ConsoleStore): AgentInCallEngine {
+function fakeEngine(store: ConsoleStore): ConsoleDesk {
   const patch = (change: Partial<CallStatus>) =>
     store.setState((s) => ({ inCall: { ...s.inCall, status: { ...(s.inCall.status ?? initialCallStatus()), ...change } } }));
   const nothing = () => Promise.resolve();
@@ -29,14 +30,17 @@ function fakeEngine(store: ConsoleStore): AgentInCallEngine {
     changeDevices: nothing,
     setDeviceConfigOpen: (open) => patch({ deviceConfigOpen: open }),
     setMainUser: () => undefined,
+    transferTargets: () => Promise.resolve({ agents: [], assignments: [] }),
+    transfer: nothing,
+    acceptTransfer: nothing,
   };
 }
 
 function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}) {
   const store = inCallStore(language, { status: { ...initialCallStatus(), ...status } });
-  store.setState((s) => ({ inCall: { ...s.inCall, engine: fakeEngine(store) } }));
+  const desk = fakeEngine(store);
   render(
-    <Wrapper store={store}>
+    <Wrapper store={store} agentActions={{ ...placeholderAgentActions(store), desk: () => desk }}>
       <CallArea />
     </Wrapper>,
   );

@@ -38,13 +38,13 @@ function feed(steps: Array<[AgentSnapshot, number]>) {
 describe('fromDeskSnapshot', () => {
   it('when media first flows, then the call timer starts; while joining it has not', () => {
     expect(
-      feed([[snapshot({ phase: 'joining', activeCall: call() }), 1_000]]).activeCall?.startedAt,
+      feed([[snapshot({ phase: 'joining', activeCall: call() }), 1_000]]).activeCall?.talkingSince,
     ).toBeNull();
     expect(
       feed([
         [snapshot({ phase: 'joining', activeCall: call() }), 1_000],
         [snapshot({ phase: 'inCall', activeCall: call() }), 2_000],
-      ]).activeCall?.startedAt,
+      ]).activeCall?.talkingSince,
     ).toBe(2_000);
   });
 
@@ -55,7 +55,7 @@ describe('fromDeskSnapshot', () => {
       [snapshot({ phase: 'joining', activeCall: call({ callId: 'g1--b', held: false }) }), 20_000],
       [snapshot({ phase: 'inCall', activeCall: call({ callId: 'g1--b' }) }), 21_000],
     ]);
-    expect(state.activeCall).toMatchObject({ callId: 'g1--b', startedAt: 2_000 });
+    expect(state.activeCall).toMatchObject({ callId: 'g1--b', talkingSince: 2_000 });
   });
 
   it('when the guest\'s media stalls, then the store carries the notice and the poor line for the indicator', () => {
@@ -92,7 +92,7 @@ describe('fromDeskSnapshot', () => {
       [snapshot({ phase: 'idle' }), 9_000],
       [snapshot({ phase: 'inCall', activeCall: call({ callId: 'g2--c', guestNick: 'g2' }) }), 30_000],
     ]);
-    expect(next.activeCall?.startedAt).toBe(30_000);
+    expect(next.activeCall?.talkingSince).toBe(30_000);
   });
 
   it("when the engine mutes or unmutes, then the store shows the engine's state (mute is held once)", () => {

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { createConsoleStore, type QueueEntry } from '../src/state/store.ts';
+import type { QueueEntry } from '@lobby/call';
+import { createConsoleStore } from '../src/state/store.ts';
 import { WorkspacePage } from '../src/features/workspace/WorkspacePage.tsx';
-import { agent, Wrapper } from './helpers.tsx';
+import { agent, waitingGuest, Wrapper } from './helpers.tsx';
 
 const now = Date.now();
 // The wait times are computed from the clock at render: freeze it, or a slow machine shows 5:01 for 5:00.
@@ -15,14 +16,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const entry = (callId: string, waitedMs: number, kind: 'video' | 'voice' = 'video'): QueueEntry => ({
-  callId,
-  guestName: `Guest ${callId}`,
-  kind,
-  assignmentId: 1,
-  assignmentName: 'Sales',
-  waitingSince: now - waitedMs,
-});
+const entry = (callId: string, waitedMs: number, callType: QueueEntry['callType'] = 'video'): QueueEntry =>
+  waitingGuest(callId, now - waitedMs, { callType });
 
 function renderWorkspace() {
   const store = createConsoleStore({ session: 'authenticated', user: agent });

@@ -5,11 +5,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { createConsoleStore, type QueueEntry } from '../src/state/store.ts';
+import type { QueueEntry } from '@lobby/call';
+import { createConsoleStore } from '../src/state/store.ts';
 import { WorkspacePage } from '../src/features/workspace/WorkspacePage.tsx';
 import { OVERSCAN_ROWS, windowOf } from '../src/features/queue/VirtualList.tsx';
 import { MAX_IN_FLIGHT, SETTLE_MS } from '../src/features/queue/detailsLoader.ts';
-import { agent, Wrapper } from './helpers.tsx';
+import { agent, waitingGuest, Wrapper } from './helpers.tsx';
 
 // each drawn row asks the server for its call's details: no server here; a request ends only when aborted
 let detailRequests: string[] = [];
@@ -26,14 +27,7 @@ afterEach(() => {
 });
 
 const now = Date.now();
-const entry = (i: number): QueueEntry => ({
-  callId: `c${String(i).padStart(5, '0')}`,
-  guestName: `Guest ${i}`,
-  kind: 'video',
-  assignmentId: 1,
-  assignmentName: 'Sales',
-  waitingSince: now - 10_000_000 + i,
-});
+const entry = (i: number): QueueEntry => waitingGuest(`c${String(i).padStart(5, '0')}`, now - 10_000_000 + i);
 
 describe('queue of thousands', () => {
   it('when 2,000 guests wait, then the panel counts 2,000 but draws only a window of rows, each knowing its place', () => {

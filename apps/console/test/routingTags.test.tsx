@@ -4,9 +4,10 @@ import i18n from 'i18next';
 import '../src/i18n/index.ts';
 import { AppProviders } from '../src/app/App.tsx';
 import { placeholderAgentActions } from '../src/features/desk/sessionActions.ts';
-import { createConsoleStore, type QueueEntry } from '../src/state/store.ts';
+import type { QueueEntry } from '@lobby/call';
+import { createConsoleStore } from '../src/state/store.ts';
 import { RoutingTags } from '../src/features/routing/RoutingTags.tsx';
-import { agent } from './helpers.tsx';
+import { agent, waitingGuest } from './helpers.tsx';
 
 const now = 1_700_000_000_000;
 
@@ -21,7 +22,7 @@ afterEach(async () => {
   vi.useRealTimers();
   await i18n.changeLanguage('en');
 });
-const base: QueueEntry = { callId: 'g1--a', guestName: 'Guest A', kind: 'video', assignmentId: 1, assignmentName: 'Sales', waitingSince: now };
+const base: QueueEntry = waitingGuest('g1--a', now, { lobby: { userType: 'guest', appointmentID: '', name: 'Guest A' } });
 
 function renderTags(entry: QueueEntry, language: 'en' | 'ar' = 'en') {
   const store = createConsoleStore({ session: 'authenticated', user: agent, language });

@@ -6,7 +6,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { initialCallStatus, type CallStatus } from '@lobby/call';
 import { OngoingScreen } from '../src/features/ongoing/OngoingScreen.tsx';
 import { createGuestStore, type GuestStore } from '../src/state/store.ts';
-import type { InCallEngine } from '../src/state/inCall.ts';
+import type { GuestCallEngine } from '../src/state/callActions.ts';
+import { demoCallActions } from '../src/app/demoCallActions.ts';
 import { ensureLanguage } from '../src/i18n/index.ts';
 import { company, Wrapper } from './helpers.tsx';
 
@@ -15,7 +16,7 @@ afterEach(cleanup);
 type ChatMessages = CallStatus['chatMessages'];
 
 /** An engine whose panel switches move the store's status, as the real engine's snapshots do. */
-function fakeEngine(store: GuestStore): InCallEngine {
+function fakeEngine(store: GuestStore): GuestCallEngine {
   const patch = (change: Partial<CallStatus>) => {
     const status = store.getState().inCall.status ?? initialCallStatus();
     store.getState().setInCall({ status: { ...status, ...change } });
@@ -35,9 +36,9 @@ function fakeEngine(store: GuestStore): InCallEngine {
   };
 }
 
-/** A remote stream as the engine hands it, with one audio track and no video. */
-function fakeRemote(id: string, display: string) {
-  const track = { id: `audio-${id}`, kind: 'audio', readyState: 'live' };
+/** A remote feed as the engine hands it, with one audio track and no video. */
+function fakeRemote(feedId: string, display: string) {
+  const track = { id: `audio-${feedId}`, kind: 'audio', readyState: 'live' };
   const stream = {
     getAudioTracks: () => [track],
     getVideoTracks: () => [],
@@ -45,10 +46,10 @@ function fakeRemote(id: string, display: string) {
     addEventListener: () => undefined,
     removeEventListener: () => undefined,
   } as unknown as MediaStream;
-  return { id, display, stream };
+  return { feedId, display, stream };
 }
 
-function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}, remoteStreams: ReturnType<typeof fakeRemote>[] = []) {
+function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}, remoteFeeds: ReturnType<typeof fakeRemote>[] = []) {
   const store = createGuestStore({
     phase: 'ready',
     company: company({ language: language === 'ar' ? 'arabic' : 'english' }),
@@ -56,11 +57,12 @@ function renderCall(language: 'en' | 'ar', status: Partial<CallStatus> = {}, rem
     screen: 'ongoing',
     callType: 'video',
     callStartedAt: Date.now() - 5_000,
-    remoteStreams,
+    remoteFeeds,
   });
-  store.getState().setInCall({ engine: fakeEngine(store), status: { ...initialCallStatus(), ...status } });
+  store.getState().setInCall({ status: { ...initialCallStatus(), ...status } });
+  const engine = fakeEngine(store);
   render(
-    <Wrapper store={store}>
+    <Wrapper store={store} callActions={{ ...demoCallActions(store), engine: () => engine }}>
       <OngoingScreen />
     </Wrapper>,
   );

@@ -6,6 +6,7 @@ import { AppProviders } from '../src/app/App.tsx';
 import type { Company } from '../src/api/company.ts';
 import type { GuestStore } from '../src/state/store.ts';
 import type { AppServices } from '../src/state/services.ts';
+import type { CallActions } from '../src/state/callActions.ts';
 
 export function company(overrides: Partial<Company> = {}): Company {
   return {
@@ -26,14 +27,16 @@ export function Wrapper({
   children,
   path = '/',
   services,
+  callActions,
 }: {
   store: GuestStore;
   children: ReactNode;
   path?: string;
   services?: Partial<AppServices>;
+  callActions?: CallActions;
 }) {
   return (
-    <AppProviders store={store} services={services}>
+    <AppProviders store={store} services={services} callActions={callActions}>
       <RouteContext.Provider value={parseRoute(path)}>{children}</RouteContext.Provider>
     </AppProviders>
   );

@@ -19,7 +19,7 @@ function renderOnHold(language: 'en' | 'ar', callType: 'video' | 'voice' = 'vide
     callType,
     // answered 75 s ago; on hold, so no remote stream at all
     callStartedAt: Date.now() - 75_000,
-    remoteStreams: [],
+    remoteFeeds: [],
   });
   store.getState().setInCall({ status: { ...initialCallStatus(), peerCall: 'Paused' } });
   render(

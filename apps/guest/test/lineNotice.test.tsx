@@ -11,7 +11,7 @@ import { company, Wrapper } from './helpers.tsx';
 afterEach(cleanup);
 
 function renderNotice(language: 'en' | 'ar', status: Partial<CallStatus>) {
-  const store = createGuestStore({ phase: 'ready', company: company({ language: language === 'ar' ? 'arabic' : 'english' }), language, screen: 'ongoing', callType: 'video', remoteStreams: [] });
+  const store = createGuestStore({ phase: 'ready', company: company({ language: language === 'ar' ? 'arabic' : 'english' }), language, screen: 'ongoing', callType: 'video', remoteFeeds: [] });
   store.getState().setInCall({ status: { ...initialCallStatus(), ...status } });
   render(
     <Wrapper store={store}>

@@ -23,7 +23,7 @@ function renderScreen(
     language,
     screen: which,
     callType: 'video',
-    remoteStreams: [],
+    remoteFeeds: [],
     ...state,
   });
   render(<Wrapper store={store}>{which === 'waiting' ? <WaitingScreen /> : <OngoingScreen />}</Wrapper>);

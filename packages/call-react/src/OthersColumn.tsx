@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { StageOthers, VideoTile, stageStyles as stage } from '@lobby/ui';
-import type { GuestCall } from '@lobby/call';
-import type { StageFeed, StageLayout } from './stageLayout.ts';
+import type { GuestCall, RemoteFeed } from '@lobby/call';
+import type { StageLayout } from './stageLayout.ts';
 
 /**
  * The column beside the large picture (docs/architecture.md "In-call UI"): the shared screen small (a
@@ -10,14 +10,14 @@ import type { StageFeed, StageLayout } from './stageLayout.ts';
 export function OthersColumn({ className, layout, engine, video, nameOf, volumeOf, sinkId }: {
   className?: string;
   /** the stage's layout (stageLayout): the others and the shared screen */
-  layout: StageLayout<StageFeed>;
+  layout: StageLayout<RemoteFeed>;
   /** the engine in the call: a press on the small screen shows it large for everyone (isZoomed) */
   engine: Pick<GuestCall, 'setZoomed'> | null;
   video: boolean;
   /** the name a person reads for a participant */
-  nameOf: (feed: StageFeed) => string;
+  nameOf: (feed: RemoteFeed) => string;
   /** the participant's playback volume, 0–1 */
-  volumeOf: (feed: StageFeed) => number;
+  volumeOf: (feed: RemoteFeed) => number;
   /** the chosen speaker ('' for the default) */
   sinkId: string;
 }) {
@@ -33,9 +33,9 @@ export function OthersColumn({ className, layout, engine, video, nameOf, volumeO
     >
       {layout.others.map((o) =>
         video ? (
-          <VideoTile key={o.id} className={stage.otherTile} stream={o.stream} peer={o.id} label={nameOf(o)} volume={volumeOf(o)} sinkId={sinkId} data-testid="remote-video-other" />
+          <VideoTile key={o.feedId} className={stage.otherTile} stream={o.stream} peer={o.feedId} label={nameOf(o)} volume={volumeOf(o)} sinkId={sinkId} data-testid="remote-video-other" />
         ) : (
-          <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} volume={volumeOf(o)} sinkId={sinkId} data-testid="remote-video-other" />
+          <VideoTile key={o.feedId} className="visually-hidden" audioOnly stream={o.stream} peer={o.feedId} volume={volumeOf(o)} sinkId={sinkId} data-testid="remote-video-other" />
         ),
       )}
     </StageOthers>

@@ -4,7 +4,7 @@
  * hooks under them. Rule (enforced by lint): it imports @lobby/call (types only, so that nothing of the
  * engine loads with a component), @lobby/ui, React, lucide icons and react-i18next — never an app.
  */
-export { stageLayout, SCREEN_SUFFIX, type StageFeed, type StageInput, type StageLayout } from './stageLayout.ts';
+export { stageLayout, SCREEN_SUFFIX, type StageInput, type StageLayout } from './stageLayout.ts';
 export { CallBar, type CallBarProps, type CallBarActions, type PanelToggle } from './CallBar.tsx';
 export { useScreenShare, type ScreenShare, type ScreenShareEngine } from './screenShare.ts';
 export { DeviceFields, type DeviceFieldsProps } from './DeviceFields.tsx';

@@ -1,5 +1,4 @@
-import type { CallStatus, NetworkQuality } from '@lobby/call';
-import type { StageFeed } from './stageLayout.ts';
+import type { CallStatus, NetworkQuality, RemoteFeed } from '@lobby/call';
 
 /** What the call bar's toggles show, read from the engine's call status (docs/protocol.md "Call status"). */
 export interface CallPanels {
@@ -50,7 +49,7 @@ export function callStageStatus(status: CallStatus | null | undefined): CallStag
 /** Our own media and the others' as both apps' stores hold them (each fed by its engine's snapshots). */
 export interface CallMediaState {
   localStream: MediaStream | null;
-  remoteStreams: readonly StageFeed[];
+  remoteFeeds: readonly RemoteFeed[];
   audioMuted: boolean;
   videoMuted: boolean;
   networkQuality: NetworkQuality;
@@ -58,6 +57,6 @@ export interface CallMediaState {
 
 /** The call's media from an app's store, for one shallow-compared selector. */
 export function callMedia<S extends CallMediaState>(state: S): CallMediaState {
-  const { localStream, remoteStreams, audioMuted, videoMuted, networkQuality } = state;
-  return { localStream, remoteStreams, audioMuted, videoMuted, networkQuality };
+  const { localStream, remoteFeeds, audioMuted, videoMuted, networkQuality } = state;
+  return { localStream, remoteFeeds, audioMuted, videoMuted, networkQuality };
 }

@@ -3,17 +3,9 @@
  * UI"): the participant shown large, the others in the column beside it, and a shared screen (large when
  * zoomed). Pure: the apps pass what the engine told them and place the result with @lobby/ui's pieces.
  */
+import type { RemoteFeed } from '@lobby/call';
 
-/** One remote media stream of the call as the engine hands it (a Janus feed or the p2p peer). */
-export interface StageFeed {
-  /** stable id (Janus feed id or peer JID) */
-  id: string;
-  /** the publisher's display: a guest's username, an agent's JID, `…-screen` for a shared screen */
-  display: string;
-  stream: MediaStream;
-}
-
-export interface StageInput<F extends StageFeed> {
+export interface StageInput<F extends RemoteFeed> {
   feeds: readonly F[];
   /** the display chosen to be shown large (the call status' mainUser), if any */
   mainUser: string | null;
@@ -23,7 +15,7 @@ export interface StageInput<F extends StageFeed> {
   preferred?: string;
 }
 
-export interface StageLayout<F extends StageFeed> {
+export interface StageLayout<F extends RemoteFeed> {
   /** every camera, in arrival order */
   cameras: F[];
   /** the camera shown large, or null while nobody's camera has arrived */
@@ -41,7 +33,7 @@ export interface StageLayout<F extends StageFeed> {
 /** A shared screen is published under its sharer's display with this suffix (docs/protocol.md "Names"). */
 export const SCREEN_SUFFIX = '-screen';
 
-export function stageLayout<F extends StageFeed>({ feeds, mainUser, zoomed, preferred }: StageInput<F>): StageLayout<F> {
+export function stageLayout<F extends RemoteFeed>({ feeds, mainUser, zoomed, preferred }: StageInput<F>): StageLayout<F> {
   const cameras = feeds.filter((f) => !f.display.endsWith(SCREEN_SUFFIX));
   const screen = feeds.find((f) => f.display.endsWith(SCREEN_SUFFIX)) ?? null;
   const preferredFeed = preferred === undefined ? null : (cameras.find((f) => f.display === preferred) ?? null);

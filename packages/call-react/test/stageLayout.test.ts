@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { stageLayout, type StageFeed } from '../src/stageLayout.ts';
+import type { RemoteFeed } from '@lobby/call';
+import { stageLayout } from '../src/stageLayout.ts';
 
-const feed = (id: string, display: string): StageFeed => ({ id, display, stream: {} as MediaStream });
+const feed = (feedId: string, display: string): RemoteFeed => ({ feedId, display, stream: {} as MediaStream });
 const guest = feed('1', 'g1');
 const supervisor = feed('2', 'sup@lobby.local');
 const agent = feed('3', 'sarah@lobby.local');

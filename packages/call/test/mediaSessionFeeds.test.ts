@@ -132,7 +132,9 @@ describe('MediaSession subscription', () => {
       await media.connect();
       await media.attachPublisher();
       await media.join({ room: 'call-1', pin: 'PIN' }, 'agent@demo');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // the guest's feed subscribed to (our answer sent) before the log starts: a fixed 20 ms was too short
+      // on a busy machine, and the late `start` landed among the close's requests
+      await vi.waitFor(() => expect(log).toContain('subscriber → start'));
       log.length = 0;
       return media;
     };

@@ -3,9 +3,12 @@ import VideoOff from 'lucide-react/icons/video-off';
 import { VideoTile } from './VideoTile.tsx';
 import stage from './CallStage.module.css';
 
-/** A remote participant's media as the apps hold it. */
+/**
+ * A remote participant's media: the fields the tiles read of the engine's feed (@lobby/call RemoteFeed,
+ * which this package does not import: docs/architecture.md "Layers").
+ */
 export interface StageStream {
-  id: string;
+  feedId: string;
   stream: MediaStream;
 }
 
@@ -23,7 +26,7 @@ export function ScreenTile({
     <VideoTile
       className={className}
       stream={screen.stream}
-      peer={screen.id}
+      peer={screen.feedId}
       fit="contain"
       label={label}
       data-testid="remote-screen"

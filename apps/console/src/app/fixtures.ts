@@ -1,25 +1,36 @@
 // DEV ONLY (imported behind `import.meta.env.DEV` in main.tsx): demo agent, queue and fake media.
-import type { ConsoleStore, QueueEntry } from '../state/store.ts';
+import type { QueueEntry } from '@lobby/call';
+import type { ConsoleStore } from '../state/store.ts';
 import { fakePersonStream } from '@lobby/ui/dev';
 
 /** A moving picture standing in for the guest's camera. */
 const fakeRemoteStream = () =>
   fakePersonStream({ background: ['#6b5b4b', '#2b2520'], face: '#d8b094', shirt: '#4a6b52' });
 
+/** A made-up waiting guest as the desk lists one (its room presence says OpenCall). */
+function waiting(callId: string, name: string, callType: QueueEntry['callType'], assignmentId: number, assignmentName: string, since: number): QueueEntry {
+  const nick = callId.split('--')[0] ?? callId;
+  return {
+    ...{ room: `a${assignmentId}-${nick}@conference.lobby.local`, nick, guestJid: null, callId, target: '', appointmentID: '' },
+    ...{ assignmentId, assignmentName, since, statusText: `OpenCall||${callId}`, callType, offerExpiresAt: null },
+    lobby: { userType: 'guest', appointmentID: '', name },
+  };
+}
+
 /** `?guests=N` lists N made-up guests instead (the queue's layout with many rows) */
 function manyGuests(n: number, now: number): QueueEntry[] {
   return Array.from({ length: n }, (_, i) => {
     const code = (0x1000 + i).toString(16).toUpperCase();
-    return { callId: `g${code.toLowerCase()}--1`, guestName: `Guest ${code}`, kind: i % 3 ? 'video' : 'voice', assignmentId: 1, assignmentName: 'Sales', waitingSince: now - (n - i) * 7_000 };
+    return waiting(`g${code.toLowerCase()}--1`, `Guest ${code}`, i % 3 ? 'video' : 'voice', 1, 'Sales', now - (n - i) * 7_000);
   });
 }
 
 export function demoQueue(now = Date.now()): QueueEntry[] {
   return [
-    { callId: 'g7f3a9--1', guestName: 'Guest 7F3A', kind: 'video', assignmentId: 1, assignmentName: 'Sales', waitingSince: now - 45_000 },
-    { callId: 'g19c2e--1', guestName: 'Guest 19C2', kind: 'voice', assignmentId: 2, assignmentName: 'Customer support', waitingSince: now - 192_000 },
-    { callId: 'g5b80d--1', guestName: 'Guest 5B80', kind: 'video', assignmentId: 3, assignmentName: 'Billing', waitingSince: now - 9_000 },
-    { callId: 'g2aa41--1', guestName: 'Guest 2AA4', kind: 'video', assignmentId: 2, assignmentName: 'Customer support', waitingSince: now - 351_000 },
+    waiting('g7f3a9--1', 'Guest 7F3A', 'video', 1, 'Sales', now - 45_000),
+    waiting('g19c2e--1', 'Guest 19C2', 'voice', 2, 'Customer support', now - 192_000),
+    waiting('g5b80d--1', 'Guest 5B80', 'video', 3, 'Billing', now - 9_000),
+    waiting('g2aa41--1', 'Guest 2AA4', 'video', 2, 'Customer support', now - 351_000),
   ];
 }
 
@@ -48,7 +59,11 @@ export async function applyFixture(store: ConsoleStore, fixture: string, params:
     }
     const remote = kind === 'video' ? fakeRemoteStream() : local;
     s.removeQueueEntry('g7f3a9--1');
-    s.setActiveCall({ callId: 'g7f3a9--1', guestName: 'Guest 7F3A', kind, assignmentName: 'Sales', startedAt: Date.now() - 83_000 });
-    s.setStreams(local, remote ? [{ id: 'guest', display: 'Guest 7F3A', stream: remote }] : []);
+    const started = Date.now() - 83_000;
+    s.setActiveCall({
+      ...{ callId: 'g7f3a9--1', room: 'a1-g7f3a9@conference.lobby.local', guestNick: 'g7f3a9', startedAt: started, callType: kind, guestStatus: '' },
+      ...{ guestName: 'Guest 7F3A', assignmentName: 'Sales', talkingSince: started },
+    });
+    s.setStreams(local, remote ? [{ feedId: 'guest', display: 'Guest 7F3A', stream: remote }] : []);
   }
 }

@@ -1,8 +1,31 @@
 // What the console's buttons do, injected through context. The agent engine (packages/call) provides
 // the real answer/hangup/media (features/desk/engineAgentActions.ts); features/desk/sessionActions.ts
-// talks to the session API for real and otherwise only changes state (dev fixtures, tests).
-import { createContext, useContext } from 'react';
+// talks to the session API for real and otherwise only changes state (dev fixtures, tests). The running
+// desk itself is reached through here too (useDesk), never through the store, which holds data only.
+import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
+import type { AgentDesk } from '@lobby/call';
 import type { Availability } from './store.ts';
+
+/** What the in-call UI and the transfers ask of the running desk: the engine's own methods. */
+export type ConsoleDesk = Pick<
+  AgentDesk,
+  | 'setProfileImageUrl'
+  | 'sendChat'
+  | 'sendFile'
+  | 'setChatOpen'
+  | 'setZoomed'
+  | 'startScreenShare'
+  | 'stopScreenShare'
+  | 'hold'
+  | 'resume'
+  | 'join'
+  | 'changeDevices'
+  | 'setDeviceConfigOpen'
+  | 'setMainUser'
+  | 'transferTargets'
+  | 'transfer'
+  | 'acceptTransfer'
+>;
 
 export interface AgentActions {
   /** Log in; on failure sets `loginError` (and resolves). */
@@ -20,6 +43,10 @@ export interface AgentActions {
   setAvailability(availability: Availability): void | Promise<void>;
   /** Round robin: pass an offered call on to the next agent. */
   decline?(callId: string): void | Promise<void>;
+  /** The running desk (null until it starts; none without the engine: dev fixtures, most tests). */
+  desk?(): ConsoleDesk | null;
+  /** Tells `listener` each time desk() changes; returns the unsubscribe. */
+  onDesk?(listener: () => void): () => void;
 }
 
 export const AgentActionsContext = createContext<AgentActions | null>(null);
@@ -28,4 +55,12 @@ export function useAgentActions(): AgentActions {
   const actions = useContext(AgentActionsContext);
   if (!actions) throw new Error('useAgentActions must be used inside <AgentActionsContext.Provider>');
   return actions;
+}
+
+/** The running desk for the in-call UI and the transfers (null until it starts); re-renders when it starts. */
+export function useDesk(): ConsoleDesk | null {
+  const actions = useAgentActions();
+  const subscribe = useCallback((listener: () => void) => actions.onDesk?.(listener) ?? (() => undefined), [actions]);
+  const desk = useCallback(() => actions.desk?.() ?? null, [actions]);
+  return useSyncExternalStore(subscribe, desk);
 }

@@ -1,10 +1,9 @@
 // The one place the console reads the agent engine's snapshots (AgentDesk 'change'): what the store
 // becomes after one. Pure, so that it is tested with plain snapshots (apps/console/test/deskSnapshot.test.ts).
-import type { AgentSnapshot } from '@lobby/call';
+import type { AgentSnapshot, QueueEntry } from '@lobby/call';
 import { callClock } from './callClock.ts';
 import { guestDisplayName } from './guestName.ts';
-import type { RunningCall } from './inCall.ts';
-import { sortQueue, type ConsoleData, type QueueEntry } from './store.ts';
+import { sortQueue, type ConsoleData } from './store.ts';
 
 /**
  * The store's data after `snap`. `names` remembers the names guests announced, by their room nick, for
@@ -35,13 +34,8 @@ export function fromDeskSnapshot(
       status: snap.status,
       localScreen: snap.localScreen,
       held: !!snap.activeCall?.held,
-      runningCalls: sameCalls(state.inCall.runningCalls, snap.runningCalls)
-        ? state.inCall.runningCalls
-        : snap.runningCalls.map((c): RunningCall => ({
-            callId: c.callId,
-            guestName: guestDisplayName(c.nick, c.lobby?.name),
-            assignmentName: c.assignmentName ?? '',
-          })),
+      // the same array while nobody listed changed (agent/waitingQueue.ts)
+      runningCalls: snap.runningCalls,
     },
   };
   const current = state.transfers.incoming;
@@ -53,67 +47,40 @@ export function fromDeskSnapshot(
   if (!active) {
     if (ended) {
       // an answered call ended: offer the note after the call (wrap-up)
-      if (ended.startedAt != null) next.wrapUp = { callId: ended.callId, guestName: ended.guestName };
-      Object.assign(next, { activeCall: null, localStream: null, remoteStreams: [] });
+      if (ended.talkingSince != null) next.wrapUp = { callId: ended.callId, guestName: ended.guestName };
+      Object.assign(next, { activeCall: null, localStream: null, remoteFeeds: [] });
     }
     return next;
   }
   next.activeCall = {
-    callId: active.callId,
+    ...active,
     guestName: guestDisplayName(active.guestNick, names.get(active.guestNick)),
-    kind: active.callType,
-    assignmentName:
-      queue.find((q) => q.callId === active.callId)?.assignmentName ?? ended?.assignmentName ?? '',
+    assignmentName: assignmentOf(queue.find((q) => q.callId === active.callId), ended?.assignmentName),
     // one duration for the whole hold chain: hold and resume keep the call (under a new id), not the timer
-    startedAt: callClock(ended?.startedAt ?? null, snap.phase === 'inCall', now),
-    guestPresence: active.guestStatus,
+    talkingSince: callClock(ended?.talkingSince ?? null, snap.phase === 'inCall', now),
   };
   next.localStream = snap.localStream;
-  next.remoteStreams = snap.remoteFeeds.map((f) => ({ id: f.feedId, display: f.display, stream: f.stream }));
+  next.remoteFeeds = snap.remoteFeeds;
   return next;
 }
 
-type EngineEntry = AgentSnapshot['queue'][number];
 /**
  * Why cached: the desk sends a snapshot on every change of the call too, and its queue array
- * is the same object while nobody arrived or left (agent/waitingQueue.ts). Mapping and sorting thousands
- * of entries for each would be wasted, and a new object per entry would re-render every row.
+ * is the same object while nobody arrived or left (agent/waitingQueue.ts). Sorting thousands of entries
+ * for each would be wasted; the entries are the desk's own, so a row re-renders only when its guest changed.
  */
-const mappedQueues = new WeakMap<readonly EngineEntry[], QueueEntry[]>();
-const mappedEntries = new WeakMap<EngineEntry, QueueEntry>();
+const sortedQueues = new WeakMap<readonly QueueEntry[], QueueEntry[]>();
 
-function consoleQueue(queue: readonly EngineEntry[], names: Map<string, string>): QueueEntry[] {
-  const known = mappedQueues.get(queue);
+function consoleQueue(queue: readonly QueueEntry[], names: Map<string, string>): QueueEntry[] {
+  const known = sortedQueues.get(queue);
   if (known) return known;
-  const mapped = sortQueue(
-    queue.map((e) => {
-      if (e.lobby?.name) names.set(e.nick, e.lobby.name);
-      const entry = mappedEntries.get(e) ?? toQueueEntry(e);
-      mappedEntries.set(e, entry);
-      return entry;
-    }),
-  );
-  mappedQueues.set(queue, mapped);
-  return mapped;
+  for (const e of queue) if (e.lobby?.name) names.set(e.nick, e.lobby.name);
+  const sorted = sortQueue(queue);
+  sortedQueues.set(queue, sorted);
+  return sorted;
 }
 
-function toQueueEntry(e: EngineEntry): QueueEntry {
-  return {
-    callId: e.callId,
-    guestName: guestDisplayName(e.nick, e.lobby?.name),
-    kind: e.callType,
-    assignmentId: e.assignmentId ?? 0,
-    assignmentName: e.assignmentName ?? '',
-    waitingSince: e.since,
-    room: e.room,
-    presence: e.statusText,
-    userType: e.lobby?.userType ?? '',
-    appointmentID: e.appointmentID,
-    ...(e.offerExpiresAt !== null ? { offerExpiresAt: e.offerExpiresAt } : {}),
-    ...(e.navigating ? { navigating: true } : {}),
-  };
-}
-
-function sameCalls(a: readonly RunningCall[], b: readonly { callId: string }[]): boolean {
-  return a.length === b.length && a.every((c, i) => c.callId === b[i]?.callId);
+/** The active call's assignment: its queue entry's while it is listed, else the one it had. */
+function assignmentOf(entry: QueueEntry | undefined, before: string | undefined): string {
+  return entry ? (entry.assignmentName ?? '') : (before ?? '');
 }

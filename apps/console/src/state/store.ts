@@ -9,55 +9,23 @@ import type { ConsoleUser } from '../api/console.ts';
 import { initialAgentInCall, initialTransfers, type AgentInCallState, type TransferState } from './inCall.ts';
 // the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
 import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
-import type { MediaNotice, NetworkQuality } from '@lobby/call';
+import type { ActiveCall, MediaNotice, NetworkQuality, QueueEntry, RemoteFeed } from '@lobby/call';
 
 export type Language = 'en' | 'ar';
-export type CallKind = 'video' | 'voice';
 export type Availability = 'available' | 'away';
 /** 'unknown' while GET /api/console/me restores a session on load. */
 export type SessionState = 'unknown' | 'anonymous' | 'authenticated';
 /** Login failure, as a translation key suffix (login.error.<code>). */
 export type LoginError = 'invalid' | 'rateLimited' | 'network' | 'unknown';
 
-/** A guest waiting in the queue (an OpenCall presence in one of the agent's rooms). */
-export interface QueueEntry {
-  callId: string;
-  /** What to call the guest (their username until a welcome form gives a name). */
+/** The call the agent is in: the desk's own (its ActiveCall), with what the console shows of it. */
+export type ConsoleCall = ActiveCall & {
+  /** what the agent calls the guest: the name it announced, else its label (state/guestName.ts) */
   guestName: string;
-  kind: CallKind;
-  assignmentId: number;
   assignmentName: string;
-  /** Epoch ms when the guest started waiting. */
-  waitingSince: number;
-  /** Room JID of the guest (a<assignmentId>-<guest>@conference…). */
-  room?: string;
-  /** The guest's presence as received: `status|target|callId` and the Lobby element's fields. */
-  presence?: string;
-  userType?: string;
-  appointmentID?: string;
-  /** round robin: the call is offered to this agent until this epoch ms (then it moves on) */
-  offerExpiresAt?: number;
-  /** the guest's page is being replaced by the website's next one: still waiting (docs/widget.md) */
-  navigating?: boolean;
-}
-
-/** The call the agent is in. */
-export interface ActiveCall {
-  callId: string;
-  guestName: string;
-  kind: CallKind;
-  assignmentName: string;
-  /** Epoch ms when media started; null while connecting. */
-  startedAt: number | null;
-  /** The guest's latest presence status, e.g. `InCall|agent@lobby.local|callId`. */
-  guestPresence?: string;
-}
-
-export interface RemoteStream {
-  id: string;
-  display: string;
-  stream: MediaStream;
-}
+  /** the call timer's start (epoch ms): media first flowing, kept through hold and resume; null while connecting */
+  talkingSince: number | null;
+};
 
 export interface ConsoleData {
   session: SessionState;
@@ -65,12 +33,13 @@ export interface ConsoleData {
   companyName: string | null;
   language: Language;
   availability: Availability;
+  /** the guests waiting, as the desk lists them (its own entries), longest wait first */
   queue: QueueEntry[];
-  activeCall: ActiveCall | null;
+  activeCall: ConsoleCall | null;
   /** The answered call that just ended: the agent may write a note on it (features/call/WrapUpNote). */
   wrapUp: { callId: string; guestName: string } | null;
   localStream: MediaStream | null;
-  remoteStreams: RemoteStream[];
+  remoteFeeds: RemoteFeed[];
   audioMuted: boolean;
   videoMuted: boolean;
   loginPending: boolean;
@@ -106,12 +75,10 @@ export interface ConsoleActions {
   /** Add or replace (same callId) one waiting guest. */
   upsertQueueEntry: (entry: QueueEntry) => void;
   removeQueueEntry: (callId: string) => void;
-  setActiveCall: (call: ActiveCall | null) => void;
+  setActiveCall: (call: ConsoleCall | null) => void;
   setWrapUp: (wrapUp: { callId: string; guestName: string } | null) => void;
   setLocalStream: (stream: MediaStream | null) => void;
-  setStreams: (local: MediaStream | null, remotes: RemoteStream[]) => void;
-  addRemoteStream: (remote: RemoteStream) => void;
-  removeRemoteStream: (id: string) => void;
+  setStreams: (local: MediaStream | null, remotes: RemoteFeed[]) => void;
   setAudioMuted: (muted: boolean) => void;
   setVideoMuted: (muted: boolean) => void;
   setError: (error: string | null) => void;
@@ -136,7 +103,7 @@ export const initialConsoleData: ConsoleData = {
   activeCall: null,
   wrapUp: null,
   localStream: null,
-  remoteStreams: [],
+  remoteFeeds: [],
   audioMuted: false,
   videoMuted: false,
   loginPending: false,
@@ -152,8 +119,8 @@ export const initialConsoleData: ConsoleData = {
 };
 
 /** Queue order: longest waiting first (then by call id, for a stable order). */
-export function sortQueue(queue: QueueEntry[]): QueueEntry[] {
-  return [...queue].sort((a, b) => a.waitingSince - b.waitingSince || a.callId.localeCompare(b.callId));
+export function sortQueue(queue: readonly QueueEntry[]): QueueEntry[] {
+  return [...queue].sort((a, b) => a.since - b.since || a.callId.localeCompare(b.callId));
 }
 
 export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleStore {
@@ -185,10 +152,7 @@ export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleS
     setActiveCall: (activeCall) => set({ activeCall }),
     setWrapUp: (wrapUp) => set({ wrapUp }),
     setLocalStream: (localStream) => set({ localStream }),
-    setStreams: (localStream, remoteStreams) => set({ localStream, remoteStreams }),
-    addRemoteStream: (remote) =>
-      set((s) => ({ remoteStreams: [...s.remoteStreams.filter((r) => r.id !== remote.id), remote] })),
-    removeRemoteStream: (id) => set((s) => ({ remoteStreams: s.remoteStreams.filter((r) => r.id !== id) })),
+    setStreams: (localStream, remoteFeeds) => set({ localStream, remoteFeeds }),
     setAudioMuted: (audioMuted) => set({ audioMuted }),
     setVideoMuted: (videoMuted) => set({ videoMuted }),
     setError: (error) => set({ error }),
@@ -196,7 +160,7 @@ export function createConsoleStore(initial: Partial<ConsoleData> = {}): ConsoleS
       set((s) => ({ inCall: { ...s.inCall, volumes: { ...s.inCall.volumes, [display]: volume } } })),
     setSpeakerId: (speakerId) => set((s) => ({ inCall: { ...s.inCall, speakerId } })),
     resetCall: () =>
-      set({ activeCall: null, localStream: null, remoteStreams: [], audioMuted: false, videoMuted: false }),
+      set({ activeCall: null, localStream: null, remoteFeeds: [], audioMuted: false, videoMuted: false }),
   }));
 }
 

@@ -87,7 +87,7 @@ export async function applyFixture(
   }
   if (fixture === 'ongoing') {
     const remote = callType === 'video' ? fakeRemoteStream() : await fakeLocalStream(false);
-    if (remote) s.addRemoteStream({ id: 'agent-1', display: params.get('lang') === 'ar' ? 'سارة' : 'Sarah Miller', stream: remote });
+    if (remote) s.addRemoteFeed({ feedId: 'agent-1', display: params.get('lang') === 'ar' ? 'سارة' : 'Sarah Miller', stream: remote });
     s.setCallStartedAt(Date.now() - 134_000);
     if (params.get('muted') === 'true') s.setAudioMuted(true);
   }

@@ -1,16 +1,18 @@
 // What the screens' buttons do. The UI never runs call logic itself: it calls these handlers, injected
 // through context. The call engine (packages/call) provides the real implementation
-// (features/call/engineCallActions.ts); the dev fixtures use app/demoCallActions.ts.
-import { createContext, useContext } from 'react';
+// (features/call/engineCallActions.ts); the dev fixtures use app/demoCallActions.ts. The engine itself is
+// reached through here too (useCallEngine), never through the store, which holds data only.
+import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
+import type * as engine from '@lobby/call';
 import type { CallKind } from './store.ts';
 import type { FormAnswers, GuestSession } from '../api/guest.ts';
 import type { BookingCreate, GuestBooking } from '@lobby/contracts';
 
-/** A call started on an earlier page, taken back by this one (docs/widget.md "Moving between pages"). */
-export interface ResumedCall {
-  callId: string;
-  initialCallId: string;
-  answered: boolean;
+/**
+ * A call started on an earlier page, taken back by this one (docs/widget.md "Moving between pages"): the
+ * engine's ResumedCall (callId, initialCallId, answered) and what this page needs besides.
+ */
+export interface ResumedCall extends engine.ResumedCall {
   assignmentId: number | null;
   /** its report, for the rating after it */
   reportId: number | null;
@@ -26,6 +28,22 @@ export interface RatingAnswer {
   /** Answers of the company's rating form (advanceRating). */
   answers?: FormAnswers;
 }
+
+/** What the in-call UI may ask of the engine: its own methods (packages/call GuestCall). */
+export type GuestCallEngine = Pick<
+  engine.GuestCall,
+  | 'sendChat'
+  | 'sendFile'
+  | 'fetchFile'
+  | 'setChatOpen'
+  | 'setZoomed'
+  | 'startScreenShare'
+  | 'stopScreenShare'
+  | 'changeDevices'
+  | 'setDeviceConfigOpen'
+  | 'setCallVolume'
+  | 'setMainUser'
+>;
 
 export interface CallActions {
   /**
@@ -67,6 +85,10 @@ export interface CallActions {
   book(booking: Omit<BookingCreate, 'call_id'>): Promise<GuestBooking>;
   /** Preview screen: the camera and microphone the guest chose. */
   chooseDevices(devices: { video?: string | null; audio?: string | null }): void;
+  /** The call engine for the in-call UI (null until it is made; none in the demo). */
+  engine?(): GuestCallEngine | null;
+  /** Tells `listener` each time engine() changes; returns the unsubscribe. */
+  onEngine?(listener: () => void): () => void;
 }
 
 export const CallActionsContext = createContext<CallActions | null>(null);
@@ -75,4 +97,12 @@ export function useCallActions(): CallActions {
   const actions = useContext(CallActionsContext);
   if (!actions) throw new Error('useCallActions must be used inside <CallActionsContext.Provider>');
   return actions;
+}
+
+/** The call engine for the in-call UI (null until it is made); re-renders when it is made. */
+export function useCallEngine(): GuestCallEngine | null {
+  const actions = useCallActions();
+  const subscribe = useCallback((listener: () => void) => actions.onEngine?.(listener) ?? (() => undefined), [actions]);
+  const current = useCallback(() => actions.engine?.() ?? null, [actions]);
+  return useSyncExternalStore(subscribe, current);
 }

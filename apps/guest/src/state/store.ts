@@ -11,7 +11,7 @@ import { initialInCall, type InCallState } from './inCall.ts';
 // the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
 import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
 import type { GuestBooking, WaitPlace } from '@lobby/contracts';
-import type { MediaNotice, NetworkQuality } from '@lobby/call';
+import type { MediaNotice, NetworkQuality, RemoteFeed } from '@lobby/call';
 
 export type { Screen } from './screens.ts';
 export type Language = 'en' | 'ar';
@@ -23,14 +23,6 @@ export type Phase = 'loading' | 'ready' | 'failed';
 export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed' | 'unknownAppointment';
 /** Why the unsupported screen shows. */
 export type UnsupportedReason = 'insecure' | 'browser' | 'media' | 'network';
-
-export interface RemoteStream {
-  /** Stable id (Janus feed id or peer JID). */
-  id: string;
-  /** Display name of the peer (agent name). */
-  display: string;
-  stream: MediaStream;
-}
 
 export interface AppError {
   /** Machine-readable code, e.g. 'company-load', 'disabledCamera'. */
@@ -52,7 +44,7 @@ export interface GuestData {
   /** Assignment chosen on the selection screen. */
   assignmentId: number | string | null;
   localStream: MediaStream | null;
-  remoteStreams: RemoteStream[];
+  remoteFeeds: RemoteFeed[];
   audioMuted: boolean;
   videoMuted: boolean;
   /** Epoch ms of the moment the agent joined (ongoing timer). */
@@ -105,10 +97,9 @@ export interface GuestActions {
   setCallType: (kind: CallKind | null) => void;
   setAssignment: (id: number | string | null) => void;
   setLocalStream: (stream: MediaStream | null) => void;
-  /** Add or replace (same id) a remote stream. */
-  addRemoteStream: (remote: RemoteStream) => void;
-  removeRemoteStream: (id: string) => void;
-  setRemoteStreams: (remotes: RemoteStream[]) => void;
+  /** Add or replace (same feedId) a remote feed. */
+  addRemoteFeed: (remote: RemoteFeed) => void;
+  setRemoteFeeds: (remotes: RemoteFeed[]) => void;
   setAudioMuted: (muted: boolean) => void;
   setVideoMuted: (muted: boolean) => void;
   setCallStartedAt: (at: number | null) => void;
@@ -142,7 +133,7 @@ export const initialGuestData: GuestData = {
   callType: null,
   assignmentId: null,
   localStream: null,
-  remoteStreams: [],
+  remoteFeeds: [],
   audioMuted: false,
   videoMuted: false,
   callStartedAt: null,
@@ -180,13 +171,11 @@ export function createGuestStore(initial: Partial<GuestData> = {}): GuestStore {
     setCallType: (callType) => set({ callType }),
     setAssignment: (assignmentId) => set({ assignmentId }),
     setLocalStream: (localStream) => set({ localStream }),
-    addRemoteStream: (remote) =>
+    addRemoteFeed: (remote) =>
       set((state) => ({
-        remoteStreams: [...state.remoteStreams.filter((r) => r.id !== remote.id), remote],
+        remoteFeeds: [...state.remoteFeeds.filter((r) => r.feedId !== remote.feedId), remote],
       })),
-    removeRemoteStream: (id) =>
-      set((state) => ({ remoteStreams: state.remoteStreams.filter((r) => r.id !== id) })),
-    setRemoteStreams: (remoteStreams) => set({ remoteStreams }),
+    setRemoteFeeds: (remoteFeeds) => set({ remoteFeeds }),
     setAudioMuted: (audioMuted) => set({ audioMuted }),
     setVideoMuted: (videoMuted) => set({ videoMuted }),
     setCallStartedAt: (callStartedAt) => set({ callStartedAt }),
@@ -209,7 +198,7 @@ export function createGuestStore(initial: Partial<GuestData> = {}): GuestStore {
     resetCall: () =>
       set({
         localStream: null,
-        remoteStreams: [],
+        remoteFeeds: [],
         audioMuted: false,
         videoMuted: false,
         callStartedAt: null,

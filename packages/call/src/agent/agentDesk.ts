@@ -9,7 +9,8 @@
  * The desk composes its features, each a module with the ports it needs handed in: the call room
  * (room/callRoom.ts), the rooms it follows with its queue and round robin's routing (roomFollowing.ts),
  * transfers (transfers.ts), its availability for round robin (availability.ts), the standby hand-over
- * (mediaWarmup.ts), joining a call's media (mediaJoin.ts), hold and resume (holdResume.ts), the
+ * (mediaWarmup.ts), entering and leaving a call's media (deskCallMedia.ts, joined by mediaJoin.ts), hold
+ * and resume (holdResume.ts), the
  * streams coming back (reconnection.ts) and the guest changing page on the website (guestPageChange.ts).
  */
 import { guestUsernameOf } from '../callId.ts';
@@ -17,12 +18,10 @@ import { InCallEngine } from '../room/inCallEngine.ts';
 import { presenceImageUrl, presenceName, type LobbyPresenceElement } from '../presence.ts';
 import type { OpenCallRoom } from '../api/consoleApi.ts';
 import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
-import { initialCallStatus } from '../state/callStatus.ts';
 import { CallRoom } from '../room/callRoom.ts';
 import { defaultPorts } from '../composition.ts';
 import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
-import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import { RoomFollowing } from './roomFollowing.ts';
 import type { RoomSelfPing } from '../room/roomSelfPing.ts';
 import { deskSelfPing } from './deskSelfPing.ts';
@@ -30,10 +29,10 @@ import { Transfers } from './transfers.ts';
 import { Availability } from './availability.ts';
 import { MediaWarmup } from './mediaWarmup.ts';
 import { Reconnection } from './reconnection.ts';
-import { joinCallMedia, type LeaveReason } from './mediaJoin.ts';
+import { DeskCallMedia } from './deskCallMedia.ts';
 import { DeskHold } from './holdResume.ts';
 import { GuestPageChange } from './guestPageChange.ts';
-import type { ActiveCall, AgentDeskOptions, AgentSnapshot } from './deskSnapshot.ts';
+import { initialAgentSnapshot, type AgentDeskOptions, type AgentSnapshot } from './deskSnapshot.ts';
 
 export { targetsMe, type QueueEntry } from './waitingQueue.ts';
 
@@ -60,27 +59,9 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
   readonly #warmup: MediaWarmup;
   readonly #reconnection: Reconnection;
   readonly #hold: DeskHold;
+  readonly #callMedia: DeskCallMedia;
   readonly #pageChange = new GuestPageChange();
-  #snapshot: AgentSnapshot = {
-    phase: 'offline',
-    jid: null,
-    queue: [],
-    runningCalls: [],
-    activeCall: null,
-    localStream: null,
-    remoteFeeds: [],
-    muted: { audio: false, video: false },
-    error: null,
-    lastEnded: null,
-    status: initialCallStatus(),
-    localScreen: null,
-    live: false,
-    transfers: [],
-    mediaNotice: null,
-    networkQuality: UNKNOWN_QUALITY,
-    mediaReady: false,
-    guestChangingPage: false,
-  };
+  #snapshot: AgentSnapshot = initialAgentSnapshot();
 
   constructor(options: AgentDeskOptions) {
     super();
@@ -140,10 +121,10 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       write: (patch) => this.#set(patch),
       joinRoom: (room) => this.#following.join(room),
       presenceOf: (room, nick) => this.#following.presenceOf(room, nick),
-      handedOver: () => void this.#leaveCall('transferred'),
+      handedOver: () => void this.#callMedia.leave('transferred'),
       enter: async (call) => {
         if (!this.#xmpp) throw new Error('no such transfer');
-        await this.#enterCall(call, call.callType === 'video', this.#xmpp);
+        await this.#callMedia.enter(call, call.callType === 'video', this.#xmpp);
       },
     });
     this.#availability = new Availability(api, () => this.#snapshot.phase !== 'offline');
@@ -165,7 +146,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       activeCallId: () => this.#activeCallId(),
       signallingConnected: () => !!this.#xmpp?.connected,
       guestInRoom: (call) => !!this.#following.presenceOf(call.room, call.guestNick),
-      guestGone: () => void this.#leaveCall('guest'),
+      guestGone: () => void this.#callMedia.leave('guest'),
     });
     this.#hold = new DeskHold({
       clock: ports.clock,
@@ -173,11 +154,31 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       signalling: () => this.#xmpp,
       read: () => this.#snapshot,
       write: (patch) => this.#set(patch),
-      joinMedia: (callId, video, guestNick, xmpp) => this.#joinMedia(callId, video, guestNick, xmpp),
+      joinMedia: (callId, video, guestNick, xmpp) => this.#callMedia.join(callId, video, guestNick, xmpp),
       failed: async (error) => {
-        await this.#leaveCall('error');
+        await this.#callMedia.leave('error');
         this.#set({ error: error instanceof Error ? error.message : String(error) });
       },
+    });
+    this.#callMedia = new DeskCallMedia({
+      ports,
+      options,
+      room: this.inCall,
+      nick: () => this.#nick,
+      signalling: () => this.#xmpp,
+      read: () => this.#snapshot,
+      write: (patch) => this.#set(patch),
+      presenceOf: (room, nick) => this.#following.presenceOf(room, nick),
+      guestNavigating: () => this.#guestNavigating,
+      guestPageGone: () => {
+        this.#pageChange.pageGoing(this.#snapshot, true);
+        this.#set({});
+      },
+      feedAdded: () => this.#transfers.handOverIfArrived(),
+      leaving: (reason) => {
+        if (reason !== 'transferred') this.#transfers.cancelHandOver();
+      },
+      unmuted: (room) => this.#sendMuteState(room),
     });
   }
 
@@ -218,7 +219,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       if (control.action === 'end') this.#following.ended(control.callId);
       const active = this.#snapshot.activeCall;
       if (control.action === 'end' && active && control.callId === active.callId && !control.from.endsWith(`/${this.#nick}`))
-        void this.#leaveCall('guest');
+        void this.#callMedia.leave('guest');
     });
     xmpp.on('chat', (message) => this.#onChat(message));
     // a call's media does not depend on the XMPP stream: the call goes on while it reconnects
@@ -306,39 +307,11 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     if (!entry || !xmpp) throw new Error('no such waiting call');
     if (this.#snapshot.activeCall) throw new Error('already in a call');
     const activeCall = { callId, room: entry.room, guestNick: entry.nick, callType: entry.callType, guestStatus: entry.statusText };
-    await this.#enterCall(activeCall, options.video ?? entry.callType === 'video', xmpp, () => {
+    await this.#callMedia.enter(activeCall, options.video ?? entry.callType === 'video', xmpp, () => {
       // the guest may have muted before we answered: its latest presence says so
       const guestPresence = this.#following.presenceOf(entry.room, entry.nick);
       if (guestPresence) this.#onPresence(guestPresence);
     });
-  }
-
-  /**
-   * Enters a call (answered, taken over by transfer, or joined as a supervisor): it becomes the active
-   * call with a fresh status, then we join its media room and publish; a failure leaves it again.
-   */
-  async #enterCall(
-    call: Omit<ActiveCall, 'startedAt'>,
-    video: boolean,
-    xmpp: SignallingPort,
-    entered?: () => void,
-  ): Promise<void> {
-    this.#set({
-      phase: 'joining',
-      activeCall: { ...call, startedAt: this.#ports.clock.now() },
-      error: null,
-      lastEnded: null,
-      status: { ...initialCallStatus(), callStarted: true },
-      localScreen: null,
-    });
-    entered?.();
-    try {
-      await this.#joinMedia(call.callId, video, call.guestNick, xmpp);
-    } catch (error) {
-      await this.#leaveCall('error');
-      this.#set({ error: error instanceof Error ? error.message : String(error) });
-      throw error;
-    }
   }
 
   /**
@@ -391,33 +364,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     if (!entry || !xmpp) throw new Error('no such running call');
     if (this.#snapshot.activeCall) throw new Error('already in a call');
     const call = { callId, room: entry.room, guestNick: entry.nick, callType: entry.callType, guestStatus: entry.statusText, joined: true };
-    await this.#enterCall(call, entry.callType === 'video', xmpp);
-  }
-
-  /** Joins a call's media room and publishes camera and microphone (mediaJoin.ts). */
-  #joinMedia(callId: string, video: boolean, guestNick: string, xmpp: SignallingPort): Promise<void> {
-    return joinCallMedia(
-      {
-        ports: this.#ports,
-        options: this.#options,
-        room: this.inCall,
-        nick: () => this.#nick,
-        read: () => this.#snapshot,
-        write: (patch) => this.#set(patch),
-        presenceOf: (room, nick) => this.#following.presenceOf(room, nick),
-        guestNavigating: () => this.#guestNavigating,
-        guestPageGone: () => {
-          this.#pageChange.pageGoing(this.#snapshot, true);
-          this.#set({});
-        },
-        feedAdded: () => this.#transfers.handOverIfArrived(),
-        leaveCall: (reason) => this.#leaveCall(reason),
-      },
-      callId,
-      video,
-      guestNick,
-      xmpp,
-    );
+    await this.#callMedia.enter(call, entry.callType === 'video', xmpp);
   }
 
   /** Read through a method: TypeScript would keep an earlier narrowing of the snapshot field. */
@@ -429,31 +376,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const active = this.#snapshot.activeCall;
     if (!active) return;
     if (!active.joined) this.#xmpp?.sendControl(active.room, { action: 'end', callId: active.callId });
-    await this.#leaveCall('agent');
-  }
-
-  async #leaveCall(reason: LeaveReason): Promise<void> {
-    if (reason !== 'transferred') this.#transfers.cancelHandOver();
-    const active = this.#snapshot.activeCall;
-    if (!active) return;
-    // Everything of this call is taken now: closing the media session takes a while (up to the
-    // gateway's destroy timeout), and the agent may answer the next call meanwhile, whose camera and
-    // state must not be touched by this call's teardown.
-    const taken = this.inCall.takeAll();
-    const wasMuted = this.#snapshot.muted.audio || this.#snapshot.muted.video;
-    this.#set({
-      phase: this.#xmpp?.connected ? 'idle' : 'offline',
-      mediaNotice: null,
-      networkQuality: UNKNOWN_QUALITY,
-      activeCall: null,
-      remoteFeeds: [],
-      lastEnded: { callId: active.callId, reason },
-      localStream: null,
-      localScreen: null,
-      muted: { audio: false, video: false },
-    });
-    if (wasMuted) this.#sendMuteState(active.room);
-    await this.inCall.dispose(taken);
+    await this.#callMedia.leave('agent');
   }
 
   protected callIsVideo(): boolean {

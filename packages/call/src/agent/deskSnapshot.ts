@@ -1,14 +1,14 @@
 /**
  * The agent desk's public shapes (agentDesk.ts): its phases, the call it is in, its snapshot, which the
- * console renders, and its options.
+ * console renders (and the one it starts with), and its options.
  */
 import type { IncomingTransfer } from '@lobby/contracts';
 import type { ConsoleApi } from '../api/consoleApi.ts';
 import type { MediaNotice } from '../media/mediaHealth.ts';
 import type { RemoteFeed } from '../media/mediaSession.ts';
-import type { NetworkQuality } from '../media/networkQuality.ts';
+import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
 import type { CallPorts } from '../room/ports.ts';
-import type { CallStatus } from '../state/callStatus.ts';
+import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
 import type { QueueEntry } from './waitingQueue.ts';
 
 export type AgentPhase = 'offline' | 'connecting' | 'idle' | 'joining' | 'inCall';
@@ -64,6 +64,30 @@ export interface AgentSnapshot {
    * the moment its page goes until its next page's camera reaches us (agent/guestPageChange.ts)
    */
   guestChangingPage: boolean;
+}
+
+/** The desk's snapshot before it starts: offline, nothing listed, no call. */
+export function initialAgentSnapshot(): AgentSnapshot {
+  return {
+    phase: 'offline',
+    jid: null,
+    queue: [],
+    runningCalls: [],
+    activeCall: null,
+    localStream: null,
+    remoteFeeds: [],
+    muted: { audio: false, video: false },
+    error: null,
+    lastEnded: null,
+    status: initialCallStatus(),
+    localScreen: null,
+    live: false,
+    transfers: [],
+    mediaNotice: null,
+    networkQuality: UNKNOWN_QUALITY,
+    mediaReady: false,
+    guestChangingPage: false,
+  };
 }
 
 export interface AgentDeskOptions {

@@ -5,6 +5,7 @@ import type {
   ConsoleRooms,
   IncomingTransfer,
   MediaGrant,
+  MediaStandbyAnswer,
   OpenCall,
   TransferAccepted,
   TransferBody,
@@ -27,20 +28,15 @@ export interface TransferEvents {
   onTransferAccepted?: (accepted: TransferAccepted) => void;
 }
 
-/**
- * The agent's standby token (POST /console/media/standby): Janus, no room; media/standby.ts says what for.
- * A p2p company's agents get `{ method: 'p2p' }` instead (their calls never touch the media server), and
- * every console `{ standby: 'off' }` where the deployment keeps no standby sessions (LOBBY_MEDIA_STANDBY).
- */
-export type StandbyToken = { token: string; /** seconds */ expires_in: number } | { method: 'p2p' } | { standby: 'off' };
-
 export interface ConsoleApi {
   xmppToken(): Promise<XmppToken>;
   /**
    * POST /console/media/standby: a Janus token of this agent for no room, to make the next answer's media
-   * session while calls wait (media/standby.ts); optional: without it, the answer makes its own.
+   * session while calls wait (media/standby.ts); optional: without it, the answer makes its own. A p2p
+   * company's agents get `{ method: 'p2p' }` instead (their calls never touch the media server), and every
+   * console `{ standby: 'off' }` where the deployment keeps no standby sessions (LOBBY_MEDIA_STANDBY).
    */
-  mediaStandby?(): Promise<StandbyToken>;
+  mediaStandby?(): Promise<MediaStandbyAnswer>;
   /** POST /console/calls/{callId}/media: the call's room, its pin and a Janus token (answering starts the recording). */
   /** `rejoin`: the call's media session was lost; the server makes the room again when Janus lost it */
   mediaGrant(callId: string, options?: { rejoin?: boolean; move?: boolean }): Promise<MediaGrant>;

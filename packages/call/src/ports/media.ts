@@ -4,7 +4,7 @@
  * media/mediaSession.ts; a direct peer connection (media/p2pTransport.ts) plugs in behind the same port.
  * Declared here, below media/, so that media/ implements it without importing the engines' side back.
  */
-import type { StandbyToken } from '../api/consoleApi.ts';
+import type { MediaStandbyAnswer } from '@lobby/contracts';
 import type { JinglePort } from '../xmpp/jingle.ts';
 
 type Subscribe<Events> = <K extends keyof Events>(event: K, listener: (payload: Events[K]) => void) => () => void;
@@ -199,7 +199,7 @@ export interface StandbyRequest {
   /** the ICE servers of now (the answer hands the session those of its own time) */
   iceServers: RTCIceServer[];
   /** the agent's standby token (POST /api/console/media/standby) */
-  token: () => Promise<StandbyToken>;
+  token: () => Promise<MediaStandbyAnswer>;
   /** told when the next answer needs nothing more made (a session is ready, or calls are p2p), and when it does */
   onReady?: (ready: boolean) => void;
   /**

@@ -8,7 +8,8 @@ import Settings2 from 'lucide-react/icons/settings-2';
 import { CallSettings } from './CallSettings.tsx';
 import { useAgentInCall } from '../../state/store.ts';
 import { useConsoleStore } from '../../state/store.ts';
-import { useAgentActions } from '../../state/agentActions.ts';
+import { useAgentActions, useDesk } from '../../state/agentActions.ts';
+import { queueGuestName } from '../../state/guestName.ts';
 import { TransferControl } from '../routing/TransferControl.tsx';
 import styles from './CallArea.module.css';
 import { WrapUpNote } from './WrapUpNote.tsx';
@@ -27,7 +28,7 @@ function CallControls({ video }: { video: boolean }) {
   const { t } = useTranslation(['translation', 'ui']);
   const actions = useAgentActions();
   const { audioMuted, videoMuted } = useConsoleStore(useShallow(callMedia));
-  const engine = useAgentInCall((s) => s.engine);
+  const engine = useDesk();
   const panels = useAgentInCall(useShallow((s) => callPanels(s.status)));
   const { chatOpen, devicesOpen: settingsOpen } = panels;
   const held = useAgentInCall((s) => s.held);
@@ -76,7 +77,7 @@ function CallControls({ video }: { video: boolean }) {
 function RunningCalls() {
   const { t } = useTranslation(['translation', 'ui']);
   const calls = useAgentInCall((s) => s.runningCalls);
-  const engine = useAgentInCall((s) => s.engine);
+  const engine = useDesk();
   // the server refuses a second participant in a p2p call (docs/protocol.md "p2p")
   const refused = useConsoleStore((s) => !!s.error?.includes('p2pNoJoin'));
   if (!calls.length || !engine) return null;
@@ -92,7 +93,7 @@ function RunningCalls() {
         {calls.map((c) => (
           <li key={c.callId} className={styles.runningItem} data-testid="running-call" data-call-id={c.callId}>
             <span>
-              <bdi>{c.guestName}</bdi> <span className={styles.assignment}>{c.assignmentName}</span>
+              <bdi>{queueGuestName(c)}</bdi> <span className={styles.assignment}>{c.assignmentName ?? ''}</span>
             </span>
             <button
               type="button"
@@ -113,11 +114,11 @@ function RunningCalls() {
 export function CallArea() {
   const { t } = useTranslation(['translation', 'ui']);
   const call = useConsoleStore((s) => s.activeCall);
-  const { localStream, remoteStreams, videoMuted, networkQuality } = useConsoleStore(useShallow(callMedia));
+  const { localStream, remoteFeeds, videoMuted, networkQuality } = useConsoleStore(useShallow(callMedia));
   const mediaNotice = useConsoleStore((s) => s.mediaNotice);
   const away = useConsoleStore((s) => s.availability === 'away');
-  const elapsed = useElapsed(call?.startedAt ?? null);
-  const engine = useAgentInCall((s) => s.engine);
+  const elapsed = useElapsed(call?.talkingSince ?? null);
+  const engine = useDesk();
   const { mainUser, zoomed: isZoomed, chatOpen, devicesOpen: settingsOpen, mutedAudio, mutedVideo } = useAgentInCall(useShallow((s) => callStageStatus(s.status)));
   const localScreen = useAgentInCall((s) => s.localScreen);
   const held = useAgentInCall((s) => s.held);
@@ -143,9 +144,9 @@ export function CallArea() {
 
   // the main picture is the participant the agent chose (mainUser), else the guest's camera; other
   // agents (a supervisor) are small tiles
-  // the guest's media and presence carry its username (the call id's first part); guestName is for people
-  const guestNick = call.callId.split('--')[0] ?? '';
-  const layout = stageLayout({ feeds: remoteStreams, mainUser, zoomed: isZoomed, preferred: guestNick });
+  // the guest's media and presence carry its nick (its username, the call id's first part); guestName is for people
+  const { guestNick } = call;
+  const layout = stageLayout({ feeds: remoteFeeds, mainUser, zoomed: isZoomed, preferred: guestNick });
   const { cameras, main: remote, preferredFeed: guestFeed, zoomedScreen } = layout;
   const remoteIsGuest = remote !== null && remote === guestFeed;
   const remoteName = remote && !remoteIsGuest ? remote.display : call.guestName;
@@ -157,14 +158,14 @@ export function CallArea() {
   const isGuest = (jid: string) => jid === guestNick || jid.split('@')[0] === guestNick;
   const guestAudioMuted = mutedAudio.some(isGuest);
   const guestVideoMuted = mutedVideo.some(isGuest);
-  const video = call.kind === 'video';
+  const video = call.callType === 'video';
   return (
     <section
       className={styles.call}
       data-testid="active-call"
       data-call-id={call.callId}
-      data-call-kind={call.kind}
-      data-guest-presence={call.guestPresence}
+      data-call-kind={call.callType}
+      data-guest-presence={call.guestStatus}
       data-guest-audio-muted={guestAudioMuted}
       data-held={held}
       data-guest-video-muted={guestVideoMuted}
@@ -181,7 +182,7 @@ export function CallArea() {
           <span className="visually-hidden">{t('ui:call.duration')}</span>
           {held ? <span className={`${stage.timerHeld} ${styles.timerHeld}`}>{t('call.guestOnHold')}</span> : null}
           <time role="timer" aria-live="off">
-            {call.startedAt ? elapsed : t('ui:call.connecting')}
+            {call.talkingSince ? elapsed : t('ui:call.connecting')}
           </time>
         </span>
       </div>
@@ -194,7 +195,7 @@ export function CallArea() {
             className={zoomedScreen ? `${stage.strip} ${styles.strip}` : stage.remote}
             videoOff={remoteIsGuest && guestVideoMuted}
             stream={remote?.stream ?? null}
-            peer={remote?.id}
+            peer={remote?.feedId}
             label={remoteName}
             volume={volumeOf(remote?.display)} sinkId={speakerId}
             data-testid="remote-video"
@@ -224,7 +225,7 @@ export function CallArea() {
               <bdi>{call.guestName}</bdi>
             </p>
             <p className={stage.voiceKind}>{t('ui:call.voiceCall')}</p>
-            <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.id} volume={volumeOf(remote?.display)} sinkId={speakerId} data-testid="remote-video" />
+            <VideoTile className="visually-hidden" audioOnly stream={remote?.stream ?? null} peer={remote?.feedId} volume={volumeOf(remote?.display)} sinkId={speakerId} data-testid="remote-video" />
           </div>
         )}
         {video ? (

@@ -3,6 +3,7 @@ import { SidePanel } from '@lobby/ui';
 import { DeviceFields, VolumeSlider } from '@lobby/call-react';
 import { useConsoleStore } from '../../state/store.ts';
 import { useAgentInCall } from '../../state/store.ts';
+import { useDesk } from '../../state/agentActions.ts';
 import styles from './CallSettings.module.css';
 
 export interface Participant {
@@ -27,7 +28,7 @@ export function CallSettings({ video, participants, main, onClose, openerId }: {
   openerId: string;
 }) {
   const { t } = useTranslation(['translation', 'ui']);
-  const engine = useAgentInCall((s) => s.engine);
+  const engine = useDesk();
   const volumes = useAgentInCall((s) => s.volumes);
   const localStream = useConsoleStore((s) => s.localStream);
   const speakerId = useAgentInCall((s) => s.speakerId);

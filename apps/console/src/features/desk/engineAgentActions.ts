@@ -22,6 +22,9 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
   const session = placeholderAgentActions(store);
   let desk: AgentDesk | null = null;
   let starting: Promise<void> | null = null;
+  /** the desk the in-call UI and the transfers reach (useDesk), from its creation on, and who is told */
+  let shown: AgentDesk | null = null;
+  const deskListeners = new Set<() => void>();
 
   // every snapshot becomes the store's data through one mapping (state/deskSnapshot.ts)
   const apply = (snap: AgentSnapshot) => store.setState(fromDeskSnapshot(snap, s(), names, Date.now()));
@@ -39,10 +42,9 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
       });
       created.on('change', apply);
       // the desk's methods for the in-call UI (chat, screen share, hold, devices) and the transfers
-      store.setState((state) => ({
-        inCall: { ...state.inCall, engine: created },
-        transfers: { incoming: created.snapshot.transfers, engine: created },
-      }));
+      shown = created;
+      for (const listener of [...deskListeners]) listener();
+      store.setState({ transfers: { incoming: created.snapshot.transfers } });
       apply(created.snapshot);
       desk = created;
       created.setAway(s().availability === 'away');
@@ -69,6 +71,11 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
 
   return {
     ...session,
+    desk: () => shown,
+    onDesk(listener) {
+      deskListeners.add(listener);
+      return () => void deskListeners.delete(listener);
+    },
     async logout() {
       await stopDesk();
       await session.logout();

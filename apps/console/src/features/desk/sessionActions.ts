@@ -5,6 +5,7 @@ import { toggleLocalTracks } from '@lobby/ui';
 import * as consoleApi from '../../api/console.ts';
 import type { AgentActions } from '../../state/agentActions.ts';
 import type { ConsoleStore, LoginError } from '../../state/store.ts';
+import { queueGuestName } from '../../state/guestName.ts';
 
 export type ConsoleApi = Pick<typeof consoleApi, 'login' | 'logout' | 'sessionUser' | 'companyName'>;
 
@@ -62,12 +63,10 @@ export function placeholderAgentActions(store: ConsoleStore, api: ConsoleApi = c
       const entry = s().queue.find((q) => q.callId === callId);
       if (!entry || s().activeCall) return;
       s().removeQueueEntry(callId);
+      const now = Date.now();
       s().setActiveCall({
-        callId,
-        guestName: entry.guestName,
-        kind: entry.kind,
-        assignmentName: entry.assignmentName,
-        startedAt: Date.now(),
+        ...{ callId, room: entry.room, guestNick: entry.nick, startedAt: now, callType: entry.callType, guestStatus: entry.statusText },
+        ...{ guestName: queueGuestName(entry), assignmentName: entry.assignmentName ?? '', talkingSince: now },
       });
     },
     hangup() {

@@ -5,7 +5,9 @@ import Phone from 'lucide-react/icons/phone';
 import PhoneIncoming from 'lucide-react/icons/phone-incoming';
 import Inbox from 'lucide-react/icons/inbox';
 import Coffee from 'lucide-react/icons/coffee';
-import { useConsoleStore, type QueueEntry } from '../../state/store.ts';
+import type { QueueEntry } from '@lobby/call';
+import { useConsoleStore } from '../../state/store.ts';
+import { queueGuestName } from '../../state/guestName.ts';
 import { useAgentActions } from '../../state/agentActions.ts';
 import { RoutingTags } from '../routing/RoutingTags.tsx';
 import { IncomingTransfers } from '../routing/IncomingTransfers.tsx';
@@ -33,9 +35,9 @@ function QueueItem({ entry, now, busy, position, size }: { entry: QueueEntry; no
       aria-posinset={position}
       aria-setsize={size}
       data-call-id={entry.callId}
-      data-kind={entry.kind}
-      data-presence={entry.presence}
-      data-user-type={entry.userType}
+      data-kind={entry.callType}
+      data-presence={entry.statusText}
+      data-user-type={entry.lobby?.userType ?? ''}
       data-appointment-id={entry.appointmentID}
       data-navigating={entry.navigating ? 'true' : undefined}
     >
@@ -47,21 +49,22 @@ function QueueItem({ entry, now, busy, position, size }: { entry: QueueEntry; no
 const QueueItemBody = memo(function QueueItemBody({ entry, now, busy }: { entry: QueueEntry; now: number; busy: boolean }) {
   const { t } = useTranslation();
   const actions = useAgentActions();
-  const waited = now - entry.waitingSince;
+  const waited = now - entry.since;
   const time = formatDuration(waited);
+  const guestName = queueGuestName(entry);
   return (
     <>
-      <Avatar name={entry.guestName} size={40} />
+      <Avatar name={guestName} size={40} />
       <div className={styles.info}>
         <span className={styles.name}>
-          <bdi>{entry.guestName}</bdi>
+          <bdi>{guestName}</bdi>
         </span>
         <span className={styles.meta}>
-          <span className={styles.kind} title={t(entry.kind === 'video' ? 'queue.video' : 'queue.voice')}>
-            {entry.kind === 'video' ? <Video size={15} aria-hidden="true" /> : <Phone size={15} aria-hidden="true" />}
-            <span className="visually-hidden">{t(entry.kind === 'video' ? 'queue.video' : 'queue.voice')}</span>
+          <span className={styles.kind} title={t(entry.callType === 'video' ? 'queue.video' : 'queue.voice')}>
+            {entry.callType === 'video' ? <Video size={15} aria-hidden="true" /> : <Phone size={15} aria-hidden="true" />}
+            <span className="visually-hidden">{t(entry.callType === 'video' ? 'queue.video' : 'queue.voice')}</span>
           </span>
-          <span className={styles.assignment}>{entry.assignmentName}</span>
+          <span className={styles.assignment}>{entry.assignmentName ?? ''}</span>
         </span>
         <RoutingTags entry={entry} now={now} />
         {entry.navigating && (
@@ -80,13 +83,13 @@ const QueueItemBody = memo(function QueueItemBody({ entry, now, busy }: { entry:
         onClick={() => void actions.answer(entry.callId)}
         disabled={busy}
         title={busy ? t('queue.busy') : undefined}
-        aria-label={t('queue.answerGuest', { name: entry.guestName })}
+        aria-label={t('queue.answerGuest', { name: guestName })}
         data-testid="answer-button"
       >
         <PhoneIncoming size={16} aria-hidden="true" />
         <span>{t('queue.answer')}</span>
       </button>
-      <QueueEntryDetails callId={entry.callId} waitingSince={entry.waitingSince} />
+      <QueueEntryDetails callId={entry.callId} waitingSince={entry.since} />
     </>
   );
 });
@@ -134,7 +137,7 @@ export function QueuePanel() {
           <span className="visually-hidden">{t('queue.count', { count: queue.length })}</span>
         </span>
       </div>
-      {queue.length > 0 ? <LongestWait since={Math.min(...queue.map((e) => e.waitingSince))} now={now} /> : null}
+      {queue.length > 0 ? <LongestWait since={Math.min(...queue.map((e) => e.since))} now={now} /> : null}
       <IncomingTransfers />
       {away ? (
         <p className={styles.away}>

@@ -2,13 +2,14 @@ import { useTranslation } from 'react-i18next';
 import PhoneForwarded from 'lucide-react/icons/phone-forwarded';
 import { useConsoleStore } from '../../state/store.ts';
 import { useTransfers } from '../../state/store.ts';
+import { useDesk } from '../../state/agentActions.ts';
 import styles from './routing.module.css';
 
 /** Calls other agents hand to this agent, above the queue, each with Take call. */
 export function IncomingTransfers() {
   const { t } = useTranslation('routing');
   const incoming = useTransfers((s) => s.incoming);
-  const engine = useTransfers((s) => s.engine);
+  const engine = useDesk();
   const busy = useConsoleStore((s) => s.activeCall !== null);
   const setError = useConsoleStore((s) => s.setError);
   if (!incoming.length || !engine) return null;

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import Timer from 'lucide-react/icons/timer';
-import type { QueueEntry } from '../../state/store.ts';
+import type { QueueEntry } from '@lobby/call';
+import { queueGuestName } from '../../state/guestName.ts';
 import { useAgentActions } from '../../state/agentActions.ts';
 import { AppointmentBadge } from './AppointmentBadge.tsx';
 import styles from './routing.module.css';
@@ -31,7 +32,7 @@ export function RoutingTags({ entry, now }: { entry: QueueEntry; now: number }) 
             type="button"
             className={styles.decline}
             onClick={() => void actions.decline?.(entry.callId)}
-            aria-label={t('declineGuest', { name: entry.guestName })}
+            aria-label={t('declineGuest', { name: queueGuestName(entry) })}
             data-testid="decline-button"
           >
             {t('decline')}

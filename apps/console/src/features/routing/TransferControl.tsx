@@ -3,17 +3,16 @@ import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
 import PhoneForwarded from 'lucide-react/icons/phone-forwarded';
 import { useConsoleStore } from '../../state/store.ts';
-import { useTransfers } from '../../state/store.ts';
-import type { TransferEngine } from '../../state/inCall.ts';
+import { useDesk, type ConsoleDesk } from '../../state/agentActions.ts';
 import styles from './routing.module.css';
 import { IconButton } from '@lobby/ui';
 
-type Targets = Awaited<ReturnType<TransferEngine['transferTargets']>>;
+type Targets = Awaited<ReturnType<ConsoleDesk['transferTargets']>>;
 
 /** The in-call Transfer button: pick an available agent (or an assignment); we stay until they are in. */
 export function TransferControl() {
   const { t } = useTranslation('routing');
-  const engine = useTransfers((s) => s.engine);
+  const engine = useDesk();
   const setError = useConsoleStore((s) => s.setError);
   const [open, setOpen] = useState(false);
   const [targets, setTargets] = useState<Targets | null>(null);

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '@lobby/ui';
 import { setProfilePicture } from '../../api/console.ts';
-import { useConsoleStore, useConsoleStoreApi } from '../../state/store.ts';
+import { useConsoleStore } from '../../state/store.ts';
+import { useAgentActions } from '../../state/agentActions.ts';
 import styles from './Workspace.module.css';
 
 /**
@@ -14,7 +15,7 @@ export function ProfilePicture() {
   const { t } = useTranslation();
   const user = useConsoleStore((s) => s.user);
   const setSession = useConsoleStore((s) => s.setSession);
-  const store = useConsoleStoreApi();
+  const actions = useAgentActions();
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -27,7 +28,7 @@ export function ProfilePicture() {
       const { profileImageUrl: _old, ...rest } = user;
       setSession(url ? { ...rest, profileImageUrl: url } : rest);
       // guests (waiting or in a call) see it at once: the desk announces it in their rooms
-      store.getState().inCall.engine?.setProfileImageUrl(url);
+      actions.desk?.()?.setProfileImageUrl(url);
     } catch {
       setFailed(true);
     } finally {

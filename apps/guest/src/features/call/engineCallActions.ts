@@ -57,6 +57,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   let movedOut = false;
   let preparing: Promise<GuestCall> | null = null;
   let lastPhase: GuestCallSnapshot['phase'] | null = null;
+  /** the engine the in-call UI reaches (useCallEngine), from its creation on, and who is told */
+  let shown: GuestCall | null = null;
+  const engineListeners = new Set<() => void>();
   const tabs = guestTabs();
 
   const apply = (snap: GuestCallSnapshot) => {
@@ -68,12 +71,12 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
     if (state.audioMuted !== snap.muted.audio) state.setAudioMuted(snap.muted.audio);
     if (state.videoMuted !== snap.muted.video) state.setVideoMuted(snap.muted.video);
     if (state.localStream !== snap.localStream) state.setLocalStream(snap.localStream);
-    const remotes = snap.remoteFeeds.map((f) => ({ id: f.feedId, display: f.display, stream: f.stream }));
+    const remotes = snap.remoteFeeds;
     if (
-      remotes.length !== state.remoteStreams.length ||
-      remotes.some((r, i) => r.stream !== state.remoteStreams[i]?.stream)
+      remotes.length !== state.remoteFeeds.length ||
+      remotes.some((r, i) => r.stream !== state.remoteFeeds[i]?.stream)
     ) {
-      state.setRemoteStreams(remotes);
+      state.setRemoteFeeds(remotes);
     }
     if (state.mediaNotice !== snap.mediaNotice) store.setState({ mediaNotice: snap.mediaNotice });
     if (state.takingCallBack !== snap.takingCallBack) store.setState({ takingCallBack: snap.takingCallBack });
@@ -207,7 +210,9 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         }),
       });
       created.on('change', apply);
-      s().setInCall({ engine: created }); // the in-call UI's methods (chat, screen share, devices)
+      // the in-call UI's methods (chat, screen share, devices)
+      shown = created;
+      for (const listener of [...engineListeners]) listener();
       apply(created.snapshot);
       window.addEventListener('pagehide', () => {
         // the widget's frame goes with the website's page: the next page takes the call back
@@ -256,6 +261,11 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
   };
 
   return {
+    engine: () => shown,
+    onEngine(listener) {
+      engineListeners.add(listener);
+      return () => void engineListeners.delete(listener);
+    },
     prepare: async () => {
       await prepare();
     },

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../i18n/index.ts';
 import FileText from 'lucide-react/icons/file-text';
-import { useInCall } from '../../state/store.ts';
+import { useCallEngine } from '../../state/callActions.ts';
 import { chatPanelStyles as styles } from '@lobby/ui';
 
 /**
@@ -11,7 +11,7 @@ import { chatPanelStyles as styles } from '@lobby/ui';
  */
 export function ChatFile({ url, name, kind }: { url: string; name: string; kind: 'image' | 'document' }) {
   const { t } = useTranslation();
-  const engine = useInCall((s) => s.engine);
+  const engine = useCallEngine();
   const [blobUrl, setBlobUrl] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
 

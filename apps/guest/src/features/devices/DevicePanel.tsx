@@ -3,13 +3,14 @@ import { SidePanel, sidePanelStyles } from '@lobby/ui';
 import { DeviceFields, VolumeSlider } from '@lobby/call-react';
 import SwitchCamera from 'lucide-react/icons/switch-camera';
 import { useGuestStore, useInCall } from '../../state/store.ts';
+import { useCallEngine } from '../../state/callActions.ts';
 import { DEVICES_BUTTON_ID } from '../ongoing/panelOpeners.ts';
 import styles from './DevicePanel.module.css';
 
 /** Camera, microphone and speaker during the call, front/back camera, and the call's volume. */
 export function DevicePanel({ video }: { video: boolean }) {
   const { t } = useTranslation(['translation', 'ui']);
-  const engine = useInCall((s) => s.engine);
+  const engine = useCallEngine();
   const volume = useInCall((s) => s.status?.callVolume ?? 1);
   const isBackCam = useInCall((s) => !!s.status?.isBackCam);
   const sinkId = useInCall((s) => s.sinkId);

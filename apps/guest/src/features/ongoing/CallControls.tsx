@@ -2,7 +2,7 @@ import { useTranslation } from '../../i18n/index.ts';
 import Settings from 'lucide-react/icons/settings';
 import { useInCall } from '../../state/store.ts';
 import { useGuestStore } from '../../state/store.ts';
-import { useCallActions } from '../../state/callActions.ts';
+import { useCallActions, useCallEngine } from '../../state/callActions.ts';
 import styles from './OngoingScreen.module.css';
 import { CallBar, callMedia, callPanels } from '@lobby/call-react';
 import { useShallow } from 'zustand/react/shallow';
@@ -13,7 +13,7 @@ export function CallControls({ video }: { video: boolean }) {
   const { t } = useTranslation(['translation', 'ui']);
   const actions = useCallActions();
   const { audioMuted, videoMuted } = useGuestStore(useShallow(callMedia));
-  const engine = useInCall((s) => s.engine);
+  const engine = useCallEngine();
   const panels = useInCall(useShallow((s) => callPanels(s.status)));
   const { chatOpen, devicesOpen } = panels;
   return (

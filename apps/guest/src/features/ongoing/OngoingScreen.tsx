@@ -10,6 +10,7 @@ import { HoldPage } from '../hold/HoldPage.tsx';
 import { DevicePanel } from '../devices/DevicePanel.tsx';
 import { NONE } from '../../state/inCall.ts';
 import { useInCall } from '../../state/store.ts';
+import { useCallEngine } from '../../state/callActions.ts';
 import styles from './OngoingScreen.module.css';
 import { VideoTile, Avatar, Spinner, useElapsed, ScreenTile, SelfView, NetworkQuality, stageStyles as stage } from '@lobby/ui';
 import { OthersColumn, callMedia, callStageStatus, stageLayout } from '@lobby/call-react';
@@ -21,12 +22,12 @@ export function OngoingScreen() {
   const { t } = useTranslation(['translation', 'ui']);
   const company = useGuestStore((s) => s.company);
   const callType = useGuestStore((s) => s.callType);
-  const { localStream, remoteStreams, videoMuted, audioMuted, networkQuality } = useGuestStore(useShallow(callMedia));
+  const { localStream, remoteFeeds, videoMuted, audioMuted, networkQuality } = useGuestStore(useShallow(callMedia));
   const callStartedAt = useGuestStore((s) => s.callStartedAt);
   const elapsed = useElapsed(callStartedAt);
   const { mainUser, zoomed: isZoomed, chatOpen, devicesOpen: deviceConfigOpen, mutedAudio, mutedVideo } = useInCall(useShallow((s) => callStageStatus(s.status)));
   const localScreen = useInCall((s) => s.localScreen);
-  const engine = useInCall((s) => s.engine);
+  const engine = useCallEngine();
   const peers = useInCall((s) => s.status?.peers ?? NONE);
   /** the name an agent announced (docs/protocol.md), never its address */
   const nameOf = (display: string) => peers.find((p) => p.peerJID === display)?.name ?? t('call.agent');
@@ -36,7 +37,7 @@ export function OngoingScreen() {
   const sinkId = useInCall((s) => s.sinkId);
   const watermark = company?.streamWatermark === 'visible';
   const watermarkLogo = company?.waterMarkLogo && /^https?:\/\//.test(company.waterMarkLogo) ? company.waterMarkLogo : null;
-  const layout = stageLayout({ feeds: remoteStreams, mainUser, zoomed: isZoomed });
+  const layout = stageLayout({ feeds: remoteFeeds, mainUser, zoomed: isZoomed });
   const { main: remote, others, screen, zoomedScreen } = layout;
   const agentName = remote ? nameOf(remote.display) : t('call.agent');
   // the agent's picture from its console account (peers profileImageUrl); else its initial
@@ -76,7 +77,7 @@ export function OngoingScreen() {
             className={zoomedScreen ? `${stage.strip} ${styles.strip}` : stage.remote}
             videoOff={remoteVideoMuted}
             stream={remote?.stream ?? null}
-            peer={remote?.id}
+            peer={remote?.feedId}
             label={remote ? agentName : undefined}
             volume={volume}
             sinkId={sinkId}
@@ -132,16 +133,16 @@ export function OngoingScreen() {
             className="visually-hidden"
             audioOnly
             stream={remote?.stream ?? null}
-            peer={remote?.id}
+            peer={remote?.feedId}
             volume={volume}
             sinkId={sinkId}
             data-testid="remote-video"
           />
           {others.map((o) => (
-            <VideoTile key={o.id} className="visually-hidden" audioOnly stream={o.stream} peer={o.id} volume={volume} sinkId={sinkId} data-testid="remote-video-other" />
+            <VideoTile key={o.feedId} className="visually-hidden" audioOnly stream={o.stream} peer={o.feedId} volume={volume} sinkId={sinkId} data-testid="remote-video-other" />
           ))}
           {screen ? (
-            <VideoTile className={styles.voiceScreen} stream={screen.stream} peer={screen.id} fit="contain" label={t('ui:call.sharedScreen')} data-testid="remote-screen" />
+            <VideoTile className={styles.voiceScreen} stream={screen.stream} peer={screen.feedId} fit="contain" label={t('ui:call.sharedScreen')} data-testid="remote-screen" />
           ) : null}
         </div>
       )}
