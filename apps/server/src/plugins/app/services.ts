@@ -78,6 +78,8 @@ export default fp(
           assignments: (id) => repos.companies.assignments(id),
           quotaRows: (id) => repos.guestRules.quotaRows(id),
           blockedUsernames: (id) => repos.guestRules.blockedUsernames(id),
+          agentsOfAssignments: (id) => repos.companies.agentsOfAssignments(id),
+          idByHost: (host) => repos.companies.idByHost(host),
         },
         { ttlMs: config.companyCacheMs },
       ),

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
-import { bearer, login, registerGuest } from '../../../helpers/fixtures.ts';
+import { addUser, bearer, login, registerGuest } from '../../../helpers/fixtures.ts';
 import type { RegisteredGuest } from '../../../helpers/fixtures.ts';
 
 /**
@@ -74,6 +74,36 @@ describe.each(dialects())('call-report/add with the company snapshot cache (%s)'
     expect(await status()).toBe('ok'); // still the cached snapshot: the documented delay
     t.app.services.companySnapshots.invalidate(DEMO.companyId); // what the expiry does
     expect(await status()).toBe('blocked');
+  });
+
+  it("when an admin adds an agent to an assignment through the API, then the very next guest's room of it has that agent among its admins", async () => {
+    await registerGuest(t.app); // the snapshot, with the assignments' agents, is loaded
+    const sales = await t.db.kysely.selectFrom('assignments').select('id').where('company_id', '=', DEMO.companyId).where('name', '=', 'Sales').executeTakeFirstOrThrow();
+    const late = await addUser(t.db, { companyId: DEMO.companyId, password: 'late-agent-pw' });
+    const current = await t.db.kysely.selectFrom('user_assignments').select('user_id').where('assignment_id', '=', sales.id).execute();
+    const xmpp = await t.db.kysely.selectFrom('users').select('xmpp_username').where('id', '=', late.id).executeTakeFirstOrThrow();
+    const jid = `${xmpp.xmpp_username}@${t.config.xmppDomain}`;
+    const adminsOfNext = async () => {
+      const g = await registerGuest(t.app);
+      const room = t.ejabberd.rooms.get(g.guestRooms.find((r) => r.assignmentId === sales.id)?.room.split('@')[0] ?? '');
+      return room?.admins;
+    };
+    expect(await adminsOfNext()).not.toContain(jid);
+    await adminApi('PUT', `/api/admin/assignments/${sales.id}`, { name: 'Sales', type: 'queue', agentIds: [...current.map((c) => c.user_id), late.id] });
+    expect(await adminsOfNext()).toContain(jid);
+    await adminApi('PUT', `/api/admin/assignments/${sales.id}`, { name: 'Sales', type: 'queue', agentIds: current.map((c) => c.user_id) });
+    expect(await adminsOfNext()).not.toContain(jid);
+  });
+
+  it('when the company is deactivated behind the server (as lobby-admin does), then guests register until the snapshot expires, then get 409', async () => {
+    expect((await t.app.inject({ method: 'POST', url: '/api/guest/register', payload: { guestId: crypto.randomBytes(16).toString('hex') } })).statusCode).toBe(201);
+    await t.db.kysely.updateTable('companies').set({ activated: 0 }).where('id', '=', DEMO.companyId).execute();
+    const register = () => t.app.inject({ method: 'POST', url: '/api/guest/register', payload: { guestId: crypto.randomBytes(16).toString('hex') } });
+    expect((await register()).statusCode).toBe(201); // still the cached snapshot: the documented delay
+    t.app.services.companySnapshots.invalidate(DEMO.companyId); // what the expiry does
+    expect((await register()).statusCode).toBe(409);
+    await t.db.kysely.updateTable('companies').set({ activated: 1 }).where('id', '=', DEMO.companyId).execute();
+    t.app.services.companySnapshots.invalidate(DEMO.companyId);
   });
 
   it('when the company is deactivated behind the server (as lobby-admin does), then calls go on until the snapshot expires', async () => {
