@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
-import { addUser, bearer, login, registerGuest } from '../../../helpers/fixtures.ts';
+import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
+import { addUser, bearer, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
 import type { RegisteredGuest } from '../../../helpers/fixtures.ts';
 
 /**
@@ -14,7 +15,7 @@ describe.each(dialects())('call-report/add with the company snapshot cache (%s)'
   let t: TestContext;
   let admin: string;
   beforeAll(async () => {
-    t = await createTestContext(dialect, { config: { companyCacheMs: 3_600_000 } });
+    t = await createTestContext(dialect, { config: { companyCacheMs: 3_600_000 }, deps: { mediaRooms: createFakeMediaRooms() } });
     admin = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
   });
   afterAll(async () => t.close());
@@ -103,6 +104,22 @@ describe.each(dialects())('call-report/add with the company snapshot cache (%s)'
     t.app.services.companySnapshots.invalidate(DEMO.companyId); // what the expiry does
     expect((await register()).statusCode).toBe(409);
     await t.db.kysely.updateTable('companies').set({ activated: 1 }).where('id', '=', DEMO.companyId).execute();
+    t.app.services.companySnapshots.invalidate(DEMO.companyId);
+  });
+
+  it("when an agent answers a call (its media grant, a console write of the call's report), then the company's snapshot stays", async () => {
+    const agent = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
+    const bad = await registerGuest(t.app);
+    const status = async () => (await add(bad)).json<{ data: { status: string } }>().data.status;
+    expect(await status()).toBe('ok');
+    await t.db.kysely.insertInto('blocked_guests').values({ company_id: DEMO.companyId, guest_username: bad.username, reason: 'abuse', created_at: t.clock.now }).execute();
+    const call = await openCall(t.app, await registerGuest(t.app));
+    const grant = await t.app.inject({ method: 'POST', url: `/api/console/calls/${call.callId}/media`, headers: { cookie: agent } });
+    expect(grant.statusCode, grant.body).toBe(200);
+    expect(await status()).toBe('ok'); // still the snapshot loaded before the grant
+    t.app.services.companySnapshots.invalidate(DEMO.companyId);
+    expect(await status()).toBe('blocked');
+    await t.db.kysely.deleteFrom('blocked_guests').where('guest_username', '=', bad.username).execute();
     t.app.services.companySnapshots.invalidate(DEMO.companyId);
   });
 
