@@ -3,13 +3,16 @@ import type SQLite from 'better-sqlite3';
 import type { Db } from './database.ts';
 
 /**
- * A statement that runs on every request of a hot route (POST /api/call-report/add), prepared once instead
- * of built and compiled by Kysely each time (≈ a third of the route's database CPU: docs/performance.md,
- * "Service API"). Written with `?` placeholders; PostgreSQL gets `$1…` and a named prepared statement.
+ * A statement that runs on every request of a hot route (POST /api/call-report/add, and the other requests
+ * of a guest's visit: docs/performance.md "Service API"), prepared once instead of built and compiled by
+ * Kysely each time (≈ a third of the add route's database CPU). Written with `?` placeholders; PostgreSQL
+ * gets `$1…` and a named prepared statement.
  */
 export interface HotStatement<Row> {
   /** Runs the statement with these parameters; its first row (undefined when none). */
   first(params: readonly unknown[]): Promise<Row | undefined>;
+  /** Runs the statement with these parameters; all its rows (not with `batch`). */
+  all(params: readonly unknown[]): Promise<Row[]>;
 }
 
 export interface HotStatementOptions {
@@ -38,10 +41,13 @@ export function hotStatement<Row>(
   if (raw.dialect === 'postgres') {
     let n = 0;
     const pgText = text.replace(/\?/g, () => `$${++n}`);
+    const query = (params: readonly unknown[]) => raw.pool.query<Row & object>({ name, text: pgText, values: params as unknown[] });
     return {
       async first(params) {
-        const r = await raw.pool.query<Row & object>({ name, text: pgText, values: params as unknown[] });
-        return r.rows[0];
+        return (await query(params)).rows[0];
+      },
+      async all(params) {
+        return (await query(params)).rows;
       },
     };
   }
@@ -61,8 +67,12 @@ export function hotStatement<Row>(
   };
   // A Kysely transaction keeps SQLite's only connection across awaits: a statement run now would join it.
   // Kysely's connection lock makes it wait for that transaction to end.
-  const viaKysely = async (params: readonly unknown[]) =>
-    (await db.kysely.executeQuery<Row>(CompiledQuery.raw(text, params as unknown[]))).rows[0];
+  const allViaKysely = async (params: readonly unknown[]) => (await db.kysely.executeQuery<Row>(CompiledQuery.raw(text, params as unknown[]))).rows;
+  const viaKysely = async (params: readonly unknown[]) => (await allViaKysely(params))[0];
+  const all = async (params: readonly unknown[]) => {
+    if (database.inTransaction) return allViaKysely(params);
+    return prepared().all(...params) as Row[];
+  };
 
   if (!options.batch) {
     return {
@@ -70,6 +80,7 @@ export function hotStatement<Row>(
         if (database.inTransaction) return viaKysely(params);
         return runOne(params);
       },
+      all,
     };
   }
 
@@ -119,5 +130,6 @@ export function hotStatement<Row>(
         queue.push({ params, resolve, reject });
       });
     },
+    all: () => Promise.reject(new Error(`${name}: a batched statement answers first() only`)),
   };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { hotStatement } from '../db/hotStatements.ts';
 import type { CallReportsTable, Database } from '../db/schema.ts';
@@ -153,6 +153,10 @@ export function openFromAddressQuery(db: Kysely<Database>, companyId: number, op
 /** `hot`: the Db under `db`, for the statements every request runs, prepared once (db/hotStatements.ts). */
 export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
   const insertReport = hotStatement<{ id: number }>(hot, 'call_reports_add', ADD_SQL, { batch: true, returnsRowid: true });
+  // every request of a guest's visit after the add reads its report by one of these (docs/performance.md "Service API")
+  const reportById = hotStatement<Selectable<CallReportsTable>>(hot, 'call_reports_by_id', 'select * from call_reports where id = ?');
+  const reportByCallId = hotStatement<Selectable<CallReportsTable>>(hot, 'call_reports_by_call_id', 'select * from call_reports where call_id = ?');
+  const agentAnswered = hotStatement(hot, 'call_reports_agent_answered', 'update call_reports set agent_answered_at = ?, agent = ? where id = ? and agent_answered_at is null');
   return {
     /**
      * Whether an agent took a call of this chain (the first call and its hold/resume continuations), as the
@@ -168,12 +172,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
      * accept sets `agent` itself) changes nothing here.
      */
     async markAgentAnswered(id: number, now: number, agentJid: string): Promise<void> {
-      await db
-        .updateTable('call_reports')
-        .set({ agent_answered_at: now, agent: agentJid })
-        .where('id', '=', id)
-        .where('agent_answered_at', 'is', null)
-        .execute();
+      await agentAnswered.first([now, agentJid, id]);
     },
     /**
      * The guest left the queue by booking a time (docs/guest-journey.md "Booking a time instead"): reported
@@ -218,11 +217,11 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
     },
 
     async byId(id: number) {
-      return (await db.selectFrom('call_reports').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+      return (await reportById.first([id])) ?? null;
     },
 
     async byCallId(callId: string) {
-      return (await db.selectFrom('call_reports').selectAll().where('call_id', '=', callId).executeTakeFirst()) ?? null;
+      return (await reportByCallId.first([callId])) ?? null;
     },
 
     /**

@@ -96,10 +96,9 @@ export function createFormsRepository(db: Kysely<Database>) {
       return r ? { id: r.id, formId: r.form_id, answers: parseJson<Answers>(r.answers, {}), submittedAt: new Date(r.created_at).toISOString() } : null;
     },
 
-    /** Throws DuplicateRow when the call is already rated. */
+    /** Throws DuplicateRow when the call is already rated (the unique call_report_id refused the insert). */
     async addRating(s: { companyId: number; reportId: number; formId: number | null; guestUsername: string; answers: Answers; now: number }) {
       const exists = () => db.selectFrom('rating_submissions').select('id').where('call_report_id', '=', s.reportId).executeTakeFirst();
-      if (await exists()) throw new DuplicateRow(String(s.reportId));
       try {
         const r = await db
           .insertInto('rating_submissions')

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { hotStatement } from '../db/hotStatements.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface GuestRow {
@@ -23,15 +25,22 @@ export function roomsProvisionedBeforeQuery(db: Kysely<Database>, before: number
     .limit(limit);
 }
 
-export function createGuestsRepository(db: Kysely<Database>) {
+/** `hot`: the Db under `db`, for the statements of every registration, prepared once (db/hotStatements.ts). */
+export function createGuestsRepository(db: Kysely<Database>, hot: Db) {
+  // a registration reads the browser's guest twice (its rate limit's key, then the route) and inserts it when new
+  const byHash = hotStatement<{ username: string; company_id: number; created_at: number }>(
+    hot,
+    'guests_by_id_hash',
+    'select username, company_id, created_at from guests where company_id = ? and guest_id_hash = ?',
+  );
+  const insert = hotStatement(
+    hot,
+    'guests_insert',
+    'insert into guests (username, company_id, guest_id_hash, created_at) values (?, ?, ?, ?) on conflict (company_id, guest_id_hash) do nothing',
+  );
   return {
     async byIdHash(companyId: number, guestIdHash: string): Promise<GuestRow | null> {
-      const r = await db
-        .selectFrom('guests')
-        .select(['username', 'company_id', 'created_at'])
-        .where('company_id', '=', companyId)
-        .where('guest_id_hash', '=', guestIdHash)
-        .executeTakeFirst();
+      const r = await byHash.first([companyId, guestIdHash]);
       return r ? { username: r.username, companyId: r.company_id, createdAt: r.created_at } : null;
     },
 
@@ -42,11 +51,7 @@ export function createGuestsRepository(db: Kysely<Database>) {
 
     /** Insert unless (company, hash) exists; returns the stored guest either way (safe under concurrent registrations). */
     async findOrCreate(companyId: number, guestIdHash: string, newUsername: string, now: number): Promise<GuestRow> {
-      await db
-        .insertInto('guests')
-        .values({ username: newUsername, company_id: companyId, guest_id_hash: guestIdHash, created_at: now })
-        .onConflict((oc) => oc.columns(['company_id', 'guest_id_hash']).doNothing())
-        .execute();
+      await insert.first([newUsername, companyId, guestIdHash, now]);
       const row = await this.byIdHash(companyId, guestIdHash);
       if (!row) throw new Error('guest vanished after insert');
       return row;

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { hotStatement, type HotStatement } from '../db/hotStatements.ts';
 import type { CallRoutingTable, Database } from '../db/schema.ts';
 
 /**
@@ -96,6 +97,8 @@ export class RoundRobin {
   readonly #publish: (routing: CallRouting) => void;
   readonly #ttlMs: number;
   readonly #warn: (message: string, error: unknown) => void;
+  /** a call leaves the routing: twice per call (answered, ended), prepared once (db/hotStatements.ts) */
+  readonly #deleteRouting: HotStatement<unknown>;
   /** the agents whose streams are open on this instance: written again on every beat (an instance that
    * hung past the presence time and came back has its agents back) */
   readonly #present = new Map<number, { agent: OnlineAgent; connections: number }>();
@@ -110,6 +113,7 @@ export class RoundRobin {
     this.#publish = options.publish;
     this.#ttlMs = options.presenceTtlMs ?? PRESENCE_TTL_MS;
     this.#warn = options.warn ?? (() => undefined);
+    this.#deleteRouting = hotStatement(options.db, 'call_routing_delete', 'delete from call_routing where call_id = ?');
   }
 
   /** A console opened its event stream on this instance; resolves with the function that closes it. */
@@ -196,7 +200,7 @@ export class RoundRobin {
   /** Answered, ended, or its guest vanished: the call leaves the routing. */
   async callClosed(callId: string): Promise<void> {
     this.#clearDeadline(callId);
-    await this.#db.deleteFrom('call_routing').where('call_id', '=', callId).execute();
+    await this.#deleteRouting.first([callId]);
   }
 
   /** The company's agents with the console open on any live instance, available and not in a call (transfer targets). */
