@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { hotStatement } from '../db/hotStatements.ts';
+import { hotStatement, type HotStatement } from '../db/hotStatements.ts';
 import type { CallReportsTable, Database } from '../db/schema.ts';
 import { adminDb } from './adminTables.ts';
 
@@ -47,6 +47,7 @@ export interface NewCallReport {
 }
 
 export type TimestampColumn = 'call_initiated_at' | 'call_answered_at' | 'call_ended_at' | 'guest_exit_at';
+const TIMESTAMP_COLUMNS: readonly TimestampColumn[] = ['call_initiated_at', 'call_answered_at', 'call_ended_at', 'guest_exit_at'];
 
 export interface ReportPatch {
   success?: number | null;
@@ -156,6 +157,8 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
   // every request of a guest's visit after the add reads its report by one of these (docs/performance.md "Service API")
   const reportById = hotStatement<Selectable<CallReportsTable>>(hot, 'call_reports_by_id', 'select * from call_reports where id = ?');
   const reportByCallId = hotStatement<Selectable<CallReportsTable>>(hot, 'call_reports_by_call_id', 'select * from call_reports where call_id = ?');
+  // the guest's update-timestamp, twice a visit: one statement per set of columns (at most fifteen)
+  const setTimestamps = new Map<string, HotStatement<unknown>>();
   const agentAnswered = hotStatement(hot, 'call_reports_agent_answered', 'update call_reports set agent_answered_at = ?, agent = ? where id = ? and agent_answered_at is null');
   return {
     /**
@@ -248,10 +251,15 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
     },
 
     async setTimestamps(id: number, columns: TimestampColumn[], now: number): Promise<void> {
-      if (columns.length === 0) return;
-      const values: Partial<Record<TimestampColumn, number>> = {};
-      for (const c of columns) values[c] = now;
-      await db.updateTable('call_reports').set(values).where('id', '=', id).execute();
+      const set = [...new Set(columns)].filter((c) => TIMESTAMP_COLUMNS.includes(c));
+      if (set.length === 0) return;
+      const key = set.join(', ');
+      let stmt = setTimestamps.get(key);
+      if (!stmt) {
+        stmt = hotStatement(hot, `call_reports_set_${set.join('_')}`, `update call_reports set ${set.map((c) => `${c} = ?`).join(', ')} where id = ?`);
+        setTimestamps.set(key, stmt);
+      }
+      await stmt.first([...set.map(() => now), id]);
     },
 
     /**

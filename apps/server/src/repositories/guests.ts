@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { hotStatement } from '../db/hotStatements.ts';
+import { hotStatement, type HotStatement } from '../db/hotStatements.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface GuestRow {
@@ -38,6 +38,22 @@ export function createGuestsRepository(db: Kysely<Database>, hot: Db) {
     'guests_insert',
     'insert into guests (username, company_id, guest_id_hash, created_at) values (?, ?, ?, ?) on conflict (company_id, guest_id_hash) do nothing',
   );
+  // every registration saves its rooms, one statement per number of rooms (a company's assignments)
+  const roomStatements = new Map<number, HotStatement<unknown>>();
+  const saveRooms = (n: number) => {
+    let stmt = roomStatements.get(n);
+    if (!stmt) {
+      const values = Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ');
+      // created_at is when the room was last provisioned: the janitor keeps it while a credential for it may be valid
+      stmt = hotStatement(
+        hot,
+        `guest_rooms_save_${n}`,
+        `insert into guest_rooms (guest_username, assignment_id, room_jid, created_at) values ${values} on conflict (guest_username, assignment_id) do update set created_at = excluded.created_at`,
+      );
+      roomStatements.set(n, stmt);
+    }
+    return stmt;
+  };
   return {
     async byIdHash(companyId: number, guestIdHash: string): Promise<GuestRow | null> {
       const r = await byHash.first([companyId, guestIdHash]);
@@ -59,12 +75,7 @@ export function createGuestsRepository(db: Kysely<Database>, hot: Db) {
 
     async saveRooms(username: string, rooms: Array<{ assignmentId: number; room: string }>, now: number): Promise<void> {
       if (rooms.length === 0) return;
-      await db
-        .insertInto('guest_rooms')
-        .values(rooms.map((r) => ({ guest_username: username, assignment_id: r.assignmentId, room_jid: r.room, created_at: now })))
-        // created_at is when the room was last provisioned: the janitor keeps it while a credential for it may be valid
-        .onConflict((oc) => oc.columns(['guest_username', 'assignment_id']).doUpdateSet({ created_at: now }))
-        .execute();
+      await saveRooms(rooms.length).first(rooms.flatMap((r) => [username, r.assignmentId, r.room, now]));
     },
 
     /** Guest rooms last provisioned before `before`, oldest first (services/guestRoomJanitor.ts). */

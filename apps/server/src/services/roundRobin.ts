@@ -177,8 +177,7 @@ export class RoundRobin {
         offer_ms: Math.max(1, call.offerSeconds ?? DEFAULT_OFFER_SECONDS) * 1000,
         tried: '[]',
       };
-      await trx.insertInto('call_routing').values(row).execute();
-      return this.#offerNext(trx, row);
+      return this.#offerNext(trx, row, 'insert');
     });
     this.#announce(routing);
     return routing;
@@ -340,10 +339,11 @@ export class RoundRobin {
 
   /**
    * Offers the (locked) call to the next agent in the rotation: after the assignment's last offered agent,
-   * by user id, wrapping; or opens it to all. The assignment's rotation row is locked for the choice, so
+   * by user id, wrapping; or opens it to all. A new call's row is inserted as it comes out (`insert`), in
+   * one statement instead of an insert and an update. The assignment's rotation row is locked for the choice, so
    * two calls opened at once on two instances go to two agents.
    */
-  async #offerNext(trx: Transaction<Database>, row: RoutingRow): Promise<CallRouting> {
+  async #offerNext(trx: Transaction<Database>, row: RoutingRow, write: 'insert' | 'update' = 'update'): Promise<CallRouting> {
     const tried = JSON.parse(row.tried) as number[];
     await trx.insertInto('routing_rotation').values({ assignment_id: row.assignment_id, last_user_id: null }).onConflict((oc) => oc.column('assignment_id').doNothing()).execute();
     let rotation = trx.selectFrom('routing_rotation').select('last_user_id').where('assignment_id', '=', row.assignment_id);
@@ -372,8 +372,12 @@ export class RoundRobin {
       };
       await trx.updateTable('routing_rotation').set({ last_user_id: next.user_id }).where('assignment_id', '=', row.assignment_id).execute();
     }
-    const { call_id: _id, ...changes } = updated;
-    await trx.updateTable('call_routing').set(changes).where('call_id', '=', row.call_id).execute();
+    if (write === 'insert') {
+      await trx.insertInto('call_routing').values(updated).execute();
+    } else {
+      const { call_id: _id, ...changes } = updated;
+      await trx.updateTable('call_routing').set(changes).where('call_id', '=', row.call_id).execute();
+    }
     return toRouting(updated);
   }
 
