@@ -18,8 +18,9 @@ export interface HotStatement<Row> {
 export interface HotStatementOptions {
   /**
    * SQLite: the writes asked for in one turn of the event loop share one transaction (one commit, one
-   * write of each touched page to the WAL, instead of one per row). Each row still answers on its own: a
-   * row that fails (a constraint) fails alone, as it would have in its own transaction.
+   * write of each touched page to the WAL, instead of one per row), whichever batched statements they
+   * are. Each row still answers on its own: a row that fails (a constraint) fails alone, as it would have
+   * in its own transaction.
    */
   batch?: boolean;
   /**
@@ -84,52 +85,67 @@ export function hotStatement<Row>(
     };
   }
 
-  type Pending = {
-    params: readonly unknown[];
-    resolve: (row: Row | undefined) => void;
-    reject: (err: unknown) => void;
-  };
-  let queue: Pending[] = [];
-  const flush = () => {
-    const items = queue;
-    queue = [];
-    if (database.inTransaction) {
-      for (const item of items) viaKysely(item.params).then(item.resolve, item.reject);
-      return;
-    }
-    const results: Array<{ row?: Row; error?: unknown }> = [];
-    try {
-      const all = () => {
-        for (const item of items) {
-          try {
-            results.push({ row: runOne(item.params) });
-          } catch (error) {
-            // SQLite undoes the failed statement alone, unless the error ended the transaction (I/O, full
-            // disk, busy): then the whole batch fails, and nothing of it was written
-            if (items.length > 1 && !database.inTransaction) throw error;
-            results.push({ error });
-          }
-        }
-      };
-      if (items.length === 1) all();
-      else database.transaction(all)();
-    } catch (error) {
-      for (const item of items) item.reject(error);
-      return;
-    }
-    items.forEach((item, i) => {
-      const r = results[i] as { row?: Row; error?: unknown };
-      if ('error' in r) item.reject(r.error);
-      else item.resolve(r.row);
-    });
-  };
   return {
     first(params) {
       return new Promise<Row | undefined>((resolve, reject) => {
-        if (queue.length === 0) setImmediate(flush);
-        queue.push({ params, resolve, reject });
+        enqueue(database, { run: () => runOne(params), viaKysely: () => viaKysely(params), resolve: resolve as (row: unknown) => void, reject });
       });
     },
     all: () => Promise.reject(new Error(`${name}: a batched statement answers first() only`)),
   };
+}
+
+type Pending = {
+  run: () => unknown;
+  viaKysely: () => Promise<unknown>;
+  resolve: (row: unknown) => void;
+  reject: (err: unknown) => void;
+};
+/** each database's batched writes of this turn of the event loop, of whichever statements */
+const queues = new WeakMap<SQLite.Database, Pending[]>();
+
+function enqueue(database: SQLite.Database, item: Pending): void {
+  const queue = queues.get(database);
+  if (queue) {
+    queue.push(item);
+    return;
+  }
+  queues.set(database, [item]);
+  setImmediate(() => {
+    const items = queues.get(database) ?? [];
+    queues.delete(database);
+    flush(database, items);
+  });
+}
+
+function flush(database: SQLite.Database, items: Pending[]): void {
+  if (database.inTransaction) {
+    for (const item of items) item.viaKysely().then(item.resolve, item.reject);
+    return;
+  }
+  const results: Array<{ row?: unknown; error?: unknown }> = [];
+  try {
+    const all = () => {
+      for (const item of items) {
+        try {
+          results.push({ row: item.run() });
+        } catch (error) {
+          // SQLite undoes the failed statement alone, unless the error ended the transaction (I/O, full
+          // disk, busy): then the whole batch fails, and nothing of it was written
+          if (items.length > 1 && !database.inTransaction) throw error;
+          results.push({ error });
+        }
+      }
+    };
+    if (items.length === 1) all();
+    else database.transaction(all)();
+  } catch (error) {
+    for (const item of items) item.reject(error);
+    return;
+  }
+  items.forEach((item, i) => {
+    const r = results[i] as { row?: unknown; error?: unknown };
+    if ('error' in r) item.reject(r.error);
+    else item.resolve(r.row);
+  });
 }

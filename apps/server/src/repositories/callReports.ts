@@ -159,7 +159,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
   const reportByCallId = hotStatement<Selectable<CallReportsTable>>(hot, 'call_reports_by_call_id', 'select * from call_reports where call_id = ?');
   // the guest's update-timestamp, twice a visit: one statement per set of columns (at most fifteen)
   const setTimestamps = new Map<string, HotStatement<unknown>>();
-  const agentAnswered = hotStatement(hot, 'call_reports_agent_answered', 'update call_reports set agent_answered_at = ?, agent = ? where id = ? and agent_answered_at is null');
+  const agentAnswered = hotStatement(hot, 'call_reports_agent_answered', 'update call_reports set agent_answered_at = ?, agent = ? where id = ? and agent_answered_at is null', { batch: true });
   return {
     /**
      * Whether an agent took a call of this chain (the first call and its hold/resume continuations), as the
@@ -256,7 +256,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
       const key = set.join(', ');
       let stmt = setTimestamps.get(key);
       if (!stmt) {
-        stmt = hotStatement(hot, `call_reports_set_${set.join('_')}`, `update call_reports set ${set.map((c) => `${c} = ?`).join(', ')} where id = ?`);
+        stmt = hotStatement(hot, `call_reports_set_${set.join('_')}`, `update call_reports set ${set.map((c) => `${c} = ?`).join(', ')} where id = ?`, { batch: true });
         setTimestamps.set(key, stmt);
       }
       await stmt.first([...set.map(() => now), id]);

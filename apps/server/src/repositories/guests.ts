@@ -37,6 +37,7 @@ export function createGuestsRepository(db: Kysely<Database>, hot: Db) {
     hot,
     'guests_insert',
     'insert into guests (username, company_id, guest_id_hash, created_at) values (?, ?, ?, ?) on conflict (company_id, guest_id_hash) do nothing',
+    { batch: true },
   );
   // every registration saves its rooms, one statement per number of rooms (a company's assignments)
   const roomStatements = new Map<number, HotStatement<unknown>>();
@@ -49,6 +50,7 @@ export function createGuestsRepository(db: Kysely<Database>, hot: Db) {
         hot,
         `guest_rooms_save_${n}`,
         `insert into guest_rooms (guest_username, assignment_id, room_jid, created_at) values ${values} on conflict (guest_username, assignment_id) do update set created_at = excluded.created_at`,
+        { batch: true },
       );
       roomStatements.set(n, stmt);
     }

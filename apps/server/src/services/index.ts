@@ -79,7 +79,7 @@ export function createRepositories(db: Db): Services['repos'] {
     guests: createGuestsRepository(db.kysely, db),
     users: createUsersRepository(db.kysely, db),
     callReports: createCallReportsRepository(db.kysely, db),
-    forms: createFormsRepository(db.kysely),
+    forms: createFormsRepository(db.kysely, db),
     guestRules: createGuestRulesRepository(db.kysely),
     callBugs: createCallBugsRepository(db.kysely),
     uploads: createUploadsRepository(db.kysely),

@@ -26,7 +26,7 @@ export async function countHit(db: Db, key: string, timeWindow: number, at: numb
   const windowStart = Math.floor(at / windowMs) * windowMs;
   let hit = hits.get(db);
   if (!hit) {
-    hit = hotStatement<{ count: number | string }>(db, 'rate_limits_hit', HIT_SQL);
+    hit = hotStatement<{ count: number | string }>(db, 'rate_limits_hit', HIT_SQL, { batch: true });
     hits.set(db, hit);
   }
   const row = await hit.first([`${key}@${windowStart}`, windowStart, windowStart + windowMs]);

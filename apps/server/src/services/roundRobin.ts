@@ -113,7 +113,7 @@ export class RoundRobin {
     this.#publish = options.publish;
     this.#ttlMs = options.presenceTtlMs ?? PRESENCE_TTL_MS;
     this.#warn = options.warn ?? (() => undefined);
-    this.#deleteRouting = hotStatement(options.db, 'call_routing_delete', 'delete from call_routing where call_id = ?');
+    this.#deleteRouting = hotStatement(options.db, 'call_routing_delete', 'delete from call_routing where call_id = ?', { batch: true });
   }
 
   /** A console opened its event stream on this instance; resolves with the function that closes it. */

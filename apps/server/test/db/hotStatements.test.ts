@@ -63,6 +63,21 @@ describe.each(dialects())('the prepared report insert (%s)', (dialect) => {
     expect(outcomes[9]).not.toMatchObject({ reason: expect.any(DuplicateCallId) as unknown });
   });
 
+  it("when writes of different statements arrive in one turn, one of them a duplicate, then it fails alone and the others' rows are written", async () => {
+    const repo = createCallReportsRepository(t.db.kysely, t.db);
+    const first = report();
+    const id = await repo.add(first);
+    const outcomes = await Promise.allSettled([
+      repo.add({ ...first, now: first.now + 1 }),
+      repo.setTimestamps(id, ['call_answered_at', 'call_ended_at'], 1_700_000_500_000),
+      repo.markAgentAnswered(id, 1_700_000_400_000, 'agent@example'),
+      repo.add(report()),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    const row = await t.db.kysely.selectFrom('call_reports').select(['call_answered_at', 'call_ended_at', 'agent_answered_at', 'agent']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ call_answered_at: 1_700_000_500_000, call_ended_at: 1_700_000_500_000, agent_answered_at: 1_700_000_400_000, agent: 'agent@example' });
+  });
+
   it('when a transaction of another request is open across awaits, then an added report waits for it and survives its rollback', async () => {
     const repo = createCallReportsRepository(t.db.kysely, t.db);
     const inside = report();
