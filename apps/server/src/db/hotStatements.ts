@@ -1,6 +1,7 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Db } from './database.ts';
+import type { Database } from './schema.ts';
 
 /**
  * A statement that runs on every request of a hot route (POST /api/call-report/add, and the other requests
@@ -93,6 +94,35 @@ export function hotStatement<Row>(
     },
     all: () => Promise.reject(new Error(`${name}: a batched statement answers first() only`)),
   };
+}
+
+/**
+ * A query Kysely builds, of a fixed shape, as a hot statement: built and compiled once with a marker for
+ * each argument, its SQL prepared, and each call's arguments put where the markers were. The builder must
+ * pass each argument as parameters (no list, no inlined literal): a marker missing throws at start-up.
+ */
+export function hotQuery<Args extends unknown[], Row>(
+  db: Db,
+  name: string,
+  build: (kysely: Kysely<Database>, ...args: Args) => Compilable<Row>,
+  arity: Args['length'],
+): { first(...args: Args): Promise<Row | undefined>; all(...args: Args): Promise<Row[]> } {
+  const markers = Array.from({ length: arity }, (_, i) => `\u0001${name}:${i}`);
+  const compiled = build(db.kysely, ...(markers as Args)).compile();
+  const slots = markers.map((marker, n) => {
+    const at = compiled.parameters.flatMap((p, i) => (p === marker ? [i] : []));
+    if (at.length === 0) throw new Error(`${name}: argument ${n} is no parameter of the query`);
+    return at;
+  });
+  const stmt = hotStatement<Row>(db, name, compiled.sql);
+  const params = (args: Args) => {
+    const values = [...compiled.parameters];
+    args.forEach((arg, i) => {
+      for (const at of slots[i] ?? []) values[at] = arg;
+    });
+    return values;
+  };
+  return { first: (...args) => stmt.first(params(args)), all: (...args) => stmt.all(params(args)) };
 }
 
 type Pending = {

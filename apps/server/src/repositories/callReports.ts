@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { hotStatement, type HotStatement } from '../db/hotStatements.ts';
+import { hotQuery, hotStatement, type HotStatement } from '../db/hotStatements.ts';
 import type { CallReportsTable, Database } from '../db/schema.ts';
 import { adminDb } from './adminTables.ts';
 
@@ -157,6 +157,9 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
   // every request of a guest's visit after the add reads its report by one of these (docs/performance.md "Service API")
   const reportById = hotStatement<Selectable<CallReportsTable>>(hot, 'call_reports_by_id', 'select * from call_reports where id = ?');
   const reportByCallId = hotStatement<Selectable<CallReportsTable>>(hot, 'call_reports_by_call_id', 'select * from call_reports where call_id = ?');
+  // every call opened looks for the guest's open calls; every rating, whether the call was answered
+  const openOfGuest = hotQuery(hot, 'call_reports_open_of_guest', openOfGuestQuery, 3);
+  const chainAnswered = hotQuery(hot, 'call_reports_chain_answered', chainAnsweredQuery, 2);
   // the guest's update-timestamp, twice a visit: one statement per set of columns (at most fifteen)
   const setTimestamps = new Map<string, HotStatement<unknown>>();
   const agentAnswered = hotStatement(hot, 'call_reports_agent_answered', 'update call_reports set agent_answered_at = ?, agent = ? where id = ? and agent_answered_at is null', { batch: true });
@@ -167,7 +170,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
      * (call_answered_at, set by the guest's own update-timestamp).
      */
     async chainAnswered(companyId: number, rootCallId: string): Promise<boolean> {
-      return (await chainAnsweredQuery(db, companyId, rootCallId).executeTakeFirst()) !== undefined;
+      return (await chainAnswered.first(companyId, rootCallId)) !== undefined;
     },
     /**
      * An agent of the company took the call's media (the first console grant): when, and who (`agentJid`, bare). One statement, so of two grants
@@ -267,7 +270,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
      * not continued by a resumed call (its continuation is the open one). Reads the guest's index.
      */
     async openOfGuest(companyId: number, guestUsername: string, since: number) {
-      return openOfGuestQuery(db, companyId, guestUsername, since).execute();
+      return openOfGuest.all(companyId, guestUsername, since);
     },
 
     /**

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { hotQuery } from '../../src/db/hotStatements.ts';
 import { seedDemo } from '../../src/db/seed.ts';
 import {
   DuplicateCallId,
@@ -76,6 +78,24 @@ describe.each(dialects())('the prepared report insert (%s)', (dialect) => {
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
     const row = await t.db.kysely.selectFrom('call_reports').select(['call_answered_at', 'call_ended_at', 'agent_answered_at', 'agent']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toEqual({ call_answered_at: 1_700_000_500_000, call_ended_at: 1_700_000_500_000, agent_answered_at: 1_700_000_400_000, agent: 'agent@example' });
+  });
+
+  it('when a Kysely query runs prepared (hotQuery), then an argument used twice fills both places, and one the query inlines is refused at start-up', async () => {
+    const repo = createCallReportsRepository(t.db.kysely, t.db);
+    const r = report();
+    await repo.add(r);
+    const byCallOrOrigin = hotQuery(
+      t.db,
+      'test_call_or_origin',
+      (db, callId: string, companyId: number) =>
+        db.selectFrom('call_reports').select('call_id').where((eb) => eb.or([eb('call_id', '=', callId), eb('origin_call_id', '=', callId)])).where('company_id', '=', companyId),
+      2,
+    );
+    expect(await byCallOrOrigin.all(r.callId, DEMO.companyId)).toEqual([{ call_id: r.callId }]);
+    expect(await byCallOrOrigin.all(r.callId, 999)).toEqual([]);
+    expect(() => hotQuery(t.db, 'test_inlined', (db, callId: string) => db.selectFrom('call_reports').select('id').where('call_id', '=', sql.lit(callId)), 1)).toThrow(
+      'argument 0 is no parameter',
+    );
   });
 
   it('when a transaction of another request is open across awaits, then an added report waits for it and survives its rollback', async () => {
