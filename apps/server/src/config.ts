@@ -57,7 +57,7 @@ export interface Config {
   loginRateLimit: number;
   /** How long a call stays listed in GET /api/console/rooms without an end timestamp. */
   openCallHours: number;
-  /** how long a company's snapshot (row, assignments, quotas) may serve opening calls (services/companySnapshots.ts) */
+  /** how long a company's snapshot (row, assignments and agents, quotas, blocked guests; hosts) may serve opening calls and registrations (services/companySnapshots.ts) */
   companyCacheMs: number;
   /**
    * Whether automated browsers (`navigator.webdriver`) may call: `LOBBY_ALLOW_AUTOMATION=1`. Off by

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { hotStatement } from '../db/hotStatements.ts';
+import { hotQuery, hotStatement, type HotStatement } from '../db/hotStatements.ts';
 import type { CallReportsTable, Database } from '../db/schema.ts';
 import { adminDb } from './adminTables.ts';
 
@@ -47,6 +47,7 @@ export interface NewCallReport {
 }
 
 export type TimestampColumn = 'call_initiated_at' | 'call_answered_at' | 'call_ended_at' | 'guest_exit_at';
+const TIMESTAMP_COLUMNS: readonly TimestampColumn[] = ['call_initiated_at', 'call_answered_at', 'call_ended_at', 'guest_exit_at'];
 
 export interface ReportPatch {
   success?: number | null;
@@ -153,6 +154,15 @@ export function openFromAddressQuery(db: Kysely<Database>, companyId: number, op
 /** `hot`: the Db under `db`, for the statements every request runs, prepared once (db/hotStatements.ts). */
 export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
   const insertReport = hotStatement<{ id: number }>(hot, 'call_reports_add', ADD_SQL, { batch: true, returnsRowid: true });
+  // every request of a guest's visit after the add reads its report by one of these (docs/performance.md "Service API")
+  const reportById = hotStatement<Selectable<CallReportsTable>>(hot, 'call_reports_by_id', 'select * from call_reports where id = ?');
+  const reportByCallId = hotStatement<Selectable<CallReportsTable>>(hot, 'call_reports_by_call_id', 'select * from call_reports where call_id = ?');
+  // every call opened looks for the guest's open calls; every rating, whether the call was answered
+  const openOfGuest = hotQuery(hot, 'call_reports_open_of_guest', openOfGuestQuery, 3);
+  const chainAnswered = hotQuery(hot, 'call_reports_chain_answered', chainAnsweredQuery, 2);
+  // the guest's update-timestamp, twice a visit: one statement per set of columns (at most fifteen)
+  const setTimestamps = new Map<string, HotStatement<unknown>>();
+  const agentAnswered = hotStatement(hot, 'call_reports_agent_answered', 'update call_reports set agent_answered_at = ?, agent = ? where id = ? and agent_answered_at is null', { batch: true });
   return {
     /**
      * Whether an agent took a call of this chain (the first call and its hold/resume continuations), as the
@@ -160,7 +170,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
      * (call_answered_at, set by the guest's own update-timestamp).
      */
     async chainAnswered(companyId: number, rootCallId: string): Promise<boolean> {
-      return (await chainAnsweredQuery(db, companyId, rootCallId).executeTakeFirst()) !== undefined;
+      return (await chainAnswered.first(companyId, rootCallId)) !== undefined;
     },
     /**
      * An agent of the company took the call's media (the first console grant): when, and who (`agentJid`, bare). One statement, so of two grants
@@ -168,12 +178,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
      * accept sets `agent` itself) changes nothing here.
      */
     async markAgentAnswered(id: number, now: number, agentJid: string): Promise<void> {
-      await db
-        .updateTable('call_reports')
-        .set({ agent_answered_at: now, agent: agentJid })
-        .where('id', '=', id)
-        .where('agent_answered_at', 'is', null)
-        .execute();
+      await agentAnswered.first([now, agentJid, id]);
     },
     /**
      * The guest left the queue by booking a time (docs/guest-journey.md "Booking a time instead"): reported
@@ -218,11 +223,11 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
     },
 
     async byId(id: number) {
-      return (await db.selectFrom('call_reports').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+      return (await reportById.first([id])) ?? null;
     },
 
     async byCallId(callId: string) {
-      return (await db.selectFrom('call_reports').selectAll().where('call_id', '=', callId).executeTakeFirst()) ?? null;
+      return (await reportByCallId.first([callId])) ?? null;
     },
 
     /**
@@ -249,10 +254,15 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
     },
 
     async setTimestamps(id: number, columns: TimestampColumn[], now: number): Promise<void> {
-      if (columns.length === 0) return;
-      const values: Partial<Record<TimestampColumn, number>> = {};
-      for (const c of columns) values[c] = now;
-      await db.updateTable('call_reports').set(values).where('id', '=', id).execute();
+      const set = [...new Set(columns)].filter((c) => TIMESTAMP_COLUMNS.includes(c));
+      if (set.length === 0) return;
+      const key = set.join(', ');
+      let stmt = setTimestamps.get(key);
+      if (!stmt) {
+        stmt = hotStatement(hot, `call_reports_set_${set.join('_')}`, `update call_reports set ${set.map((c) => `${c} = ?`).join(', ')} where id = ?`, { batch: true });
+        setTimestamps.set(key, stmt);
+      }
+      await stmt.first([...set.map(() => now), id]);
     },
 
     /**
@@ -260,7 +270,7 @@ export function createCallReportsRepository(db: Kysely<Database>, hot: Db) {
      * not continued by a resumed call (its continuation is the open one). Reads the guest's index.
      */
     async openOfGuest(companyId: number, guestUsername: string, since: number) {
-      return openOfGuestQuery(db, companyId, guestUsername, since).execute();
+      return openOfGuest.all(companyId, guestUsername, since);
     },
 
     /**

@@ -37,12 +37,6 @@ export function createCompaniesRepository(db: Kysely<Database>) {
       return r ? toRow(r) : null;
     },
 
-    /** The company whose `host` equals the request's host name (without port), lowest id first. */
-    async byHost(host: string): Promise<CompanyRow | null> {
-      const r = await db.selectFrom('companies').selectAll().where('host', '=', host).orderBy('id').executeTakeFirst();
-      return r ? toRow(r) : null;
-    },
-
     async assignments(companyId: number): Promise<Assignment[]> {
       return db
         .selectFrom('assignments')
@@ -98,6 +92,26 @@ export function createCompaniesRepository(db: Kysely<Database>) {
         assignments,
         assignmentGroups,
       };
+    },
+
+    /** The id of the company whose `host` equals the request's host name (without port), lowest id first; null for none. */
+    async idByHost(host: string): Promise<number | null> {
+      const r = await db.selectFrom('companies').select('id').where('host', '=', host).orderBy('id').executeTakeFirst();
+      return r ? r.id : null;
+    },
+
+    /** The agents (any role) of every assignment of the company, by user id within each: assignmentAgents of each at once. */
+    async agentsOfAssignments(companyId: number): Promise<Array<{ assignmentId: number; xmppUsername: string }>> {
+      const rows = await db
+        .selectFrom('user_assignments')
+        .innerJoin('assignments', 'assignments.id', 'user_assignments.assignment_id')
+        .innerJoin('users', 'users.id', 'user_assignments.user_id')
+        .select(['user_assignments.assignment_id', 'users.xmpp_username'])
+        .where('assignments.company_id', '=', companyId)
+        .orderBy('user_assignments.assignment_id')
+        .orderBy('users.id')
+        .execute();
+      return rows.map((r) => ({ assignmentId: r.assignment_id, xmppUsername: r.xmpp_username }));
     },
 
     /** Bare JIDs' local parts of the agents (any role) assigned to an assignment. */

@@ -1,5 +1,7 @@
 import type { Answers, FormDefinition, FormField, FormInput, FormKind } from '@lobby/contracts';
 import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { hotStatement } from '../db/hotStatements.ts';
 import type { Database, FormsTable } from '../db/schema.ts';
 
 export class DuplicateRow extends Error {}
@@ -20,8 +22,19 @@ const toDefinition = (r: Pick<FormsTable, 'kind' | 'title' | 'title_ar' | 'field
   fields: parseJson<FormField[]>(r.fields, []).sort((a, b) => a.order - b.order),
 });
 
-/** Forms (one per kind and company), their submissions and the ratings of calls. */
-export function createFormsRepository(db: Kysely<Database>) {
+/**
+ * Forms (one per kind and company), their submissions and the ratings of calls. `hot`: the Db under `db`;
+ * with it, a call's rating (once a visit) is inserted by a statement prepared once (db/hotStatements.ts).
+ */
+export function createFormsRepository(db: Kysely<Database>, hot?: Db) {
+  const insertRating =
+    hot &&
+    hotStatement<{ id: number }>(
+      hot,
+      'rating_submissions_add',
+      'insert into rating_submissions (company_id, call_report_id, form_id, guest_username, answers, created_at) values (?, ?, ?, ?, ?, ?) returning id',
+      { batch: true, returnsRowid: true },
+    );
   return {
     async list(companyId: number): Promise<FormDefinition[]> {
       const rows = await db.selectFrom('forms').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
@@ -96,11 +109,15 @@ export function createFormsRepository(db: Kysely<Database>) {
       return r ? { id: r.id, formId: r.form_id, answers: parseJson<Answers>(r.answers, {}), submittedAt: new Date(r.created_at).toISOString() } : null;
     },
 
-    /** Throws DuplicateRow when the call is already rated. */
+    /** Throws DuplicateRow when the call is already rated (the unique call_report_id refused the insert). */
     async addRating(s: { companyId: number; reportId: number; formId: number | null; guestUsername: string; answers: Answers; now: number }) {
       const exists = () => db.selectFrom('rating_submissions').select('id').where('call_report_id', '=', s.reportId).executeTakeFirst();
-      if (await exists()) throw new DuplicateRow(String(s.reportId));
       try {
+        if (insertRating) {
+          const row = await insertRating.first([s.companyId, s.reportId, s.formId, s.guestUsername, JSON.stringify(s.answers), s.now]);
+          if (!row) throw new Error('rating_submissions: the insert answered no id');
+          return row.id;
+        }
         const r = await db
           .insertInto('rating_submissions')
           .values({

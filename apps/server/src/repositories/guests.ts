@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { hotStatement, type HotStatement } from '../db/hotStatements.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface GuestRow {
@@ -23,15 +25,40 @@ export function roomsProvisionedBeforeQuery(db: Kysely<Database>, before: number
     .limit(limit);
 }
 
-export function createGuestsRepository(db: Kysely<Database>) {
+/** `hot`: the Db under `db`, for the statements of every registration, prepared once (db/hotStatements.ts). */
+export function createGuestsRepository(db: Kysely<Database>, hot: Db) {
+  // a registration reads the browser's guest twice (its rate limit's key, then the route) and inserts it when new
+  const byHash = hotStatement<{ username: string; company_id: number; created_at: number }>(
+    hot,
+    'guests_by_id_hash',
+    'select username, company_id, created_at from guests where company_id = ? and guest_id_hash = ?',
+  );
+  const insert = hotStatement(
+    hot,
+    'guests_insert',
+    'insert into guests (username, company_id, guest_id_hash, created_at) values (?, ?, ?, ?) on conflict (company_id, guest_id_hash) do nothing',
+    { batch: true },
+  );
+  // every registration saves its rooms, one statement per number of rooms (a company's assignments)
+  const roomStatements = new Map<number, HotStatement<unknown>>();
+  const saveRooms = (n: number) => {
+    let stmt = roomStatements.get(n);
+    if (!stmt) {
+      const values = Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ');
+      // created_at is when the room was last provisioned: the janitor keeps it while a credential for it may be valid
+      stmt = hotStatement(
+        hot,
+        `guest_rooms_save_${n}`,
+        `insert into guest_rooms (guest_username, assignment_id, room_jid, created_at) values ${values} on conflict (guest_username, assignment_id) do update set created_at = excluded.created_at`,
+        { batch: true },
+      );
+      roomStatements.set(n, stmt);
+    }
+    return stmt;
+  };
   return {
     async byIdHash(companyId: number, guestIdHash: string): Promise<GuestRow | null> {
-      const r = await db
-        .selectFrom('guests')
-        .select(['username', 'company_id', 'created_at'])
-        .where('company_id', '=', companyId)
-        .where('guest_id_hash', '=', guestIdHash)
-        .executeTakeFirst();
+      const r = await byHash.first([companyId, guestIdHash]);
       return r ? { username: r.username, companyId: r.company_id, createdAt: r.created_at } : null;
     },
 
@@ -42,11 +69,7 @@ export function createGuestsRepository(db: Kysely<Database>) {
 
     /** Insert unless (company, hash) exists; returns the stored guest either way (safe under concurrent registrations). */
     async findOrCreate(companyId: number, guestIdHash: string, newUsername: string, now: number): Promise<GuestRow> {
-      await db
-        .insertInto('guests')
-        .values({ username: newUsername, company_id: companyId, guest_id_hash: guestIdHash, created_at: now })
-        .onConflict((oc) => oc.columns(['company_id', 'guest_id_hash']).doNothing())
-        .execute();
+      await insert.first([newUsername, companyId, guestIdHash, now]);
       const row = await this.byIdHash(companyId, guestIdHash);
       if (!row) throw new Error('guest vanished after insert');
       return row;
@@ -54,12 +77,7 @@ export function createGuestsRepository(db: Kysely<Database>) {
 
     async saveRooms(username: string, rooms: Array<{ assignmentId: number; room: string }>, now: number): Promise<void> {
       if (rooms.length === 0) return;
-      await db
-        .insertInto('guest_rooms')
-        .values(rooms.map((r) => ({ guest_username: username, assignment_id: r.assignmentId, room_jid: r.room, created_at: now })))
-        // created_at is when the room was last provisioned: the janitor keeps it while a credential for it may be valid
-        .onConflict((oc) => oc.columns(['guest_username', 'assignment_id']).doUpdateSet({ created_at: now }))
-        .execute();
+      await saveRooms(rooms.length).first(rooms.flatMap((r) => [username, r.assignmentId, r.room, now]));
     },
 
     /** Guest rooms last provisioned before `before`, oldest first (services/guestRoomJanitor.ts). */

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { hotStatement } from '../db/hotStatements.ts';
 import type { Database, UsersTable } from '../db/schema.ts';
 import { normaliseEmail } from '../services/emailAddress.ts';
 
@@ -16,8 +18,18 @@ export interface UserRow {
 
 const COLUMNS = ['id', 'company_id', 'email', 'name', 'role', 'password_hash', 'xmpp_username', 'profile_image_id'] as const;
 
-export function createUsersRepository(db: Kysely<Database>) {
-  const toRow = (r: Pick<UsersTable, 'company_id' | 'email' | 'name' | 'role' | 'password_hash' | 'xmpp_username'> & { id: number; profile_image_id: string | null }): UserRow => ({
+type UserColumns = Pick<UsersTable, 'company_id' | 'email' | 'name' | 'role' | 'password_hash' | 'xmpp_username'> & { id: number; profile_image_id: string | null };
+
+/** `hot`: the Db under `db`, for the statements of every console request, prepared once (db/hotStatements.ts). */
+export function createUsersRepository(db: Kysely<Database>, hot: Db) {
+  // every console request: its session's user (plugins/app/auth.ts); an agent taking a call: its assignments
+  const sessionUser = hotStatement<UserColumns>(
+    hot,
+    'users_of_session',
+    `select ${COLUMNS.map((c) => `users.${c}`).join(', ')} from console_sessions inner join users on users.id = console_sessions.user_id where console_sessions.id = ? and console_sessions.expires_at > ?`,
+  );
+  const assignmentIds = hotStatement<{ assignment_id: number }>(hot, 'users_assignment_ids', 'select assignment_id from user_assignments where user_id = ? order by assignment_id');
+  const toRow = (r: UserColumns): UserRow => ({
     id: r.id,
     companyId: r.company_id,
     email: r.email,
@@ -44,8 +56,7 @@ export function createUsersRepository(db: Kysely<Database>) {
       return (await db.selectFrom('users').select('id').where('profile_image_id', '=', imageId).executeTakeFirst()) !== undefined;
     },
     async assignmentIds(userId: number): Promise<number[]> {
-      const rows = await db.selectFrom('user_assignments').select('assignment_id').where('user_id', '=', userId).orderBy('assignment_id').execute();
-      return rows.map((r) => r.assignment_id);
+      return (await assignmentIds.all([userId])).map((r) => r.assignment_id);
     },
 
     // Sessions: the cookie holds a random id; the table holds its HMAC.
@@ -55,13 +66,7 @@ export function createUsersRepository(db: Kysely<Database>) {
       await db.deleteFrom('console_sessions').where('expires_at', '<', now).execute();
     },
     async sessionUser(idHash: string, now: number): Promise<UserRow | null> {
-      const r = await db
-        .selectFrom('console_sessions')
-        .innerJoin('users', 'users.id', 'console_sessions.user_id')
-        .select(COLUMNS.map((c) => `users.${c}` as const))
-        .where('console_sessions.id', '=', idHash)
-        .where('console_sessions.expires_at', '>', now)
-        .executeTakeFirst();
+      const r = await sessionUser.first([idHash, now]);
       return r ? toRow(r) : null;
     },
     async deleteSession(idHash: string): Promise<void> {

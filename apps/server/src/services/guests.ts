@@ -5,12 +5,16 @@ import type { FastifyRequest } from 'fastify';
 import type { CompanyRow } from '../repositories/companies.ts';
 import type { Services } from './index.ts';
 
-/** The company a guest request is about: the explicit id, else the one whose host is the request's host, else the default. */
+/**
+ * The company a guest request is about: the explicit id, else the one whose host is the request's host, else
+ * the default. Read from the company snapshots (services/companySnapshots.ts), as opening a call reads it.
+ */
 export async function resolveCompany(services: Services, request: FastifyRequest, companyId?: number): Promise<CompanyRow | null> {
-  const repo = services.repos.companies;
-  if (companyId !== undefined) return repo.byId(companyId);
-  const byHost = await repo.byHost(request.hostname);
-  return byHost ?? repo.byId(services.config.defaultCompanyId);
+  const snapshots = services.companySnapshots;
+  if (companyId !== undefined) return (await snapshots.get(companyId))?.company ?? null;
+  const hostId = await snapshots.idByHost(request.hostname);
+  const byHost = hostId === null ? null : await snapshots.get(hostId);
+  return (byHost ?? (await snapshots.get(services.config.defaultCompanyId)))?.company ?? null;
 }
 
 /** Guest auth's location when the browser sent none (both strings, empty). */
@@ -25,14 +29,17 @@ export function newGuestUsername(): string {
   return `g${crypto.randomBytes(8).toString('hex')}`;
 }
 
-/** Create (idempotently) the guest's room of every assignment: guest as member, the assignment's agents as admins. */
+/**
+ * Create (idempotently) the guest's room of every assignment: guest as member, the assignment's agents as
+ * admins. The assignments and their agents are the company snapshot's (services/companySnapshots.ts).
+ */
 export async function provisionGuestRooms(services: Services, company: CompanyRow, username: string): Promise<GuestRoom[]> {
   const { config, repos, ejabberd } = services;
-  const assignments = await repos.companies.assignments(company.id);
+  const snapshot = await services.companySnapshots.get(company.id);
   const rooms = await Promise.all(
-    assignments.map(async (a) => {
+    (snapshot?.assignments ?? []).map(async (a) => {
       const name = guestRoomName(a.id, username);
-      const agents = await repos.companies.assignmentAgents(a.id);
+      const agents = snapshot?.agents.get(a.id) ?? [];
       await ejabberd.ensureRoom({
         name,
         title: a.name,

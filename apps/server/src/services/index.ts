@@ -76,10 +76,10 @@ export interface Services {
 export function createRepositories(db: Db): Services['repos'] {
   return {
     companies: createCompaniesRepository(db.kysely),
-    guests: createGuestsRepository(db.kysely),
-    users: createUsersRepository(db.kysely),
+    guests: createGuestsRepository(db.kysely, db),
+    users: createUsersRepository(db.kysely, db),
     callReports: createCallReportsRepository(db.kysely, db),
-    forms: createFormsRepository(db.kysely),
+    forms: createFormsRepository(db.kysely, db),
     guestRules: createGuestRulesRepository(db.kysely),
     callBugs: createCallBugsRepository(db.kysely),
     uploads: createUploadsRepository(db.kysely),

@@ -8,26 +8,29 @@
  * uploads, which write anyway).
  */
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { hotStatement, type HotStatement } from '../db/hotStatements.ts';
 import type { Database } from '../db/schema.ts';
 
 type Result = { current: number; ttl: number };
 
+// every registration counts a hit: prepared once per database (db/hotStatements.ts)
+const hits = new WeakMap<Db, HotStatement<{ count: number | string }>>();
+const HIT_SQL =
+  'insert into rate_limits (key, window_start, count, expires_at) values (?, ?, 1, ?) on conflict (key) do update set count = rate_limits.count + 1 returning count';
+
 /** One hit of `key` in the window of `timeWindow` ms that holds `at`: the window's count with it, and the ms left. */
-export async function countHit(db: Kysely<Database>, key: string, timeWindow: number, at: number): Promise<Result> {
+export async function countHit(db: Db, key: string, timeWindow: number, at: number): Promise<Result> {
   const windowMs = Math.max(1, Math.trunc(timeWindow));
   const windowStart = Math.floor(at / windowMs) * windowMs;
-  const row = await db
-    .insertInto('rate_limits')
-    .values({
-      key: `${key}@${windowStart}`,
-      window_start: windowStart,
-      count: 1,
-      expires_at: windowStart + windowMs,
-    })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ count: sql<number>`rate_limits.count + 1` }))
-    .returning('count')
-    .executeTakeFirstOrThrow();
+  let hit = hits.get(db);
+  if (!hit) {
+    hit = hotStatement<{ count: number | string }>(db, 'rate_limits_hit', HIT_SQL, { batch: true });
+    hits.set(db, hit);
+  }
+  const row = await hit.first([`${key}@${windowStart}`, windowStart, windowStart + windowMs]);
+  if (!row) throw new Error('rate_limits: the hit answered no count');
   return { current: Number(row.count), ttl: windowStart + windowMs - at };
 }
 
@@ -41,7 +44,7 @@ export async function sweepRateLimits(db: Kysely<Database>, at: number): Promise
  * The store's class, as @fastify/rate-limit wants it (`store:`). `db`: asked at each hit (the rate-limit
  * plugin is registered before the app's database plugin).
  */
-export function databaseRateLimitStore(db: () => Kysely<Database>, now: () => number): FastifyRateLimitStoreCtor {
+export function databaseRateLimitStore(db: () => Db, now: () => number): FastifyRateLimitStoreCtor {
   class DatabaseRateLimitStore implements FastifyRateLimitStore {
     readonly prefix: string;
     constructor(_options: unknown, prefix = '') {

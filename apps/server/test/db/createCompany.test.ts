@@ -91,6 +91,7 @@ describe('lobby-admin create-company (the operator command)', () => {
     SESSION_SECRET: 'z'.repeat(40),
     JANUS_TOKEN_SECRET: 't'.repeat(40),
     JANUS_ROOM_ADMIN_KEY: 'k'.repeat(40),
+    EJABBERD_EVENTS_SECRET: 'e'.repeat(40),
     LOBBY_ADMIN_PASSWORD: '',
   };
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { hotQuery } from '../../src/db/hotStatements.ts';
 import { seedDemo } from '../../src/db/seed.ts';
 import {
   DuplicateCallId,
@@ -61,6 +63,39 @@ describe.each(dialects())('the prepared report insert (%s)', (dialect) => {
     expect(outcomes[8]).toMatchObject({ status: 'rejected', reason: expect.any(DuplicateCallId) as unknown });
     expect(outcomes[9]?.status).toBe('rejected');
     expect(outcomes[9]).not.toMatchObject({ reason: expect.any(DuplicateCallId) as unknown });
+  });
+
+  it("when writes of different statements arrive in one turn, one of them a duplicate, then it fails alone and the others' rows are written", async () => {
+    const repo = createCallReportsRepository(t.db.kysely, t.db);
+    const first = report();
+    const id = await repo.add(first);
+    const outcomes = await Promise.allSettled([
+      repo.add({ ...first, now: first.now + 1 }),
+      repo.setTimestamps(id, ['call_answered_at', 'call_ended_at'], 1_700_000_500_000),
+      repo.markAgentAnswered(id, 1_700_000_400_000, 'agent@example'),
+      repo.add(report()),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    const row = await t.db.kysely.selectFrom('call_reports').select(['call_answered_at', 'call_ended_at', 'agent_answered_at', 'agent']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ call_answered_at: 1_700_000_500_000, call_ended_at: 1_700_000_500_000, agent_answered_at: 1_700_000_400_000, agent: 'agent@example' });
+  });
+
+  it('when a Kysely query runs prepared (hotQuery), then an argument used twice fills both places, and one the query inlines is refused at start-up', async () => {
+    const repo = createCallReportsRepository(t.db.kysely, t.db);
+    const r = report();
+    await repo.add(r);
+    const byCallOrOrigin = hotQuery(
+      t.db,
+      'test_call_or_origin',
+      (db, callId: string, companyId: number) =>
+        db.selectFrom('call_reports').select('call_id').where((eb) => eb.or([eb('call_id', '=', callId), eb('origin_call_id', '=', callId)])).where('company_id', '=', companyId),
+      2,
+    );
+    expect(await byCallOrOrigin.all(r.callId, DEMO.companyId)).toEqual([{ call_id: r.callId }]);
+    expect(await byCallOrOrigin.all(r.callId, 999)).toEqual([]);
+    expect(() => hotQuery(t.db, 'test_inlined', (db, callId: string) => db.selectFrom('call_reports').select('id').where('call_id', '=', sql.lit(callId)), 1)).toThrow(
+      'argument 0 is no parameter',
+    );
   });
 
   it('when a transaction of another request is open across awaits, then an added report waits for it and survives its rollback', async () => {

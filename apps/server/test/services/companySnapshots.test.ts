@@ -5,7 +5,15 @@ import { createCompanySnapshots, type CompanySnapshot, type CompanySnapshotSourc
 
 /** A database stand-in that counts its reads and can be changed behind the cache's back. */
 function fakeSource() {
-  const state = { activated: true, assignments: [{ id: 1, name: 'Sales', type: 'queue' }] as Assignment[], reads: 0, fail: false };
+  const state = {
+    activated: true,
+    assignments: [{ id: 1, name: 'Sales', type: 'queue' }] as Assignment[],
+    agents: [{ assignmentId: 1, xmppUsername: 'a1' }],
+    hosts: new Map([['demo.example', 18]]),
+    reads: 0,
+    hostReads: 0,
+    fail: false,
+  };
   const company = (id: number): CompanyRow | null =>
     id === 18 ? ({ id, name: 'Demo', host: '', activated: state.activated, settings: {} } as CompanyRow) : null;
   const source: CompanySnapshotSource = {
@@ -16,6 +24,11 @@ function fakeSource() {
     assignments: () => Promise.resolve(state.assignments),
     quotaRows: () => Promise.resolve([] as CompanySnapshot['quotas']),
     blockedUsernames: () => Promise.resolve([]),
+    agentsOfAssignments: () => Promise.resolve(state.agents),
+    idByHost: (host) => {
+      state.hostReads += 1;
+      return Promise.resolve(state.hosts.get(host) ?? null);
+    },
   };
   return { state, source };
 }
@@ -64,6 +77,35 @@ describe('company snapshots (the cache of what opening a call reads)', () => {
     await expect(snapshots.get(18)).rejects.toThrow('database down');
     state.fail = false;
     expect((await snapshots.get(18))?.company.id).toBe(18);
+  });
+
+  it("when the assignments' agents are read, then each assignment has its agents in order, and one without agents none", async () => {
+    const { state, source } = fakeSource();
+    state.assignments = [...state.assignments, { id: 2, name: 'Support', type: 'queue' }];
+    state.agents = [
+      { assignmentId: 1, xmppUsername: 'a1' },
+      { assignmentId: 1, xmppUsername: 'a2' },
+    ];
+    const snapshot = await createCompanySnapshots(source, { ttlMs: 1000, clock: () => 0 }).get(18);
+    expect(snapshot?.agents.get(1)).toEqual(['a1', 'a2']);
+    expect(snapshot?.agents.get(2)).toBeUndefined();
+  });
+
+  it('when a host is read twice within the time to live, then the database is read once; any invalidation drops every host', async () => {
+    const { state, source } = fakeSource();
+    let now = 0;
+    const snapshots = createCompanySnapshots(source, { ttlMs: 1000, clock: () => now });
+    expect(await snapshots.idByHost('demo.example')).toBe(18);
+    expect(await snapshots.idByHost('nobody.example')).toBeNull();
+    state.hosts.set('nobody.example', 19); // another writer (lobby-admin sets a company's host)
+    expect(await snapshots.idByHost('nobody.example')).toBeNull();
+    expect(state.hostReads).toBe(2);
+    snapshots.invalidate(18); // a console write of any company: the host may be another's now
+    expect(await snapshots.idByHost('nobody.example')).toBe(19);
+    state.hosts.delete('demo.example');
+    now = 1000;
+    expect(await snapshots.idByHost('demo.example')).toBeNull();
+    expect(state.hostReads).toBe(4);
   });
 
   it('when the time to live is 0, then every read goes to the database', async () => {

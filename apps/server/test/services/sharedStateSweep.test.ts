@@ -19,12 +19,11 @@ describe.each(dialects())('the shared-state sweep (%s)', (dialect) => {
   const keys = async (table: 'rate_limits' | 'login_throttle') => (await t.db.kysely.selectFrom(table).select('key').execute()).map((r) => r.key).sort();
 
   it('when a rate-limit window ended and a login failure is older than its memory, then the sweep deletes them and keeps the live ones', async () => {
-    const kysely = t.db.kysely;
-    expect((await countHit(kysely, 'old-route-1.2.3.4', 60_000, t.clock.now)).current).toBe(1);
-    expect((await countHit(kysely, 'old-route-1.2.3.4', 60_000, t.clock.now)).current).toBe(2);
+    expect((await countHit(t.db, 'old-route-1.2.3.4', 60_000, t.clock.now)).current).toBe(1);
+    expect((await countHit(t.db, 'old-route-1.2.3.4', 60_000, t.clock.now)).current).toBe(2);
     await t.app.services.loginThrottle.failed('old@example.com', '192.0.2.1');
     t.clock.now += FORGET_MS + 1;
-    await countHit(kysely, 'live-route-1.2.3.4', 60_000, t.clock.now);
+    await countHit(t.db, 'live-route-1.2.3.4', 60_000, t.clock.now);
     await t.app.services.loginThrottle.failed('live@example.com', '192.0.2.2');
     await t.app.services.loginThrottle.succeeded('owner@example.com', '192.0.2.3');
     const sweep = createSharedStateSweep(t.app.services);

@@ -33,6 +33,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
   }
+  interface FastifyContextConfig {
+    /**
+     * A console write that changes nothing a company snapshot holds (services/companySnapshots.ts): its
+     * answer does not drop the company's snapshot. An agent's media grant, on every call answered.
+     */
+    companyUnchanged?: boolean;
+  }
 }
 
 /**
@@ -78,6 +85,8 @@ export default fp(
           assignments: (id) => repos.companies.assignments(id),
           quotaRows: (id) => repos.guestRules.quotaRows(id),
           blockedUsernames: (id) => repos.guestRules.blockedUsernames(id),
+          agentsOfAssignments: (id) => repos.companies.agentsOfAssignments(id),
+          idByHost: (host) => repos.companies.idByHost(host),
         },
         { ttlMs: config.companyCacheMs },
       ),
@@ -123,9 +132,10 @@ export default fp(
     // A console write (settings, assignments, quotas, activation…) may change what opening a call reads:
     // the company's snapshot is dropped before the answer leaves (the bus delivers in process at once), so
     // the writer's next call sees it, and every other instance drops it when the notification arrives.
+    // A route that says it changes none of it (`companyUnchanged`) keeps the snapshot.
     app.addHook('onSend', (request, reply, payload, done) => {
       const user = request.consoleUser;
-      if (user && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+      if (user && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && !request.routeOptions.config.companyUnchanged) {
         events.publish('companyChanged', { companyId: user.companyId });
       }
       done(null, payload);

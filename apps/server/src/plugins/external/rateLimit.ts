@@ -14,7 +14,7 @@ export default fp(
   async function registerRateLimit(app: App, { deps }: AppPluginOptions): Promise<void> {
     await app.register(rateLimit, {
       global: false,
-      store: databaseRateLimitStore(() => app.db.kysely, deps.now ?? Date.now),
+      store: databaseRateLimitStore(() => app.db, deps.now ?? Date.now),
       errorResponseBuilder: (_req, ctx) => ({
         statusCode: ctx.statusCode,
         error: 'Too Many Requests',

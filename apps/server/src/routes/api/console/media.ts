@@ -22,6 +22,8 @@ export default routes({ access: 'console' }, (app, services) => {
   app.post(
     '/calls/:callId/media',
     {
+      // it writes the call's report, nothing of its company: the company's snapshot stays (plugins/app/services.ts)
+      config: { companyUnchanged: true },
       schema: {
         tags: ['console'],
         summary: "A console user's way into a call's media room (answering, joining, following a resume)",
@@ -38,7 +40,7 @@ export default routes({ access: 'console' }, (app, services) => {
       if (!(await mayTakeCall(services, user, report))) return fail(reply, 403, 'callId: this call is not one you may take (not of your assignments)');
       if (report.call_ended_at !== null) return fail(reply, 409, 'callId: this call has ended');
       const jid = `${user.xmppUsername}@${services.config.xmppDomain}`;
-      const company = await repos.companies.byId(report.company_id);
+      const company = (await services.companySnapshots.get(report.company_id))?.company;
       if (isP2P(company?.settings)) {
         const refusal = p2pJoinRefusal(recordedAgent(report), user.xmppUsername);
         if (refusal) return fail(reply, 409, refusal);

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, createTestContext, dialects } from '../../../helpers/context.ts';
 import type { TestContext } from '../../../helpers/context.ts';
-import { bearer, login, registerGuest } from '../../../helpers/fixtures.ts';
+import { createFakeMediaRooms } from '../../../helpers/fakes.ts';
+import { addUser, bearer, login, openCall, registerGuest } from '../../../helpers/fixtures.ts';
 import type { RegisteredGuest } from '../../../helpers/fixtures.ts';
 
 /**
@@ -14,7 +15,7 @@ describe.each(dialects())('call-report/add with the company snapshot cache (%s)'
   let t: TestContext;
   let admin: string;
   beforeAll(async () => {
-    t = await createTestContext(dialect, { config: { companyCacheMs: 3_600_000 } });
+    t = await createTestContext(dialect, { config: { companyCacheMs: 3_600_000 }, deps: { mediaRooms: createFakeMediaRooms() } });
     admin = await login(t.app, DEMO.adminEmail, DEMO.adminPassword);
   });
   afterAll(async () => t.close());
@@ -74,6 +75,52 @@ describe.each(dialects())('call-report/add with the company snapshot cache (%s)'
     expect(await status()).toBe('ok'); // still the cached snapshot: the documented delay
     t.app.services.companySnapshots.invalidate(DEMO.companyId); // what the expiry does
     expect(await status()).toBe('blocked');
+  });
+
+  it("when an admin adds an agent to an assignment through the API, then the very next guest's room of it has that agent among its admins", async () => {
+    await registerGuest(t.app); // the snapshot, with the assignments' agents, is loaded
+    const sales = await t.db.kysely.selectFrom('assignments').select('id').where('company_id', '=', DEMO.companyId).where('name', '=', 'Sales').executeTakeFirstOrThrow();
+    const late = await addUser(t.db, { companyId: DEMO.companyId, password: 'late-agent-pw' });
+    const current = await t.db.kysely.selectFrom('user_assignments').select('user_id').where('assignment_id', '=', sales.id).execute();
+    const xmpp = await t.db.kysely.selectFrom('users').select('xmpp_username').where('id', '=', late.id).executeTakeFirstOrThrow();
+    const jid = `${xmpp.xmpp_username}@${t.config.xmppDomain}`;
+    const adminsOfNext = async () => {
+      const g = await registerGuest(t.app);
+      const room = t.ejabberd.rooms.get(g.guestRooms.find((r) => r.assignmentId === sales.id)?.room.split('@')[0] ?? '');
+      return room?.admins;
+    };
+    expect(await adminsOfNext()).not.toContain(jid);
+    await adminApi('PUT', `/api/admin/assignments/${sales.id}`, { name: 'Sales', type: 'queue', agentIds: [...current.map((c) => c.user_id), late.id] });
+    expect(await adminsOfNext()).toContain(jid);
+    await adminApi('PUT', `/api/admin/assignments/${sales.id}`, { name: 'Sales', type: 'queue', agentIds: current.map((c) => c.user_id) });
+    expect(await adminsOfNext()).not.toContain(jid);
+  });
+
+  it('when the company is deactivated behind the server (as lobby-admin does), then guests register until the snapshot expires, then get 409', async () => {
+    expect((await t.app.inject({ method: 'POST', url: '/api/guest/register', payload: { guestId: crypto.randomBytes(16).toString('hex') } })).statusCode).toBe(201);
+    await t.db.kysely.updateTable('companies').set({ activated: 0 }).where('id', '=', DEMO.companyId).execute();
+    const register = () => t.app.inject({ method: 'POST', url: '/api/guest/register', payload: { guestId: crypto.randomBytes(16).toString('hex') } });
+    expect((await register()).statusCode).toBe(201); // still the cached snapshot: the documented delay
+    t.app.services.companySnapshots.invalidate(DEMO.companyId); // what the expiry does
+    expect((await register()).statusCode).toBe(409);
+    await t.db.kysely.updateTable('companies').set({ activated: 1 }).where('id', '=', DEMO.companyId).execute();
+    t.app.services.companySnapshots.invalidate(DEMO.companyId);
+  });
+
+  it("when an agent answers a call (its media grant, a console write of the call's report), then the company's snapshot stays", async () => {
+    const agent = await login(t.app, DEMO.agentEmail, DEMO.agentPassword);
+    const bad = await registerGuest(t.app);
+    const status = async () => (await add(bad)).json<{ data: { status: string } }>().data.status;
+    expect(await status()).toBe('ok');
+    await t.db.kysely.insertInto('blocked_guests').values({ company_id: DEMO.companyId, guest_username: bad.username, reason: 'abuse', created_at: t.clock.now }).execute();
+    const call = await openCall(t.app, await registerGuest(t.app));
+    const grant = await t.app.inject({ method: 'POST', url: `/api/console/calls/${call.callId}/media`, headers: { cookie: agent } });
+    expect(grant.statusCode, grant.body).toBe(200);
+    expect(await status()).toBe('ok'); // still the snapshot loaded before the grant
+    t.app.services.companySnapshots.invalidate(DEMO.companyId);
+    expect(await status()).toBe('blocked');
+    await t.db.kysely.deleteFrom('blocked_guests').where('guest_username', '=', bad.username).execute();
+    t.app.services.companySnapshots.invalidate(DEMO.companyId);
   });
 
   it('when the company is deactivated behind the server (as lobby-admin does), then calls go on until the snapshot expires', async () => {
