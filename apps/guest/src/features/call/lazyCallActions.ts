@@ -7,7 +7,21 @@ import { sendEvent } from '../../journey/controller.ts';
 
 export function lazyCallActions(store: GuestStore): CallActions {
   let loaded: Promise<EngineCallActions> | null = null;
-  const engine = () => (loaded ??= import('./engineCallActions.ts').then((m) => m.engineCallActions(store)));
+  /** the loaded actions, for what must answer at once (the in-call UI's engine) */
+  let ready: EngineCallActions | null = null;
+  /** the in-call UI's listeners (useCallEngine): told when the actions load and when they make the engine */
+  const engineListeners = new Set<() => void>();
+  const tellEngine = () => {
+    for (const listener of [...engineListeners]) listener();
+  };
+  const engine = () =>
+    (loaded ??= import('./engineCallActions.ts').then((m) => {
+      const actions = m.engineCallActions(store);
+      ready = actions;
+      actions.onEngine?.(tellEngine);
+      tellEngine();
+      return actions;
+    }));
 
   // One tab per guest holds the XMPP session (resource `web`; journey/sessionLock.ts). As soon as the gate
   // lets the guest call, this tab takes the session lock and registers and connects; when another tab
@@ -73,6 +87,12 @@ export function lazyCallActions(store: GuestStore): CallActions {
   store.subscribe(wantSession);
 
   return {
+    // the in-call UI's chat, devices and screen buttons reach the engine through these (useCallEngine)
+    engine: () => ready?.engine?.() ?? null,
+    onEngine(listener) {
+      engineListeners.add(listener);
+      return () => void engineListeners.delete(listener);
+    },
     startCall: async (kind, resume) => (await engine()).startCall(kind, resume),
     cancel: async () => (await engine()).cancel(),
     hangup: async () => (await engine()).hangup(),
