@@ -17,6 +17,8 @@
  * connection's send estimate carries its pixels (libwebrtc's own thresholds) and the encoder is not
  * limited by the CPU. Where the browser gives no such reading, a step is taken as before.
  */
+import { countersOf } from './networkQuality.ts';
+
 export const START_PIXELS = 320 * 240;
 /** how long after the connection is up the first step up is considered */
 export const FULL_SIZE_AFTER_MS = 2000;
@@ -60,21 +62,14 @@ export interface SendReading {
   limitedBy?: string;
 }
 
-export async function readSend(pc: Pick<RTCPeerConnection, 'getStats'>): Promise<SendReading> {
-  const report = await pc.getStats();
+/** The selected pair's send estimate (networkQuality.ts countersOf reads it) and what limits the video encoder. */
+async function readSend(pc: Pick<RTCPeerConnection, 'getStats'>): Promise<SendReading> {
+  const entries = [...(await pc.getStats()).values()] as Record<string, unknown>[];
   const reading: SendReading = {};
-  let selectedPair: string | undefined;
-  const pairs = new Map<string, Record<string, unknown>>();
-  report.forEach((s: Record<string, unknown>) => {
-    if (s.type === 'transport' && typeof s.selectedCandidatePairId === 'string') selectedPair = s.selectedCandidatePairId;
-    if (s.type === 'candidate-pair') pairs.set(String(s.id), s);
-    if (s.type === 'outbound-rtp' && s.kind === 'video' && typeof s.qualityLimitationReason === 'string')
-      reading.limitedBy = s.qualityLimitationReason;
-  });
-  const pair =
-    (selectedPair ? pairs.get(selectedPair) : undefined) ??
-    [...pairs.values()].find((p) => p.nominated === true && p.state === 'succeeded');
-  if (typeof pair?.availableOutgoingBitrate === 'number') reading.estimate = pair.availableOutgoingBitrate;
+  const estimate = countersOf([entries]).outgoingBitrate;
+  if (typeof estimate === 'number') reading.estimate = estimate;
+  const video = entries.find((s) => s.type === 'outbound-rtp' && s.kind === 'video');
+  if (typeof video?.qualityLimitationReason === 'string') reading.limitedBy = video.qualityLimitationReason;
   return reading;
 }
 
