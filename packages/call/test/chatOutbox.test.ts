@@ -4,6 +4,7 @@
  * the others is never sent again; one it echoed while nobody else was in it goes again when someone comes.
  */
 import { describe, expect, it } from 'vitest';
+import { RESEND_AFTER_MS } from '../src/room/chatOutbox.ts';
 import { SELF_PING_MS } from '../src/room/roomSelfPing.ts';
 import { ASSIGNMENT_ROOM, FakeWorld, settle } from './helpers/fakes.ts';
 import { inCall } from './helpers/participants.ts';
@@ -100,5 +101,37 @@ describe('chat delivery', () => {
     await oneRound(world);
     expect(world.xmpp.chatLog.length).toBe(sent);
     expect(bodies(guest.snapshot.status.chatMessages).filter((b) => b === 'welcome')).toHaveLength(1);
+  });
+
+  it('when a message goes into the lost room just before the sender finds it out and joins again, then it is sent again once its echo is late, and reaches the other side', async () => {
+    const world = new FakeWorld();
+    const { guest, agent1 } = await inCall(world);
+    // a self-ping round has just been answered: the next one is a round away
+    const answered = world.xmpp.pings.length;
+    while (world.xmpp.pings.length === answered) {
+      world.clock.advance(250);
+      await settle();
+    }
+    world.xmpp.lose(ASSIGNMENT_ROOM);
+    world.clock.advance(SELF_PING_MS - 1500);
+    await settle();
+    guest.sendChat('still there?');
+    await settle();
+
+    // the next pings find both out of the room, 1.5 s after the message went into it: both join again
+    world.clock.advance(1500);
+    await settle();
+    await settle();
+    expect(bodies(agent1.agent.snapshot.status.chatMessages)).not.toContain('still there?');
+
+    // no echo came: it is sent again once a resend is due, into the room where the agent is again
+    world.clock.advance(RESEND_AFTER_MS);
+    await settle();
+    await settle();
+    expect(bodies(agent1.agent.snapshot.status.chatMessages).filter((b) => b === 'still there?')).toHaveLength(1);
+    expect(bodies(guest.snapshot.status.chatMessages).filter((b) => b === 'still there?')).toHaveLength(1);
+    const sent = world.xmpp.chatLog.length;
+    await oneRound(world);
+    expect(world.xmpp.chatLog.length, 'nothing sent again once echoed').toBe(sent);
   });
 });
