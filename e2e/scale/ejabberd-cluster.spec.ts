@@ -13,7 +13,7 @@ import { expect, test, type TestInfo } from '@playwright/test';
 import { consoleLogin, consoleXmppToken, DEMO_AGENT, registerGuest } from '../support/api.ts';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
 import { queryRows } from '../support/db.ts';
-import { agentSignsIn, closeAll, consoleUserJid, screenshot } from '../support/journey.ts';
+import { agentSignsIn, closeAll, consoleUserJid, hangUpWhatIsLeft, screenshot } from '../support/journey.ts';
 import { decodedFramesDuring, expectMediaFlowing } from '../support/media.ts';
 import { ensureOtherCompanyAgent } from '../support/otherCompany.ts';
 import { jingleInitiate, RawXmpp } from '../support/rawXmpp.ts';
@@ -97,6 +97,7 @@ async function withAgentAndWaitingGuest(
     waiting = await guestWaiting(agent, doors.guest, doors.room);
     await body(agent, waiting, agentJid);
   } finally {
+    await hangUpWhatIsLeft(agent);
     await closeAll(testInfo, agent, ...(waiting ? [waiting.guest] : []));
   }
 }

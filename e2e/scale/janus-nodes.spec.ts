@@ -7,7 +7,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
-import { agentSignsIn, closeAll, screenshot } from '../support/journey.ts';
+import { agentSignsIn, closeAll, hangUpWhatIsLeft, screenshot } from '../support/journey.ts';
 import { expectReportEnded, queryRows } from '../support/db.ts';
 import { decodedFramesDuring, expectMediaFlowing, framesStopThenBackAt } from '../support/media.ts';
 import { expectRecordingCoversCall } from '../support/recordingMix.ts';
@@ -50,21 +50,6 @@ async function launchTwoPairs(): Promise<Record<'agentA' | 'guestA' | 'agentB' |
 async function hangUp(agent: LaunchedBrowser): Promise<void> {
   await agent.page.getByTestId('agent-hangup-button').click();
   await expect(agent.page.getByTestId('call-idle')).toBeVisible();
-}
-
-/**
- * A journey that failed mid-call leaves its calls open (nobody hangs up, and a call whose guest and agent
- * both went keeps its room until its media tokens expire); the next journey needs even nodes. So each
- * agent still in a call hangs up before the browsers close, as a person would; whatever this meets is
- * already reported by the failure.
- */
-async function hangUpWhatIsLeft(...agents: LaunchedBrowser[]): Promise<void> {
-  for (const agent of agents) {
-    const button = agent.page.getByTestId('agent-hangup-button');
-    if (!(await button.isVisible().catch(() => false))) continue;
-    await button.click({ timeout: 5000 }).catch(() => undefined);
-    await agent.page.getByTestId('call-idle').waitFor({ timeout: 10_000 }).catch(() => undefined);
-  }
 }
 
 test.afterEach(async () => {

@@ -30,6 +30,21 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
   await testInfo.attach(name, { body, contentType: 'image/png' });
 }
 
+/**
+ * A journey that failed mid-call leaves its calls open (nobody hangs up, and a call whose guest and agent
+ * both went keeps its room until its media tokens expire); a next journey that counts rooms per node
+ * (e2e/scale/janusNodes.ts) would fail on them. So each agent still in a call hangs up before the
+ * browsers close, as a person would; whatever this meets is already reported by the failure.
+ */
+export async function hangUpWhatIsLeft(...agents: LaunchedBrowser[]): Promise<void> {
+  for (const agent of agents) {
+    const button = agent.page.getByTestId('agent-hangup-button');
+    if (!(await button.isVisible().catch(() => false))) continue;
+    await button.click({ timeout: 5000 }).catch(() => undefined);
+    await agent.page.getByTestId('call-idle').waitFor({ timeout: 10_000 }).catch(() => undefined);
+  }
+}
+
 /** Closes the browsers; on failure their console logs go with the report. */
 export async function closeAll(testInfo: TestInfo, ...browsers: LaunchedBrowser[]): Promise<void> {
   // the guest app keeps its console output instead of printing it (docs/operations.md §13): read what it kept
