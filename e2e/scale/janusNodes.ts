@@ -52,11 +52,13 @@ export async function expectBothServingAndEven(): Promise<void> {
       },
     )
     .toEqual(NODES.map((n) => `${n}:serving`));
-  const open = await queryRows<{ janus_node: string | null; rooms: number | string }>(
-    'select janus_node, count(*) as rooms from media_rooms where destroyed_at is null group by janus_node',
+  const open = await queryRows<{ janus_node: string | null; call_id: string }>(
+    'select janus_node, call_id from media_rooms where destroyed_at is null order by call_id',
   );
-  const count = (node: string) => Number(open.find((r) => r.janus_node === node)?.rooms ?? 0);
-  expect(count('janus-1'), 'open rooms left by an earlier journey on janus-1 vs janus-2').toBe(
-    count('janus-2'),
-  );
+  const count = (node: string) => open.filter((r) => r.janus_node === node).length;
+  // the calls are named, so that a failure says which earlier journey left its rooms open
+  expect(
+    count('janus-1'),
+    `open rooms left by an earlier journey on janus-1 vs janus-2: ${open.map((r) => `${r.call_id} on ${r.janus_node}`).join(', ')}`,
+  ).toBe(count('janus-2'));
 }
