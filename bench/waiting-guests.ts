@@ -15,9 +15,11 @@
  * Reports per N: failures, time to list everyone (console and XMPP agent), fan-out p50/p95/max, memory
  * per guest of the Lobby server, ejabberd and Janus (RSS before/after ÷ N) and ejabberd's per room, churn
  * losses, and the console's figures against the agent's of the same run (`consoleVsAgent`, console /
- * agent). The idle cost (`idle`): with everyone waiting and nothing happening, the CPU of ejabberd and the
- * server over IDLE_SECONDS against the same before the first guest (its baseline), and ejabberd's API calls
- * per second (bench/lib/idleCost.ts). After everyone has left: how long until their rooms are gone
+ * agent), and the console page's JS heap before and after its whole list is read with the wheel
+ * (`consoleHeapMb`, CDP; live after a forced collection, against the goal of 150 MB). The idle cost
+ * (`idle`): with everyone waiting and nothing happening, the CPU of ejabberd and the server over
+ * IDLE_SECONDS against the same before the first guest (its baseline), and ejabberd's API calls per second
+ * (bench/lib/idleCost.ts). After everyone has left: how long until their rooms are gone
  * (`roomsGoneAfterLeavingS`, a sample of 20 guests' rooms; --no-room-wait skips it). Prints one JSON line
  * per N on stdout and a one-line summary with the ratios on stderr.
  *
@@ -122,6 +124,14 @@ async function startAgent(): Promise<{
   return { seen, joinFailures: () => joinFailures, close: () => void worker.terminate() };
 }
 
+/** MB = 10⁶ bytes; `usedMb` as found, `liveMb` after `HeapProfiler.collectGarbage` (what is still reachable) */
+interface ConsoleHeap {
+  usedMb: number;
+  liveMb: number;
+}
+/** the goal for 10,000 waiting guests (docs/performance.md "Waiting guests"): the console's live heap */
+const HEAP_BUDGET_MB = 150;
+
 interface BenchConsole {
   /** the queue's count as the console shows it */
   count: () => Promise<number>;
@@ -135,6 +145,8 @@ interface BenchConsole {
   listed: () => Promise<{ ids: Set<string>; screens: QueueScreen[] }>;
   /** GET /api/console/calls/{callId} (a queue row's details) the console sent since it opened */
   detailRequests: () => number;
+  /** the page's JS heap in use (CDP `Runtime.getHeapUsage`), MB: as found, and live after a forced collection */
+  heap: () => Promise<ConsoleHeap>;
   /** starts the CDP CPU profiler of the console's page; the returned stop writes the profile to `file` */
   profile: () => Promise<(file: string) => Promise<void>>;
   close: () => Promise<void>;
@@ -205,6 +217,16 @@ async function startConsole(): Promise<BenchConsole | null> {
       return { ids, screens };
     },
     detailRequests: () => detailRequests,
+    async heap() {
+      const cdp = await context.newCDPSession(page);
+      const mb = async () => round1((await cdp.send('Runtime.getHeapUsage')).usedSize / 1e6);
+      const usedMb = await mb();
+      // V8's full collection, as DevTools' "Collect garbage" button: what it leaves is live
+      await cdp.send('HeapProfiler.collectGarbage');
+      const liveMb = await mb();
+      await cdp.detach();
+      return { usedMb, liveMb };
+    },
     async profile() {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Profiler.enable');
@@ -376,6 +398,7 @@ for (const n of SIZES) {
   const lostArrivals = churnArrivals.length - seenArrivals();
   const consoleEnd = console_ ? await untilAll(console_.count, base + guests.length, 30_000) : null;
   const requestsBeforeScroll = console_?.detailRequests() ?? null;
+  const heapBeforeScroll = (await console_?.heap()) ?? null;
   const read = console_ ? await console_.listed() : null;
   const listed = read?.ids ?? null;
   // the queue's DOM while a person scrolls it: rows drawn beyond those on screen (VirtualList's overscan, 3
@@ -392,11 +415,18 @@ for (const n of SIZES) {
     : null;
   // a click once the whole queue was scrolled through (it once took 8–10 s at 5,000: every row drawn)
   const clickAfterScroll = (await console_?.clickLatency()) ?? null;
+  // taken after that click, so that its forced collection does not change the click's figure
+  const heapAfterScroll = (await console_?.heap()) ?? null;
+  const consoleHeapMb =
+    heapBeforeScroll && heapAfterScroll ? { beforeScroll: heapBeforeScroll, afterScroll: heapAfterScroll } : null;
   const budgets = queueDom
     ? {
         overscan: queueDom.maxBeyondOnScreen <= 6,
         detailsPerRowSeen: queueDom.detailRequestsWhileScrolling <= queueDom.rowsSeen + 6,
         clickAfterScrollUnder200Ms: clickAfterScroll !== null && clickAfterScroll < 200,
+        heapLiveAtMost150Mb:
+          consoleHeapMb !== null &&
+          Math.max(consoleHeapMb.beforeScroll.liveMb, consoleHeapMb.afterScroll.liveMb) <= HEAP_BUDGET_MB,
       }
     : null;
   const notListed = listed ? guests.filter((g) => !listed.has(g.callId)).length : null;
@@ -426,6 +456,9 @@ for (const n of SIZES) {
       clickMs: { p50: pct(clicks, 50), max: pct(clicks, 100) },
       clickAfterScrollMs: clickAfterScroll,
       queueDom,
+      // the console page's JS heap, MB, with everyone listed: before the wheel scroll through the whole queue
+      // and after it (and its click); `liveMb` after a forced collection, `usedMb` as found before it
+      consoleHeapMb,
       budgets,
       // RSS before the first guest and once all are waiting, / N. The server's is not taken after a
       // garbage collection (it runs without --expose-gc or an inspector): it moves with its collector.
@@ -459,6 +492,10 @@ for (const n of SIZES) {
         ? `console/agent: lists all ${c.listsAllAfterLastArrivalMs.ratio}× (${c.listsAllAfterLastArrivalMs.console} / ${c.listsAllAfterLastArrivalMs.agent} ms after the last arrival), ` +
           `per guest p50 ${c.perGuestP50Ms.ratio}× (${c.perGuestP50Ms.console} / ${c.perGuestP50Ms.agent} ms), p95 ${c.perGuestP95Ms.ratio}× (${c.perGuestP95Ms.console} / ${c.perGuestP95Ms.agent} ms); `
         : `fan-out p50/p95 ${pct(fanout, 50)} / ${pct(fanout, 95)} ms; `) +
+      (consoleHeapMb
+        ? `console heap live ${consoleHeapMb.beforeScroll.liveMb} → ${consoleHeapMb.afterScroll.liveMb} MB across the scroll ` +
+          `(${consoleHeapMb.beforeScroll.usedMb} → ${consoleHeapMb.afterScroll.usedMb} MB before collection; budget ${HEAP_BUDGET_MB}); `
+        : '') +
       `RSS per guest: server ${kb('server')} (no GC), ejabberd ${kb('ejabberd')} (${ejabberdPerRoomKb} kB per room), Janus ${kb('janus')}; ` +
       `idle CPU ejabberd ${idle.waiting.cpuPct.ejabberd} % (baseline ${idle.baseline.cpuPct.ejabberd} %), server ${idle.waiting.cpuPct.server} % (baseline ${idle.baseline.cpuPct.server} %), ` +
       `ejabberd API ${idle.waiting.apiCallsPerS}/s (baseline ${idle.baseline.apiCallsPerS}/s)`,
