@@ -125,10 +125,7 @@ export class CallRoom {
   constructor(options: CallRoomOptions) {
     this.#options = options;
     this.ports = defaultPorts(options.ports);
-    this.#outbox = new ChatOutbox({
-      now: () => this.ports.clock.now(),
-      setTimeout: (run, ms) => this.ports.clock.setTimeout(run, ms),
-    });
+    this.#outbox = new ChatOutbox(() => this.ports.clock.now());
   }
 
   /** Our own presence came from `room`: we are in it (again), and what it did not echo is sent again. */

@@ -10,16 +10,11 @@
  * we are back in it before the other side. Such a message is kept and sent again when the other side comes
  * (back) into the room. Who is present is what the room's presence told us since we were last found out of
  * it (roomLost) or lost the stream (streamLost): a room restarted empty tells us of nobody.
- *
- * A message sent just before we are found out of a lost room and join it again went into the room that
- * died: the join does not send it again at once (it may still be on its way), so it is sent again when it
- * is RESEND_AFTER_MS old and still not echoed.
  */
-import type { ClockPort } from '../ports/clock.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
 import { newChatId, type OutgoingChat } from '../xmpp/session.ts';
 
-/** a message sent this recently is still on its way: a join meanwhile sends it again only once it is this old */
+/** a message sent this recently is still on its way: a join meanwhile does not send it again */
 export const RESEND_AFTER_MS = 2000;
 
 interface Pending {
@@ -35,12 +30,10 @@ export class ChatOutbox {
   readonly #pending = new Map<string, Pending>();
   /** per room, the other side present as its presence told us (nicks) */
   readonly #others = new Map<string, Set<string>>();
-  /** resends a join put off (a message still on its way then), cancelled when the call ends */
-  readonly #later = new Set<() => void>();
-  readonly #clock: ClockPort;
+  readonly #now: () => number;
 
-  constructor(clock: ClockPort) {
-    this.#clock = clock;
+  constructor(now: () => number) {
+    this.#now = now;
   }
 
   /** Sends the message when the session is connected, else keeps it for the next join; its id. */
@@ -89,18 +82,14 @@ export class ChatOutbox {
 
   /** We are in `room` (again): what it has not echoed is sent again. */
   joined(room: string, signalling: SignallingPort | null): void {
-    const now = this.#clock.now();
+    const now = this.#now();
     for (const entry of this.#pending.values()) {
-      if (entry.room !== room) continue;
-      if (entry.sentAt === null || now - entry.sentAt >= RESEND_AFTER_MS) this.#hand(entry, signalling);
-      else this.#resendIfNoEcho(entry, entry.sentAt, signalling);
+      if (entry.room === room && (entry.sentAt === null || now - entry.sentAt >= RESEND_AFTER_MS)) this.#hand(entry, signalling);
     }
   }
 
   /** The call ended: nothing is sent any more. */
   clear(): void {
-    for (const cancel of this.#later) cancel();
-    this.#later.clear();
     this.#pending.clear();
     this.#others.clear();
   }
@@ -112,18 +101,6 @@ export class ChatOutbox {
   #hand(entry: Pending, signalling: SignallingPort | null): void {
     if (!signalling?.connected) return;
     signalling.sendChat(entry.room, entry.chat);
-    entry.sentAt = this.#clock.now();
-  }
-
-  /** Sends `entry` again when it is RESEND_AFTER_MS old, unless echoed or sent again meanwhile. */
-  #resendIfNoEcho(entry: Pending, sentAt: number, signalling: SignallingPort | null): void {
-    const cancel = this.#clock.setTimeout(
-      () => {
-        this.#later.delete(cancel);
-        if (this.#pending.get(entry.chat.id) === entry && !entry.alone && entry.sentAt === sentAt) this.#hand(entry, signalling);
-      },
-      sentAt + RESEND_AFTER_MS - this.#clock.now(),
-    );
-    this.#later.add(cancel);
+    entry.sentAt = this.#now();
   }
 }
