@@ -14,6 +14,9 @@
 import type { SignallingPort } from '../ports/signalling.ts';
 import { newChatId, type OutgoingChat } from '../xmpp/session.ts';
 
+/** what the outbox needs of the session: whether it is connected, and a groupchat message sent with its id */
+export type ChatSender = Pick<SignallingPort, 'connected' | 'sendChat'>;
+
 /** a message sent this recently is still on its way: a join meanwhile does not send it again */
 export const RESEND_AFTER_MS = 2000;
 
@@ -37,7 +40,7 @@ export class ChatOutbox {
   }
 
   /** Sends the message when the session is connected, else keeps it for the next join; its id. */
-  send(room: string, chat: OutgoingChat, signalling: SignallingPort | null): string {
+  send(room: string, chat: OutgoingChat, signalling: ChatSender | null): string {
     const entry: Pending = { room, chat: { ...chat, id: newChatId() }, sentAt: null, alone: false };
     this.#pending.set(entry.chat.id, entry);
     this.#hand(entry, signalling);
@@ -53,7 +56,7 @@ export class ChatOutbox {
   }
 
   /** The other side's presence in `room`: one who comes (back) gets what the room echoed to nobody. */
-  present(room: string, nick: string, available: boolean, signalling: SignallingPort | null): void {
+  present(room: string, nick: string, available: boolean, signalling: ChatSender | null): void {
     let others = this.#others.get(room);
     if (!others) this.#others.set(room, (others = new Set()));
     if (!available) {
@@ -81,7 +84,7 @@ export class ChatOutbox {
   }
 
   /** We are in `room` (again): what it has not echoed is sent again. */
-  joined(room: string, signalling: SignallingPort | null): void {
+  joined(room: string, signalling: ChatSender | null): void {
     const now = this.#now();
     for (const entry of this.#pending.values()) {
       if (entry.room === room && (entry.sentAt === null || now - entry.sentAt >= RESEND_AFTER_MS)) this.#hand(entry, signalling);
@@ -98,7 +101,7 @@ export class ChatOutbox {
     return this.#pending.size;
   }
 
-  #hand(entry: Pending, signalling: SignallingPort | null): void {
+  #hand(entry: Pending, signalling: ChatSender | null): void {
     if (!signalling?.connected) return;
     signalling.sendChat(entry.room, entry.chat);
     entry.sentAt = this.#now();
