@@ -4,6 +4,7 @@
  * the others is never sent again; one it echoed while nobody else was in it goes again when someone comes.
  */
 import { describe, expect, it } from 'vitest';
+import { ChatOutbox, type ChatSender } from '../src/room/chatOutbox.ts';
 import { SELF_PING_MS } from '../src/room/roomSelfPing.ts';
 import { ASSIGNMENT_ROOM, FakeWorld, settle } from './helpers/fakes.ts';
 import { inCall } from './helpers/participants.ts';
@@ -100,5 +101,73 @@ describe('chat delivery', () => {
     await oneRound(world);
     expect(world.xmpp.chatLog.length).toBe(sent);
     expect(bodies(guest.snapshot.status.chatMessages).filter((b) => b === 'welcome')).toHaveLength(1);
+  });
+});
+
+/** The outbox alone, as bench/ejabberd-cluster.ts found it losing messages around a rejoin. */
+describe('chat outbox around a rejoin', () => {
+  const ROOM = 'call@conference.lobby.local';
+  function outbox() {
+    const clock = { now: 0 };
+    const sent: { at: number; id: string }[] = [];
+    const sender: ChatSender = {
+      connected: true,
+      sendChat: (_room, chat) => {
+        const id = typeof chat === 'string' ? '' : (chat.id ?? '');
+        sent.push({ at: clock.now, id });
+        return id;
+      },
+    };
+    const box = new ChatOutbox(() => clock.now);
+    box.joined(ROOM, sender);
+    box.present(ROOM, 'agent', true, sender);
+    return { clock, sent, sender, box };
+  }
+
+  it('when a message went into a room lost with its node and self-ping finds us out of it 1 s later, then the join right after sends it again', () => {
+    const { clock, sent, sender, box } = outbox();
+    clock.now = 10_000;
+    const id = box.send(ROOM, { body: 'hello' }, sender); // the room is gone: no echo
+    clock.now = 11_000;
+    box.roomLost(ROOM);
+    // the room, restarted on another node, tells us of the agent already in it, then of us
+    clock.now = 11_200;
+    box.present(ROOM, 'agent', true, sender);
+    box.joined(ROOM, sender);
+    expect(sent).toEqual([
+      { at: 10_000, id },
+      { at: 11_200, id },
+    ]);
+    box.echoed(id);
+    expect(box.size).toBe(0);
+  });
+
+  it('when a message is written between being found out of the room and the join, then it is sent at the join, not into the room we are out of', () => {
+    const { clock, sent, sender, box } = outbox();
+    clock.now = 10_000;
+    box.roomLost(ROOM);
+    clock.now = 10_300;
+    const id = box.send(ROOM, { body: 'still there?' }, sender);
+    expect(sent).toEqual([]);
+    clock.now = 10_500;
+    box.joined(ROOM, sender);
+    expect(sent).toEqual([{ at: 10_500, id }]);
+  });
+
+  it('when a message is written after the stream came back and before the room is joined again, then it is sent at the join', () => {
+    const { clock, sent, sender, box } = outbox();
+    clock.now = 10_000;
+    const before = box.send(ROOM, { body: 'one' }, sender); // its echo was lost with the stream
+    clock.now = 10_500;
+    box.streamLost();
+    clock.now = 11_000;
+    const after = box.send(ROOM, { body: 'two' }, sender); // connected again, not in the room yet
+    expect(sent.map((s) => s.id)).toEqual([before]);
+    clock.now = 11_100;
+    box.joined(ROOM, sender);
+    expect(sent.slice(1)).toEqual([
+      { at: 11_100, id: before },
+      { at: 11_100, id: after },
+    ]);
   });
 });

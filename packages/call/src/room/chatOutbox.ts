@@ -10,6 +10,11 @@
  * we are back in it before the other side. Such a message is kept and sent again when the other side comes
  * (back) into the room. Who is present is what the room's presence told us since we were last found out of
  * it (roomLost) or lost the stream (streamLost): a room restarted empty tells us of nobody.
+ *
+ * Out of a room (found out of it, or the stream lost) until our presence comes back from it, nothing is
+ * handed to it: the room would refuse it, and a join within RESEND_AFTER_MS would not send it again. What it
+ * had not echoed when we were found out will never be echoed (the room that got it is gone, or it was
+ * refused): the join sends it again however recently it was sent.
  */
 import type { SignallingPort } from '../ports/signalling.ts';
 import { newChatId, type OutgoingChat } from '../xmpp/session.ts';
@@ -33,6 +38,10 @@ export class ChatOutbox {
   readonly #pending = new Map<string, Pending>();
   /** per room, the other side present as its presence told us (nicks) */
   readonly #others = new Map<string, Set<string>>();
+  /** the rooms we were in (our presence came back from them) */
+  readonly #rooms = new Set<string>();
+  /** the rooms we are out of until our presence comes back from them */
+  readonly #out = new Set<string>();
   readonly #now: () => number;
 
   constructor(now: () => number) {
@@ -76,15 +85,20 @@ export class ChatOutbox {
   /** We were found out of `room` (its node died): whoever we saw there is not known to be in it any more. */
   roomLost(room: string): void {
     this.#others.delete(room);
+    this.#outOf(room);
   }
 
   /** The stream went: on its return the rooms tell us anew who is there. */
   streamLost(): void {
     this.#others.clear();
+    for (const room of this.#rooms) this.#outOf(room);
+    for (const entry of this.#pending.values()) this.#outOf(entry.room);
   }
 
   /** We are in `room` (again): what it has not echoed is sent again. */
   joined(room: string, signalling: ChatSender | null): void {
+    this.#rooms.add(room);
+    this.#out.delete(room);
     const now = this.#now();
     for (const entry of this.#pending.values()) {
       if (entry.room === room && (entry.sentAt === null || now - entry.sentAt >= RESEND_AFTER_MS)) this.#hand(entry, signalling);
@@ -95,14 +109,22 @@ export class ChatOutbox {
   clear(): void {
     this.#pending.clear();
     this.#others.clear();
+    this.#rooms.clear();
+    this.#out.clear();
   }
 
   get size(): number {
     return this.#pending.size;
   }
 
+  /** out of `room`: what it has not echoed goes again at the join, and nothing goes before */
+  #outOf(room: string): void {
+    this.#out.add(room);
+    for (const entry of this.#pending.values()) if (entry.room === room) entry.sentAt = null;
+  }
+
   #hand(entry: Pending, signalling: ChatSender | null): void {
-    if (!signalling?.connected) return;
+    if (!signalling?.connected || this.#out.has(entry.room)) return;
     signalling.sendChat(entry.room, entry.chat);
     entry.sentAt = this.#now();
   }
