@@ -4,7 +4,7 @@
  * the others is never sent again; one it echoed while nobody else was in it goes again when someone comes.
  */
 import { describe, expect, it } from 'vitest';
-import { ChatOutbox, type ChatSender } from '../src/room/chatOutbox.ts';
+import { ChatOutbox, DEPARTED_WITHIN_MS, type ChatSender } from '../src/room/chatOutbox.ts';
 import { SELF_PING_MS } from '../src/room/roomSelfPing.ts';
 import { ASSIGNMENT_ROOM, FakeWorld, settle } from './helpers/fakes.ts';
 import { inCall } from './helpers/participants.ts';
@@ -169,5 +169,35 @@ describe('chat outbox around a rejoin', () => {
       { at: 11_100, id: before },
       { at: 11_100, id: after },
     ]);
+  });
+
+  it('when the room echoes a message while it still lists the other side, whose stream died with its node, then the message is sent again when the other side is back', () => {
+    const { clock, sent, sender, box } = outbox();
+    clock.now = 10_000;
+    const id = box.send(ROOM, { body: 'can you hear me?' }, sender);
+    box.echoed(id); // the room, on a node that lives, routed it to the agent's dead stream
+    expect(box.size).toBe(0);
+    clock.now = 11_500;
+    box.present(ROOM, 'agent', false, sender); // the room noticed the agent's session is gone
+    clock.now = 14_000;
+    box.present(ROOM, 'agent', true, sender); // the agent, reconnected to the other node, is back in the room
+    expect(sent).toEqual([
+      { at: 10_000, id },
+      { at: 14_000, id },
+    ]);
+    box.echoed(id);
+    expect(box.size).toBe(0);
+  });
+
+  it('when the other side leaves long after the room echoed a message, then the message is not sent again', () => {
+    const { clock, sent, sender, box } = outbox();
+    clock.now = 10_000;
+    const id = box.send(ROOM, { body: 'hi' }, sender);
+    box.echoed(id);
+    clock.now = 10_000 + DEPARTED_WITHIN_MS + 1;
+    box.present(ROOM, 'agent', false, sender);
+    box.present(ROOM, 'agent', true, sender);
+    expect(sent).toEqual([{ at: 10_000, id }]);
+    expect(box.size).toBe(0);
   });
 });
