@@ -219,8 +219,7 @@ async function round(mode: Mode, r: number) {
   /** seq → performance.now() of its sending (guests' and agent's alike) */
   const sentAt = new Map<number, number>();
   let seq = 0;
-  // a guest's message while its stream is down is not sent (the app's chat sends nothing then either:
-  // packages/call/src/room/callRoom.ts sendChat)
+  // sent once: a guest's message while its stream is down is not sent (its outbox keeps it for the join)
   let unsent = 0;
   const chatTimer = setInterval(() => {
     seq++;
