@@ -123,6 +123,15 @@ describe('chat outbox around a rejoin', () => {
     box.present(ROOM, 'agent', true, sender);
     return { clock, sent, sender, box };
   }
+  /** `id` went at `first` and again at `again`, and the room's echo of it then is its delivery */
+  function sentAgainThenDelivered(t: Pick<ReturnType<typeof outbox>, 'sent' | 'box'>, id: string, first: number, again: number) {
+    expect(t.sent).toEqual([
+      { at: first, id },
+      { at: again, id },
+    ]);
+    t.box.echoed(id);
+    expect(t.box.size).toBe(0);
+  }
 
   it('when a message went into a room lost with its node and self-ping finds us out of it 1 s later, then the join right after sends it again', () => {
     const { clock, sent, sender, box } = outbox();
@@ -134,12 +143,7 @@ describe('chat outbox around a rejoin', () => {
     clock.now = 11_200;
     box.present(ROOM, 'agent', true, sender);
     box.joined(ROOM, sender);
-    expect(sent).toEqual([
-      { at: 10_000, id },
-      { at: 11_200, id },
-    ]);
-    box.echoed(id);
-    expect(box.size).toBe(0);
+    sentAgainThenDelivered({ sent, box }, id, 10_000, 11_200);
   });
 
   it('when a message is written between being found out of the room and the join, then it is sent at the join, not into the room we are out of', () => {
@@ -181,12 +185,7 @@ describe('chat outbox around a rejoin', () => {
     box.present(ROOM, 'agent', false, sender); // the room noticed the agent's session is gone
     clock.now = 14_000;
     box.present(ROOM, 'agent', true, sender); // the agent, reconnected to the other node, is back in the room
-    expect(sent).toEqual([
-      { at: 10_000, id },
-      { at: 14_000, id },
-    ]);
-    box.echoed(id);
-    expect(box.size).toBe(0);
+    sentAgainThenDelivered({ sent, box }, id, 10_000, 14_000);
   });
 
   it('when the other side leaves long after the room echoed a message, then the message is not sent again', () => {
