@@ -17,12 +17,19 @@
  * guest is listed again (in its room with the agent, as ejabberd's API says, and, for a guest whose room
  * or stream was on node 2, its OpenCall arrived at the agent again), per case (its room on the dead node;
  * its stream; both); then 3 s more of chat. A one-node round chats as long with nothing killed (the
- * baseline: what the counting loses without a fault, 0 expected). Messages lost: sent and never received
- * (the apps do not send a message again: the room's echo is its delivery); a guest's message while its
- * stream is down is not sent at all (`notSentStreamDown`), as the app's. The kill's `neither` case (room
- * and stream on node 1) is the first answer of ejabberd's API after the kill.
+ * baseline: what the counting loses without a fault, 0 expected). Each message goes two ways side by side
+ * (bench/lib/benchChat.ts): sent once (`sent`, `lost`: sent and never received; a guest's message while its
+ * stream is down is not sent at all, `notSentStreamDown`): what ejabberd alone delivers; and through the
+ * apps' outbox (`outbox`: packages/call/src/room/chatOutbox.ts, wired as the apps wire it, docs/protocol.md
+ * "Chat delivery"): the product's loss. After the chat the bench waits up to 20 s for the outboxes to
+ * empty; of the outbox's messages it counts those never received, the arrivals dropped as duplicates (an
+ * id received before), those a reader would see twice (a seq under two ids, 0 expected), the latency, the
+ * late ones (over 2 s) and when the last late one arrived after the kill (the time to recover), what the
+ * outboxes still kept at the end, and each lost message's guest, case and seq. The kill's `neither` case
+ * (room and stream on node 1) is the first answer of ejabberd's API after the kill.
  * One JSON line per round on stdout, a summary with the ratios (two nodes / one node) on stderr. Budget
- * (exit 1): every guest waits and is listed, and every guest is listed again within 30 s of the kill.
+ * (exit 1): every guest waits and is listed, every guest is listed again within 30 s of the kill, and no
+ * message through the outbox is lost (the goal, docs/performance.md "Chat during the loss").
  *
  *   LOBBY_EJABBERD_NODES=2 LOBBY_REGISTER_RATE_LIMIT=100000 ./scripts/start --detach
  *   LOBBY_EJABBERD_NODES=2 ./scripts/bench ejabberd-cluster.ts [guests=20] [--rounds 2] [--in-flight 10]
@@ -42,6 +49,7 @@ import { stackScript } from '../e2e/scale/instances.ts';
 import { killNode, nodeWebsocket, startNodes, type Node } from '../e2e/scale/ejabberdNodes.ts';
 import type { AgentCommand, AgentMessage, AgentWorkerData } from './lib/xmppAgent.ts';
 import { stayInRoom, type StayingGuest } from './lib/stayingGuest.ts';
+import { ChatReceipts } from './lib/benchChat.ts';
 import { load, pct, sleep } from './lib/stats.ts';
 
 const { values: opts, positionals } = parseArgs({
@@ -60,6 +68,10 @@ const CHAT_AFTER_BACK_MS = 3000;
 let baselineChatMs = 20_000;
 const BACK_LIMIT_MS = 60_000;
 const BACK_BUDGET_MS = 30_000;
+/** after the chat, how long the outboxes may take to empty */
+const OUTBOX_DRAIN_LIMIT_MS = 20_000;
+/** an outbox message that arrived later than this after its sending was late (kept, sent again) */
+const LATE_MS = 2000;
 const PASSWORD = process.env.DEMO_AGENT_PASSWORD;
 if (!PASSWORD) throw new Error('DEMO_AGENT_PASSWORD is not set (./scripts/bench reads the stack secrets)');
 const API_URLS = (process.env.EJABBERD_API_URL ?? '').split(',').filter(Boolean);
@@ -91,8 +103,12 @@ interface Agent {
   seen: Map<string, number>;
   /** call id → performance.now() of each OpenCall that arrived again */
   again: Map<string, number[]>;
-  /** room (JID) → chat seqs received from its guest */
+  /** room (JID) → chat seqs received from its guest, sent once */
   chats: Map<string, Set<number>>;
+  /** room (JID) → its guest's outbox messages received */
+  outboxChats: Map<string, ChatReceipts>;
+  /** the messages its outbox still keeps */
+  outboxPending: () => number;
   chat: (seq: number) => void;
   close: () => Promise<number>;
 }
@@ -104,6 +120,8 @@ async function startAgent(): Promise<Agent> {
   const seen = new Map<string, number>();
   const again = new Map<string, number[]>();
   const chats = new Map<string, Set<number>>();
+  const outboxChats = new Map<string, ChatReceipts>();
+  let outboxPending = 0;
   const jid = await new Promise<string>((resolve, reject) => {
     worker.on('error', reject);
     worker.on('message', (m: AgentMessage) => {
@@ -112,7 +130,14 @@ async function startAgent(): Promise<Agent> {
       else {
         for (const [callId, at] of m.calls) seen.set(callId, at - performance.timeOrigin);
         for (const [callId, at] of m.again ?? []) again.set(callId, [...(again.get(callId) ?? []), at - performance.timeOrigin]);
-        for (const [room, seq] of m.chats ?? []) chats.set(room, (chats.get(room) ?? new Set()).add(seq));
+        for (const [room, seq, at, kind, id] of m.chats ?? []) {
+          if (kind === 'once') chats.set(room, (chats.get(room) ?? new Set()).add(seq));
+          else {
+            if (!outboxChats.has(room)) outboxChats.set(room, new ChatReceipts());
+            outboxChats.get(room)!.receive(seq, id, at - performance.timeOrigin);
+          }
+        }
+        if (m.outboxPending !== undefined) outboxPending = m.outboxPending;
       }
     });
   });
@@ -121,6 +146,8 @@ async function startAgent(): Promise<Agent> {
     seen,
     again,
     chats,
+    outboxChats,
+    outboxPending: () => outboxPending,
     chat: (seq) => worker.postMessage({ type: 'chat', seq } satisfies AgentCommand),
     close: () => worker.terminate(),
   };
@@ -190,12 +217,14 @@ async function round(mode: Mode, r: number) {
   const staying: StayingGuest[] = guests.map((g) => stayInRoom(g, () => nodeWebsocket(1)));
   const sent = new Map<string, number[]>(guests.map((g) => [g.callId, []]));
   const agentSent: number[] = [];
+  /** seq → performance.now() of its sending (guests' and agent's alike) */
+  const sentAt = new Map<number, number>();
   let seq = 0;
-  // a guest's message while its stream is down is not sent (the app's chat sends nothing then either:
-  // packages/call/src/room/callRoom.ts sendChat)
+  // sent once: a guest's message while its stream is down is not sent (its outbox keeps it for the join)
   let unsent = 0;
   const chatTimer = setInterval(() => {
     seq++;
+    sentAt.set(seq, performance.now());
     for (const s of staying) {
       if (s.chat(seq)) sent.get(s.guest.callId)!.push(seq);
       else unsent++;
@@ -205,14 +234,16 @@ async function round(mode: Mode, r: number) {
   }, 1000);
   const chatStart = performance.now();
   let kill: KillFigures | null = null;
+  let killedAt: number | null = null;
+  const caseOf = (g: LightGuest): Case => {
+    if (mode === 'one') return 'none';
+    const room = roomNode.get(g.room.split('@')[0]!) === 2;
+    const stream = nodeOfStream.get(g.callId) === 2;
+    return room && stream ? 'both' : room ? 'room' : stream ? 'stream' : 'none';
+  };
   if (mode === 'two') {
     await sleep(CHAT_BEFORE_KILL_MS);
-    const caseOf = (g: LightGuest): Case => {
-      const room = roomNode.get(g.room.split('@')[0]!) === 2;
-      const stream = nodeOfStream.get(g.callId) === 2;
-      return room && stream ? 'both' : room ? 'room' : stream ? 'stream' : 'none';
-    };
-    const killedAt = performance.now();
+    killedAt = performance.now();
     const killSeq = seq;
     await killNode(2);
     const backAt = new Map<string, number>();
@@ -223,8 +254,8 @@ async function round(mode: Mode, r: number) {
           .map(async (g) => {
             const occupants = (await roomOccupants(g.room)).map((j) => j.split('/')[0]);
             const inRoom = occupants.includes(agent.jid) && occupants.includes(g.jid.split('/')[0]);
-            const announced = caseOf(g) === 'none' || (agent.again.get(g.callId) ?? []).some((t) => t > killedAt);
-            if (inRoom && announced) backAt.set(g.callId, performance.now() - killedAt);
+            const announced = caseOf(g) === 'none' || (agent.again.get(g.callId) ?? []).some((t) => t > killedAt!);
+            if (inRoom && announced) backAt.set(g.callId, performance.now() - killedAt!);
           }),
       );
       await sleep(250);
@@ -240,7 +271,7 @@ async function round(mode: Mode, r: number) {
       allBackMs: backAt.size === guests.length ? pct(all, 100) : null,
       back: backAt.size,
       cases: { roomOnDeadNode: byCase('room'), streamOnDeadNode: byCase('stream'), bothOnDeadNode: byCase('both'), neither: byCase('none') },
-      guestRejoins: staying.reduce((n, s) => n + s.rejoinedAt.filter((t) => t > killedAt).length, 0),
+      guestRejoins: staying.reduce((n, s) => n + s.rejoinedAt.filter((t) => t > killedAt!).length, 0),
     };
     await sleep(CHAT_AFTER_BACK_MS);
     baselineChatMs = Math.round(performance.now() - chatStart);
@@ -248,15 +279,58 @@ async function round(mode: Mode, r: number) {
     await sleep(baselineChatMs);
   }
   clearInterval(chatTimer);
+  const chatEnd = performance.now();
   await sleep(3000); // the last messages on their way
+  const pending = () => agent.outboxPending() + staying.reduce((n, s) => n + s.outbox.size, 0);
+  while (performance.now() - chatEnd < OUTBOX_DRAIN_LIMIT_MS && pending() > 0) await sleep(250);
+  await sleep(500); // what the last echo confirmed, on its way to the agent's thread
   const toAgentSent = [...sent.values()].reduce((n, xs) => n + xs.length, 0);
   const toAgentLost = guests.reduce((n, g) => n + sent.get(g.callId)!.filter((s) => !agent.chats.get(g.room)?.has(s)).length, 0);
   const toGuestsSent = agentSent.length * staying.length;
   const toGuestsLost = staying.reduce((n, s) => n + agentSent.filter((x) => !s.chatReceived.has(x)).length, 0);
+  // the outbox's messages: every seq of every guest (kept while its stream is down), the agent's to every room
+  const outbox = (dir: 'toAgent' | 'toGuests', pendingAtEnd: number) => {
+    const late: number[] = [];
+    const latency: number[] = [];
+    const lostDetail: Array<{ callId: string; case: Case; seq: number }> = [];
+    let sentN = 0;
+    let duplicates = 0;
+    let shownTwice = 0;
+    for (const s of staying) {
+      const receipts = dir === 'toAgent' ? agent.outboxChats.get(s.guest.room) : s.outboxReceived;
+      duplicates += receipts?.duplicates ?? 0;
+      shownTwice += receipts?.shownTwice ?? 0;
+      for (const x of dir === 'toAgent' ? [...sentAt.keys()] : agentSent) {
+        sentN++;
+        const at = receipts?.first.get(x);
+        if (at === undefined) lostDetail.push({ callId: s.guest.callId, case: caseOf(s.guest), seq: x });
+        else {
+          latency.push(at - sentAt.get(x)!);
+          if (at - sentAt.get(x)! > LATE_MS) late.push(at);
+        }
+      }
+    }
+    return {
+      sent: sentN,
+      lost: lostDetail.length,
+      duplicates,
+      shownTwice,
+      latencyMs: { p50: pct(latency, 50), p99: pct(latency, 99), max: pct(latency, 100) },
+      late: late.length,
+      lastLateAfterKillMs: killedAt !== null && late.length ? Math.round(Math.max(...late) - killedAt) : null,
+      pendingAtEnd,
+      lostDetail: lostDetail.slice(0, 40),
+    };
+  };
   const chat = {
-    seconds: Math.round((performance.now() - chatStart) / 1000),
-    guestsToAgent: { sent: toAgentSent, lost: toAgentLost, notSentStreamDown: unsent },
-    agentToGuests: { sent: toGuestsSent, lost: toGuestsLost },
+    seconds: Math.round((chatEnd - chatStart) / 1000),
+    guestsToAgent: {
+      sent: toAgentSent,
+      lost: toAgentLost,
+      notSentStreamDown: unsent,
+      outbox: outbox('toAgent', staying.reduce((n, s) => n + s.outbox.size, 0)),
+    },
+    agentToGuests: { sent: toGuestsSent, lost: toGuestsLost, outbox: outbox('toGuests', agent.outboxPending()) },
   };
   for (const s of staying) s.stop();
   await Promise.all(guests.map((g) => lightGuestLeaves(g)));
@@ -307,13 +381,26 @@ const summary = {
   rssPerGuestKb: { one: rssPerGuest('one'), two: rssPerGuest('two') },
   joinMs: of('two').map((x) => x.joinMs),
   allBackMs: of('two').map((x) => x.kill?.allBackMs ?? null),
-  chatLost: rows.map((x) => `${x.mode}: ${x.chat.guestsToAgent.lost}/${x.chat.guestsToAgent.sent} to agent, ${x.chat.agentToGuests.lost}/${x.chat.agentToGuests.sent} to guests`),
+  chatLost: rows.map((x) => {
+    const { guestsToAgent: up, agentToGuests: down } = x.chat;
+    return (
+      `${x.mode}: sent once ${up.lost}/${up.sent} to agent, ${down.lost}/${down.sent} to guests; ` +
+      `outbox ${up.outbox.lost}/${up.outbox.sent} to agent, ${down.outbox.lost}/${down.outbox.sent} to guests ` +
+      `(duplicates dropped ${up.outbox.duplicates} + ${down.outbox.duplicates}, recovered ${up.outbox.lastLateAfterKillMs ?? '-'} / ${down.outbox.lastLateAfterKillMs ?? '-'} ms after the kill)`
+    );
+  }),
 };
 console.error(
   `ejabberd, ${N} guests, ${ROUNDS} rounds each: lists all ${summary.listsAllMs.two} / ${summary.listsAllMs.one} ms (two / one = ${ratio(summary.listsAllMs.two, summary.listsAllMs.one)}), ` +
     `fan-out p50 ${summary.fanoutP50Ms.two} / ${summary.fanoutP50Ms.one} ms (${ratio(summary.fanoutP50Ms.two, summary.fanoutP50Ms.one)}), ` +
     `RSS per guest, all nodes ${summary.rssPerGuestKb.two} / ${summary.rssPerGuestKb.one} kB; join_cluster ${summary.joinMs.join(', ')} ms; ` +
-    `node 2 killed: everyone listed again ${summary.allBackMs.join(', ')} ms after; chat lost: ${summary.chatLost.join('; ')}`,
+    `node 2 killed: everyone listed again ${summary.allBackMs.join(', ')} ms after; chat lost: ${summary.chatLost.join(' | ')}`,
 );
-const missed = rows.some((x) => x.failed > 0 || x.listed < N || (x.mode === 'two' && (x.kill?.allBackMs ?? Infinity) > BACK_BUDGET_MS));
+const missed = rows.some(
+  (x) =>
+    x.failed > 0 ||
+    x.listed < N ||
+    (x.mode === 'two' && (x.kill?.allBackMs ?? Infinity) > BACK_BUDGET_MS) ||
+    x.chat.guestsToAgent.outbox.lost + x.chat.agentToGuests.outbox.lost > 0,
+);
 process.exit(missed ? 1 : 0);

@@ -7,12 +7,16 @@
  * node dies (docs/protocol.md "Self-ping"): every 12 s it pings 4 of its rooms at random, and when one
  * says it is out, every room (16 at a time), joining again each it is out of; an OpenCall that arrives
  * again after that (`again`) says the guest is listed again. It counts the guests' numbered chat
- * messages, and sends its own to every room when the bench says (`{ type: 'chat', seq }`).
+ * messages, and sends its own to every room when the bench says (`{ type: 'chat', seq }`), each twice
+ * (bench/lib/benchChat.ts): once as it is, and through the apps' outbox wired as
+ * packages/call/src/agent/agentDesk.ts wires it (its own echo, the guest's presence, its own presence back
+ * in a room, self-ping's "out of the room", the stream's loss).
  */
 import crypto from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import * as XMPP from 'stanza';
 import { consoleLogin, consoleXmppToken } from '../../e2e/support/api.ts';
+import { benchOutbox, chatBody, parseChat, type ChatKind } from './benchChat.ts';
 
 export interface AgentWorkerData {
   base: string;
@@ -34,11 +38,16 @@ export type AgentMessage =
       type: 'seen';
       calls: Array<[string, number]>;
       joinFailures: number;
-      /** OpenCalls of calls seen before, arrived again (a rejoin), and guests' chat messages ([room, seq, epoch ms]) */
+      /** OpenCalls of calls seen before, arrived again (a rejoin), and guests' chat messages */
       again?: Array<[string, number]>;
-      chats?: Array<[string, number, number]>;
+      chats?: ChatArrival[];
+      /** the messages its outbox still keeps */
+      outboxPending?: number;
     }
   | { type: 'error'; message: string };
+
+/** a guest's chat message that arrived: room, seq, epoch ms, kind, id */
+export type ChatArrival = [string, number, number, ChatKind, string | undefined];
 
 const { base, email, password, ws, selfPing } = workerData as AgentWorkerData;
 const WS = ws ?? `${base.replace(/^http/, 'ws')}/xmpp-websocket`;
@@ -88,7 +97,14 @@ async function main(): Promise<void> {
   const seen = new Set<string>();
   let batch: Array<[string, number]> = [];
   let again: Array<[string, number]> = [];
-  let chats: Array<[string, number, number]> = [];
+  let chats: ChatArrival[] = [];
+  /** room → the agent's nick there */
+  const joined = new Map<string, string>();
+  const { outbox, sender } = benchOutbox(
+    () => client.sessionStarted,
+    (room, id, body) => void client.sendMessage({ to: room, type: 'groupchat', id, body }),
+  );
+  let pendingPosted = 0;
   let joinFailures = 0;
   const now = () => performance.timeOrigin + performance.now();
   client.on('presence', (p) => {
@@ -99,19 +115,33 @@ async function main(): Promise<void> {
       batch.push([callId, now()]);
     } else if (selfPing) again.push([callId, now()]);
   });
+  // a room's presence: our own (we are in it again) and the guest's (the other side), as the console's
+  client.on('presence', (p) => {
+    const [room, nick] = p.from.split('/') as [string, string | undefined];
+    if (!nick || !joined.has(room) || p.type === 'error') return;
+    const available = p.type !== 'unavailable';
+    if (nick === joined.get(room)) {
+      if (available) outbox.joined(room, sender);
+    } else outbox.present(room, nick, available, sender);
+  });
+  client.on('disconnected', () => outbox.streamLost());
   client.on('groupchat', (m) => {
-    const match = /^bench-chat guest (\d+)$/.exec(m.body ?? '');
-    if (match) chats.push([m.from.split('/')[0]!, Number(match[1]), now()]);
+    const [room, nick] = m.from.split('/') as [string, string | undefined];
+    if (nick === joined.get(room)) {
+      if (m.id && parseChat(m.body ?? '', 'agent')?.kind === 'outbox') outbox.echoed(m.id);
+      return;
+    }
+    const chat = parseChat(m.body ?? '', 'guest');
+    if (chat) chats.push([room, chat.seq, now(), chat.kind, m.id]);
   });
   setInterval(() => {
-    if (!batch.length && !again.length && !chats.length) return;
-    post({ type: 'seen', calls: batch, joinFailures, ...(selfPing ? { again, chats } : {}) });
+    if (!batch.length && !again.length && !chats.length && outbox.size === pendingPosted) return;
+    pendingPosted = outbox.size;
+    post({ type: 'seen', calls: batch, joinFailures, ...(selfPing ? { again, chats, outboxPending: outbox.size } : {}) });
     batch = [];
     again = [];
     chats = [];
   }, 50);
-  /** room → the agent's nick there */
-  const joined = new Map<string, string>();
   const enter = (room: string, nick: string) =>
     client.joinRoom(room, nick).then(
       (r) => void (r.type === 'error' && joinFailures++),
@@ -137,7 +167,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < rooms.length; i += 16) {
       await Promise.all(
         rooms.slice(i, i + 16).map(async (room) => {
-          if (!(await stillIn(room))) await enter(room, joined.get(room)!);
+          if (await stillIn(room)) return;
+          outbox.roomLost(room);
+          await enter(room, joined.get(room)!);
         }),
       );
     }
@@ -149,7 +181,10 @@ async function main(): Promise<void> {
     }, PING_EVERY_MS);
   }
   parentPort!.on('message', (c: AgentCommand) => {
-    for (const room of joined.keys()) client.sendMessage({ to: room, type: 'groupchat', body: `bench-chat agent ${c.seq}` });
+    for (const room of joined.keys()) {
+      client.sendMessage({ to: room, type: 'groupchat', body: chatBody('once', 'agent', c.seq) });
+      outbox.send(room, { body: chatBody('outbox', 'agent', c.seq) }, sender);
+    }
   });
   const res = await fetch(`${base}/api/console/events`, { headers: { cookie } });
   post({ type: 'ready', jid: token.jid });
