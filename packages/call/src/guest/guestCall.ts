@@ -138,7 +138,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         return room && nick && this.#presence.inRoom ? [{ room, nick }] : [];
       },
       lost: (rooms) => {
-        this.inCall.roomsLost(rooms.map((t) => t.room));
+        this.inCall.chat.roomsLost(rooms.map((t) => t.room));
         return this.#presence.rejoin();
       },
     });
@@ -236,7 +236,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       // a dropped XMPP connection is not the guest leaving: guest_exit_timestamp is written only when
       // the guest hangs up or leaves the page (hangup, pageHide)
       xmpp.on('disconnected', () => {
-        this.inCall.streamLost();
+        this.inCall.chat.streamLost();
         this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: false } }));
       });
       xmpp.on('reconnected', () => {
@@ -337,23 +337,23 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     const mine = message.nick === this.#registration?.username;
     const peer = this.#snapshot.status.peers.find((p) => p.username === message.nick);
     const from = mine ? (this.#registration?.jabberusername ?? message.nick) : (peer?.peerJID ?? message.nick);
-    this.inCall.receiveChat(message, mine, from);
+    this.inCall.chat.receive(message, mine, from);
   }
 
   /** Agents' presence in our room: their names and mute state (docs/protocol.md "Mute state"). */
   #onRoomPresence(presence: RoomPresence): void {
     if (presence.room !== this.#room?.room) return;
     // our own presence: we are in our room (again), and the chat it did not echo goes again
-    if (presence.self) return presence.available ? this.inCall.roomJoined(presence.room) : undefined;
+    if (presence.self) return presence.available ? this.inCall.chat.roomJoined(presence.room) : undefined;
     if (presence.lobby?.userType === 'guest') return;
     this.#agents.onRoomPresence(presence);
     this.inCall.presenceMuted(presence);
-    this.inCall.otherSidePresence(presence);
+    this.inCall.chat.otherSidePresence(presence);
   }
 
   /** Uploads a file (POST /upload/{type}, forChat) and sends its link in the chat. */
   async sendFile(file: Blob & { name?: string }): Promise<void> {
-    await this.inCall.sendFile(file, (type, blob) => this.#options.api.upload(type, blob, this.#options.companyId));
+    await this.inCall.chat.sendFile(file, (type, blob) => this.#options.api.upload(type, blob, this.#options.companyId));
   }
 
   /**
