@@ -10,8 +10,8 @@
  * (room/callRoom.ts), starting a call (callStart.ts), registration and token renewal (registration.ts),
  * the call report and call-bug (callReport.ts), its room presence and rejoining after a reconnection
  * (roomPresence.ts), the agents of its call (agentsInCall.ts), hold and resume (holdResume.ts), the
- * delivery of its end (timestampDelivery.ts) and taking a call back from the website's previous page
- * (callTakeBack.ts).
+ * delivery of its end (timestampDelivery.ts), its page going (pageLeaving.ts) and taking a call back from
+ * the website's previous page (callTakeBack.ts).
  */
 import { InCallEngine } from '../room/inCallEngine.ts';
 import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
@@ -32,6 +32,7 @@ import { HoldResume } from './holdResume.ts';
 import { GuestCallMedia } from './callMedia.ts';
 import { startCall, type CallStartSteps, type ResumedCall } from './callStart.ts';
 import { CallTakeBack } from './callTakeBack.ts';
+import { PageLeaving, type LeftCall } from './pageLeaving.ts';
 import { RoomSelfPing } from '../room/roomSelfPing.ts';
 
 export { UNKNOWN_APPOINTMENT } from './registration.ts';
@@ -76,6 +77,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   readonly #holdResume: HoldResume;
   readonly #media: GuestCallMedia;
   readonly #takeBack: CallTakeBack;
+  readonly #pageLeaving: PageLeaving;
   /** whether the guest is still in its room, its node alive (room/roomSelfPing.ts) */
   readonly #selfPing: RoomSelfPing;
   /** the appointment this call is for, filled by prepare() from the reference */
@@ -170,6 +172,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         await this.#end('error');
       },
     });
+    this.#pageLeaving = new PageLeaving({ clock: ports.clock, presence: this.#presence, delivery: this.#delivery, call: () => this.#snapshot });
     this.#media = new GuestCallMedia({
       api,
       janusServers: options.janusServers,
@@ -449,39 +452,22 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   }
 
   /**
-   * Called when the page is being left: the guest really leaves, and the call ends with the tab. The
-   * beacon survives the tab closing; with call_ended_timestamp the server destroys the call's room.
-   */
-  /**
    * Called instead of pageHide when the website's next page takes the call back (docs/widget.md "Moving
    * between pages"): the agents see the guest navigating, not leaving, and the call stays open; what the
    * server has not acknowledged yet still outlives the page. Answers the call to resume, or null.
    */
-  pageChange(): ResumedCall & { kind: 'video' | 'voice' } | null {
-    const { callId, initialCallId, callKind, phase } = this.#snapshot;
-    if (!callId || (phase !== 'waiting' && phase !== 'ongoing') || !this.#presence.announceNavigating()) {
-      this.pageHide();
-      return null;
-    }
-    this.#delivery.flush();
-    return { callId, initialCallId: initialCallId ?? callId, kind: callKind, answered: phase === 'ongoing' };
+  pageChange(): LeftCall | null {
+    return this.#pageLeaving.change();
   }
 
-  /**
-   * The website is about to replace its page (its `beforeunload`): the agents hear Navigating while this
-   * page can still send it. A page that stays after all says its own status again a few seconds later.
-   */
+  /** The website is about to replace its page (its `beforeunload`): the agents hear Navigating (pageLeaving.ts). */
   pageLeaving(): void {
-    const { phase } = this.#snapshot;
-    if (phase !== 'waiting' && phase !== 'ongoing') return;
-    if (this.#presence.announceNavigating()) this.#ports.clock.setTimeout(() => this.#presence.announce(), NAVIGATION_CANCELLED_MS);
+    this.#pageLeaving.leaving();
   }
 
+  /** The page is being left: the guest really leaves, and the call ends with the tab (pageLeaving.ts). */
   pageHide(): void {
-    const callId = this.#snapshot.callId;
-    const open = callId && this.#snapshot.phase !== 'ended' && this.#snapshot.phase !== 'failed';
-    // what the server has not acknowledged yet (this end, a hang-up pressed offline) outlives the page
-    this.#delivery.flush(open ? { callId, flags: ['guest_exit_timestamp', 'call_ended_timestamp'] } : undefined);
+    this.#pageLeaving.hide();
   }
 
   /** Ends everything: call, room presence and the XMPP session. */
@@ -499,6 +485,3 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     this.#xmpp = null;
   }
 }
-
-/** A page that said Navigating and is still here this much later was not replaced after all. */
-const NAVIGATION_CANCELLED_MS = 5000;
