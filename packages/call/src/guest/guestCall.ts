@@ -9,9 +9,9 @@
  * The engine composes its features, each a module with the ports it needs handed in: the call room
  * (room/callRoom.ts), starting a call (callStart.ts), registration and token renewal (registration.ts),
  * the call report and call-bug (callReport.ts), its room presence and rejoining after a reconnection
- * (roomPresence.ts), the agents of its call (agentsInCall.ts), hold and resume (holdResume.ts), the
- * delivery of its end (timestampDelivery.ts), its page going (pageLeaving.ts) and taking a call back from
- * the website's previous page (callTakeBack.ts).
+ * (roomPresence.ts), the agents of its call (agentsInCall.ts), hold and resume (holdResume.ts), its end
+ * and teardown (callEnd.ts), the delivery of its end (timestampDelivery.ts), its page going
+ * (pageLeaving.ts) and taking a call back from the website's previous page (callTakeBack.ts).
  */
 import { InCallEngine } from '../room/inCallEngine.ts';
 import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
@@ -22,7 +22,7 @@ import { CallRoom } from '../room/callRoom.ts';
 import { defaultPorts } from '../composition.ts';
 import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
-import type { EndReason, GuestCallEvents, GuestCallOptions, GuestCallSnapshot } from './guestSnapshot.ts';
+import type { GuestCallEvents, GuestCallOptions, GuestCallSnapshot } from './guestSnapshot.ts';
 import { TimestampDelivery } from './timestampDelivery.ts';
 import { TokenRenewal, lookUpAppointment, registerGuest, type Appointment } from './registration.ts';
 import { GuestReport } from './callReport.ts';
@@ -33,6 +33,7 @@ import { GuestCallMedia } from './callMedia.ts';
 import { startCall, type CallStartSteps, type ResumedCall } from './callStart.ts';
 import { CallTakeBack } from './callTakeBack.ts';
 import { PageLeaving, type LeftCall } from './pageLeaving.ts';
+import { CallEnd } from './callEnd.ts';
 import { RoomSelfPing } from '../room/roomSelfPing.ts';
 
 export { UNKNOWN_APPOINTMENT } from './registration.ts';
@@ -78,6 +79,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   readonly #media: GuestCallMedia;
   readonly #takeBack: CallTakeBack;
   readonly #pageLeaving: PageLeaving;
+  readonly #ending: CallEnd;
   /** whether the guest is still in its room, its node alive (room/roomSelfPing.ts) */
   readonly #selfPing: RoomSelfPing;
   /** the appointment this call is for, filled by prepare() from the reference */
@@ -150,7 +152,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       setStatus: (update) => this.#setStatus(update),
       isCurrent: (media) => this.inCall.isCurrent(media),
       firstAgentChanged: () => this.#presence.announce(),
-      allLeft: () => void this.#end('agentLeft'),
+      allLeft: () => void this.#ending.end('agentLeft'),
     });
     this.#holdResume = new HoldResume({
       api,
@@ -169,8 +171,15 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       startMedia: (callId, kind, stream, username, xmpp) => this.#media.start(callId, kind, stream, username, xmpp),
       failed: async (callId, message) => {
         this.#report.bug(callId, `resume: ${message}`);
-        await this.#end('error');
+        await this.#ending.end('error');
       },
+    });
+    this.#ending = new CallEnd({
+      room: this.inCall,
+      presence: this.#presence,
+      delivery: this.#delivery,
+      read: () => this.#snapshot,
+      write: (patch) => this.#set(patch),
     });
     this.#pageLeaving = new PageLeaving({ clock: ports.clock, presence: this.#presence, delivery: this.#delivery, call: () => this.#snapshot });
     this.#media = new GuestCallMedia({
@@ -189,7 +198,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         const room = this.#room?.room;
         if (room) this.#xmpp?.sendControl(room, { action: 'end', callId });
       },
-      fail: (callId, code) => this.#fail(callId, code),
+      fail: (callId, code) => this.#ending.fail(callId, code),
     });
   }
 
@@ -310,7 +319,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       read: () => this.#snapshot,
       write: (patch) => this.#set(patch),
       localMedia: (k) => this.#localMedia(k),
-      teardown: (reason) => this.#teardown(reason),
+      teardown: (reason) => this.#ending.teardown(reason),
       ended: (callId) => this.#delivery.deliver(callId, ['call_ended_timestamp']),
     };
     if (resume) this.#takeBack.start(resume);
@@ -324,14 +333,6 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
       ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
     });
-  }
-
-  /** The call failed (media lost, p2p agent unreachable): 'failed' at once, not 'ended' first, so the guest app shows why. */
-  async #fail(callId: string, code: string): Promise<void> {
-    if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
-    this.#set({ phase: 'failed', error: code, endReason: 'error' });
-    await this.#teardown('error');
-    this.#delivery.deliver(callId, ['call_ended_timestamp']);
   }
 
   /** Chat in the call's room ("Call status": newest first, unread while the chat is closed). */
@@ -380,7 +381,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (control.callId !== this.#snapshot.callId || control.room !== this.#room?.room) return;
     // the room echoes our own controls (an end we sent as our call failed) back to us
     if (control.from === `${control.room}/${this.#registration?.username ?? ''}`) return;
-    if (control.action === 'end') void this.#end('agent');
+    if (control.action === 'end') void this.#ending.end('agent');
     else if (control.action === 'hold') void this.#holdResume.hold(control.from);
     else if (control.action === 'resume') void this.#holdResume.resume();
     else if (control.action === 'answer') {
@@ -394,51 +395,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   async hangup(): Promise<void> {
     const callId = this.#snapshot.callId;
     if (callId && this.#room) this.#xmpp?.sendControl(this.#room.room, { action: 'end', callId });
-    await this.#end('guest');
-  }
-
-  async #end(reason: EndReason): Promise<void> {
-    const callId = this.#snapshot.callId;
-    // a failed call is over already (its own end control comes back to us from the room)
-    if (!callId || this.#snapshot.phase === 'ended' || this.#snapshot.phase === 'failed') return;
-    this.#set({ phase: 'ended', endReason: reason });
-    await this.#teardown(reason);
-    const flags =
-      reason === 'guest'
-        ? (['guest_exit_timestamp', 'call_ended_timestamp'] as const)
-        : (['call_ended_timestamp'] as const);
-    this.#delivery.deliver(callId, [...flags]);
-  }
-
-  async #teardown(reason: EndReason): Promise<void> {
-    this.#presence.stopFollowingVisibility();
-    // Take everything of this call now: closing the media session takes a while (up to the gateway's
-    // destroy timeout), and "Call again" may start the next call meanwhile, whose camera, feeds and
-    // presence this call's teardown must not touch.
-    const endedCallId = this.#snapshot.callId;
-    const taken = this.inCall.takeAll();
-    this.#set({
-      mediaNotice: null,
-      networkQuality: UNKNOWN_QUALITY,
-      localStream: null,
-      localScreen: null,
-      remoteFeeds: [],
-      status: {
-        ...this.#snapshot.status,
-        peers: [],
-        peerCall: null,
-        screenShare: false,
-        isZoomed: false,
-        mutedAudioJIDs: [],
-        mutedVideoJIDs: [],
-        streamsReady: { local: false, remote: false },
-        connection: { ...this.#snapshot.status.connection, janus: false },
-      },
-    });
-    // the guest owns the room: destroying it ends the call for every agent at once
-    await this.inCall.dispose(taken, { destroyRoom: reason === 'guest' || reason === 'error' });
-    // the call is over: the guest leaves its room until its next call, unless that started meanwhile
-    if (this.#snapshot.callId === endedCallId) this.#presence.leaveAfterCall();
+    await this.#ending.end('guest');
   }
 
   protected callIsVideo(): boolean {
