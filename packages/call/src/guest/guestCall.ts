@@ -35,6 +35,7 @@ import { CallTakeBack } from './callTakeBack.ts';
 import { PageLeaving, type LeftCall } from './pageLeaving.ts';
 import { CallEnd } from './callEnd.ts';
 import { RoomSelfPing } from '../room/roomSelfPing.ts';
+import type { CallKind } from '../presence.ts';
 
 export { UNKNOWN_APPOINTMENT } from './registration.ts';
 export type { ResumedCall } from './callStart.ts';
@@ -303,7 +304,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
    * the call this guest had on the website's previous page (docs/widget.md "Moving between pages"),
    * reported already: it is published again under its own id, and the agent who answered it comes back.
    */
-  async call(kind: 'video' | 'voice', resume?: ResumedCall): Promise<ReportStatus> {
+  async call(kind: CallKind, resume?: ResumedCall): Promise<ReportStatus> {
     const registration = this.#registration;
     const room = this.#room;
     const xmpp = this.#xmpp;
@@ -327,7 +328,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   }
 
   /** The guest's camera (video calls) and microphone, with the app's constraints read now. */
-  #localMedia(kind: 'video' | 'voice'): Promise<MediaStream> {
+  #localMedia(kind: CallKind): Promise<MediaStream> {
     return this.#ports.devices.getUserMedia({
       video: kind === 'video',
       ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),

@@ -9,6 +9,7 @@ import type { NetworkQuality } from '../media/networkQuality.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
 import type { CallPorts } from '../room/ports.ts';
 import type { CallStatus } from '../state/callStatus.ts';
+import type { CallKind } from '../presence.ts';
 
 export type GuestCallPhase =
   | 'idle' // nothing yet
@@ -29,7 +30,7 @@ export interface GuestCallSnapshot {
   status: CallStatus;
   username: string | null;
   callId: string | null;
-  callKind: 'video' | 'voice';
+  callKind: CallKind;
   localStream: MediaStream | null;
   remoteFeeds: RemoteFeed[];
   endReason: EndReason | null;

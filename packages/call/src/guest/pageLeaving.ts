@@ -6,6 +6,7 @@
  * ends with the tab). Whichever it is, what the server has not acknowledged yet (timestampDelivery.ts)
  * outlives the page. The engine hands in its clock, its room presence and its timestamps' delivery.
  */
+import type { CallKind } from '../presence.ts';
 import type { ClockPort } from '../room/ports.ts';
 import type { ResumedCall } from './callStart.ts';
 import type { GuestRoomPresence } from './roomPresence.ts';
@@ -16,7 +17,7 @@ import type { TimestampDelivery } from './timestampDelivery.ts';
 export const NAVIGATION_CANCELLED_MS = 5000;
 
 /** The call handed to the website's next page (GuestCall.call's resume, with its kind). */
-export type LeftCall = ResumedCall & { kind: GuestCallSnapshot['callKind'] };
+export type LeftCall = ResumedCall & { kind: CallKind };
 
 export interface PageLeavingOptions {
   clock: ClockPort;
