@@ -12,15 +12,12 @@ import { initialInCall, type InCallState } from './inCall.ts';
 import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
 import type { GuestBooking, WaitPlace } from '@lobby/contracts';
 import type { CallKind, MediaNotice, NetworkQuality, RemoteFeed } from '@lobby/call';
+import type { EndReason, UnsupportedReason } from '../journey/chart.ts';
 
 export type { Screen } from './screens.ts';
 export type Language = 'en' | 'ar';
 /** Where the app is before a screen can show: fetching the company, or that failed. */
 export type Phase = 'loading' | 'ready' | 'failed';
-/** Why the abandoned screen shows. */
-export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed' | 'unknownAppointment';
-/** Why the unsupported screen shows. */
-export type UnsupportedReason = 'insecure' | 'browser' | 'media' | 'network';
 
 export interface AppError {
   /** Machine-readable code, e.g. 'company-load', 'disabledCamera'. */
