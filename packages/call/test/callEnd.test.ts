@@ -6,12 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CallEnd } from '../src/guest/callEnd.ts';
-import type { GuestCallSnapshot } from '../src/guest/guestSnapshot.ts';
+import { initialGuestSnapshot, type GuestCallSnapshot } from '../src/guest/guestSnapshot.ts';
 import { GuestRoomPresence } from '../src/guest/roomPresence.ts';
 import { TimestampDelivery } from '../src/guest/timestampDelivery.ts';
 import type { TimestampFlag } from '../src/api/guestApi.ts';
 import { CallRoom } from '../src/room/callRoom.ts';
-import { UNKNOWN_QUALITY } from '../src/media/networkQuality.ts';
 import { initialCallStatus } from '../src/state/callStatus.ts';
 import { ASSIGNMENT_ROOM, FakeWorld, asFake, fakeStream, settle, type FakeMedia, type FakeSignalling } from './helpers/fakes.ts';
 
@@ -22,22 +21,12 @@ const AGENT = 'agent1@lobby.test';
 async function guestInCall(world: FakeWorld) {
   const ports = world.ports();
   let snapshot: GuestCallSnapshot = {
+    ...initialGuestSnapshot(),
     phase: 'ongoing',
     status: { ...initialCallStatus(), peerCall: 'Resumed', peers: [{ peerJID: AGENT, username: 'agent1' }] as GuestCallSnapshot['status']['peers'] },
     username: 'guest1',
     callId: CALL,
-    callKind: 'video',
-    localStream: null,
-    remoteFeeds: [],
-    endReason: null,
-    error: null,
-    stages: {},
-    muted: { audio: false, video: false },
-    localScreen: null,
     initialCallId: CALL,
-    mediaNotice: null,
-    networkQuality: UNKNOWN_QUALITY,
-    takingCallBack: false,
   };
   const read = () => snapshot;
   const write = (patch: Partial<GuestCallSnapshot>) => (snapshot = { ...snapshot, ...patch });

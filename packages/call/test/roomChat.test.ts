@@ -60,6 +60,16 @@ async function join(session: FakeSignalling, nick: string): Promise<void> {
 const bodies = (p: Participant) => p.status().chatMessages.map((m) => m.body);
 const sentBy = (world: FakeWorld, nick: string) => world.xmpp.chatLog.filter((c) => c.nick === nick);
 
+/** The guest's message went once, into the room without the agent; the agent comes back and it goes again. */
+async function reachesTheAgentBack(world: FakeWorld, agent: Participant, body: string): Promise<void> {
+  expect(sentBy(world, 'guest1')).toHaveLength(1);
+  expect(bodies(agent)).toEqual([]);
+  world.xmpp.back([agent.session]);
+  await join(agent.session, 'agent1');
+  expect(sentBy(world, 'guest1')).toHaveLength(2);
+  expect(bodies(agent)).toEqual([body]);
+}
+
 describe('the chat of a call room', () => {
   it('when a message is sent, then it goes to the call\'s room trimmed and both sides list it once: the sender\'s as its own, the other\'s as unread', async () => {
     const world = new FakeWorld();
@@ -200,13 +210,7 @@ describe('the chat of a call room', () => {
     await join(guest.session, 'guest1');
     guest.chat.send('still there?');
     await settle();
-    expect(sentBy(world, 'guest1')).toHaveLength(1);
-    expect(bodies(agent)).toEqual([]);
-
-    world.xmpp.back([agent.session]);
-    await join(agent.session, 'agent1');
-    expect(sentBy(world, 'guest1')).toHaveLength(2);
-    expect(bodies(agent)).toEqual(['still there?']);
+    await reachesTheAgentBack(world, agent, 'still there?');
   });
 
   it('when our stream was lost, then the other side seen before no longer counts: a message the empty room echoes waits for it to come back', async () => {
@@ -220,12 +224,7 @@ describe('the chat of a call room', () => {
     guest.chat.send('hello again');
     world.xmpp.back([guest.session]);
     await join(guest.session, 'guest1');
-    expect(sentBy(world, 'guest1')).toHaveLength(1);
-    expect(bodies(agent)).toEqual([]);
-
-    await join(agent.session, 'agent1');
-    expect(sentBy(world, 'guest1')).toHaveLength(2);
-    expect(bodies(agent)).toEqual(['hello again']);
+    await reachesTheAgentBack(world, agent, 'hello again');
   });
 
   it('when the call ends, then what the room has not echoed is never sent', async () => {

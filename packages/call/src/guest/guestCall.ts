@@ -15,14 +15,13 @@
  */
 import { InCallEngine } from '../room/inCallEngine.ts';
 import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
-import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
-import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
+import type { CallStatus } from '../state/callStatus.ts';
 import { CallRoom } from '../room/callRoom.ts';
 import { defaultPorts } from '../composition.ts';
 import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
-import type { GuestCallEvents, GuestCallOptions, GuestCallSnapshot } from './guestSnapshot.ts';
+import { initialGuestSnapshot, type GuestCallEvents, type GuestCallOptions, type GuestCallSnapshot } from './guestSnapshot.ts';
 import { TimestampDelivery } from './timestampDelivery.ts';
 import { TokenRenewal, lookUpAppointment, registerGuest, type Appointment } from './registration.ts';
 import { GuestReport } from './callReport.ts';
@@ -51,24 +50,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   #xmpp: SignallingPort | null = null;
   /** the in-call core (media, feeds, mute, devices, screen, chat, hold and end teardown) */
   protected readonly inCall: CallRoom;
-  #snapshot: GuestCallSnapshot = {
-    phase: 'idle',
-    status: initialCallStatus(),
-    username: null,
-    callId: null,
-    callKind: 'video',
-    localStream: null,
-    remoteFeeds: [],
-    endReason: null,
-    error: null,
-    stages: {},
-    muted: { audio: false, video: false },
-    localScreen: null,
-    initialCallId: null,
-    mediaNotice: null,
-    networkQuality: UNKNOWN_QUALITY,
-    takingCallBack: false,
-  };
+  #snapshot: GuestCallSnapshot = initialGuestSnapshot();
 
   /** the end and exit timestamps, sent until the server has them (a hang-up while offline) */
   readonly #delivery: TimestampDelivery;
