@@ -2,7 +2,7 @@
 // say "Connecting…" because the agent's media is gone), in English and in Arabic.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { initialCallStatus } from '@lobby/call';
+import { initialCallStatus, type CallKind } from '@lobby/call';
 import { OngoingScreen } from '../src/features/ongoing/OngoingScreen.tsx';
 import { createGuestStore } from '../src/state/store.ts';
 import { ensureLanguage } from '../src/i18n/index.ts';
@@ -10,7 +10,7 @@ import { company, Wrapper } from './helpers.tsx';
 
 afterEach(cleanup);
 
-function renderOnHold(language: 'en' | 'ar', callType: 'video' | 'voice' = 'video') {
+function renderOnHold(language: 'en' | 'ar', callType: CallKind = 'video') {
   const store = createGuestStore({
     phase: 'ready',
     company: company({ language: language === 'ar' ? 'arabic' : 'english' }),

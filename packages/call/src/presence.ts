@@ -26,13 +26,16 @@ export interface PresenceInfo {
   callId: string;
 }
 
+/** The kind of call a guest places: with its camera, or its microphone only (the apps' choice too). */
+export type CallKind = 'video' | 'voice';
+
 /** The custom presence element: who the sender is and which appointment it calls for. */
 export interface LobbyPresenceElement {
   userType: 'guest' | 'agent';
   /** The appointment id as text, or empty. */
   appointmentID: string;
   /** Lobby's addition: the kind of call the guest placed, so the agent sees it in the queue. */
-  callType?: 'video' | 'voice';
+  callType?: CallKind;
   /** Lobby's addition: the sender's microphone is muted (docs/protocol.md "Mute state"). */
   audioMuted?: boolean;
   /** Lobby's addition: the sender's camera is off. */

@@ -4,8 +4,9 @@ import { VideoTile } from './VideoTile.tsx';
 import stage from './CallStage.module.css';
 
 /**
- * A remote participant's media: the fields the tiles read of the engine's feed (@lobby/call RemoteFeed,
- * which this package does not import: docs/architecture.md "Layers").
+ * A remote participant's media: the fields the tiles read of the engine's feed. It is a structural subset
+ * of @lobby/call's RemoteFeed, which call-react and the apps pass here as it is (so the compiler keeps the
+ * two in step); this package does not import the engine (docs/architecture.md "Layers").
  */
 export interface StageStream {
   feedId: string;

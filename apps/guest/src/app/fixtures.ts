@@ -6,7 +6,8 @@ import type { Company } from '../api/company.ts';
 import { applyCompany } from './bootstrap.ts';
 import type { AppServices } from '../state/services.ts';
 import { isScreen } from '../state/screens.ts';
-import type { EndReason, GuestStore, UnsupportedReason } from '../state/store.ts';
+import type { GuestStore } from '../state/store.ts';
+import type { EndReason, UnsupportedReason } from '../journey/chart.ts';
 import { fakePersonStream } from '@lobby/ui/dev';
 
 export function demoCompany(params: URLSearchParams): Company {

@@ -7,7 +7,9 @@
 // - `transition(state, event)`: the call itself (selection → waiting → ongoing → rating/abandoned …).
 import type { Screen } from '../state/screens.ts';
 
+/** Why the unsupported screen shows. */
 export type UnsupportedReason = 'insecure' | 'browser' | 'media' | 'network';
+/** Why the abandoned screen shows. */
 export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed' | 'unknownAppointment';
 
 /** What the gate knows. `undefined` = not checked yet. */

@@ -4,7 +4,6 @@
 // reached through here too (useCallEngine), never through the store, which holds data only.
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
 import type * as engine from '@lobby/call';
-import type { CallKind } from './store.ts';
 import type { FormAnswers, GuestSession } from '../api/guest.ts';
 import type { BookingCreate, GuestBooking } from '@lobby/contracts';
 
@@ -50,7 +49,7 @@ export interface CallActions {
    * Selection screen: call with video or voice (assignment already in the store). `resume`: the call the
    * website's previous page carried over (features/widget/carriedCall.ts), taken back instead of a new one.
    */
-  startCall(kind: CallKind, resume?: ResumedCall): void | Promise<void>;
+  startCall(kind: engine.CallKind, resume?: ResumedCall): void | Promise<void>;
   /** Waiting screen: stop waiting for an agent. */
   cancel(): void | Promise<void>;
   /** Ongoing screen: end the call. */
@@ -61,7 +60,7 @@ export interface CallActions {
    * The website moves the call into a new window (↗): this page hands it over as to a next page and
    * answers it (with the guest id) for the window, or null when there is no call to move.
    */
-  moveOut?(): Promise<(ResumedCall & { kind: CallKind; companyId: number; guestId: string }) | null>;
+  moveOut?(): Promise<(ResumedCall & { kind: engine.CallKind; companyId: number; guestId: string }) | null>;
   /** Mute/unmute the microphone. */
   toggleAudio(): void;
   /** Camera off/on. */

@@ -11,18 +11,13 @@ import { initialInCall, type InCallState } from './inCall.ts';
 // the value from its own module: @lobby/call's index brings StanzaJS's element definitions into the first load
 import { UNKNOWN_QUALITY } from '@lobby/call/networkQuality';
 import type { GuestBooking, WaitPlace } from '@lobby/contracts';
-import type { MediaNotice, NetworkQuality, RemoteFeed } from '@lobby/call';
+import type { CallKind, MediaNotice, NetworkQuality, RemoteFeed } from '@lobby/call';
+import type { EndReason, UnsupportedReason } from '../journey/chart.ts';
 
 export type { Screen } from './screens.ts';
 export type Language = 'en' | 'ar';
-/** The kind of call the guest places. */
-export type CallKind = 'video' | 'voice';
 /** Where the app is before a screen can show: fetching the company, or that failed. */
 export type Phase = 'loading' | 'ready' | 'failed';
-/** Why the abandoned screen shows. */
-export type EndReason = 'ended' | 'noAnswer' | 'cancelled' | 'failed' | 'unknownAppointment';
-/** Why the unsupported screen shows. */
-export type UnsupportedReason = 'insecure' | 'browser' | 'media' | 'network';
 
 export interface AppError {
   /** Machine-readable code, e.g. 'company-load', 'disabledCamera'. */

@@ -113,7 +113,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       nick: () => this.#nick,
       callRoom: () => this.#snapshot.activeCall?.room ?? null,
       following: this.#following,
-      lost: (rooms) => this.inCall.roomsLost(rooms),
+      lost: (rooms) => this.inCall.chat.roomsLost(rooms),
     });
     this.#transfers = new Transfers({
       api,
@@ -224,7 +224,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     xmpp.on('chat', (message) => this.#onChat(message));
     // a call's media does not depend on the XMPP stream: the call goes on while it reconnects
     xmpp.on('disconnected', () => {
-      this.inCall.streamLost();
+      this.inCall.chat.streamLost();
       if (!this.#snapshot.activeCall) this.#set({ phase: 'offline' });
     });
     // then asks at once whether the rooms it joined are the ones it thinks (a node may have died meanwhile)
@@ -276,10 +276,10 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
 
   #onPresence(presence: RoomPresence): void {
     // our own presence: we are in that room (again), and the chat it did not echo goes again
-    if (presence.self) return presence.available ? this.inCall.roomJoined(presence.room) : undefined;
+    if (presence.self) return presence.available ? this.inCall.chat.roomJoined(presence.room) : undefined;
     this.#following.onPresence(presence);
     // a waiting guest's presence comes before its call is ours: every room's guest is followed
-    if (presence.lobby?.userType === 'guest') this.inCall.otherSidePresence(presence);
+    if (presence.lobby?.userType === 'guest') this.inCall.chat.otherSidePresence(presence);
     const active = this.#snapshot.activeCall;
     if (active && active.room === presence.room && presence.nick !== this.#nick) this.inCall.presenceMuted(presence);
     if (active && active.room === presence.room && active.guestNick === presence.nick) {
@@ -337,7 +337,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const mine = message.nick === this.#nick;
     const occupant = this.#following.presenceOf(message.room, message.nick);
     const from = mine ? (this.#snapshot.jid ?? message.nick) : (occupant?.jid?.split('/')[0] ?? message.nick);
-    this.inCall.receiveChat(message, mine, from);
+    this.inCall.chat.receive(message, mine, from);
   }
 
   async sendFile(file: Blob & { name?: string }): Promise<void> {
@@ -345,7 +345,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
     const { api, companyId } = this.#options;
     if (!active || !this.#xmpp?.connected) throw new Error('not in a call');
     if (!api.upload || companyId === undefined) throw new Error('uploads are not available');
-    await this.inCall.sendFile(file, (type, blob) => api.upload!(type, blob, companyId, guestUsernameOf(active.callId)));
+    await this.inCall.chat.sendFile(file, (type, blob) => api.upload!(type, blob, companyId, guestUsernameOf(active.callId)));
   }
 
   /** Shares the agent's screen as `{jid}-screen` in the call's room. */

@@ -10,6 +10,7 @@ import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts
 import type { CallPorts } from '../room/ports.ts';
 import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
 import type { QueueEntry } from './waitingQueue.ts';
+import type { CallKind } from '../presence.ts';
 
 export type AgentPhase = 'offline' | 'connecting' | 'idle' | 'joining' | 'inCall';
 
@@ -18,7 +19,7 @@ export interface ActiveCall {
   room: string;
   guestNick: string;
   startedAt: number;
-  callType: 'video' | 'voice';
+  callType: CallKind;
   /** the guest's latest room presence status (e.g. InCall|agent@lobby.local|callId) */
   guestStatus: string;
   /** on hold (we put it there); resume() continues it under a new call id */

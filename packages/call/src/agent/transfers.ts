@@ -9,6 +9,7 @@ import type { IncomingTransfer, TransferAccepted, TransferTargets } from '@lobby
 import type { ConsoleApi, OpenCallRoom } from '../api/consoleApi.ts';
 import type { RemoteFeed } from '../media/mediaSession.ts';
 import type { RoomPresence } from '../xmpp/session.ts';
+import type { CallKind } from '../presence.ts';
 
 /** What transfers read of the desk's snapshot. */
 export interface TransferView {
@@ -23,7 +24,7 @@ export interface TakenCall {
   callId: string;
   room: string;
   guestNick: string;
-  callType: 'video' | 'voice';
+  callType: CallKind;
   guestStatus: string;
   transferred: true;
 }

@@ -12,7 +12,7 @@
  */
 import type { CallRoutingInfo as CallRouting } from '@lobby/contracts';
 import type { OpenCallRoom } from '../api/consoleApi.ts';
-import type { LobbyPresenceElement, PresenceInfo } from '../presence.ts';
+import type { LobbyPresenceElement, PresenceInfo, CallKind } from '../presence.ts';
 import type { RoomPresence } from '../xmpp/session.ts';
 
 export interface QueueEntry {
@@ -29,7 +29,7 @@ export interface QueueEntry {
   /** the raw presence the agent received, kept for audits and tests */
   statusText: string;
   lobby: Partial<LobbyPresenceElement> | null;
-  callType: 'video' | 'voice';
+  callType: CallKind;
   /** round robin: offered to this agent until this epoch ms (null: not an offer, anyone may answer) */
   offerExpiresAt: number | null;
   /**

@@ -22,6 +22,7 @@ import { peerJoined, type CallStatus } from '../state/callStatus.ts';
 import type { AgentsInCall } from './agentsInCall.ts';
 import type { GuestReport } from './callReport.ts';
 import type { CallStage } from '../media/mediaSession.ts';
+import type { CallKind } from '../presence.ts';
 
 /** What the call's media reads and writes of the engine's snapshot. */
 export interface MediaCallView {
@@ -63,7 +64,7 @@ export interface GuestCallMediaOptions {
 /** What a call's media is joined with, kept for a rejoin after its session is lost. */
 interface JoinPlan {
   callId: string;
-  kind: 'video' | 'voice';
+  kind: CallKind;
   username: string;
   xmpp: SignallingPort;
 }
@@ -76,7 +77,7 @@ export class GuestCallMedia {
   }
 
   /** Creates the call's Janus room, joins it and publishes (docs/protocol.md "Media session" 1–2). */
-  async start(callId: string, kind: 'video' | 'voice', localStream: MediaStream, username: string, xmpp: SignallingPort): Promise<void> {
+  async start(callId: string, kind: CallKind, localStream: MediaStream, username: string, xmpp: SignallingPort): Promise<void> {
     const { api, read, write, room, report } = this.#options;
     // the server creates the call's room and hands us its pin and a Janus token (docs/protocol.md)
     // while Janus is down the server cannot make the room: asked again, the guest told

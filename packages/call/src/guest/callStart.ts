@@ -12,6 +12,7 @@ import type { GuestReport } from './callReport.ts';
 import type { GuestCallMedia } from './callMedia.ts';
 import type { GuestRoomPresence } from './roomPresence.ts';
 import type { EndReason, GuestCallSnapshot } from './guestSnapshot.ts';
+import type { CallKind } from '../presence.ts';
 
 /** The call a page of the website hands to its next page (docs/widget.md "Moving between pages"). */
 export interface ResumedCall {
@@ -30,14 +31,14 @@ export interface CallStartSteps {
   media: GuestCallMedia;
   read: () => GuestCallSnapshot;
   write: (patch: Partial<GuestCallSnapshot>) => void;
-  localMedia: (kind: 'video' | 'voice') => Promise<MediaStream>;
+  localMedia: (kind: CallKind) => Promise<MediaStream>;
   teardown: (reason: EndReason) => Promise<void>;
   /** the call is over: its report gets its end time (the server destroys its room) */
   ended: (callId: string) => void;
 }
 
 /** Starts a call; resolves with the report status once the guest is published (or stopped). */
-export async function startCall(steps: CallStartSteps, kind: 'video' | 'voice', resume?: ResumedCall): Promise<ReportStatus> {
+export async function startCall(steps: CallStartSteps, kind: CallKind, resume?: ResumedCall): Promise<ReportStatus> {
   const { report, presence, read, write } = steps;
   if (resume && !isCallIdOf(resume.callId, steps.username)) throw new Error('not a call of this guest');
   await presence.enter();

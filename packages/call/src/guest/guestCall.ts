@@ -9,20 +9,19 @@
  * The engine composes its features, each a module with the ports it needs handed in: the call room
  * (room/callRoom.ts), starting a call (callStart.ts), registration and token renewal (registration.ts),
  * the call report and call-bug (callReport.ts), its room presence and rejoining after a reconnection
- * (roomPresence.ts), the agents of its call (agentsInCall.ts), hold and resume (holdResume.ts), the
- * delivery of its end (timestampDelivery.ts) and taking a call back from the website's previous page
- * (callTakeBack.ts).
+ * (roomPresence.ts), the agents of its call (agentsInCall.ts), hold and resume (holdResume.ts), its end
+ * and teardown (callEnd.ts), the delivery of its end (timestampDelivery.ts), its page going
+ * (pageLeaving.ts) and taking a call back from the website's previous page (callTakeBack.ts).
  */
 import { InCallEngine } from '../room/inCallEngine.ts';
 import type { GuestRegistration, GuestRoom, ReportStatus } from '@lobby/contracts';
-import { UNKNOWN_QUALITY } from '../media/networkQuality.ts';
 import type { ChatMessage, ControlMessage, RoomPresence } from '../xmpp/session.ts';
-import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
+import type { CallStatus } from '../state/callStatus.ts';
 import { CallRoom } from '../room/callRoom.ts';
 import { defaultPorts } from '../composition.ts';
 import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
-import type { EndReason, GuestCallEvents, GuestCallOptions, GuestCallSnapshot } from './guestSnapshot.ts';
+import { initialGuestSnapshot, type GuestCallEvents, type GuestCallOptions, type GuestCallSnapshot } from './guestSnapshot.ts';
 import { TimestampDelivery } from './timestampDelivery.ts';
 import { TokenRenewal, lookUpAppointment, registerGuest, type Appointment } from './registration.ts';
 import { GuestReport } from './callReport.ts';
@@ -32,7 +31,10 @@ import { HoldResume } from './holdResume.ts';
 import { GuestCallMedia } from './callMedia.ts';
 import { startCall, type CallStartSteps, type ResumedCall } from './callStart.ts';
 import { CallTakeBack } from './callTakeBack.ts';
+import { PageLeaving, type LeftCall } from './pageLeaving.ts';
+import { CallEnd } from './callEnd.ts';
 import { RoomSelfPing } from '../room/roomSelfPing.ts';
+import type { CallKind } from '../presence.ts';
 
 export { UNKNOWN_APPOINTMENT } from './registration.ts';
 export type { ResumedCall } from './callStart.ts';
@@ -48,24 +50,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   #xmpp: SignallingPort | null = null;
   /** the in-call core (media, feeds, mute, devices, screen, chat, hold and end teardown) */
   protected readonly inCall: CallRoom;
-  #snapshot: GuestCallSnapshot = {
-    phase: 'idle',
-    status: initialCallStatus(),
-    username: null,
-    callId: null,
-    callKind: 'video',
-    localStream: null,
-    remoteFeeds: [],
-    endReason: null,
-    error: null,
-    stages: {},
-    muted: { audio: false, video: false },
-    localScreen: null,
-    initialCallId: null,
-    mediaNotice: null,
-    networkQuality: UNKNOWN_QUALITY,
-    takingCallBack: false,
-  };
+  #snapshot: GuestCallSnapshot = initialGuestSnapshot();
 
   /** the end and exit timestamps, sent until the server has them (a hang-up while offline) */
   readonly #delivery: TimestampDelivery;
@@ -76,6 +61,8 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   readonly #holdResume: HoldResume;
   readonly #media: GuestCallMedia;
   readonly #takeBack: CallTakeBack;
+  readonly #pageLeaving: PageLeaving;
+  readonly #ending: CallEnd;
   /** whether the guest is still in its room, its node alive (room/roomSelfPing.ts) */
   readonly #selfPing: RoomSelfPing;
   /** the appointment this call is for, filled by prepare() from the reference */
@@ -138,7 +125,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         return room && nick && this.#presence.inRoom ? [{ room, nick }] : [];
       },
       lost: (rooms) => {
-        this.inCall.roomsLost(rooms.map((t) => t.room));
+        this.inCall.chat.roomsLost(rooms.map((t) => t.room));
         return this.#presence.rejoin();
       },
     });
@@ -148,7 +135,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       setStatus: (update) => this.#setStatus(update),
       isCurrent: (media) => this.inCall.isCurrent(media),
       firstAgentChanged: () => this.#presence.announce(),
-      allLeft: () => void this.#end('agentLeft'),
+      allLeft: () => void this.#ending.end('agentLeft'),
     });
     this.#holdResume = new HoldResume({
       api,
@@ -167,9 +154,17 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       startMedia: (callId, kind, stream, username, xmpp) => this.#media.start(callId, kind, stream, username, xmpp),
       failed: async (callId, message) => {
         this.#report.bug(callId, `resume: ${message}`);
-        await this.#end('error');
+        await this.#ending.end('error');
       },
     });
+    this.#ending = new CallEnd({
+      room: this.inCall,
+      presence: this.#presence,
+      delivery: this.#delivery,
+      read: () => this.#snapshot,
+      write: (patch) => this.#set(patch),
+    });
+    this.#pageLeaving = new PageLeaving({ clock: ports.clock, presence: this.#presence, delivery: this.#delivery, call: () => this.#snapshot });
     this.#media = new GuestCallMedia({
       api,
       janusServers: options.janusServers,
@@ -186,7 +181,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
         const room = this.#room?.room;
         if (room) this.#xmpp?.sendControl(room, { action: 'end', callId });
       },
-      fail: (callId, code) => this.#fail(callId, code),
+      fail: (callId, code) => this.#ending.fail(callId, code),
     });
   }
 
@@ -236,7 +231,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       // a dropped XMPP connection is not the guest leaving: guest_exit_timestamp is written only when
       // the guest hangs up or leaves the page (hangup, pageHide)
       xmpp.on('disconnected', () => {
-        this.inCall.streamLost();
+        this.inCall.chat.streamLost();
         this.#setStatus((s) => ({ ...s, connection: { ...s.connection, xmpp: false } }));
       });
       xmpp.on('reconnected', () => {
@@ -291,7 +286,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
    * the call this guest had on the website's previous page (docs/widget.md "Moving between pages"),
    * reported already: it is published again under its own id, and the agent who answered it comes back.
    */
-  async call(kind: 'video' | 'voice', resume?: ResumedCall): Promise<ReportStatus> {
+  async call(kind: CallKind, resume?: ResumedCall): Promise<ReportStatus> {
     const registration = this.#registration;
     const room = this.#room;
     const xmpp = this.#xmpp;
@@ -307,7 +302,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       read: () => this.#snapshot,
       write: (patch) => this.#set(patch),
       localMedia: (k) => this.#localMedia(k),
-      teardown: (reason) => this.#teardown(reason),
+      teardown: (reason) => this.#ending.teardown(reason),
       ended: (callId) => this.#delivery.deliver(callId, ['call_ended_timestamp']),
     };
     if (resume) this.#takeBack.start(resume);
@@ -315,20 +310,12 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   }
 
   /** The guest's camera (video calls) and microphone, with the app's constraints read now. */
-  #localMedia(kind: 'video' | 'voice'): Promise<MediaStream> {
+  #localMedia(kind: CallKind): Promise<MediaStream> {
     return this.#ports.devices.getUserMedia({
       video: kind === 'video',
       ...(this.#options.videoConstraints ? { videoConstraints: this.#options.videoConstraints } : {}),
       ...(this.#options.audioConstraints ? { audioConstraints: this.#options.audioConstraints } : {}),
     });
-  }
-
-  /** The call failed (media lost, p2p agent unreachable): 'failed' at once, not 'ended' first, so the guest app shows why. */
-  async #fail(callId: string, code: string): Promise<void> {
-    if (this.#snapshot.callId !== callId || this.#snapshot.phase === 'ended') return;
-    this.#set({ phase: 'failed', error: code, endReason: 'error' });
-    await this.#teardown('error');
-    this.#delivery.deliver(callId, ['call_ended_timestamp']);
   }
 
   /** Chat in the call's room ("Call status": newest first, unread while the chat is closed). */
@@ -337,23 +324,23 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     const mine = message.nick === this.#registration?.username;
     const peer = this.#snapshot.status.peers.find((p) => p.username === message.nick);
     const from = mine ? (this.#registration?.jabberusername ?? message.nick) : (peer?.peerJID ?? message.nick);
-    this.inCall.receiveChat(message, mine, from);
+    this.inCall.chat.receive(message, mine, from);
   }
 
   /** Agents' presence in our room: their names and mute state (docs/protocol.md "Mute state"). */
   #onRoomPresence(presence: RoomPresence): void {
     if (presence.room !== this.#room?.room) return;
     // our own presence: we are in our room (again), and the chat it did not echo goes again
-    if (presence.self) return presence.available ? this.inCall.roomJoined(presence.room) : undefined;
+    if (presence.self) return presence.available ? this.inCall.chat.roomJoined(presence.room) : undefined;
     if (presence.lobby?.userType === 'guest') return;
     this.#agents.onRoomPresence(presence);
     this.inCall.presenceMuted(presence);
-    this.inCall.otherSidePresence(presence);
+    this.inCall.chat.otherSidePresence(presence);
   }
 
   /** Uploads a file (POST /upload/{type}, forChat) and sends its link in the chat. */
   async sendFile(file: Blob & { name?: string }): Promise<void> {
-    await this.inCall.sendFile(file, (type, blob) => this.#options.api.upload(type, blob, this.#options.companyId));
+    await this.inCall.chat.sendFile(file, (type, blob) => this.#options.api.upload(type, blob, this.#options.companyId));
   }
 
   /**
@@ -377,7 +364,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     if (control.callId !== this.#snapshot.callId || control.room !== this.#room?.room) return;
     // the room echoes our own controls (an end we sent as our call failed) back to us
     if (control.from === `${control.room}/${this.#registration?.username ?? ''}`) return;
-    if (control.action === 'end') void this.#end('agent');
+    if (control.action === 'end') void this.#ending.end('agent');
     else if (control.action === 'hold') void this.#holdResume.hold(control.from);
     else if (control.action === 'resume') void this.#holdResume.resume();
     else if (control.action === 'answer') {
@@ -391,51 +378,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   async hangup(): Promise<void> {
     const callId = this.#snapshot.callId;
     if (callId && this.#room) this.#xmpp?.sendControl(this.#room.room, { action: 'end', callId });
-    await this.#end('guest');
-  }
-
-  async #end(reason: EndReason): Promise<void> {
-    const callId = this.#snapshot.callId;
-    // a failed call is over already (its own end control comes back to us from the room)
-    if (!callId || this.#snapshot.phase === 'ended' || this.#snapshot.phase === 'failed') return;
-    this.#set({ phase: 'ended', endReason: reason });
-    await this.#teardown(reason);
-    const flags =
-      reason === 'guest'
-        ? (['guest_exit_timestamp', 'call_ended_timestamp'] as const)
-        : (['call_ended_timestamp'] as const);
-    this.#delivery.deliver(callId, [...flags]);
-  }
-
-  async #teardown(reason: EndReason): Promise<void> {
-    this.#presence.stopFollowingVisibility();
-    // Take everything of this call now: closing the media session takes a while (up to the gateway's
-    // destroy timeout), and "Call again" may start the next call meanwhile, whose camera, feeds and
-    // presence this call's teardown must not touch.
-    const endedCallId = this.#snapshot.callId;
-    const taken = this.inCall.takeAll();
-    this.#set({
-      mediaNotice: null,
-      networkQuality: UNKNOWN_QUALITY,
-      localStream: null,
-      localScreen: null,
-      remoteFeeds: [],
-      status: {
-        ...this.#snapshot.status,
-        peers: [],
-        peerCall: null,
-        screenShare: false,
-        isZoomed: false,
-        mutedAudioJIDs: [],
-        mutedVideoJIDs: [],
-        streamsReady: { local: false, remote: false },
-        connection: { ...this.#snapshot.status.connection, janus: false },
-      },
-    });
-    // the guest owns the room: destroying it ends the call for every agent at once
-    await this.inCall.dispose(taken, { destroyRoom: reason === 'guest' || reason === 'error' });
-    // the call is over: the guest leaves its room until its next call, unless that started meanwhile
-    if (this.#snapshot.callId === endedCallId) this.#presence.leaveAfterCall();
+    await this.#ending.end('guest');
   }
 
   protected callIsVideo(): boolean {
@@ -449,39 +392,22 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
   }
 
   /**
-   * Called when the page is being left: the guest really leaves, and the call ends with the tab. The
-   * beacon survives the tab closing; with call_ended_timestamp the server destroys the call's room.
-   */
-  /**
    * Called instead of pageHide when the website's next page takes the call back (docs/widget.md "Moving
    * between pages"): the agents see the guest navigating, not leaving, and the call stays open; what the
    * server has not acknowledged yet still outlives the page. Answers the call to resume, or null.
    */
-  pageChange(): ResumedCall & { kind: 'video' | 'voice' } | null {
-    const { callId, initialCallId, callKind, phase } = this.#snapshot;
-    if (!callId || (phase !== 'waiting' && phase !== 'ongoing') || !this.#presence.announceNavigating()) {
-      this.pageHide();
-      return null;
-    }
-    this.#delivery.flush();
-    return { callId, initialCallId: initialCallId ?? callId, kind: callKind, answered: phase === 'ongoing' };
+  pageChange(): LeftCall | null {
+    return this.#pageLeaving.change();
   }
 
-  /**
-   * The website is about to replace its page (its `beforeunload`): the agents hear Navigating while this
-   * page can still send it. A page that stays after all says its own status again a few seconds later.
-   */
+  /** The website is about to replace its page (its `beforeunload`): the agents hear Navigating (pageLeaving.ts). */
   pageLeaving(): void {
-    const { phase } = this.#snapshot;
-    if (phase !== 'waiting' && phase !== 'ongoing') return;
-    if (this.#presence.announceNavigating()) this.#ports.clock.setTimeout(() => this.#presence.announce(), NAVIGATION_CANCELLED_MS);
+    this.#pageLeaving.leaving();
   }
 
+  /** The page is being left: the guest really leaves, and the call ends with the tab (pageLeaving.ts). */
   pageHide(): void {
-    const callId = this.#snapshot.callId;
-    const open = callId && this.#snapshot.phase !== 'ended' && this.#snapshot.phase !== 'failed';
-    // what the server has not acknowledged yet (this end, a hang-up pressed offline) outlives the page
-    this.#delivery.flush(open ? { callId, flags: ['guest_exit_timestamp', 'call_ended_timestamp'] } : undefined);
+    this.#pageLeaving.hide();
   }
 
   /** Ends everything: call, room presence and the XMPP session. */
@@ -499,6 +425,3 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
     this.#xmpp = null;
   }
 }
-
-/** A page that said Navigating and is still here this much later was not replaced after all. */
-const NAVIGATION_CANCELLED_MS = 5000;

@@ -5,10 +5,11 @@
 import type { GuestApi } from '../api/guestApi.ts';
 import type { MediaNotice } from '../media/mediaHealth.ts';
 import type { CallStage, RemoteFeed } from '../media/mediaSession.ts';
-import type { NetworkQuality } from '../media/networkQuality.ts';
+import { UNKNOWN_QUALITY, type NetworkQuality } from '../media/networkQuality.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
 import type { CallPorts } from '../room/ports.ts';
-import type { CallStatus } from '../state/callStatus.ts';
+import { initialCallStatus, type CallStatus } from '../state/callStatus.ts';
+import type { CallKind } from '../presence.ts';
 
 export type GuestCallPhase =
   | 'idle' // nothing yet
@@ -29,7 +30,7 @@ export interface GuestCallSnapshot {
   status: CallStatus;
   username: string | null;
   callId: string | null;
-  callKind: 'video' | 'voice';
+  callKind: CallKind;
   localStream: MediaStream | null;
   remoteFeeds: RemoteFeed[];
   endReason: EndReason | null;
@@ -51,6 +52,28 @@ export interface GuestCallSnapshot {
    * from the resume's start until the call waits again or its agent's media reaches this page (callTakeBack.ts)
    */
   takingCallBack: boolean;
+}
+
+/** The snapshot of a guest engine that has done nothing yet. */
+export function initialGuestSnapshot(): GuestCallSnapshot {
+  return {
+    phase: 'idle',
+    status: initialCallStatus(),
+    username: null,
+    callId: null,
+    callKind: 'video',
+    localStream: null,
+    remoteFeeds: [],
+    endReason: null,
+    error: null,
+    stages: {},
+    muted: { audio: false, video: false },
+    localScreen: null,
+    initialCallId: null,
+    mediaNotice: null,
+    networkQuality: UNKNOWN_QUALITY,
+    takingCallBack: false,
+  };
 }
 
 export interface GuestCallOptions {

@@ -13,13 +13,14 @@ import type { SignallingPort } from '../room/ports.ts';
 import { peerPaused, type CallStatus } from '../state/callStatus.ts';
 import type { AgentsInCall } from './agentsInCall.ts';
 import type { GuestRoomPresence } from './roomPresence.ts';
+import type { CallKind } from '../presence.ts';
 
 /** What hold and resume read and write of the engine's snapshot. */
 export interface HeldCallView {
   phase: string;
   callId: string | null;
   initialCallId: string | null;
-  callKind: 'video' | 'voice';
+  callKind: CallKind;
   status: CallStatus;
 }
 
@@ -32,11 +33,11 @@ export interface HoldResumeOptions {
   write: (patch: { callId: string; localStream: MediaStream; muted: { audio: boolean; video: boolean }; status: CallStatus }) => void;
   /** the guest's username, session and assignment once prepared */
   call: () => { username: string; xmpp: SignallingPort; assignmentId: number | null } | null;
-  localMedia: (kind: 'video' | 'voice') => Promise<MediaStream>;
+  localMedia: (kind: CallKind) => Promise<MediaStream>;
   /** the resumed call's initiated timestamp */
   initiated: (callId: string) => Promise<void>;
   /** creates the resumed call's media room, joins it and publishes */
-  startMedia: (callId: string, kind: 'video' | 'voice', stream: MediaStream, username: string, xmpp: SignallingPort) => Promise<void>;
+  startMedia: (callId: string, kind: CallKind, stream: MediaStream, username: string, xmpp: SignallingPort) => Promise<void>;
   /** the resume failed: the call ends */
   failed: (callId: string, message: string) => Promise<void>;
 }

@@ -6,7 +6,7 @@
  * joins it again with what the agents last had from it. The engine hands in its environment port and
  * reads of its registration and call.
  */
-import { encodePresenceStatus, joinStatus, presenceName, presenceTarget, type LobbyPresenceElement } from '../presence.ts';
+import { encodePresenceStatus, joinStatus, presenceName, presenceTarget, type LobbyPresenceElement, type CallKind } from '../presence.ts';
 import type { EnvironmentPort, SignallingPort } from '../room/ports.ts';
 import type { CallStatus } from '../state/callStatus.ts';
 
@@ -14,7 +14,7 @@ import type { CallStatus } from '../state/callStatus.ts';
 export interface PresenceCallView {
   phase: string;
   callId: string | null;
-  callKind: 'video' | 'voice';
+  callKind: CallKind;
   muted: { audio: boolean; video: boolean };
   status: Pick<CallStatus, 'peers' | 'peerCall'> & Partial<Pick<CallStatus, 'lineStep'>>;
 }

@@ -1,26 +1,17 @@
 /**
  * The call-room core: what a participant does inside a call, the same for the guest and the agent —
  * open the media transport, join and publish, follow the others' feeds (and their shared screens), mute,
- * change devices, share the screen (and notice when the browser ends it), chat and files, the hold
- * teardown and the end. GuestCall and AgentDesk compose one CallRoom and keep only what differs (the
- * guest's registration, report and queue presence; the agent's queue, routing and transfer).
+ * change devices, share the screen (and notice when the browser ends it), chat and files (`chat`,
+ * room/roomChat.ts), the hold teardown and the end. GuestCall and AgentDesk compose one CallRoom and keep
+ * only what differs (the guest's registration, report and queue presence; the agent's queue, routing and
+ * transfer).
  *
  * The core owns no snapshot: it reads and writes the fields both engines' snapshots share (`RoomView`),
  * so each engine keeps its own snapshot shape and emits one change per write.
  */
 import type { DeviceChoice, MediaTransport, MediaTransportOptions, PublishOptions, RemoteFeed, RoomOptions, WatermarkOptions } from '../ports/media.ts';
-import type { ChatMessage, RoomPresence } from '../xmpp/session.ts';
-import {
-  chatOpened,
-  chatReceived,
-  fileKind,
-  isScreenDisplay,
-  mutedChanged,
-  remoteScreensChanged,
-  screenShareChanged,
-  type CallStatus,
-} from '../state/callStatus.ts';
-import { uploadTypeOf } from '../api/http.ts';
+import type { RoomPresence } from '../xmpp/session.ts';
+import { isScreenDisplay, mutedChanged, remoteScreensChanged, screenShareChanged, type CallStatus } from '../state/callStatus.ts';
 import { watchMediaHealth, type MediaNotice } from '../media/mediaHealth.ts';
 import { watchMedia } from '../media/mediaWatch.ts';
 import { AudioFirst } from '../media/audioFirst.ts';
@@ -30,7 +21,7 @@ import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
 import { whenVisible } from '../ports/environment.ts';
 import { defaultPorts } from '../composition.ts';
-import { ChatOutbox } from './chatOutbox.ts';
+import { RoomChat } from './roomChat.ts';
 
 /** The in-call fields of both engines' snapshots. */
 export interface RoomView {
@@ -119,36 +110,18 @@ export class CallRoom {
   #audioFirst: AudioFirst | null = null;
   /** the hold's media teardown, which a resume waits for */
   holding: Promise<void> = Promise.resolve();
-  /** chat sent and not yet echoed by the room, sent again at the next join (room/chatOutbox.ts) */
-  readonly #outbox: ChatOutbox;
+  /** the call's chat and files, and what the room has not echoed yet (room/roomChat.ts) */
+  readonly chat: RoomChat;
 
   constructor(options: CallRoomOptions) {
     this.#options = options;
     this.ports = defaultPorts(options.ports);
-    this.#outbox = new ChatOutbox(() => this.ports.clock.now());
-  }
-
-  /** Our own presence came from `room`: we are in it (again), and what it did not echo is sent again. */
-  roomJoined(room: string): void {
-    this.#outbox.joined(room, this.#options.signalling());
-  }
-
-  /** Self-ping found us out of these rooms (room/roomSelfPing.ts): who was in them is not known any more. */
-  roomsLost(rooms: string[]): void {
-    for (const room of rooms) this.#outbox.roomLost(room);
-  }
-
-  /** Our XMPP stream went: the rooms tell us anew who is in them once it is back. */
-  streamLost(): void {
-    this.#outbox.streamLost();
-  }
-
-  /**
-   * The presence of the other side of a call in its room (the guest's, for an agent; an agent's, for the
-   * guest), whether that call is ours yet or not: the chat the room echoed to nobody goes to one who comes.
-   */
-  otherSidePresence(presence: RoomPresence): void {
-    this.#outbox.present(presence.room, presence.nick, presence.available, this.#options.signalling());
+    this.chat = new RoomChat({
+      clock: this.ports.clock,
+      signalling: () => options.signalling(),
+      room: () => options.room(),
+      setStatus: (update) => this.#setStatus(update),
+    });
   }
 
   /** The current call's media transport (null between calls and on hold). */
@@ -371,11 +344,6 @@ export class CallRoom {
     this.#setStatus((s) => ({ ...s, mainUser: jid }));
   }
 
-  /** Opens or closes the chat panel (opening clears the unread count). */
-  setChatOpen(open: boolean): void {
-    this.#setStatus((s) => chatOpened(s, open));
-  }
-
   /** A shared screen large or not. */
   setZoomed(zoomed: boolean): void {
     this.#setStatus((s) => ({ ...s, isZoomed: zoomed }));
@@ -406,43 +374,6 @@ export class CallRoom {
 
   #screenShared(display: MediaStream | null): void {
     this.#options.write({ localScreen: display, status: screenShareChanged(this.#options.read().status, !!display) });
-  }
-
-  /** A chat message of the call's room (newest first, unread while the chat is closed). */
-  receiveChat(message: ChatMessage, mine: boolean, from: string): void {
-    if (mine && message.id) this.#outbox.echoed(message.id);
-    this.#setStatus((s) =>
-      chatReceived(s, {
-        id: message.id ?? `${message.from}-${message.at}`,
-        from,
-        nick: message.nick,
-        body: message.body,
-        at: message.at,
-        mine,
-        ...(message.file ? { file: { ...message.file, kind: fileKind(message.file.name, message.file.url) } } : {}),
-      }),
-    );
-  }
-
-  /** Sends a chat message to the call's room (or keeps it until we are in the room again). */
-  sendChat(body: string): void {
-    const text = body.trim();
-    const room = this.#options.room();
-    if (!text || !room) return;
-    this.#outbox.send(room, { body: text }, this.#options.signalling());
-  }
-
-  /** Uploads a file (through the engine's API) and sends its link in the chat. */
-  async sendFile(
-    file: Blob & { name?: string },
-    upload: (type: ReturnType<typeof uploadTypeOf>, file: Blob) => Promise<string>,
-  ): Promise<void> {
-    const room = this.#options.room();
-    const signalling = this.#options.signalling();
-    if (!room || !signalling?.connected) throw new Error('not in a call');
-    const url = await upload(uploadTypeOf(file), file);
-    const name = file.name ?? 'file';
-    this.#outbox.send(room, { body: name, file: { url, name } }, signalling);
   }
 
   /**
@@ -484,7 +415,7 @@ export class CallRoom {
    * breath), so that a next call started while `dispose()` runs is never touched by this call's teardown.
    */
   takeAll(): TakenCall {
-    this.#outbox.clear();
+    this.chat.clear();
     const media = this.#media;
     this.#media = null;
     const { localStream, localScreen } = this.#options.read();

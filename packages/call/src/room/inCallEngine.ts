@@ -14,12 +14,12 @@ export abstract class InCallEngine<Events extends Record<string, unknown>> exten
 
   /** Sends a chat message to the call's room. */
   sendChat(body: string): void {
-    this.inCall.sendChat(body);
+    this.inCall.chat.send(body);
   }
 
   /** Opens or closes the chat panel (opening clears the unread count). */
   setChatOpen(open: boolean): void {
-    this.inCall.setChatOpen(open);
+    this.inCall.chat.setOpen(open);
   }
 
   /** A shared screen large or not. */

@@ -4,11 +4,12 @@
 // origin (partitioned by the website, so only that website's next page sees it). The next page's widget
 // opens its panel with `resume=1`, and that call page takes the call back while the server and the agent
 // still wait for it.
+import type { CallKind } from '@lobby/call';
 import type { ResumedCall } from '../../state/callActions.ts';
 import { readWidgetContext } from './context.ts';
 
 export interface CarriedCall extends ResumedCall {
-  kind: 'video' | 'voice';
+  kind: CallKind;
   companyId: number;
   /** epoch ms when the page went */
   at: number;
