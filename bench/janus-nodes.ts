@@ -14,7 +14,7 @@
  *      - the baseline, one node: the stack's server and gate restarted with Janus alone (janus-2 stopped,
  *        LOBBY_JANUS_LOCAL_NODES=1), Janus killed and started again 5 s later (the fault journey's path,
  *        e2e/tests/fault-janus.spec.ts);
- *    the time from the kill until each side decodes frames again (e2e/support/media.ts framesStopThenBackAt),
+ *    the time from the kill until each side decodes frames again (e2e/support/media.ts watchFrames, started before the kill),
  *    then the agent hangs up and what was killed is started again. Each mode switch restarts the server
  *    and the gate with the scripts' own functions.
  * One JSON line per batch and per round on stdout, a summary (p50 / max per side, move / restart) on
@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { addReport, BASE_URL, DEMO_AGENT, registerGuest } from '../e2e/support/api.ts';
 import { launchParticipant, type LaunchedBrowser } from '../e2e/support/browser.ts';
 import { queryRows } from '../e2e/support/db.ts';
-import { framesBackAt, framesStopThenBackAt } from '../e2e/support/media.ts';
+import { framesBackAt, watchFrames } from '../e2e/support/media.ts';
 import { killServer } from '../e2e/support/stack.ts';
 import { guestCalls } from '../e2e/tests/incall-support.ts';
 import { adminApi } from '../e2e/tests/routing-support.ts';
@@ -158,18 +158,30 @@ async function killRound(mode: Mode, r: number) {
     const node = (await nodeOfCall(callId)) ?? 'janus-1';
     const name = node === 'janus-2' ? 'janus-2' : 'janus';
     await sleep(2000); // media settled both ways
+    // watched from before the kill (a move can be over before the kill's command returns); only a stop at
+    // or after the kill counts (framesBackAfter): on a loaded machine frames pause before a kill too
+    const watched = [watchFrames(guest.page, 'guest'), watchFrames(agent.page, 'agent')];
     const killedAt = Date.now();
     await killServer(name);
-    // sampled from the process's end only: on a loaded machine a reading without a new frame happens
-    // before a kill too, and frames after it would count as back
-    const back = Promise.all([framesStopThenBackAt(guest.page, 'guest', 60_000), framesStopThenBackAt(agent.page, 'agent', 60_000)]);
+    const back = Promise.all(watched.map((w) => w.backAfter(killedAt, 60_000)));
     let janusAnswersMs: number | null = null;
     if (mode === 'restart') {
       await sleep(5000);
       await stackScript('start_janus >/dev/null');
       janusAnswersMs = Date.now() - killedAt;
     }
-    const [guestAt, agentAt] = await back.catch(() => [null, null] as const);
+    let failure: string | null = null;
+    const [guestAt, agentAt] = await back.catch(async (error: unknown) => {
+      // what each side's engine kept (docs/operations.md §13), for the round's failure on stderr
+      failure = String(error);
+      for (const [page, who] of [[guest.page, 'guest'], [agent.page, 'agent']] as const) {
+        const kept = await page
+          .evaluate(() => (window as unknown as { __lobbyConsole?: () => { at: number; level: string; text: string }[] }).__lobbyConsole?.() ?? [])
+          .catch(() => []);
+        console.error(`---- round ${r} (${mode}): ${who}'s kept console after the kill\n${kept.filter((e) => e.at >= killedAt - 1000).map((e) => `${new Date(e.at).toISOString()} ${e.level} ${e.text}`).join('\n')}`);
+      }
+      return [null, null] as const;
+    });
     const guestMs = guestAt === null ? null : Math.round(guestAt - killedAt);
     const agentMs = agentAt === null ? null : Math.round(agentAt - killedAt);
     const movedTo = await nodeOfCall(callId);
@@ -185,6 +197,7 @@ async function killRound(mode: Mode, r: number) {
       movedTo,
       janusAnswersMs,
       framesBackMs: { guest: guestMs, agent: agentMs },
+      failure,
       // the baseline's: from Janus answering again (start_janus returned) to frames
       framesAfterJanusAnswersMs: { guest: afterAnswer(guestMs), agent: afterAnswer(agentMs) },
     };

@@ -182,22 +182,72 @@ export async function framesBackAt(page: Page, who: string, timeoutMs = 30_000):
   throw new Error(`${who}: no decoded video frame within ${timeoutMs} ms`);
 }
 
+/** A reading of decoded video frames: when the browser took it (ms since the epoch) and the count. */
+export interface FramesReading {
+  at: number;
+  frames: number;
+}
+
+/** readings with no new frame spanning at least this long are a stop (a loaded page can miss one reading) */
+export const FRAMES_STOP_MS = 300;
+
 /**
- * When a page decodes video frames again after they stopped without a word (its media server killed):
- * first a reading with no new frame since the one before (about 250 ms apart), then framesBackAt. A
- * reading taken just after the loss may still count frames decoded before it; this one cannot.
+ * When frames came back after they stopped at or after `faultAt`: the first reading whose count grew after
+ * readings taken at or after `faultAt` that did not grow for FRAMES_STOP_MS or more. Frames still decoded
+ * just after the fault (the jitter buffer) come before the stop and do not count; a pause before the fault
+ * (a loaded machine) does not count either. Null while frames have not stopped and come back.
  */
-export async function framesStopThenBackAt(page: Page, who: string, timeoutMs = 30_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  let previous = await mediaCounters(page);
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 250));
-    const now = await mediaCounters(page);
-    if (now.videoFramesDecoded <= previous.videoFramesDecoded) break;
-    if (Date.now() > deadline) throw new Error(`${who}: decoded video frames never stopped within ${timeoutMs} ms`);
-    previous = now;
+export function framesBackAfter(readings: FramesReading[], faultAt: number): number | null {
+  let stoppedSince: number | null = null;
+  let stopped = false;
+  for (let i = 1; i < readings.length; i++) {
+    const prev = readings[i - 1]!;
+    const now = readings[i]!;
+    if (now.at < faultAt) continue;
+    if (now.frames > prev.frames) {
+      if (stopped) return now.at;
+      stoppedSince = null;
+      continue;
+    }
+    stoppedSince ??= Math.max(prev.at, faultAt);
+    if (now.at - stoppedSince >= FRAMES_STOP_MS) stopped = true;
   }
-  return framesBackAt(page, who, Math.max(0, deadline - Date.now()));
+  return null;
+}
+
+/**
+ * Watches a page's decoded video frames from now on, about every 100 ms, for a fault's recovery: start it
+ * before the fault (a call that moves quickly is back before the command that killed its server returns),
+ * then `backAfter(faultAt)` resolves with when frames came back after stopping (framesBackAfter). The
+ * watch ends when `backAfter` settles.
+ */
+export function watchFrames(page: Page, who: string): { backAfter(faultAt: number, timeoutMs?: number): Promise<number> } {
+  const readings: FramesReading[] = [];
+  let watching = true;
+  void (async () => {
+    while (watching) {
+      const counters = await mediaCounters(page).catch(() => null);
+      if (counters) readings.push({ at: counters.videoStatsAt, frames: counters.videoFramesDecoded });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    async backAfter(faultAt, timeoutMs = 30_000) {
+      try {
+        for (;;) {
+          const back = framesBackAfter(readings, faultAt);
+          if (back !== null) return back;
+          if (Date.now() > faultAt + timeoutMs) {
+            const stoppedOnce = framesBackAfter([...readings, { at: Infinity, frames: Infinity }], faultAt) !== null;
+            throw new Error(`${who}: ${stoppedOnce ? 'no decoded video frame again' : 'decoded video frames never stopped'} within ${timeoutMs} ms of the fault`);
+          }
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      } finally {
+        watching = false;
+      }
+    },
+  };
 }
 
 /** What each page receives and sends, for a failure's message (a stream that stopped: which side stopped it). */
