@@ -160,10 +160,11 @@ async function killRound(mode: Mode, r: number) {
     await sleep(2000); // media settled both ways
     // watched from before the kill (a move can be over before the kill's command returns); only a stop at
     // or after the kill counts (framesBackAfter): on a loaded machine frames pause before a kill too
-    const watched = [watchFrames(guest.page, 'guest'), watchFrames(agent.page, 'agent')];
+    const guestWatch = watchFrames(guest.page, 'guest');
+    const agentWatch = watchFrames(agent.page, 'agent');
     const killedAt = Date.now();
     await killServer(name);
-    const back = Promise.all(watched.map((w) => w.backAfter(killedAt, 60_000)));
+    const back = Promise.all([guestWatch.backAfter(killedAt, 60_000), agentWatch.backAfter(killedAt, 60_000)]);
     let janusAnswersMs: number | null = null;
     if (mode === 'restart') {
       await sleep(5000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { framesBackAfter, type FramesReading } from '../e2e/support/media.ts';
+import { framesBackAfter, type FramesReading } from '../e2e/support/framesBack.ts';
 
 /** readings every 100 ms from t = 0, with the given counts */
 const readings = (counts: number[]): FramesReading[] => counts.map((frames, i) => ({ at: i * 100, frames }));

@@ -145,12 +145,13 @@ test('when the Janus node of a call is killed mid-call and stays down, then the 
 
     // act: the call's node dies (SIGKILL, as a crash) and is not started again
     // (frames watched from before the kill: the move can be over before the kill's command returns)
-    const watched = [watchFrames(guest.page, 'guest'), watchFrames(agent.page, 'agent')];
+    const guestWatch = watchFrames(guest.page, 'guest');
+    const agentWatch = watchFrames(agent.page, 'agent');
     const killedAt = Date.now();
     await killServer(killed === 'janus-1' ? 'janus' : 'janus-2');
 
     // assert: both sides decode frames again, soon after the loss was noticed
-    const [guestBack, agentBack] = await Promise.all(watched.map((w) => w.backAfter(killedAt, 60_000)));
+    const [guestBack, agentBack] = await Promise.all([guestWatch.backAfter(killedAt, 60_000), agentWatch.backAfter(killedAt, 60_000)]);
     const times = { guestFramesBackMs: guestBack - killedAt, agentFramesBackMs: agentBack - killedAt };
     console.log(`Janus node ${killed} killed → frames back on ${other}: ${JSON.stringify(times)}`);
     await testInfo.attach('janus-node-killed-to-frames', { body: JSON.stringify(times, null, 2), contentType: 'application/json' });

@@ -3,6 +3,7 @@
  * (recorded by the loopback init script) and checks that counters increase over an interval.
  */
 import { expect, type Frame, type Page } from '@playwright/test';
+import { framesBackAfter, type FramesReading } from './framesBack.ts';
 
 export interface MediaCounters {
   videoFramesDecoded: number;
@@ -180,39 +181,6 @@ export async function framesBackAt(page: Page, who: string, timeoutMs = 30_000):
     previous = now;
   }
   throw new Error(`${who}: no decoded video frame within ${timeoutMs} ms`);
-}
-
-/** A reading of decoded video frames: when the browser took it (ms since the epoch) and the count. */
-export interface FramesReading {
-  at: number;
-  frames: number;
-}
-
-/** readings with no new frame spanning at least this long are a stop (a loaded page can miss one reading) */
-export const FRAMES_STOP_MS = 300;
-
-/**
- * When frames came back after they stopped at or after `faultAt`: the first reading whose count grew after
- * readings taken at or after `faultAt` that did not grow for FRAMES_STOP_MS or more. Frames still decoded
- * just after the fault (the jitter buffer) come before the stop and do not count; a pause before the fault
- * (a loaded machine) does not count either. Null while frames have not stopped and come back.
- */
-export function framesBackAfter(readings: FramesReading[], faultAt: number): number | null {
-  let stoppedSince: number | null = null;
-  let stopped = false;
-  for (let i = 1; i < readings.length; i++) {
-    const prev = readings[i - 1]!;
-    const now = readings[i]!;
-    if (now.at < faultAt) continue;
-    if (now.frames > prev.frames) {
-      if (stopped) return now.at;
-      stoppedSince = null;
-      continue;
-    }
-    stoppedSince ??= Math.max(prev.at, faultAt);
-    if (now.at - stoppedSince >= FRAMES_STOP_MS) stopped = true;
-  }
-  return null;
 }
 
 /**
