@@ -32,6 +32,7 @@ import { addReport, BASE_URL, DEMO_AGENT, registerGuest } from '../e2e/support/a
 import { launchParticipant, type LaunchedBrowser } from '../e2e/support/browser.ts';
 import { queryRows } from '../e2e/support/db.ts';
 import { framesBackAt, watchFrames } from '../e2e/support/media.ts';
+import { keptConsole } from '../e2e/support/journey.ts';
 import { killServer } from '../e2e/support/stack.ts';
 import { guestCalls } from '../e2e/tests/incall-support.ts';
 import { adminApi } from '../e2e/tests/routing-support.ts';
@@ -176,9 +177,7 @@ async function killRound(mode: Mode, r: number) {
       // what each side's engine kept (docs/operations.md §13), for the round's failure on stderr
       failure = String(error);
       for (const [page, who] of [[guest.page, 'guest'], [agent.page, 'agent']] as const) {
-        const kept = await page
-          .evaluate(() => (window as unknown as { __lobbyConsole?: () => { at: number; level: string; text: string }[] }).__lobbyConsole?.() ?? [])
-          .catch(() => []);
+        const kept = await keptConsole(page);
         console.error(`---- round ${r} (${mode}): ${who}'s kept console after the kill\n${kept.filter((e) => e.at >= killedAt - 1000).map((e) => `${new Date(e.at).toISOString()} ${e.level} ${e.text}`).join('\n')}`);
       }
       return [null, null] as const;

@@ -45,15 +45,18 @@ export async function hangUpWhatIsLeft(...agents: LaunchedBrowser[]): Promise<vo
   }
 }
 
+/** What the apps kept of their console instead of printing it (docs/operations.md §13); [] when unreadable. */
+export async function keptConsole(page: Page): Promise<{ at: number; level: string; text: string }[]> {
+  return page
+    .evaluate(() => (window as unknown as { __lobbyConsole?: () => { at: number; level: string; text: string }[] }).__lobbyConsole?.() ?? [])
+    .catch(() => []);
+}
+
 /** Closes the browsers; on failure their console logs go with the report. */
 export async function closeAll(testInfo: TestInfo, ...browsers: LaunchedBrowser[]): Promise<void> {
-  // the guest app keeps its console output instead of printing it (docs/operations.md §13): read what it kept
   for (const b of browsers) {
     for (const page of b.context.pages()) {
-      const kept = await page
-        .evaluate(() => (window as unknown as { __lobbyConsole?: () => { at: number; level: string; text: string }[] }).__lobbyConsole?.() ?? [])
-        .catch(() => []);
-      for (const e of kept) b.log.push(`[kept ${new Date(e.at).toISOString()}] ${e.level} ${e.text}`);
+      for (const e of await keptConsole(page)) b.log.push(`[kept ${new Date(e.at).toISOString()}] ${e.level} ${e.text}`);
     }
   }
   // attached every time: while the test body runs, its status does not yet say whether it failed

@@ -193,7 +193,8 @@ export function watchFrames(page: Page, who: string): { backAfter(faultAt: numbe
   const readings: FramesReading[] = [];
   let watching = true;
   void (async () => {
-    while (watching) {
+    // (also ends with the page: a journey that failed before asking would leave it polling)
+    while (watching && !page.isClosed()) {
       const counters = await mediaCounters(page).catch(() => null);
       if (counters) readings.push({ at: counters.videoStatsAt, frames: counters.videoFramesDecoded });
       await new Promise((r) => setTimeout(r, 100));
@@ -206,6 +207,7 @@ export function watchFrames(page: Page, who: string): { backAfter(faultAt: numbe
           const back = framesBackAfter(readings, faultAt);
           if (back !== null) return back;
           if (Date.now() > faultAt + timeoutMs) {
+            // had they stopped? one more reading that grows would then count as back
             const stoppedOnce = framesBackAfter([...readings, { at: Infinity, frames: Infinity }], faultAt) !== null;
             throw new Error(`${who}: ${stoppedOnce ? 'no decoded video frame again' : 'decoded video frames never stopped'} within ${timeoutMs} ms of the fault`);
           }
