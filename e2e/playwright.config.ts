@@ -27,7 +27,7 @@ export default defineConfig({
   ],
   use: {
     baseURL: process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080',
-    trace: 'retain-on-failure',
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
   },
   // The fault journeys stop, kill and restart the stack's servers: their own project, run as their own

@@ -7,6 +7,7 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fakeCameraArgs } from './fakeCamera.ts';
 import { LOOPBACK_ICE_INIT_SCRIPT } from './loopbackIce.ts';
 
 // Chromium keeps only the last --disable-features switch and Playwright passes its own, so ours is
@@ -79,7 +80,7 @@ export async function launchParticipant(
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: options.executablePath ?? CHROMIUM_PATH,
     headless: true,
-    args: [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])],
+    args: [...CHROMIUM_ARGS, ...fakeCameraArgs(options.extraArgs), ...(options.extraArgs ?? [])],
     viewport: options.viewport ?? { width: 1280, height: 800 },
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),

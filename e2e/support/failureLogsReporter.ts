@@ -6,6 +6,9 @@
  * At the end of the run it prints each failed journey's first error, a few lines each, after everything
  * else: ./scripts/test shows only the end of a failed stage's log, where the list reporter puts the last
  * failures' stacks, and the first failure (often the cause of the others) would be cut off.
+ *
+ * And, passed or not, the slowest journeys with their times: ./scripts/test prints that block for every
+ * journey stage, so a run's printed output says where the suite's time goes.
  */
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
@@ -13,6 +16,17 @@ import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 const LINES_PER_FAILURE = 8;
+const SLOWEST_SHOWN = 8;
+/** The first line of the block ./scripts/test looks for in a stage's log. */
+export const SLOWEST_HEADING = '==== the slowest journeys';
+
+/** The `shown` longest of `times`, one line each: seconds, where, the title's start. */
+export function slowestLines(times: { title: string; where: string; ms: number }[], shown = SLOWEST_SHOWN): string[] {
+  return [...times]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, shown)
+    .map((t) => `${(t.ms / 1000).toFixed(1).padStart(6)}s  ${t.where}  ${t.title.length > 70 ? `${t.title.slice(0, 70)}…` : t.title}`);
+}
 
 export function firstErrorLines(result: Pick<TestResult, 'errors'>, lines = LINES_PER_FAILURE): string[] {
   const message = result.errors[0]?.message ?? result.errors[0]?.value ?? '(no error message)';
@@ -26,10 +40,12 @@ export function firstErrorLines(result: Pick<TestResult, 'errors'>, lines = LINE
 
 export default class FailureLogsReporter implements Reporter {
   private readonly failures: string[] = [];
+  private readonly times: { title: string; where: string; ms: number }[] = [];
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    if (result.status === test.expectedStatus) return;
     const title = test.titlePath().slice(1).join(' › ');
+    this.times.push({ title: test.title, where: `${test.location.file.split('/').slice(-1)[0]}:${test.location.line}`, ms: result.duration });
+    if (result.status === test.expectedStatus) return;
     const where = result.errors[0]?.location;
     this.failures.push(
       [
@@ -45,6 +61,7 @@ export default class FailureLogsReporter implements Reporter {
   }
 
   onEnd(): void {
+    if (this.times.length > 0) process.stdout.write(`\n${SLOWEST_HEADING} (${this.times.length} ran)\n${slowestLines(this.times).join('\n')}\n\n`);
     if (this.failures.length === 0) return;
     process.stdout.write(`\n==== the first error of each failed journey, in the order they failed\n${this.failures.join('\n')}\n`);
   }
