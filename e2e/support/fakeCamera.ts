@@ -1,6 +1,7 @@
 /**
- * The camera of every journey's Chromium: a moving test card (ffmpeg's testsrc2) of FAKE_CAMERA size and
- * rate, written once into the temp folder as a raw .y4m file that Chromium loops
+ * The camera of every journey's Chromium: a plain green picture (as Chromium's own fake camera: the
+ * watermark journey reads a mark on it) with a moving test card (ffmpeg's testsrc2) in its lower middle,
+ * of FAKE_CAMERA size and rate, written once into the temp folder as a raw .y4m file that Chromium loops
  * (--use-file-for-fake-video-capture). Chromium's built-in fake device draws every frame at the size the
  * page asks for (the apps ask for up to 1440×1080), and drawing, encoding, decoding and showing that in
  * each browser of a journey is where most of the suite's CPU went on a 2-core machine (docs/performance.md
@@ -22,12 +23,15 @@ let made: string | null = null;
 export function fakeCameraFile(): string {
   if (made) return made;
   const { width, height, fps, seconds } = FAKE_CAMERA;
-  const file = path.join(os.tmpdir(), `lobby-fake-camera-${width}x${height}-${fps}.y4m`);
+  const file = path.join(os.tmpdir(), `lobby-fake-camera-green-${width}x${height}-${fps}.y4m`);
   if (!fs.existsSync(file)) {
     const partial = `${file}.${process.pid}.part`;
     execFileSync('ffmpeg', [
       '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}`,
+      '-f', 'lavfi', '-i', `color=c=0x00ff00:size=${width}x${height}:rate=${fps}`,
+      '-f', 'lavfi', '-i', `testsrc2=size=${width / 2}x${height / 2}:rate=${fps}`,
+      // the card in the lower middle: the top band (where the watermark sits) stays plain green
+      '-filter_complex', `[0][1]overlay=${width / 4}:${(height * 3) / 8}`,
       '-t', String(seconds), '-pix_fmt', 'yuv420p', '-f', 'yuv4mpegpipe', partial,
     ]);
     fs.renameSync(partial, file);
