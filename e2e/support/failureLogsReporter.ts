@@ -43,9 +43,9 @@ export default class FailureLogsReporter implements Reporter {
   private readonly times: { title: string; where: string; ms: number }[] = [];
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const title = test.titlePath().slice(1).join(' › ');
     this.times.push({ title: test.title, where: `${test.location.file.split('/').slice(-1)[0]}:${test.location.line}`, ms: result.duration });
     if (result.status === test.expectedStatus) return;
+    const title = test.titlePath().slice(1).join(' › ');
     const where = result.errors[0]?.location;
     this.failures.push(
       [

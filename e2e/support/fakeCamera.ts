@@ -8,7 +8,8 @@
  * "The suite's time"). A page still gets what it asks for as far as a real 640×480 webcam would give it.
  *
  * A journey that needs several cameras (`--use-fake-device-for-media-stream=device-count=N`) keeps
- * Chromium's drawn ones: a file gives one camera only.
+ * Chromium's drawn ones: a file gives one camera only. `LOBBY_E2E_DRAWN_CAMERA=1` gives every browser
+ * Chromium's drawn camera again, to compare the two in one run (docs/performance.md).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
