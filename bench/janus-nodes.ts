@@ -22,7 +22,7 @@
  * batch's split further from even than its burst allows (one room, or the burst's size for a burst).
  *
  *   LOBBY_JANUS_LOCAL_NODES=2 LOBBY_REGISTER_RATE_LIMIT=100000 ./scripts/start --detach
- *   LOBBY_JANUS_LOCAL_NODES=2 ./scripts/bench janus-nodes.ts [placements=20] [--burst 5] [--rounds 2] [--no-kill]
+ *   LOBBY_JANUS_LOCAL_NODES=2 ./scripts/bench janus-nodes.ts [placements=20] [--burst 5] [--rounds 2] [--no-kill] [--move-only] [--trace]
  * Env: LOBBY_BASE_URL (default http://127.0.0.1:8080), LOBBY_DATA_DIR or DATABASE_URL (the rooms' rows),
  * DEMO_AGENT_PASSWORD and DEMO_ADMIN_PASSWORD (./scripts/bench reads them), LOBBY_RUN_DIR (the stack's).
  * Leaves the stack with both nodes.
@@ -46,6 +46,10 @@ const { values: opts, positionals } = parseArgs({
     burst: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '2' },
     'no-kill': { type: 'boolean', default: false },
+    /** only the node-lost rounds (no lone-restart baseline) */
+    'move-only': { type: 'boolean', default: false },
+    /** every round's kept console of both sides after the kill on stderr, not only a failed round's */
+    trace: { type: 'boolean', default: false },
   },
 });
 const PLACEMENTS = Number(positionals[0] ?? 20);
@@ -163,8 +167,8 @@ async function killRound(mode: Mode, r: number) {
     // or after the kill counts (framesBackAfter): on a loaded machine frames pause before a kill too
     const guestWatch = watchFrames(guest.page, 'guest');
     const agentWatch = watchFrames(agent.page, 'agent');
-    const killedAt = Date.now();
-    await killServer(name);
+    // from the signal itself, not from asking for it (the script's start is not the outage)
+    const killedAt = await killServer(name);
     const back = Promise.all([guestWatch.backAfter(killedAt, 60_000), agentWatch.backAfter(killedAt, 60_000)]);
     let janusAnswersMs: number | null = null;
     if (mode === 'restart') {
@@ -173,15 +177,22 @@ async function killRound(mode: Mode, r: number) {
       janusAnswersMs = Date.now() - killedAt;
     }
     let failure: string | null = null;
-    const [guestAt, agentAt] = await back.catch(async (error: unknown) => {
-      // what each side's engine kept (docs/operations.md §13), for the round's failure on stderr
-      failure = String(error);
+    // what each side's engine kept (docs/operations.md §13), with its time from the kill, on stderr
+    const printKept = async () => {
       for (const [page, who] of [[guest.page, 'guest'], [agent.page, 'agent']] as const) {
         const kept = await keptConsole(page);
-        console.error(`---- round ${r} (${mode}): ${who}'s kept console after the kill\n${kept.filter((e) => e.at >= killedAt - 1000).map((e) => `${new Date(e.at).toISOString()} ${e.level} ${e.text}`).join('\n')}`);
+        console.error(`---- round ${r} (${mode}): ${who}'s kept console after the kill\n${kept.filter((e) => e.at >= killedAt - 1000).map((e) => `+${((e.at - killedAt) / 1000).toFixed(2)} s ${e.level} ${e.text}`).join('\n')}`);
       }
+    };
+    const [guestAt, agentAt] = await back.catch(async (error: unknown) => {
+      failure = String(error);
+      await printKept();
       return [null, null] as const;
     });
+    if (opts.trace && failure === null) {
+      console.error(`---- round ${r} (${mode}): frames back at the guest +${((guestAt ?? 0) - killedAt) / 1000} s, at the agent +${((agentAt ?? 0) - killedAt) / 1000} s`);
+      await printKept();
+    }
     const guestMs = guestAt === null ? null : Math.round(guestAt - killedAt);
     const agentMs = agentAt === null ? null : Math.round(agentAt - killedAt);
     const movedTo = await nodeOfCall(callId);
@@ -225,7 +236,7 @@ try {
   }
   if (!opts['no-kill']) {
     for (let r = 1; r <= ROUNDS; r++) {
-      for (const mode of ['move', 'restart'] as const) {
+      for (const mode of opts['move-only'] ? (['move'] as const) : (['move', 'restart'] as const)) {
         await stackWith(mode === 'move' ? 2 : 1);
         await nodesServing(mode === 'move' ? ['janus-1', 'janus-2'] : ['janus-1']);
         const row = await killRound(mode, r);

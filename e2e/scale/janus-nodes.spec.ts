@@ -147,8 +147,7 @@ test('when the Janus node of a call is killed mid-call and stays down, then the 
     // (frames watched from before the kill: the move can be over before the kill's command returns)
     const guestWatch = watchFrames(guest.page, 'guest');
     const agentWatch = watchFrames(agent.page, 'agent');
-    const killedAt = Date.now();
-    await killServer(killed === 'janus-1' ? 'janus' : 'janus-2');
+    const killedAt = await killServer(killed === 'janus-1' ? 'janus' : 'janus-2');
 
     // assert: both sides decode frames again, soon after the loss was noticed
     const [guestBack, agentBack] = await Promise.all([guestWatch.backAfter(killedAt, 60_000), agentWatch.backAfter(killedAt, 60_000)]);

@@ -43,12 +43,13 @@ export async function restartServer(name: 'server' | 'nginx' | 'ejabberd' | 'jan
 
 type StackServer = 'server' | 'gate' | 'nginx' | 'ejabberd' | 'janus';
 
-async function stackScript(script: string): Promise<void> {
-  await run('bash', ['-c', `. scripts/lib/stack.sh && ${script}`], {
+async function stackScript(script: string): Promise<string> {
+  const { stdout } = await run('bash', ['-c', `. scripts/lib/stack.sh && ${script}`], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: process.env,
     timeout: 90_000,
   });
+  return stdout;
 }
 
 /** Stops one server of the test stack (TERM by the PID under the slot's run dir, scripts/lib/stack.sh). */
@@ -64,9 +65,14 @@ export async function startServer(name: StackServer): Promise<void> {
 /**
  * Kills one server of the test stack at once (SIGKILL by its PID, as a crash would), nothing cleaned up;
  * `janus-2` is the scale stage's second Janus node (scripts/lib/stack.sh: start_janus starts it again).
+ * Resolves with the kill's time (epoch ms, read right before the signal): starting the script takes
+ * a second or more on a busy machine, which a time measured from the call would count as the outage's.
  */
-export async function killServer(name: StackServer | 'janus-2'): Promise<void> {
-  await stackScript(`pid=$(lobby_pid ${name}) && kill -KILL "$pid" && while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; rm -f "$(lobby_pidfile ${name})"`);
+export async function killServer(name: StackServer | 'janus-2'): Promise<number> {
+  const out = await stackScript(`pid=$(lobby_pid ${name}) && echo "killed-at $(date +%s%3N)" && kill -KILL "$pid" && while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; rm -f "$(lobby_pidfile ${name})"`);
+  const at = Number(/killed-at (\d+)/.exec(out)?.[1]);
+  if (!Number.isFinite(at)) throw new Error(`killServer ${name}: no kill time in the script's output: ${out}`);
+  return at;
 }
 
 /** One request to Janus's admin API (loopback, JANUS_ADMIN_SECRET of the run); throws unless it succeeded. */

@@ -77,13 +77,18 @@ describe('Janus connection', () => {
   it('when claims fail because Janus is unreachable, then each failure is told with its count before the next claim, until one succeeds', async () => {
     const server = new FakeJanusServer();
     server.claim = 'down';
-    const { connection: janus, events } = connection(server);
+    const { connection: janus, events, clock } = connection(server);
     await janus.connect();
 
     server.dropTransport();
-    await vi.waitFor(() => expect(server.claims).toBe(2), { timeout: 3000 });
+    await vi.waitFor(() => expect(server.claims).toBe(1));
+    await settle();
+    clock.advance(500); // the wait before the second claim
+    await vi.waitFor(() => expect(server.claims).toBe(2));
     server.claim = 'ok';
-    await vi.waitFor(() => expect(events.at(-1)?.[0]).toBe('reconnected'), { timeout: 3000 });
+    await settle();
+    clock.advance(1000);
+    await vi.waitFor(() => expect(events.at(-1)?.[0]).toBe('reconnected'));
 
     expect(events.map(([event, payload]) => (event === 'claimFailed' ? [event, (payload as { attempt: number }).attempt] : [event]))).toEqual([
       ['reconnecting'],
@@ -91,6 +96,24 @@ describe('Janus connection', () => {
       ['claimFailed', 2],
       ['reconnected'],
     ]);
+  });
+
+  it('when the next claim is asked for at once (a refused move), then it is made without waiting on the clock, and the later waits are kept', async () => {
+    const server = new FakeJanusServer();
+    server.claim = 'down';
+    const { connection: janus, events, clock } = connection(server);
+    await janus.connect();
+
+    server.dropTransport();
+    await vi.waitFor(() => expect(events.at(-1)?.[0]).toBe('claimFailed'));
+    janus.claimNow(); // the clock has not moved: without it the second claim waits 500 ms
+    await vi.waitFor(() => expect(server.claims).toBe(2));
+    await vi.waitFor(() => expect(events.filter(([event]) => event === 'claimFailed')).toHaveLength(2));
+    await settle(5);
+    expect(server.claims).toBe(2); // the third waits for its time again
+    clock.advance(1000);
+    await vi.waitFor(() => expect(server.claims).toBe(3));
+    janus.destroy().catch(() => undefined);
   });
 
   it('when it is destroyed while a claim is under way and the claim then succeeds, then the session claimed back is destroyed again and nothing is told', async () => {

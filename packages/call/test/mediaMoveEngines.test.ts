@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MEDIA_SERVER_DOWN, MOVE_AFTER_CLAIMS } from '../src/media/mediaHealth.ts';
+import { ApiError } from '../src/api/http.ts';
 import type { MediaGrant } from '@lobby/contracts';
 import { deferred, FakeWorld, grantFor, settle, type FakeConsoleApi, type FakeGuestApi } from './helpers/fakes.ts';
 import { inCall } from './helpers/participants.ts';
@@ -96,6 +97,28 @@ describe('a call moving off a Janus that stays unreachable, on fakes', () => {
     expect(world.media.publishers(callId).sort()).toEqual(['agent1@lobby.test', 'guest1']);
     expect(guest.snapshot.mediaNotice).toBeNull();
     expect(agent1.agent.snapshot.mediaNotice).toBeNull();
+  });
+
+  it('when the server refuses the move because the room\'s node answers (409: the other side moved it there), then each side claims its session at once, and a 503 does not', async () => {
+    const world = new FakeWorld();
+    const { api, agent1, callId } = await inCall(world);
+    const before = world.media.members(callId);
+    let answer: () => Error = () => new ApiError(409, 'move: the media room of the call is still on a Janus node that answers: claim the session again');
+    rejoinGrants([api, agent1.api], () => Promise.reject(answer()));
+
+    world.media.transportDropped(callId, UNREACHABLE);
+    world.media.claimsFailed(callId, 1, MOVE_AFTER_CLAIMS);
+    await settle();
+
+    expect([api.rejoins.length, agent1.api.rejoins.length]).toEqual([1, 1]);
+    expect(before.map((t) => t.claimsNow)).toEqual([1, 1]);
+    expect(world.media.members(callId)).toEqual(before);
+
+    answer = noNode;
+    world.media.claimsFailed(callId, MOVE_AFTER_CLAIMS + 1, 2 * MOVE_AFTER_CLAIMS);
+    await settle();
+    expect([api.rejoins.length, agent1.api.rejoins.length]).toEqual([2, 2]);
+    expect(before.map((t) => t.claimsNow)).toEqual([1, 1]);
   });
 
   it('when every move is refused and the claims run out (a lone Janus that stays down), then both sides end as mediaServerDown, the report failed', async () => {

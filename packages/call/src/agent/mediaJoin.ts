@@ -10,7 +10,7 @@ import type { CallPorts } from '../ports/callPorts.ts';
 import type { SignallingPort } from '../ports/signalling.ts';
 import type { CallRoom, FeedHooks } from '../room/callRoom.ts';
 import { isP2PGrant, transportFor } from '../room/p2pCall.ts';
-import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, grantWithRetry, lostCode } from '../media/mediaHealth.ts';
+import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, claimAfterRefusedMove, grantWithRetry, lostCode } from '../media/mediaHealth.ts';
 import type { MediaTransport } from '../ports/media.ts';
 import type { MediaGrant } from '@lobby/contracts';
 import type { RoomPresence } from '../xmpp/session.ts';
@@ -168,6 +168,7 @@ async function moveCallMedia(o: MediaJoinOptions, lost: MediaTransport, call: Ca
     grant = await o.options.api.mediaGrant(call.callId, { rejoin: true, move: true });
   } catch (failure) {
     console.warn(`media: the call cannot move to a new session yet (${String(failure)}): claiming on`);
+    claimAfterRefusedMove(lost, failure);
     return false;
   }
   if (!o.room.isCurrent(lost)) return false;

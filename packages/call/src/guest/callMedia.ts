@@ -9,7 +9,7 @@
  * in its API, its call room and its other features.
  */
 import type { GuestApi } from '../api/guestApi.ts';
-import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, grantWithRetry, lostCode, type MediaNotice } from '../media/mediaHealth.ts';
+import { ICE_FAILED, MEDIA_LOST, MEDIA_SERVER_DOWN, claimAfterRefusedMove, grantWithRetry, lostCode, type MediaNotice } from '../media/mediaHealth.ts';
 import type { RemoteFeed } from '../media/mediaSession.ts';
 import type { NetworkQuality } from '../media/networkQuality.ts';
 import type { WatermarkOptions } from '../media/watermark.ts';
@@ -151,6 +151,7 @@ export class GuestCallMedia {
       grant = await api.mediaGrant(plan.callId, { webview: this.#options.webview, rejoin: true, move: true });
     } catch (failure) {
       console.warn(`media: the call cannot move to a new session yet (${String(failure)}): claiming on`);
+      claimAfterRefusedMove(lost, failure);
       return false;
     }
     if (!room.isCurrent(lost) || read().callId !== plan.callId) return false;

@@ -48,10 +48,20 @@ export const MEDIA_LOST = 'mediaLost';
 
 /**
  * Failed claims of a dropped session after which the engines try to move the call to a new session
- * (docs/protocol.md "Constants"): about 1.5 s of Janus not answering (the claims are 0.5–1.5 s apart,
- * media/janus/connection.ts); tried again after every as many more while the claims go on.
+ * (docs/protocol.md "Constants"): about 0.5 s of Janus not answering (the claims are 0.5–1.5 s apart,
+ * media/janus/connection.ts); tried again after every as many more while the claims go on. Early, since a
+ * node that answers keeps the call: the server refuses the move then (409) and the claims go on.
  */
-export const MOVE_AFTER_CLAIMS = 3;
+export const MOVE_AFTER_CLAIMS = 2;
+
+/**
+ * A move the server refused because the room's node answers (409): the other side has just moved the room
+ * there, or our own line was down. Either way a claim is answered now (without the session: the call
+ * rejoins on the room's node), so the session is claimed at once instead of after its wait.
+ */
+export function claimAfterRefusedMove(media: MediaTransport, failure: unknown): void {
+  if (failure instanceof ApiError && failure.status === 409) media.claimNow?.();
+}
 
 /** Why a session was lost: Janus still unreachable after every claim, or back without it (restarted). */
 export function lostCode(error: string): typeof MEDIA_SERVER_DOWN | typeof MEDIA_LOST {

@@ -120,6 +120,11 @@ export class MediaSession extends Emitter<MediaEvents> {
     return this.#connection.connect();
   }
 
+  /** A dropped session's next claim at once (janus/connection.ts claimNow). */
+  claimNow(): void {
+    this.#connection.claimNow();
+  }
+
   /**
    * Attaches the publisher handle ("Media session" step 1), and the subscriber handle beside it: the first
    * subscription (at join, or when the other side's publisher is announced: the agent's answer, for a

@@ -13,6 +13,8 @@ export interface RetryOptions {
   transient?: (error: unknown) => boolean;
   /** told before each new attempt (the engines show that the media server is being waited for) */
   onRetry?: (error: unknown, attempt: number) => void;
+  /** the wait between two attempts (default: a timer); a caller's own can be cut short */
+  wait?: (ms: number) => Promise<void>;
 }
 
 export async function retry<T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
@@ -28,7 +30,8 @@ export async function retry<T>(attempt: () => Promise<T>, options: RetryOptions)
       if (options.transient && !options.transient(error)) break;
       if (i < options.attempts - 1) {
         options.onRetry?.(error, i + 1);
-        await new Promise((r) => setTimeout(r, Math.min(delay * (i + 1), maxDelay)));
+        const ms = Math.min(delay * (i + 1), maxDelay);
+        await (options.wait ? options.wait(ms) : new Promise((r) => setTimeout(r, ms)));
       }
     }
   }

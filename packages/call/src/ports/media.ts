@@ -150,6 +150,8 @@ export interface MediaTransport {
   on: Subscribe<MediaEvents>;
   /** connects with a timeout per endpoint and retries the round (connectRetry told each time) */
   connect(): Promise<void>;
+  /** a dropped session's next claim at once, not after its wait (a move the server refused); absent: no claims */
+  claimNow?(): void;
   attachPublisher(): Promise<void>;
   /** records that the call's room (granted by the server) is in use */
   useRoom(): void;

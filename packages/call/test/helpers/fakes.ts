@@ -468,6 +468,8 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
   display: string | null = null;
   closed = false;
   closedWith: { destroyRoom?: boolean } | null = null;
+  /** how often the session's next claim was asked for at once (claimNow) */
+  claimsNow = 0;
   published: PublishOptions | null = null;
   muted = { audio: false, video: false };
   localStream: MediaStream | null = null;
@@ -477,6 +479,10 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
 
   readonly server: FakeMediaServer;
   readonly options: MediaSessionOptions;
+
+  claimNow(): void {
+    this.claimsNow++;
+  }
 
   constructor(server: FakeMediaServer, options: MediaSessionOptions) {
     super();

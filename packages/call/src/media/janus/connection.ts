@@ -53,6 +53,8 @@ export class JanusConnection {
   #ended = false;
   /** the reclaim under way (a dropped transport, or one renewed for an ICE restart) */
   #reclaiming: Promise<void> | null = null;
+  /** ends the reclaim's wait before its next claim at once (claimNow) */
+  #cutClaimWait: (() => void) | null = null;
   /** when the transport was last renewed for an ICE restart */
   #renewedAt = -Infinity;
   /** the token of the handles' requests when it is not the session's (a standby session given its grant) */
@@ -200,6 +202,7 @@ export class JanusConnection {
         maxDelayMs: 1500,
         stopIf: () => this.#ended,
         transient: isTransientGatewayError,
+        wait: (ms) => this.#claimWait(ms),
         // Janus unreachable: the engines may move the call to a new session meanwhile (mediaHealth.ts)
         onRetry: (failure, attempt) => {
           if (!this.#ended) this.#o.tell('claimFailed', { attempt, error: String(failure) });
@@ -216,6 +219,29 @@ export class JanusConnection {
     } catch (lost) {
       if (!this.#ended) this.#o.tell('lost', { error: String(lost) });
     }
+  }
+
+  /** The wait between two claims, on the clock; claimNow ends it. */
+  #claimWait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        cancel();
+        if (this.#cutClaimWait === done) this.#cutClaimWait = null;
+        resolve();
+      };
+      const cancel = this.#o.clock.setTimeout(done, ms);
+      this.#cutClaimWait = done;
+    });
+  }
+
+  /**
+   * The next claim of a dropped session now rather than after its wait: the server refused to move the
+   * call because the room's node answers (docs/protocol.md "Janus unreachable: the call moves"), so a claim
+   * is answered now — with the session, or without it when the other side has just moved the room, and
+   * the call rejoins there. Nothing when no claim is waiting.
+   */
+  claimNow(): void {
+    this.#cutClaimWait?.();
   }
 
   #claim(janus: JanusInstance): Promise<void> {
