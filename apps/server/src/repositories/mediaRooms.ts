@@ -54,6 +54,20 @@ export function createMediaRoomsRepository(base: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.call_id);
     },
+    /**
+     * Rooms still open whose call's guest was stamped gone before `before` (epoch ms: guest_exit_at,
+     * services/vanishedGuests.ts), the call not continued by a resumed one (hold destroys its room anyway).
+     */
+    async openOfGuestsGoneBefore(before: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('media_rooms')
+        .innerJoin('call_reports', 'call_reports.call_id', 'media_rooms.call_id')
+        .select('media_rooms.call_id')
+        .where('media_rooms.destroyed_at', 'is', null)
+        .where('call_reports.guest_exit_at', '<', before)
+        .execute();
+      return rows.map((r) => r.call_id);
+    },
     /** Open rooms per Janus node (null: rooms made before nodes were recorded). */
     async openPerNode(): Promise<Map<string | null, number>> {
       const rows = await db

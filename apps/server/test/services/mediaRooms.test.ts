@@ -3,7 +3,7 @@ import { seedDemo } from '../../src/db/seed.ts';
 import { createMediaRoomsRepository } from '../../src/repositories/mediaRooms.ts';
 import { JanusAdminError, NO_SUCH_ROOM, ROOM_EXISTS, type JanusVideoroomAdmin, type RoomSpec } from '../../src/services/media/janusAdmin.ts';
 import { createJanusTokens } from '../../src/services/media/janusTokens.ts';
-import { MediaRoomClosed, createMediaRooms } from '../../src/services/media/mediaRooms.ts';
+import { GONE_GUEST_ROOM_MS, MediaRoomClosed, createMediaRooms } from '../../src/services/media/mediaRooms.ts';
 import { DEMO, freshDb, type TestDb } from '../helpers/context.ts';
 
 function fakeJanus() {
@@ -118,6 +118,28 @@ describe('media rooms (the server owns each call room)', () => {
     expect(destroyed.map((c) => c.room).sort()).toEqual(['gab--Ended', 'gab--Stale']);
     for (const d of destroyed) expect(d.secret).toBe(secretOf(d.room));
     expect(await rooms.grantAgent({ callId: 'gab--Ended', companyId: DEMO.companyId, username: 'a', record: false })).toBeNull();
+  });
+
+  it('when a call\'s guest was stamped gone and not back for GONE_GUEST_ROOM_MS, then the sweep destroys its room; a guest stamped gone more lately, or back, keeps it', async () => {
+    const { admin, calls } = fakeJanus();
+    const rooms = make(admin);
+    const report = (callId: string, guestExitAt: number | null) =>
+      t.db.kysely
+        .insertInto('call_reports')
+        .values({ company_id: DEMO.companyId, call_id: callId, guest_username: 'gab', source: 'site', status: 'ok', created_at: now, guest_exit_at: guestExitAt })
+        .execute();
+    for (const callId of ['gab--Vanished', 'gab--Lately', 'gab--Back', 'gab--Here']) await rooms.grantGuest({ callId, companyId: DEMO.companyId, username: 'gab', webview: false });
+    await report('gab--Vanished', now - GONE_GUEST_ROOM_MS - 1);
+    await report('gab--Lately', now - GONE_GUEST_ROOM_MS + 60_000);
+    await report('gab--Back', null); // the sweep took its stamp back: it came back to its room
+    await report('gab--Here', null);
+
+    await rooms.sweepStale();
+
+    expect(calls.filter((c) => c.op === 'destroy').map((c) => c.room)).toEqual(['gab--Vanished']);
+    expect(await rooms.secretOf('gab--Vanished')).toBeNull();
+    expect(await rooms.secretOf('gab--Lately')).not.toBeNull();
+    await expect(rooms.grantGuest({ callId: 'gab--Vanished', companyId: DEMO.companyId, username: 'gab', webview: false, rejoin: true })).rejects.toBeInstanceOf(MediaRoomClosed);
   });
 
   it('when Janus restarted (its rooms gone) and the guest rejoins, then the room is made again with the same pin, secret and recording folder, once', async () => {

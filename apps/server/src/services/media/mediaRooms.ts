@@ -66,7 +66,8 @@ export interface MediaRooms {
   end(callId: string): Promise<void>;
   /**
    * Destroys rooms older than a token's life whose end never came (the guest's browser died): nobody can
-   * be in them any more, since every token for them has expired.
+   * be in them any more, since every token for them has expired; and rooms whose guest has been stamped
+   * gone for GONE_GUEST_ROOM_MS.
    */
   sweepStale(): Promise<void>;
 }
@@ -188,6 +189,14 @@ async function recreateIfLost(
   deps.log?.(`re-created the media room of ${row.call_id} on Janus node ${node ?? 'default'} (Janus had lost it)`);
 }
 
+/**
+ * A call whose guest vanished (stamped gone by services/vanishedGuests.ts, and not back since) keeps its
+ * room this long, then the stale sweep destroys it: nobody ends such a call when it was never answered
+ * (the guest closed the page while waiting) or when the agent's console vanished too, and its tokens last
+ * LOBBY_OPEN_CALL_HOURS. A guest back in its room within it has its stamp taken back, and keeps the room.
+ */
+export const GONE_GUEST_ROOM_MS = 10 * 60_000;
+
 const roomRecDir = (root: string, companyId: number, callId: string) => path.join(root, String(companyId), callId);
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -274,7 +283,10 @@ export function createMediaRooms(deps: {
       return (await repo.byCallId(callId))?.janus_node ?? null;
     },
     async sweepStale() {
-      for (const callId of await repo.openBefore(deps.now() - deps.tokenTtlSeconds * 1000)) await this.end(callId);
+      const now = deps.now();
+      const stale = await repo.openBefore(now - deps.tokenTtlSeconds * 1000);
+      const gone = await repo.openOfGuestsGoneBefore(now - GONE_GUEST_ROOM_MS);
+      for (const callId of new Set([...stale, ...gone])) await this.end(callId);
     },
     async end(callId) {
       const row = await repo.byCallId(callId);
