@@ -251,7 +251,12 @@ try {
 }
 const side = (mode: Mode, who: 'guest' | 'agent') => kills.filter((k) => k.mode === mode).map((k) => k.framesBackMs[who]).filter((x): x is number => x !== null);
 const fig = (mode: Mode) => `guest ${pct(side(mode, 'guest'), 50)} / ${pct(side(mode, 'guest'), 100)} ms, agent ${pct(side(mode, 'agent'), 50)} / ${pct(side(mode, 'agent'), 100)} ms`;
+/** the goal for a node's loss (docs/performance.md): frames back at both sides within 5 s on a quiet machine */
+const GOAL_MS = 5000;
+const moves = kills.filter((k) => k.mode === 'move');
+const movesInGoal = moves.filter((k) => k.framesBackMs.guest !== null && k.framesBackMs.agent !== null && Math.max(k.framesBackMs.guest, k.framesBackMs.agent) <= GOAL_MS).length;
 console.error(
+  (moves.length ? `node lost: frames back at both sides within ${GOAL_MS / 1000} s in ${movesInGoal} of ${moves.length} rounds\n` : '') +
   `Janus nodes: ${PLACEMENTS} placements per batch, split ${batches.map((b) => `${b.burst === 1 ? 'one by one' : `bursts of ${b.burst}`} ${b.perNode['janus-1'] ?? 0}:${b.perNode['janus-2'] ?? 0}`).join(', ')} (ideal ${PLACEMENTS / 2}:${PLACEMENTS / 2})` +
     (kills.length ? `; frames back after the kill p50 / max: node lost (move) ${fig('move')}; lone Janus restarted 5 s later ${fig('restart')}` : ''),
 );
