@@ -1,0 +1,58 @@
+// The app taking over a page whose first screen the server rendered (docs/architecture.md "The guest
+// page"): only when this browser's app would show that very screen, so that its first render is the
+// server's markup (hydration, no second layout); otherwise it renders as on a page without one.
+import { pageFirstScreen } from '../api/company.ts';
+import { ensureLanguage, applyLanguage } from '../i18n/index.ts';
+import { resolveLanguage } from '../i18n/language.ts';
+import { browserCheck, isAutomated } from '../journey/checks.ts';
+import { ScreenRegistry } from '../features/screens/registry.ts';
+import type { GuestData } from '../state/store.ts';
+import { firstScreenState, selectionAtOnce } from './firstScreen.ts';
+
+export interface TakeOver {
+  /** the store's starting data: the screen the server rendered */
+  state: Partial<GuestData>;
+  /** resolves once the screen's chunk and the page's language are loaded: then hydrate */
+  ready: Promise<void>;
+  /** once the app holds the page: the last call button clicked before, clicked again (none lost) */
+  replayClicks: () => void;
+}
+
+/**
+ * The take-over of this page's first screen, or null: no screen in the page, or the app would show
+ * another one (another language saved by the guest, an unsupported or automated browser, closed since).
+ */
+export function takeOverFirstScreen(doc: Document = document): TakeOver | null {
+  const data = pageFirstScreen(doc);
+  const root = doc.getElementById('root');
+  if (!data || !root?.firstElementChild) return null;
+  const { company, language } = data;
+  if (resolveLanguage(company) !== language) return null;
+  if (!selectionAtOnce(company, { browser: browserCheck(), automated: isAutomated(), now: new Date() })) return null;
+
+  // a guest may press a call button of the server's screen before React listens: keep the press
+  let clicked: HTMLElement | null = null;
+  const record = (event: Event) => {
+    const target = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-testid="call-button"]') : null;
+    if (target) clicked = target;
+  };
+  root.addEventListener('click', record, true);
+  const ready = Promise.all([
+    ScreenRegistry.load('selection'),
+    ensureLanguage(language).catch(() => undefined),
+  ]).then(
+    () => applyLanguage(language),
+    () => applyLanguage(language),
+  );
+  return {
+    state: firstScreenState(company, language),
+    ready,
+    replayClicks() {
+      root.removeEventListener('click', record, true);
+      const button = clicked;
+      clicked = null;
+      // the hydration kept the server's elements: the same button, now with the app's handler
+      if (button?.isConnected) button.click();
+    },
+  };
+}
