@@ -47,7 +47,8 @@ async function start(): Promise<void> {
   if (takeOver) {
     await takeOver.ready;
     const url = window.location.pathname + window.location.search;
-    hydrateRoot(root, <FirstScreenRoot url={url} store={store} services={services} callActions={callActions} onTakenOver={takeOver.replayClicks} />);
+    const replay = takeOver.stopRecording();
+    hydrateRoot(root, <FirstScreenRoot url={url} store={store} services={services} callActions={callActions} onTakenOver={replay} />);
     return;
   }
   createRoot(root).render(

@@ -14,8 +14,11 @@ export interface TakeOver {
   state: Partial<GuestData>;
   /** resolves once the screen's chunk and the page's language are loaded: then hydrate */
   ready: Promise<void>;
-  /** once the app holds the page: the last call button clicked before, clicked again (none lost) */
-  replayClicks: () => void;
+  /**
+   * Call just before the hydration: stops keeping the presses on a call button of the server's screen and
+   * answers what to run once the app holds the page (the last press, pressed again: none is lost).
+   */
+  stopRecording: () => () => void;
 }
 
 /**
@@ -47,12 +50,16 @@ export function takeOverFirstScreen(doc: Document = document): TakeOver | null {
   return {
     state: firstScreenState(company, language),
     ready,
-    replayClicks() {
+    stopRecording() {
+      // from the hydration on, React hears the presses itself
       root.removeEventListener('click', record, true);
       const button = clicked;
       clicked = null;
-      // the hydration kept the server's elements: the same button, now with the app's handler
-      if (button?.isConnected) button.click();
+      // The same element (the hydration keeps the server's). Out of React's commit: a click on a part not
+      // hydrated yet (the screen's Suspense boundary) makes React hydrate it at once, then run its handler.
+      return () => {
+        if (button) setTimeout(() => button.isConnected && button.click(), 0);
+      };
     },
   };
 }
