@@ -17,6 +17,12 @@ const topics = { assignments: [{ id: 1, name: 'Sales', type: 'queue' as const },
 const render = (c: Company, acceptLanguage = 'en-GB,en;q=0.9') => renderFirstScreen(c, { acceptLanguage, now });
 
 let root: Root | null = null;
+/** Runs `change` in act() and lets React finish what it scheduled (the hydration, a click's update). */
+const settle = (change: () => void) =>
+  act(async () => {
+    change();
+    await Promise.resolve();
+  });
 beforeEach(() => {
   // happy-dom has no WebRTC: without these the app rightly shows the unsupported screen.
   vi.stubGlobal('RTCPeerConnection', function RTCPeerConnection() {});
@@ -75,7 +81,7 @@ describe('the first screen rendered on the server', () => {
     expect(render(company({ schedule: closed }))).toBeNull();
     expect(render(company({ schedule: { ...closed, weekly: [{ day: 3, from: '09:00', to: '17:00' }] } }))).not.toBeNull();
     expect(render(company({ requestLocation: true }))).toBeNull();
-    expect(render(company({ welcomeForm: true, forms: { welcome: { fields: [] } } as Company['forms'] }))).toBeNull();
+    expect(render(company({ welcomeForm: true, forms: { welcome: { id: 1, title: 'Welcome', kind: 'welcome', fields: [] }, rating: null } }))).toBeNull();
     expect(render(company({ previewScreen: true }))).toBeNull();
     expect(render(company({ activated: false }))).toBeNull();
   });
@@ -99,7 +105,7 @@ describe('the app taking the page over', () => {
     const store = createGuestStore(takeOver!.state);
     const errors: unknown[] = [];
     const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => errors.push(args));
-    await act(async () => {
+    await settle(() => {
       root = hydrateRoot(container, <FirstScreenRoot url="/" store={store} services={{ gate: null }} callActions={demoCallActions(store)} onTakenOver={takeOver!.stopRecording()} />, {
         onRecoverableError: (error) => errors.push(error),
       });
@@ -108,8 +114,8 @@ describe('the app taking the page over', () => {
     expect(errors).toEqual([]);
     expect(container.querySelector('h1')).toBe(heading); // the same element: hydrated, not replaced
     expect(heading?.textContent).toBe('Acme</script>');
-    await act(async () => container.querySelectorAll<HTMLInputElement>('input[type="radio"]')[1]!.click());
-    await act(async () => container.querySelector<HTMLElement>('[data-testid="call-button"][data-call-kind="video"]')!.click());
+    await settle(() => container.querySelectorAll<HTMLInputElement>('input[type="radio"]')[1]!.click());
+    await settle(() => container.querySelector<HTMLElement>('[data-testid="call-button"][data-call-kind="video"]')!.click());
     expect(store.getState()).toMatchObject({ screen: 'waiting', callType: 'video', assignmentId: 2 });
   });
 
@@ -119,7 +125,7 @@ describe('the app taking the page over', () => {
     container.querySelector<HTMLElement>('[data-call-kind="voice"]')!.click();
     await takeOver.ready;
     const store = createGuestStore(takeOver.state);
-    await act(async () => {
+    await settle(() => {
       root = hydrateRoot(container, <FirstScreenRoot url="/" store={store} services={{ gate: null }} callActions={demoCallActions(store)} onTakenOver={takeOver.stopRecording()} />);
     });
     expect(store.getState()).toMatchObject({ screen: 'waiting', callType: 'voice' });
