@@ -77,6 +77,15 @@ for (const { setting, lang, viewport } of LANGUAGES) {
         served = body.data.allowAutomation;
         await route.fulfill({ response, json: { ...body, data: { ...body.data, allowAutomation: false } } });
       });
+      // the page carries the same details with its first screen (docs/architecture.md "The guest page")
+      await page.route((url) => url.pathname === '/', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.text()).replace(/"allowAutomation":(true|false)/, (_, value: string) => {
+          served = value === 'true';
+          return '"allowAutomation":false';
+        });
+        await route.fulfill({ response, body });
+      });
       await page.goto('/');
       await expectScreen(page, 'bot', lang);
       expect(served, 'the test stack itself allows automation').toBe(true);
