@@ -102,6 +102,28 @@ for (const { setting, lang } of [
   });
 }
 
+test('when the company shows the preview first, then the page carries it, and the app starts its camera and goes on to selection', async ({}, testInfo) => {
+  await arrangeCompanySettings({ language: 'english', previewScreen: true, requestLocation: false, welcomeForm: false, schedule: null });
+  const bare = await guest({ javaScriptEnabled: false });
+  await bare.page.goto('/');
+  await expectScreen(bare.page, 'preview', 'en');
+  await expect(bare.page.getByTestId('continue-button')).toBeVisible();
+  await screenshot(bare.page, testInfo, 'first-screen-preview-no-script-en');
+
+  const { page, log } = await guest();
+  await page.goto('/');
+  await expectScreen(page, 'preview', 'en');
+  await takenOver(page, '[data-testid="continue-button"]');
+  // the camera shows in the server's tile, now the app's
+  await expect(page.getByTestId('local-video')).toHaveAttribute('data-has-video', 'true');
+  await settled(page);
+  await screenshot(page, testInfo, 'first-screen-preview-taken-over-en');
+  const errors = [...log.filter((line) => / (error|pageerror) /.test(line)), ...(await keptConsole(page)).filter((entry) => entry.level === 'error').map((entry) => entry.text)];
+  expect(errors).toEqual([]);
+  await page.getByTestId('continue-button').click();
+  await expectScreen(page, 'selection', 'en');
+});
+
 test('when the guest chose another language before, then the app shows it in that language, without an error', async () => {
   await arrangeCompanySettings({ language: 'multilingual', previewScreen: false, requestLocation: false, welcomeForm: false, schedule: null });
   const { page, context, log } = await guest();

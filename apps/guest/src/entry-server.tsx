@@ -12,32 +12,37 @@ import { ScreenRegistry } from './features/screens/registry.ts';
 import { createGuestStore } from './state/store.ts';
 import { themeVariables } from './theme/theme.ts';
 import type { Company } from './api/company.ts';
-import { firstScreenState, selectionAtOnce } from './app/firstScreen.ts';
+import { firstScreenOf, firstScreenState, type FirstScreenName } from './app/firstScreen.ts';
 import { FirstScreenRoot } from './app/FirstScreenRoot.tsx';
 
-// Everything a render needs is loaded once, before the first: the selection screen and every catalogue.
-await Promise.all([ScreenRegistry.load('selection'), ensureLanguage('ar')]);
+// Everything a render needs is loaded once, before the first: the two screens and every catalogue.
+await Promise.all([ScreenRegistry.load('selection'), ScreenRegistry.load('preview'), ensureLanguage('ar')]);
 
-/** The client build's modules (its manifest's names) the selection screen needs: its chunk and its CSS. */
-const SELECTION_MODULES = ['src/features/selection/SelectionScreen.tsx'];
+/** The client build's modules (its manifest's names) each screen needs: its chunk and its CSS. */
+const SCREEN_MODULES: Record<FirstScreenName, string> = {
+  selection: 'src/features/selection/SelectionScreen.tsx',
+  preview: 'src/features/preview/PreviewScreen.tsx',
+};
 /** The Arabic catalogues the app loads before it takes an Arabic page over. */
 const ARABIC_MODULES = ['src/i18n/ar.json', 'src/i18n/journey/ar.json', '../../packages/ui/src/strings/ar.json'];
 
 /**
- * The selection screen for `details` (the company details as the API answers them), in the language the
- * app would pick (the company's languages and the request's Accept-Language; the guest's saved choice is
- * in its browser only, and the app renders anew when it differs). Null when the gate would not show the
- * selection screen straight away: the server does not know the browser, so it assumes one that can call
- * and is not automated; the app checks both before it takes the page over.
+ * The first screen for `details` (the company details as the API answers them), the selection or the
+ * preview screen, in the language the app would pick (the company's languages and the request's
+ * Accept-Language; the guest's saved choice is in its browser only, and the app renders anew when it
+ * differs). Null when the gate would not show one of them straight away: the server does not know the
+ * browser, so it assumes one that can call and is not automated; the app checks both before it takes the
+ * page over.
  */
 export const renderFirstScreen: FirstScreenRenderer['renderFirstScreen'] = (details, request): FirstScreen | null => {
   const company = details as Company;
   if (!company || typeof company !== 'object' || typeof company.name !== 'string') return null;
-  if (!selectionAtOnce(company, { browser: null, automated: false, now: request.now })) return null;
+  const screen = firstScreenOf(company, { browser: null, automated: false, now: request.now });
+  if (!screen) return null;
   const language = resolveLanguage(company, null, browserLanguageOf(request.acceptLanguage));
   // renders are synchronous: the one translator switches to this page's language for its render
   i18n.changeLanguage(language);
-  const store = createGuestStore(firstScreenState(company, language));
+  const store = createGuestStore(firstScreenState(company, language, screen));
   const html = renderToString(<FirstScreenRoot url="/" store={store} services={{ gate: null }} />);
   return {
     html,
@@ -45,6 +50,6 @@ export const renderFirstScreen: FirstScreenRenderer['renderFirstScreen'] = (deta
     dir: i18n.dir(language),
     title: i18n.t('app.title', { company: company.name }),
     theme: themeVariables(company),
-    modules: language === 'ar' ? [...SELECTION_MODULES, ...ARABIC_MODULES] : SELECTION_MODULES,
+    modules: [SCREEN_MODULES[screen], ...(language === 'ar' ? ARABIC_MODULES : [])],
   };
 };

@@ -16,6 +16,9 @@ const now = new Date('2026-12-02T10:00:00Z'); // a Wednesday
 const topics = { assignments: [{ id: 1, name: 'Sales', type: 'queue' as const }, { id: 2, name: 'Support', type: 'queue' as const }] };
 const render = (c: Company, acceptLanguage = 'en-GB,en;q=0.9') => renderFirstScreen(c, { acceptLanguage, now });
 
+// act() from react, without @testing-library (which would say so itself): React's updates are awaited here
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
 let root: Root | null = null;
 /** Runs `change` in act() and lets React finish what it scheduled (the hydration, a click's update). */
 const settle = (change: () => void) =>
@@ -76,13 +79,20 @@ describe('the first screen rendered on the server', () => {
     expect(render(company({ language: 'multilingual' }), 'en-US,ar;q=0.9')).toMatchObject({ language: 'en', dir: 'ltr' });
   });
 
-  it('when the gate needs more than the company (closed, a location check, a welcome form, a preview, inactive), then nothing is rendered', () => {
+  it('when the company shows the preview screen first, then that screen is rendered (its camera starts with the app)', () => {
+    const screen = render(company({ previewScreen: true }));
+    expect(screen!.html).toContain('data-screen="preview"');
+    expect(screen!.html).toContain('data-testid="continue-button"');
+    expect(screen!.html).toContain('data-testid="local-video"');
+    expect(screen!.modules).toEqual(['src/features/preview/PreviewScreen.tsx']);
+  });
+
+  it('when the gate needs more than the company (closed, a location check, a welcome form, inactive), then nothing is rendered', () => {
     const closed = { timezone: 'UTC', weekly: [{ day: 3, from: '12:00', to: '17:00' }] };
     expect(render(company({ schedule: closed }))).toBeNull();
     expect(render(company({ schedule: { ...closed, weekly: [{ day: 3, from: '09:00', to: '17:00' }] } }))).not.toBeNull();
     expect(render(company({ requestLocation: true }))).toBeNull();
     expect(render(company({ welcomeForm: true, forms: { welcome: { id: 1, title: 'Welcome', kind: 'welcome', fields: [] }, rating: null } }))).toBeNull();
-    expect(render(company({ previewScreen: true }))).toBeNull();
     expect(render(company({ activated: false }))).toBeNull();
   });
 });
@@ -117,6 +127,29 @@ describe('the app taking the page over', () => {
     await settle(() => container.querySelectorAll<HTMLInputElement>('input[type="radio"]')[1]!.click());
     await settle(() => container.querySelector<HTMLElement>('[data-testid="call-button"][data-call-kind="video"]')!.click());
     expect(store.getState()).toMatchObject({ screen: 'waiting', callType: 'video', assignmentId: 2 });
+  });
+
+  it('when it hydrates the preview screen, then no mismatch is reported and Continue leads to the selection screen', async () => {
+    // the camera is being asked for (no answer yet) while the guest presses Continue
+    vi.spyOn(navigator.mediaDevices, 'getUserMedia').mockReturnValue(new Promise<MediaStream>(() => undefined));
+    const container = servePage(company({ previewScreen: true }));
+    const title = container.querySelector('h1');
+    const takeOver = takeOverFirstScreen(document)!;
+    expect(takeOver.state.screen).toBe('preview');
+    await takeOver.ready;
+    const store = createGuestStore(takeOver.state);
+    const errors: unknown[] = [];
+    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => errors.push(args));
+    await settle(() => {
+      root = hydrateRoot(container, <FirstScreenRoot url="/" store={store} services={{ gate: null }} callActions={demoCallActions(store)} onTakenOver={takeOver.stopRecording()} />, {
+        onRecoverableError: (error) => errors.push(error),
+      });
+    });
+    consoleError.mockRestore();
+    expect(errors).toEqual([]);
+    expect(container.querySelector('h1')).toBe(title);
+    await settle(() => container.querySelector<HTMLElement>('[data-testid="continue-button"]')!.click());
+    expect(store.getState().screen).toBe('selection');
   });
 
   it('when a call button was pressed before the app took over, then the press is replayed once it has', async () => {

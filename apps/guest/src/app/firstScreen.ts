@@ -2,7 +2,7 @@
 // starting store, shared by the server's render (entry-server.tsx) and the app that takes the page over
 // (main.tsx), so that both render the same markup.
 import type { Company } from '../api/company.ts';
-import type { GuestData, Language } from '../state/store.ts';
+import type { GuestData, Language, Screen } from '../state/store.ts';
 import { gate, type UnsupportedReason } from '../journey/chart.ts';
 import { initialFacts } from '../journey/controller.ts';
 import { visibleAssignments } from '../journey/assignments.ts';
@@ -14,24 +14,29 @@ export interface FirstScreenEnv {
   now: Date;
 }
 
+/** The screens a page can carry: the gate's first screens that need nothing but the company and the time. */
+export type FirstScreenName = Extract<Screen, 'selection' | 'preview'>;
+
 /**
- * Whether the gate (journey/chart.ts) goes straight to the selection screen: the company active and open,
- * no location check, no welcome form, no preview screen. Any check that needs the network or the guest
- * (location, form) makes it false: only the app can decide then.
+ * The screen the gate (journey/chart.ts) goes straight to, when it is the selection screen or the preview
+ * screen (the camera starts once the app runs): the company active and open, no location check, no
+ * welcome form. Null for any other screen, or when a check needs the network or the guest (location,
+ * form): only the app can decide then.
  */
-export function selectionAtOnce(company: Company, env: FirstScreenEnv): boolean {
+export function firstScreenOf(company: Company, env: FirstScreenEnv): FirstScreenName | null {
   const decision = gate({ ...initialFacts(company, env.automated, env.now), browser: env.browser });
-  return 'screen' in decision && decision.screen === 'selection' && !decision.form;
+  if (!('screen' in decision) || decision.form) return null;
+  return decision.screen === 'selection' || decision.screen === 'preview' ? decision.screen : null;
 }
 
-/** The store as bootstrap.ts (applyCompany) and the gate leave it on the selection screen. */
-export function firstScreenState(company: Company, language: Language): Partial<GuestData> {
+/** The store as bootstrap.ts (applyCompany) and the gate leave it on that screen. */
+export function firstScreenState(company: Company, language: Language, screen: FirstScreenName): Partial<GuestData> {
   const assignments = visibleAssignments(company);
   return {
     company,
     language,
     phase: 'ready',
-    screen: 'selection',
+    screen,
     formRequired: false,
     assignmentId: assignments.length === 1 && assignments[0] ? assignments[0].id : null,
   };

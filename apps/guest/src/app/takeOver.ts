@@ -7,7 +7,7 @@ import { resolveLanguage } from '../i18n/language.ts';
 import { browserCheck, isAutomated } from '../journey/checks.ts';
 import { ScreenRegistry } from '../features/screens/registry.ts';
 import type { GuestData } from '../state/store.ts';
-import { firstScreenState, selectionAtOnce } from './firstScreen.ts';
+import { firstScreenOf, firstScreenState } from './firstScreen.ts';
 
 export interface TakeOver {
   /** the store's starting data: the screen the server rendered */
@@ -31,7 +31,9 @@ export function takeOverFirstScreen(doc: Document = document): TakeOver | null {
   if (!data || !root?.firstElementChild) return null;
   const { company, language } = data;
   if (resolveLanguage(company) !== language) return null;
-  if (!selectionAtOnce(company, { browser: browserCheck(), automated: isAutomated(), now: new Date() })) return null;
+  const screen = firstScreenOf(company, { browser: browserCheck(), automated: isAutomated(), now: new Date() });
+  // the screen the server rendered (the block does not say which: the markup does)
+  if (!screen || !root.querySelector(`[data-screen="${screen}"]`)) return null;
 
   // a guest may press a call button of the server's screen before React listens: keep the press
   let clicked: HTMLElement | null = null;
@@ -41,14 +43,14 @@ export function takeOverFirstScreen(doc: Document = document): TakeOver | null {
   };
   root.addEventListener('click', record, true);
   const ready = Promise.all([
-    ScreenRegistry.load('selection'),
+    ScreenRegistry.load(screen),
     ensureLanguage(language).catch(() => undefined),
   ]).then(
     () => applyLanguage(language),
     () => applyLanguage(language),
   );
   return {
-    state: firstScreenState(company, language),
+    state: firstScreenState(company, language, screen),
     ready,
     stopRecording() {
       // from the hydration on, React hears the presses itself

@@ -34,6 +34,7 @@ const MANIFEST = {
   'src/features/selection/SelectionScreen.tsx': { file: 'assets/SelectionScreen-x.js', css: ['assets/SelectionScreen-x.css'], imports: ['index.html', '_video-y.js'] },
   '_video-y.js': { file: 'assets/video-y.js' },
   'src/i18n/ar.json': { file: 'assets/ar-z.js' },
+  'src/features/preview/PreviewScreen.tsx': { file: 'assets/PreviewScreen-p.js', css: ['assets/PreviewScreen-p.css'], imports: ['index.html'] },
 };
 
 function guestDist(): string {
@@ -135,8 +136,16 @@ describe('the guest page with its first screen', () => {
     expect(browser.headers.vary).toContain('accept-language');
   });
 
-  it('when the gate needs more than the company (closed now, a location check, a preview), then today\'s page is served', async () => {
-    for (const host of ['closed.test', 'zone.test', 'preview.test']) {
+  it('when the company shows its preview screen first, then the page holds that screen and its style', async () => {
+    const res = await get('preview.test');
+    expect(res.body).toContain('data-screen="preview"');
+    expect(res.body).toContain('data-testid="continue-button"');
+    expect(res.body).toContain('<link rel="stylesheet" crossorigin href="/assets/PreviewScreen-p.css">');
+    expect(res.body).not.toContain('SelectionScreen-x');
+  });
+
+  it('when the gate needs more than the company (closed now, a location check), then today\'s page is served', async () => {
+    for (const host of ['closed.test', 'zone.test']) {
       const res = await get(host);
       expect(res.statusCode, host).toBe(200);
       expect(res.body, host).toBe(INDEX);
