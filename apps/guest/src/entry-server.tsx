@@ -12,7 +12,7 @@ import { ScreenRegistry } from './features/screens/registry.ts';
 import { createGuestStore } from './state/store.ts';
 import { themeVariables } from './theme/theme.ts';
 import type { Company } from './api/company.ts';
-import { firstScreenOf, firstScreenState, type FirstScreenName } from './app/firstScreen.ts';
+import { firstScreenOf, firstScreenState, pageMayCarryFirstScreen, type FirstScreenName } from './app/firstScreen.ts';
 import { FirstScreenRoot } from './app/FirstScreenRoot.tsx';
 
 // Everything a render needs is loaded once, before the first: the two screens and every catalogue.
@@ -37,13 +37,14 @@ const ARABIC_MODULES = ['src/i18n/ar.json', 'src/i18n/journey/ar.json', '../../p
 export const renderFirstScreen: FirstScreenRenderer['renderFirstScreen'] = (details, request): FirstScreen | null => {
   const company = details as Company;
   if (!company || typeof company !== 'object' || typeof company.name !== 'string') return null;
+  if (!pageMayCarryFirstScreen(request.url)) return null;
   const screen = firstScreenOf(company, { browser: null, automated: false, now: request.now });
   if (!screen) return null;
   const language = resolveLanguage(company, null, browserLanguageOf(request.acceptLanguage));
   // renders are synchronous: the one translator switches to this page's language for its render
   i18n.changeLanguage(language);
-  const store = createGuestStore(firstScreenState(company, language, screen));
-  const html = renderToString(<FirstScreenRoot url="/" store={store} services={{ gate: null }} />);
+  const store = createGuestStore(firstScreenState(company, language, screen, request.url));
+  const html = renderToString(<FirstScreenRoot url={request.url} store={store} services={{ gate: null }} />);
   return {
     html,
     language,

@@ -14,7 +14,7 @@ import { company } from './helpers.tsx';
 
 const now = new Date('2026-12-02T10:00:00Z'); // a Wednesday
 const topics = { assignments: [{ id: 1, name: 'Sales', type: 'queue' as const }, { id: 2, name: 'Support', type: 'queue' as const }] };
-const render = (c: Company, acceptLanguage = 'en-GB,en;q=0.9') => renderFirstScreen(c, { acceptLanguage, now });
+const render = (c: Company, acceptLanguage = 'en-GB,en;q=0.9', url = '/') => renderFirstScreen(c, { url, acceptLanguage, now });
 
 // act() from react, without @testing-library (which would say so itself): React's updates are awaited here
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -85,6 +85,13 @@ describe('the first screen rendered on the server', () => {
     expect(screen!.html).toContain('data-testid="continue-button"');
     expect(screen!.html).toContain('data-testid="local-video"');
     expect(screen!.modules).toEqual(['src/features/preview/PreviewScreen.tsx']);
+  });
+
+  it('when the page is the widget\'s, then nothing is rendered (its website chooses); in a web view, the web view\'s page', () => {
+    expect(render(company(), 'en', '/?service=widget&origin=https%3A%2F%2Fshop.test&lang=ar')).toBeNull();
+    const webview = render(company(), 'en', '/?webview=true');
+    expect(webview!.html).toContain('data-webview="true"');
+    expect(render(company())!.html).not.toContain('data-webview');
   });
 
   it('when the gate needs more than the company (closed, a location check, a welcome form, inactive), then nothing is rendered', () => {
@@ -178,5 +185,9 @@ describe('the app taking the page over', () => {
   it('when the page carries no first screen, then there is nothing to take over', () => {
     document.body.innerHTML = '<div id="root"></div>';
     expect(takeOverFirstScreen(document)).toBeNull();
+    // nor on the widget's page (the server never renders one there)
+    servePage(company());
+    expect(takeOverFirstScreen(document, '/?service=widget&origin=https%3A%2F%2Fshop.test')).toBeNull();
+    expect(takeOverFirstScreen(document, '/')).not.toBeNull();
   });
 });

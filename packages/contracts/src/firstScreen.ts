@@ -31,7 +31,8 @@ export interface FirstScreenRenderer {
   /**
    * The first screen for `company` (the details as the API answers them), or null when the server cannot
    * decide it (inactive, closed, a location check or a welcome form first, a preview screen…): then the
-   * page is served without it. `acceptLanguage` is the request's header, `now` the moment of the request.
+   * page is served without it. `url` is the request's path and query, `acceptLanguage` its header, `now`
+   * the moment of the request.
    */
-  renderFirstScreen(company: unknown, request: { acceptLanguage?: string; now: Date }): FirstScreen | null;
+  renderFirstScreen(company: unknown, request: { url: string; acceptLanguage?: string; now: Date }): FirstScreen | null;
 }

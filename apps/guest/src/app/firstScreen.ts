@@ -6,6 +6,8 @@ import type { GuestData, Language, Screen } from '../state/store.ts';
 import { gate, type UnsupportedReason } from '../journey/chart.ts';
 import { initialFacts } from '../journey/controller.ts';
 import { visibleAssignments } from '../journey/assignments.ts';
+import { readWidgetContext } from '../features/widget/context.ts';
+import { parseRoute } from './route.ts';
 
 /** What the gate's synchronous checks read: the browser's support, whether it is automated, the time. */
 export interface FirstScreenEnv {
@@ -29,8 +31,18 @@ export function firstScreenOf(company: Company, env: FirstScreenEnv): FirstScree
   return decision.screen === 'selection' || decision.screen === 'preview' ? decision.screen : null;
 }
 
-/** The store as bootstrap.ts (applyCompany) and the gate leave it on that screen. */
-export function firstScreenState(company: Company, language: Language, screen: FirstScreenName): Partial<GuestData> {
+/**
+ * Whether a page at `url` may carry its first screen: the call page at `/` (not an appointment's, not a
+ * page the app does not know), and not the widget's (docs/widget.md), whose website may choose the
+ * language and the topic once the app runs.
+ */
+export function pageMayCarryFirstScreen(url: string): boolean {
+  const route = parseRoute(url);
+  return route.kind === 'call' && route.reference === null && readWidgetContext(new URL(url, 'http://localhost').search) === null;
+}
+
+/** The store as bootstrap.ts (applyCompany), the call page (`?webview=true`) and the gate leave it on that screen. */
+export function firstScreenState(company: Company, language: Language, screen: FirstScreenName, url: string): Partial<GuestData> {
   const assignments = visibleAssignments(company);
   return {
     company,
@@ -38,6 +50,7 @@ export function firstScreenState(company: Company, language: Language, screen: F
     phase: 'ready',
     screen,
     formRequired: false,
+    webview: parseRoute(url).webview,
     assignmentId: assignments.length === 1 && assignments[0] ? assignments[0].id : null,
   };
 }

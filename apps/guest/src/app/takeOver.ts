@@ -7,7 +7,7 @@ import { resolveLanguage } from '../i18n/language.ts';
 import { browserCheck, isAutomated } from '../journey/checks.ts';
 import { ScreenRegistry } from '../features/screens/registry.ts';
 import type { GuestData } from '../state/store.ts';
-import { firstScreenOf, firstScreenState } from './firstScreen.ts';
+import { firstScreenOf, firstScreenState, pageMayCarryFirstScreen } from './firstScreen.ts';
 
 export interface TakeOver {
   /** the store's starting data: the screen the server rendered */
@@ -25,10 +25,10 @@ export interface TakeOver {
  * The take-over of this page's first screen, or null: no screen in the page, or the app would show
  * another one (another language saved by the guest, an unsupported or automated browser, closed since).
  */
-export function takeOverFirstScreen(doc: Document = document): TakeOver | null {
+export function takeOverFirstScreen(doc: Document = document, url: string = window.location.pathname + window.location.search): TakeOver | null {
   const data = pageFirstScreen(doc);
   const root = doc.getElementById('root');
-  if (!data || !root?.firstElementChild) return null;
+  if (!data || !root?.firstElementChild || !pageMayCarryFirstScreen(url)) return null;
   const { company, language } = data;
   if (resolveLanguage(company) !== language) return null;
   const screen = firstScreenOf(company, { browser: browserCheck(), automated: isAutomated(), now: new Date() });
@@ -50,7 +50,7 @@ export function takeOverFirstScreen(doc: Document = document): TakeOver | null {
     () => applyLanguage(language),
   );
   return {
-    state: firstScreenState(company, language, screen),
+    state: firstScreenState(company, language, screen, url),
     ready,
     stopRecording() {
       // from the hydration on, React hears the presses itself

@@ -47,7 +47,7 @@ function builtFile<T>(file: string, parse: (text: string) => T): () => T | null 
 }
 
 /**
- * GET `/` and `/index.html`: the guest page with its first screen when the company's gate can be decided
+ * GET `/`: the guest page with its first screen when the company's gate can be decided
  * on the server (guest app, app/firstScreen.ts), else the page as built. Always `no-cache`: the screen
  * follows the company's settings and opening hours.
  */
@@ -65,7 +65,7 @@ export function registerGuestPage(app: App, config: Config, services: Services, 
     const details = await companyDetailsAnswer(services, company);
     let html: string | null = null;
     try {
-      const screen = renderer.renderFirstScreen(details, { acceptLanguage: request.headers['accept-language'], now: new Date() });
+      const screen = renderer.renderFirstScreen(details, { url: request.url, acceptLanguage: request.headers['accept-language'], now: new Date() });
       // the details as the API serializes them: the answer's schema, nothing else of the row
       const company = JSON.parse(reply.serializeInput(details, CompanyDetailsAnswer)) as unknown;
       if (screen) html = firstScreenPage(page, manifest() ?? {}, screen, { company, language: screen.language } satisfies FirstScreenData);
@@ -80,6 +80,6 @@ export function registerGuestPage(app: App, config: Config, services: Services, 
       .send(html);
   }
 
+  // (`/index.html` stays the file: the app shows its not-found screen there)
   app.get('/', page);
-  app.get('/index.html', page);
 }

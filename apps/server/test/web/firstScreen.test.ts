@@ -83,7 +83,7 @@ describe('the guest page with its first screen', () => {
     t.app.inject({ method: 'GET', url, headers: { host, accept: 'text/html', 'accept-language': acceptLanguage } });
 
   it('when an open company is asked for /, then the page holds its name, topics and call button, and its details as JSON', async () => {
-    for (const url of ['/', '/index.html']) {
+    for (const url of ['/', '/?from=newsletter']) {
       const res = await get('open.test', url);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -144,9 +144,15 @@ describe('the guest page with its first screen', () => {
     expect(res.body).not.toContain('SelectionScreen-x');
   });
 
-  it('when the gate needs more than the company (closed now, a location check), then today\'s page is served', async () => {
-    for (const host of ['closed.test', 'zone.test']) {
-      const res = await get(host);
+  it('when the gate needs more than the company (closed now, a location check), or the page is the widget\'s, then today\'s page is served', async () => {
+    for (const [host, url] of [
+      ['closed.test', '/'],
+      ['zone.test', '/'],
+      ['open.test', '/?service=widget&origin=https%3A%2F%2Fshop.test'],
+      // the app shows its not-found screen there
+      ['open.test', '/index.html'],
+    ] as const) {
+      const res = await get(host, url);
       expect(res.statusCode, host).toBe(200);
       expect(res.body, host).toBe(INDEX);
       expect(res.headers['cache-control'], host).toBe('no-cache');
