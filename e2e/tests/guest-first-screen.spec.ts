@@ -5,26 +5,15 @@
  * the call button calls.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
-import { closeAll, keptConsole } from '../support/journey.ts';
-import { arrangeCompanySettings, restoreAll } from '../support/guest/arrange.ts';
+import { keptConsole, screenshot } from '../support/journey.ts';
+import { arrangeCompanySettings } from '../support/guest/arrange.ts';
+import { browsersPerTest } from '../support/guest/browsers.ts';
 import { PHONE, expectScreen, record, settled } from '../support/guest/screens.ts';
-import { screenshot } from '../support/journey.ts';
 
 test.use({ trace: 'off' });
 
-let browsers: LaunchedBrowser[] = [];
-async function guest(options: { javaScriptEnabled?: boolean } = {}): Promise<LaunchedBrowser> {
-  const launched = await launchParticipant('guest', { viewport: PHONE, ...options });
-  browsers.push(launched);
-  return launched;
-}
-
-test.afterEach(async ({}, testInfo) => {
-  await closeAll(testInfo, ...browsers);
-  browsers = [];
-  await restoreAll();
-});
+const browsers = browsersPerTest();
+const guest = (options: { javaScriptEnabled?: boolean } = {}) => browsers.open({ viewport: PHONE, ...options });
 
 /**
  * Before the page's own scripts: the sum of its layout shifts (`layout-shift` entries, buffered from the
