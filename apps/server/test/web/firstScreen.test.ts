@@ -76,7 +76,8 @@ describe('the guest page with its first screen', () => {
     await addCompany(t.db, { name: 'Preview Co', host: 'preview.test', settings: { previewScreen: true } });
   }, 120_000);
   afterAll(async () => {
-    await t.close();
+    // (undefined when the set-up failed: its own error is the one to read)
+    await (t as TestContext | undefined)?.close();
   });
 
   const get = (host: string, url = '/', acceptLanguage = 'en-US,en;q=0.9') =>
