@@ -113,7 +113,8 @@ export const layerRules = [
     ),
   ),
   // Inside the two React apps, src/app/ is the root that composes everything (providers, routes, dev
-  // fixtures): the features, the journey and the shared state (src/state/) never import it back.
+  // fixtures): the features, the journey and the shared state (src/state/) never import it back. The entry
+  // points import it: main.tsx, and the guest's server build entry-server.tsx (its first screen).
   // (A later config replaces the rule's options for the files it matches, so the cross-app ban is repeated.)
   ...['guest', 'console'].map((name) => ({
     ...forbid(
@@ -121,6 +122,6 @@ export const layerRules = [
       [...APPS.filter((other) => other !== name).flatMap(app), ...ROOT],
       `apps/${name}: only src/app/ and main.tsx import the app's root (src/app/); shared state lives in src/state/ (docs/architecture.md "Layers").`,
     ),
-    ignores: [`apps/${name}/src/app/**`, `apps/${name}/src/main.tsx`],
+    ignores: [`apps/${name}/src/app/**`, `apps/${name}/src/main.tsx`, `apps/${name}/src/entry-server.tsx`],
   })),
 ];

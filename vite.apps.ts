@@ -22,8 +22,14 @@ export function lobbyAppConfig(options: {
   reactRouter?: boolean;
   /** the app's own module replacements (the guest's translation layer for react-i18next) */
   aliases?: { find: RegExp; replacement: string }[];
+  /**
+   * The app has a server build too (`vite build --ssr`, the guest's first screen: docs/architecture.md "The
+   * guest page"): the client build writes its manifest (dist/.vite/manifest.json: which chunk and CSS each
+   * module is in), and the server build bundles the workspace's packages (TypeScript, CSS modules).
+   */
+  serverBuild?: boolean;
 }) {
-  return defineConfig(({ mode }): UserConfig => ({
+  return defineConfig(({ mode, isSsrBuild }): UserConfig => ({
     base: options.base,
     plugins: [react()],
     resolve: {
@@ -42,7 +48,10 @@ export function lobbyAppConfig(options: {
       chunkSizeWarningLimit: 400,
       // Every browser that can place a WebRTC call supports <link rel=modulepreload>.
       modulePreload: { polyfill: false },
+      manifest: !!options.serverBuild && !isSsrBuild,
+      copyPublicDir: !isSsrBuild,
     },
+    ...(options.serverBuild ? { ssr: { noExternal: [/^@lobby\//] } } : {}),
     server: {
       host: '127.0.0.1',
       proxy: {

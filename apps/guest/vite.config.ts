@@ -9,5 +9,6 @@ import { lobbyAppConfig } from '../../vite.apps.ts';
  */
 export const guestAliases = [{ find: /^react-i18next$/, replacement: join(import.meta.dirname, 'src/i18n/react-i18next.ts') }];
 
-// The guest call page at `/` (the shared build of both apps: vite.apps.ts).
-export default lobbyAppConfig({ base: '/', appDir: import.meta.dirname, aliases: guestAliases });
+// The guest call page at `/` (the shared build of both apps: vite.apps.ts), and its first screen's server
+// build (src/entry-server.tsx → dist-ssr/, docs/architecture.md "The guest page").
+export default lobbyAppConfig({ base: '/', appDir: import.meta.dirname, aliases: guestAliases, serverBuild: true });

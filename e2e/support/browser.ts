@@ -69,6 +69,8 @@ export async function launchParticipant(
     baseURL?: string;
     /** instead of the loopback-only ICE script (on a real network every candidate counts) */
     initScript?: string;
+    /** false: a browser that runs no script of the page (what a page shows before its scripts run) */
+    javaScriptEnabled?: boolean;
   } = {},
 ): Promise<LaunchedBrowser> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lobby-${tag}-`));
@@ -84,6 +86,7 @@ export async function launchParticipant(
     viewport: options.viewport ?? { width: 1280, height: 800 },
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    ...(options.javaScriptEnabled === false ? { javaScriptEnabled: false } : {}),
     baseURL: options.baseURL ?? process.env.LOBBY_BASE_URL ?? 'http://127.0.0.1:8080',
   });
   await context.addInitScript(options.initScript ?? LOOPBACK_ICE_INIT_SCRIPT);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { launchParticipant, type LaunchedBrowser } from '../support/browser.ts';
-import { agentSignsIn, closeAll } from '../support/journey.ts';
+import { agentSignsIn } from '../support/journey.ts';
 import { queryRows } from '../support/db.ts';
 import { adminApi, bookAppointment } from './routing-support.ts';
 import {
@@ -16,10 +16,10 @@ import {
   arrangeCompanySettings,
   arrangeQuota,
   arrangeZone,
-  restoreAll,
   usernameFor,
 } from '../support/guest/arrange.ts';
 import { LAPTOP, PHONE, expectScreen, record } from '../support/guest/screens.ts';
+import { browsersPerTest } from '../support/guest/browsers.ts';
 
 const LANGUAGES = [
   { setting: 'english', lang: 'en', viewport: LAPTOP },
@@ -32,18 +32,8 @@ const LANGUAGES = [
 // in 60 runs). Failures still leave screenshots and the browsers' logs (e2e/artifacts/logs).
 test.use({ trace: 'off' });
 
-let browsers: LaunchedBrowser[] = [];
-async function guest(viewport: { width: number; height: number }, tag = 'guest'): Promise<LaunchedBrowser> {
-  const launched = await launchParticipant(tag, { viewport });
-  browsers.push(launched);
-  return launched;
-}
-
-test.afterEach(async ({}, testInfo) => {
-  await closeAll(testInfo, ...browsers);
-  browsers = [];
-  await restoreAll();
-});
+const browsers = browsersPerTest();
+const guest = (viewport: { width: number; height: number }, tag = 'guest'): Promise<LaunchedBrowser> => browsers.open({ viewport }, tag);
 
 /** The selection screen's video (or only) call button. */
 async function callWithVideo(page: Page): Promise<void> {
@@ -77,6 +67,15 @@ for (const { setting, lang, viewport } of LANGUAGES) {
         served = body.data.allowAutomation;
         await route.fulfill({ response, json: { ...body, data: { ...body.data, allowAutomation: false } } });
       });
+      // the page carries the same details with its first screen (docs/architecture.md "The guest page")
+      await page.route((url) => url.pathname === '/', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.text()).replace(/"allowAutomation":(true|false)/, (_, value: string) => {
+          served = value === 'true';
+          return '"allowAutomation":false';
+        });
+        await route.fulfill({ response, body });
+      });
       await page.goto('/');
       await expectScreen(page, 'bot', lang);
       expect(served, 'the test stack itself allows automation').toBe(true);
@@ -104,7 +103,7 @@ for (const { setting, lang, viewport } of LANGUAGES) {
           '--host-resolver-rules=MAP support.lobby.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
         ],
       });
-      browsers.push(launched);
+      browsers.keep(launched);
       await launched.page.goto(`http://support.lobby.test:${port}/?from=newsletter#top`);
       await expectScreen(launched.page, 'unsupported', lang);
       await expect(launched.page.locator('[data-unsupported-reason="insecure"]')).toBeVisible();
@@ -286,7 +285,7 @@ for (const { setting, lang, viewport } of LANGUAGES) {
 test('when an agent answers a voice call and hangs up, then ongoing shows the voice layout, then rating (emojies) and thanks', async ({}, testInfo) => {
   await arrangeCompanySettings({ language: 'arabic', callType: 'voice', showRatingPage: true, ratingStyle: 'emojies' });
   const agent = await launchParticipant('agent');
-  browsers.push(agent);
+  browsers.keep(agent);
   const { page } = await guest(PHONE);
   await agentSignsIn(agent.page);
   await page.goto('/');
@@ -309,7 +308,7 @@ test('when an agent answers a voice call and hangs up, then ongoing shows the vo
 test('when an agent answers a video call, then ongoing; the agent hangs up, then rating (stars)', async ({}, testInfo) => {
   await arrangeCompanySettings({ language: 'english', callType: 'video', showRatingPage: true, ratingStyle: 'stars' });
   const agent = await launchParticipant('agent');
-  browsers.push(agent);
+  browsers.keep(agent);
   const { page } = await guest(LAPTOP);
   await agentSignsIn(agent.page);
   await page.goto('/');

@@ -75,10 +75,10 @@ build_apps() {
     return 0
   fi
   local stamp="$lobby_root/node_modules/.lobby-build-stamp" changed=1
-  if [ -f "$stamp" ] && [ -d "$lobby_root/apps/guest/dist" ] && [ -d "$lobby_root/apps/console/dist" ] &&
-    [ -d "$lobby_root/apps/widget/dist" ]; then
+  if [ -f "$stamp" ] && [ -d "$lobby_root/apps/guest/dist" ] && [ -d "$lobby_root/apps/guest/dist-ssr" ] &&
+    [ -d "$lobby_root/apps/console/dist" ] && [ -d "$lobby_root/apps/widget/dist" ]; then
     changed=$(cd "$lobby_root" && find apps/guest apps/console apps/widget packages \
-      \( -name node_modules -o -name dist -o -name .vite \) -prune -o \
+      \( -name node_modules -o -name dist -o -name dist-ssr -o -name .vite \) -prune -o \
       -type f -newer "$stamp" -print -quit 2>/dev/null | wc -l)
     # A build config at the root (tsconfig.base.json, package-lock.json) matters too.
     [ "$lobby_root/package-lock.json" -nt "$stamp" ] && changed=1

@@ -1,7 +1,7 @@
 // first: from here on nothing prints, and uncaught errors are kept for error reporting
 import { reportErrorsOnceConfigured } from './app/diagnostics.ts';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import './theme/global.css';
 import './i18n/index.ts';
 import './features/index.ts';
@@ -13,14 +13,18 @@ import { lazyCallActions } from './features/call/lazyCallActions.ts';
 import { mountWidgetFeatures } from './features/widget/index.ts';
 import { adoptMovedCall } from './features/widget/movedCall.ts';
 import { ScreenRegistry } from './features/screens/registry.ts';
+import { takeOverFirstScreen } from './app/takeOver.ts';
+import { FirstScreenRoot } from './app/FirstScreenRoot.tsx';
 
 async function start(): Promise<void> {
   // a widget window opened with the panel's call (↗) takes its guest and call before anything reads them
   adoptMovedCall();
+  // the page's first screen, when the server rendered it and this browser's app would show the same
+  const takeOver = takeOverFirstScreen();
   // the likely first screens' chunks load while React starts and the company details arrive
   ScreenRegistry.preload('selection');
   ScreenRegistry.preload('preview');
-  const store = createGuestStore();
+  const store = createGuestStore(takeOver?.state);
   reportErrorsOnceConfigured(store); // only with the deployment's DSN, after the first render
   let services: Partial<AppServices> | undefined;
   let callActions: CallActions | undefined;
@@ -40,6 +44,13 @@ async function start(): Promise<void> {
   mountWidgetFeatures(store, callActions);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
+  if (takeOver) {
+    await takeOver.ready;
+    const url = window.location.pathname + window.location.search;
+    const replay = takeOver.stopRecording();
+    hydrateRoot(root, <FirstScreenRoot url={url} store={store} services={services} callActions={callActions} onTakenOver={replay} />);
+    return;
+  }
   createRoot(root).render(
     <StrictMode>
       <App store={store} services={services} callActions={callActions} />

@@ -57,7 +57,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     // each room's requests to its Janus node (docs/operations.md "Scaling")
     const route = createJanusRouter(janusNodes, mediaRooms, config.janusAdminSecret);
     registerJanusGate(app, config, janusTokens, mediaRooms, undefined, undefined, route);
-    await registerStatic(app, config);
+    await registerStatic(app, config, app.services);
   }
   return app;
 }

@@ -39,6 +39,11 @@ export interface Config {
   demoAgentPassword: string;
   demoAdminPassword: string;
   guestDist: string;
+  /**
+   * The guest app's server build (`LOBBY_GUEST_SSR`, default apps/guest/dist-ssr/entry-server.js): it renders
+   * the guest's first screen into the page at `/` (web/firstScreen.ts). Missing: the page is served without it.
+   */
+  guestServerEntry: string;
   consoleDist: string;
   /**
    * The reverse proxy whose X-Forwarded-For/-Proto headers are believed (client address for rate limits,
@@ -212,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoAgentPassword: s('DEMO_AGENT_PASSWORD', ''),
     demoAdminPassword: s('DEMO_ADMIN_PASSWORD', ''),
     guestDist: path.resolve(repoRoot, s('LOBBY_GUEST_DIST', 'apps/guest/dist')),
+    guestServerEntry: path.resolve(repoRoot, s('LOBBY_GUEST_SSR', 'apps/guest/dist-ssr/entry-server.js')),
     consoleDist: path.resolve(repoRoot, s('LOBBY_CONSOLE_DIST', 'apps/console/dist')),
     trustProxy: trustedProxies(env),
     // Per client address and minute. Many visitors share one address behind a company's or a mobile

@@ -2,6 +2,7 @@
 // answers GET /api/company/details (contracts' CompanyDetails, plus the deployment's two switches).
 import { apiRequest } from '@lobby/call/http';
 import type { CompanyDetails, Schedule } from '@lobby/contracts';
+import { FIRST_SCREEN_DATA_ID, type FirstScreenData } from '@lobby/contracts/firstScreen';
 
 export type { Assignment, AssignmentFilter, AssignmentGroup, FormDefinition, FormField } from '@lobby/contracts';
 
@@ -23,7 +24,31 @@ export type Company = Pick<CompanyDetails, 'id' | 'activated' | 'name'> &
     sentryDsn?: string | null;
   };
 
-/** `GET /api/company/details`: the company of this site (the server knows it from the host). */
+/**
+ * The details the page carries with its first screen (docs/architecture.md "The guest page"): the server
+ * put them in a JSON block, as `GET /api/company/details` answers them. Null on a page without one.
+ */
+export function pageFirstScreen(doc: Document | undefined = typeof document === 'undefined' ? undefined : document): FirstScreenData<Company> | null {
+  const text = doc?.getElementById(FIRST_SCREEN_DATA_ID)?.textContent;
+  if (!text) return null;
+  try {
+    const data = JSON.parse(text) as Partial<FirstScreenData<Company>>;
+    if (!data.company || typeof data.company !== 'object' || (data.language !== 'en' && data.language !== 'ar')) return null;
+    return { company: data.company, language: data.language };
+  } catch {
+    return null;
+  }
+}
+
+let pageDetailsUsed = false;
+
+/**
+ * `GET /api/company/details`: the company of this site (the server knows it from the host). The first
+ * call on a page that carries the details answers those, with no request.
+ */
 export function fetchCompanyDetails(signal?: AbortSignal): Promise<Company> {
+  const inPage = pageDetailsUsed ? null : pageFirstScreen();
+  pageDetailsUsed = true;
+  if (inPage) return Promise.resolve(inPage.company);
   return apiRequest<Company>('/company/details', { signal });
 }

@@ -39,3 +39,12 @@ export function resolveLanguage(
   if (isMultilingual(company)) return saved ?? (browser.toLowerCase().startsWith('ar') ? 'ar' : 'en');
   return 'en';
 }
+
+/**
+ * The browser's language as `navigator.language` gives it, from a request's `Accept-Language` (the server's
+ * render of the first screen, docs/architecture.md "The guest page"): its first entry, the browser's first choice.
+ */
+export function browserLanguageOf(acceptLanguage: string | undefined): string {
+  const first = (acceptLanguage ?? '').split(',')[0]?.split(';')[0]?.trim();
+  return first && first !== '*' ? first : 'en';
+}

@@ -39,7 +39,8 @@ export function translationHook(i18n: Translator) {
     ) as readonly string[];
     const namespaces = list.join();
     // a new `t` on every language switch or added catalogue, so memos and effects that use it run again
-    const version = useSyncExternalStore(i18n.subscribe, i18n.version);
+    // (the server's render and the hydration read the same: the page's language is loaded before either)
+    const version = useSyncExternalStore(i18n.subscribe, i18n.version, i18n.version);
     const t = useMemo<TFunction<NamespaceList<N>>>(() => {
       const within = namespaces.split(',');
       return (key, options) => i18n.t(key, options, within);

@@ -4,6 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { App } from '../typebox.ts';
+import type { Services } from '../services/index.ts';
+import { loadFirstScreenRenderer, registerGuestPage } from './firstScreen.ts';
 
 function notBuilt(reply: FastifyReply, what: string, dir: string) {
   return reply
@@ -16,10 +18,11 @@ function notBuilt(reply: FastifyReply, what: string, dir: string) {
 const hasIndex = (dir: string) => fs.existsSync(path.join(dir, 'index.html'));
 
 /**
- * The guest app at `/` (SPA fallback for `/` and `/appointment/*`) and the console at `/console/` (SPA
- * fallback for any `/console/*` path that is not a file). A missing dist folder answers 503 text.
+ * The guest app at `/` (SPA fallback for `/` and `/appointment/*`; `/` with its first screen in the page
+ * when it can: web/firstScreen.ts) and the console at `/console/` (SPA fallback for any `/console/*` path
+ * that is not a file). A missing dist folder answers 503 text.
  */
-export async function registerStatic(app: App, config: Config): Promise<void> {
+export async function registerStatic(app: App, config: Config, services: Services): Promise<void> {
   // Guest app.
   if (hasIndex(config.guestDist)) {
     await app.register(fastifyStatic, {
@@ -32,6 +35,7 @@ export async function registerStatic(app: App, config: Config): Promise<void> {
       },
     });
     app.get('/appointment/*', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', config.guestDist));
+    registerGuestPage(app, config, services, await loadFirstScreenRenderer(config.guestServerEntry, app.log));
   } else {
     app.get('/', (_req, reply) => notBuilt(reply, 'guest app', config.guestDist));
     app.get('/appointment/*', (_req, reply) => notBuilt(reply, 'guest app', config.guestDist));

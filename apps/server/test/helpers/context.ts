@@ -127,7 +127,7 @@ export interface TestContext {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const missing = path.join(os.tmpdir(), 'lobby-test-no-dist');
   return {
-    ...loadConfig({ NODE_ENV: 'test', LOBBY_GUEST_DIST: missing, LOBBY_CONSOLE_DIST: missing }),
+    ...loadConfig({ NODE_ENV: 'test', LOBBY_GUEST_DIST: missing, LOBBY_GUEST_SSR: path.join(missing, 'entry-server.js'), LOBBY_CONSOLE_DIST: missing }),
     registerRateLimit: 1000,
     registerBrowserRateLimit: 1000,
     loginRateLimit: 1000,

@@ -53,6 +53,10 @@ export const ScreenRegistry = {
   preload(screen: Screen): void {
     void loaders.get(screen)?.().catch(() => undefined);
   },
+  /** Loads one lazy screen's chunk; resolves once `get` gives the component itself (at once for an eager one). */
+  async load(screen: Screen): Promise<void> {
+    await loaders.get(screen)?.();
+  },
   /** Loads every lazy screen's chunk (call when idle). */
   preloadAll(): Promise<unknown> {
     return Promise.all([...loaders.values()].map((load) => load().catch(() => undefined)));
