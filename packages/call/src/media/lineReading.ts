@@ -22,6 +22,8 @@ export interface LineCounters {
    * (reportsReceived; null: the browser does not say) and the loss the latest one gives for its own interval
    */
   reports: Record<string, { count: number | null; fractionLost: number | null }>;
+  /** the selected candidate pairs of the connections, joined: a new one is a new route (an ICE restart) */
+  route: string;
   /** bytes of RTP we sent (outbound-rtp, headers included), and when the browser counted them (ms; null: nothing sent) */
   sentBytes: number;
   at: number | null;
@@ -31,7 +33,8 @@ type Stat = Record<string, unknown>;
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 export function lineCountersOf(reports: Iterable<Stat>[]): LineCounters {
-  const out: LineCounters = { sent: 0, sentLost: 0, freezes: 0, bandwidthLimited: false, reports: {}, sentBytes: 0, at: null };
+  const out: LineCounters = { sent: 0, sentLost: 0, freezes: 0, bandwidthLimited: false, reports: {}, route: '', sentBytes: 0, at: null };
+  const pairs: string[] = [];
   for (const report of reports) {
     for (const s of report) {
       if (s.type === 'outbound-rtp') {
@@ -47,8 +50,10 @@ export function lineCountersOf(reports: Iterable<Stat>[]): LineCounters {
         };
       }
       else if (s.type === 'inbound-rtp' && s.kind === 'video') out.freezes += num(s.freezeCount);
+      else if (s.type === 'transport' && typeof s.selectedCandidatePairId === 'string') pairs.push(s.selectedCandidatePairId);
     }
   }
+  out.route = pairs.sort().join(' ');
   return out;
 }
 
@@ -84,6 +89,7 @@ export function lineReadingBetween(
     availableKbps: quality.availableKbps ?? null,
     sentKbps: ms > 0 ? Math.round((Math.max(0, after.line.sentBytes - before.line.sentBytes) * 8) / ms) : null,
     bandwidthLimited: after.line.bandwidthLimited,
+    newRoute: before.line.route !== '' && after.line.route !== '' && before.line.route !== after.line.route,
     freezes: Math.max(0, after.line.freezes - before.line.freezes),
   };
 }

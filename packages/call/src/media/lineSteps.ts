@@ -39,6 +39,8 @@ export interface LineReading {
   sentKbps?: number | null;
   /** the video encoder says the bandwidth limits it (qualityLimitationReason) */
   bandwidthLimited: boolean;
+  /** the media took a new route in the window (an ICE restart), or came back after a stall: its estimate starts again */
+  newRoute?: boolean;
   /** received video freezes in the window (inbound-rtp freezeCount) */
   freezes: number;
 }
@@ -75,7 +77,7 @@ export const FLAP_MS = 20_000;
  */
 export const RECOVERY_MS = 8000;
 
-/** how long the rate is not counted after the first reading (the estimate's start: startSmall.ts) */
+/** how long the rate is not counted after the first reading, or a new route's (the estimate's start: startSmall.ts) */
 export const START_RATE_GRACE_MS = 15_000;
 
 /**
@@ -151,7 +153,8 @@ const lower = (a: LineStep, b: LineStep): boolean => ORDER.indexOf(a) > ORDER.in
 
 /** The state after one more reading. */
 export function nextLine(state: LineState, r: LineReading): LineState {
-  const firstAt = state.firstAt ?? r.at;
+  // an ICE restart's new route starts its estimate again, as a new connection's (a cut line comes back)
+  const firstAt = r.newRoute ? r.at : (state.firstAt ?? r.at);
   const baseRttMs = r.rttMs === null ? (state.baseRttMs ?? null) : Math.min(state.baseRttMs ?? Infinity, r.rttMs);
   // a new connection's estimate starts at 300 kbit/s and grows: the rate says nothing in its first seconds
   const grade = gradeOf(r, { ignoreRate: state.step === 'audioOnly' || r.at - firstAt < START_RATE_GRACE_MS });
