@@ -25,7 +25,9 @@ describe('line steps (docs/protocol.md "Line steps")', () => {
     expect(gradeOf({ ...clean, at, sentLossPercent: 5 })).toBe('weak');
     // the loss we receive carries the sender's losses: it does not count (our queue shows in the round trip)
     expect(gradeOf({ ...clean, at, receivedLossPercent: 30 })).toBe('good');
-    expect(gradeOf({ ...clean, at, receivedLossPercent: 30, rttMs: 750 })).toBe('weak');
+    expect(gradeOf({ ...clean, at, receivedLossPercent: 30, rttMs: 750, sentLossPercent: 3 })).toBe('weak');
+    // a round trip with nothing lost is a busy machine's (recorded on loopback: 853 ms)
+    expect(gradeOf({ ...clean, at, rttMs: 853 })).toBe('good');
     // a 300 kbit/s line cannot carry 640×480 beside the audio: it loses some of it
     expect(gradeOf({ ...clean, at, availableKbps: 300, sentLossPercent: 3 })).toBe('weak');
     expect(gradeOf({ ...clean, at, availableKbps: 90, sentLossPercent: 3 })).toBe('weak');
@@ -70,6 +72,8 @@ describe('line steps (docs/protocol.md "Line steps")', () => {
     // delay-based estimate at 253 kbit/s while 609 were sent, nothing lost
     const busy = times(10, { rttMs: 194, availableKbps: 253, sentKbps: 609 });
     expect(new Set(steps(busy))).toEqual(new Set(['full']));
+    // and its round trip at 853 ms, nothing lost
+    expect(new Set(steps(times(10, { rttMs: 853, availableKbps: 612, sentKbps: 819 })))).toEqual(new Set(['full']));
   });
 
   it('steps down straight to audioOnly on 15 % loss, quickly, and never on a single bad reading', () => {

@@ -24,14 +24,17 @@ describe('line steps in the engines', () => {
     await tick(3);
     expect(guest.snapshot.status.lineStep).toBe('full');
 
-    // a congested line: its queue takes the round trip over 1.5 s (the loss we receive alone could be the sender's)
+    // a congested line: the far end reports a fifth of what the guest sends lost, its queue takes the
+    // round trip over 1.5 s (the loss we receive alone could be the sender's)
     guestMedia.lossPercent = 20;
+    guestMedia.sentLossPercent = 20;
     guestMedia.queueMs = 1600;
     await tick(3);
     expect(guest.snapshot.status.lineStep).toBe('audioOnly');
     expect(agent1.agent.snapshot.status.weakLineJIDs.map((w) => w.step)).toEqual(['audioOnly']);
 
     guestMedia.lossPercent = 0;
+    guestMedia.sentLossPercent = 0;
     guestMedia.queueMs = 0;
     await tick(UP_WAIT_MS / POLL_MS + 2);
     expect(guest.snapshot.status.lineStep).toBe('reduced');

@@ -105,12 +105,13 @@ export function queued(r: LineReading, baseRttMs: number | null | undefined): bo
 export function gradeOf(r: LineReading, options: GradeOptions = {}): LineGrade {
   const L = LINE_LIMITS;
   const loss = r.sentLossPercent ?? 0;
-  const rtt = r.rttMs ?? 0;
+  // the round trip only with loss too: a busy machine's loopback line read 853 ms with nothing lost
+  const rtt = loss >= L.fairLossPercent ? (r.rttMs ?? 0) : 0;
   const kbps = options.ignoreRate ? null : r.availableKbps;
   const used = kbps === null || r.sentKbps === null || r.sentKbps === undefined || r.sentKbps >= USED_SHARE * kbps;
   // the estimate against the line: only one we use, and only with loss: on a busy machine Chromium's
   // delay-based estimate falls on a clean loopback line (253 kbit/s while 609 were sent, recorded), while
-  // a slow line shows loss of what we send (or a queue's round trip, weak by itself) with its low estimate
+  // a slow line loses some of what we send with its low estimate
   const slow = used && loss >= L.fairLossPercent ? kbps : null;
   if (loss >= L.badLossPercent || rtt >= L.badRttMs || (slow !== null && slow < L.badKbps)) return 'bad';
   if (
