@@ -10,7 +10,7 @@ import { POLL_MS } from '../src/media/mediaWatch.ts';
 import { UP_WAIT_MS } from '../src/media/lineSteps.ts';
 
 describe('line steps in the engines', () => {
-  it('when the guest\'s line loses 20 %, then the guest goes audioOnly and the agent is told; when it recovers, the guest steps up', async () => {
+  it('when the guest\'s line is congested, then the guest goes audioOnly and the agent is told; when it recovers, the guest steps up', async () => {
     const world = new FakeWorld();
     const { guest, agent1, callId } = await inCall(world);
     const [guestMedia] = world.media.members(callId) as [FakeMedia, FakeMedia];
@@ -24,12 +24,18 @@ describe('line steps in the engines', () => {
     await tick(3);
     expect(guest.snapshot.status.lineStep).toBe('full');
 
+    // a congested line: the far end reports a fifth of what the guest sends lost, its queue takes the
+    // round trip over 1.5 s (the loss we receive alone could be the sender's)
     guestMedia.lossPercent = 20;
+    guestMedia.sentLossPercent = 20;
+    guestMedia.queueMs = 1600;
     await tick(3);
     expect(guest.snapshot.status.lineStep).toBe('audioOnly');
     expect(agent1.agent.snapshot.status.weakLineJIDs.map((w) => w.step)).toEqual(['audioOnly']);
 
     guestMedia.lossPercent = 0;
+    guestMedia.sentLossPercent = 0;
+    guestMedia.queueMs = 0;
     await tick(UP_WAIT_MS / POLL_MS + 2);
     expect(guest.snapshot.status.lineStep).toBe('reduced');
     expect(agent1.agent.snapshot.status.weakLineJIDs.map((w) => w.step)).toEqual(['reduced']);
@@ -37,5 +43,21 @@ describe('line steps in the engines', () => {
     await tick(UP_WAIT_MS / POLL_MS + 2);
     expect(guest.snapshot.status.lineStep).toBe('full');
     expect(agent1.agent.snapshot.status.weakLineJIDs).toEqual([]);
+  });
+
+  it('when what the guest receives is lossy (the sender\'s uplink), then its camera keeps its step', async () => {
+    const world = new FakeWorld();
+    const { guest, callId } = await inCall(world);
+    const [guestMedia] = world.media.members(callId) as [FakeMedia, FakeMedia];
+    const tick = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        world.clock.advance(POLL_MS);
+        await settle();
+      }
+    };
+    await tick(3);
+    guestMedia.lossPercent = 20;
+    await tick(6);
+    expect(guest.snapshot.status.lineStep).toBe('full');
   });
 });

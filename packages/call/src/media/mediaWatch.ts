@@ -45,6 +45,8 @@ export function watchMedia(options: MediaWatchOptions): () => void {
   /** when a packet of any kind last came (null: none yet) */
   let lastAnyAt: number | null = null;
   let stalled = false;
+  /** the last window was a stall's (its line readings wait) */
+  let lineStalled = false;
   let told = '';
 
   const poll = async () => {
@@ -86,7 +88,13 @@ export function watchMedia(options: MediaWatchOptions): () => void {
         told = text;
         options.quality(quality);
       }
-      if (lineBefore) options.line?.(lineReadingBetween({ stats: before, line: lineBefore }, { stats: after, line: lineAfter }, now));
+      // a stalled line (cut) says nothing of its steps: the readings wait for it, and the first one after
+      // starts the estimate's grace again (lineSteps.ts), as a new route does
+      if (lineBefore && !stalled) {
+        const reading = lineReadingBetween({ stats: before, line: lineBefore }, { stats: after, line: lineAfter }, now);
+        options.line?.(lineStalled ? { ...reading, newRoute: true } : reading);
+      }
+      lineStalled = stalled;
     }
     before = after;
     lineBefore = lineAfter;

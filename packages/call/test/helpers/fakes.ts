@@ -507,6 +507,11 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
   receiving = true;
   /** the share of the others' packets lost on the way to us, % (a test makes our line lossy) */
   lossPercent = 0;
+  /** what our line's queue adds to the round trip, ms (a congested line's loss comes with it) */
+  queueMs = 0;
+  /** the share of what we send that the far end reports lost, % (its receiver report every poll) */
+  sentLossPercent = 0;
+  #reports = 0;
   #audioPackets = 0;
   #audioLost = 0;
   /** the subscriber's statistics as getStats() gives them: 50 audio packets more per poll while receiving */
@@ -517,7 +522,12 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
       if (this.receiving) this.#audioPackets += 50;
       if (this.receiving) this.#audioLost += Math.round((50 * this.lossPercent) / (100 - this.lossPercent));
       return Promise.resolve(
-        new Map([['in-a', { id: 'in-a', type: 'inbound-rtp', kind: 'audio', packetsReceived: this.#audioPackets, packetsLost: this.#audioLost, jitter: 0.004 }]]),
+        new Map<string, Record<string, unknown>>([
+          ['in-a', { id: 'in-a', type: 'inbound-rtp', kind: 'audio', packetsReceived: this.#audioPackets, packetsLost: this.#audioLost, jitter: 0.004 }],
+          ['t', { id: 't', type: 'transport', selectedCandidatePairId: 'p' }],
+          ['p', { id: 'p', type: 'candidate-pair', currentRoundTripTime: (20 + this.queueMs) / 1000 }],
+          ['ri-a', { id: 'ri-a', type: 'remote-inbound-rtp', kind: 'audio', reportsReceived: ++this.#reports, fractionLost: this.sentLossPercent / 100, packetsLost: 0 }],
+        ]),
       );
     },
   };

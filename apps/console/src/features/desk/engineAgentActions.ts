@@ -39,6 +39,8 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
         ...(user?.profileImageUrl ? { profileImageUrl: user.profileImageUrl } : {}),
         ...endpoints(),
         ...(user ? { companyId: user.companyId } : {}),
+        // sound first on a bad line: the camera steps down, then pauses, and comes back (docs/protocol.md "Line steps")
+        lineSteps: true,
       });
       created.on('change', apply);
       // the desk's methods for the in-call UI (chat, screen share, hold, devices) and the transfers

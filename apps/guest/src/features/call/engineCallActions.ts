@@ -197,6 +197,8 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         // the widget's panel: the agents wait for the website's next page (docs/widget.md "Moving between pages")
         pageChanges: carriesCalls(),
         webview: s().webview,
+        // sound first on a bad line: the camera steps down, then pauses, and comes back (docs/protocol.md "Line steps")
+        lineSteps: true,
         watermark: streamWatermarkOf(details),
         serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget
         // the engine looks the appointment up by its reference (id, agent) once the guest is registered
