@@ -484,6 +484,13 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
     this.claimsNow++;
   }
 
+  /** the noise-suppression switch as the call room last set it during the call */
+  noiseSuppression: boolean | null = null;
+  setNoiseSuppression(on: boolean): Promise<void> {
+    this.noiseSuppression = on;
+    return Promise.resolve();
+  }
+
   constructor(server: FakeMediaServer, options: MediaSessionOptions) {
     super();
     this.server = server;
