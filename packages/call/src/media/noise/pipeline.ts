@@ -10,7 +10,7 @@
 import processorUrl from './processor.ts?worker&url';
 import wasmUrl from '@jitsi/rnnoise-wasm/dist/rnnoise.wasm?url';
 import { PROCESSOR_NAME } from './frames.ts';
-import type { SuppressedMicrophone } from './suppression.ts';
+import type { SuppressedMicrophone } from '../../ports/media.ts';
 
 /** how long the context may take to start (a page without a user's gesture yet keeps it suspended) */
 const RESUME_MS = 2000;
