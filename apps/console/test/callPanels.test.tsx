@@ -98,7 +98,7 @@ describe('the agent noise-suppression switch', () => {
     noiseSuppression.length = 0;
     renderCall('en');
     fireEvent.click(await screen.findByTestId('agent-settings-button'));
-    const toggle = screen.getByRole('switch', { name: 'Noise suppression' }) as HTMLInputElement;
+    const toggle = screen.getByRole<HTMLInputElement>('switch', { name: 'Noise suppression' });
     expect(toggle.checked).toBe(true);
     fireEvent.click(toggle);
     expect(toggle.checked).toBe(false);
