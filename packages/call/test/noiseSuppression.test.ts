@@ -143,8 +143,15 @@ describe("Janus publisher's microphone", () => {
     const senders = [new FakeSender(), new FakeSender()];
     const handle = {
       webrtcStuff: { pc: { getSenders: () => senders, getTransceivers: () => senders.map((sender, i) => ({ sender, mid: String(i) })) } },
-      replaceTracks: (o: { tracks: Array<{ type: string; capture: FakeTrack }>; success: () => void }) => {
-        for (const t of o.tracks) void senders[t.type === 'audio' ? 0 : 1]!.replaceTrack(t.capture);
+      // as janus.js: the replaced track is stopped unless the track that was put on asked not to be (dontStop)
+      replaceTracks: (o: { tracks: Array<{ type: string; capture: FakeTrack & { dontStop?: boolean }; dontStop?: boolean }>; success: () => void }) => {
+        for (const t of o.tracks) {
+          const sender = senders[t.type === 'audio' ? 0 : 1]!;
+          const old = sender.track as (FakeTrack & { dontStop?: boolean }) | null;
+          if (old && old.dontStop !== true) old.stop();
+          if (t.dontStop) t.capture.dontStop = true;
+          void sender.replaceTrack(t.capture);
+        }
         o.success();
       },
     } as unknown as Handle;
@@ -166,6 +173,10 @@ describe("Janus publisher's microphone", () => {
 
     await tracks.setNoiseSuppression(true);
     expect(senders[0]!.track).toBe(noise.made[1]!.track);
+    // the new copy is made from the same microphone, still live (janus.js stopped only the copy it replaced)
+    expect(noise.made[1]!.microphone).toBe(audio);
+    expect(audio.readyState).toBe('live');
+    expect(noise.made[0]!.track.readyState).toBe('ended');
     // the published stream stays the microphone's own (the app shows its device)
     expect(tracks.localStream?.getAudioTracks()).toEqual([audio]);
   });

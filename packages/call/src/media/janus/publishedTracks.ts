@@ -88,10 +88,13 @@ export class PublishedTracks {
     } else if (pc && publisher) {
       const sender = pc.getSenders().find((s) => s.track?.kind === kind);
       const mid = pc.getTransceivers().find((t) => t.sender === sender)?.mid ?? undefined;
-      // janus.js's own replaceTracks keeps its bookkeeping of the local stream right
+      // janus.js's own replaceTracks keeps its bookkeeping of the local stream right. It stops the track
+      // it replaces unless told not to (dontStop): audio's is the microphone, or its suppressed copy,
+      // which this class and SentMicrophone stop themselves — the noise-suppression switch keeps the
+      // microphone to make its next copy from.
       await new Promise<void>((resolve, reject) =>
         publisher.replaceTracks({
-          tracks: [{ type: kind, capture: sent, recv: false, ...(mid ? { mid } : {}) }],
+          tracks: [{ type: kind, capture: sent, recv: false, ...(mid ? { mid } : {}), ...(kind === 'audio' ? { dontStop: true } : {}) }],
           success: () => resolve(),
           error: (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
         }),

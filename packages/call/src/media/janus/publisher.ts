@@ -122,7 +122,10 @@ export class JanusPublisher {
     const tracks: JanusJS.TrackOption[] = [];
     const audio = options.stream.getAudioTracks()[0];
     const video = options.stream.getVideoTracks()[0];
-    if (options.audio && audio) tracks.push({ type: 'audio', capture: await this.tracks.sendableAudio(audio, !!options.noiseSuppression), recv: false });
+    if (options.audio && audio) {
+      // dontStop: the microphone outlives its sender's track when noise suppression is switched (publishedTracks.ts)
+      tracks.push({ type: 'audio', capture: await this.tracks.sendableAudio(audio, !!options.noiseSuppression), recv: false, dontStop: true });
+    }
     if (options.video && video) tracks.push({ type: 'video', capture: this.tracks.sendable(video), recv: false });
     let jsep: Jsep;
     try {
