@@ -119,6 +119,28 @@ describe('the sent microphone', () => {
     expect(made[2]!.track.readyState).toBe('ended');
   });
 
+  it('when a running copy fails (its worklet), then the console says so, the copy stops and its owner sends the microphone again', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    let fail: (reason: string) => void = () => undefined;
+    const copy = new FakeTrack('audio', 'suppressed');
+    let stopped = false;
+    const resent: MediaStreamTrack[] = [];
+    const sent = new SentMicrophone(
+      () => Promise.resolve({ track: track(copy), stop: () => void (stopped = true), failed: new Promise<string>((resolve) => (fail = resolve)) }),
+      (microphone) => resent.push(microphone),
+    );
+    const microphone = new FakeTrack('audio');
+    expect(await sent.sendable(track(microphone), true)).toBe(copy);
+
+    fail('the RNNoise worklet failed');
+    await settle();
+
+    expect(resent).toEqual([microphone]);
+    expect(stopped).toBe(true);
+    expect(sent.current).toBe(microphone);
+    expect(warn).toHaveBeenCalledWith('noise suppression failed (the RNNoise worklet failed): the raw microphone is sent');
+  });
+
   it('when the call ends while a copy is being made, then that copy is stopped as soon as it is ready', async () => {
     let release: () => void = () => undefined;
     const { suppress, made } = fakeSuppressor();

@@ -64,7 +64,9 @@ export class P2PTransport extends Emitter<MediaEvents> {
   constructor(options: P2POptions) {
     super();
     this.#options = options;
-    this.#microphone = new SentMicrophone(options.suppressNoise);
+    this.#microphone = new SentMicrophone(options.suppressNoise, (microphone) => {
+      void this.#sendTrack('audio', microphone).catch(() => undefined);
+    });
   }
 
   // ---- the steps CallRoom.joinAndPublish runs: no media server to connect to or join ------------------

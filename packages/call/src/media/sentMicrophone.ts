@@ -14,9 +14,12 @@ export class SentMicrophone {
   #turn = 0;
 
   readonly #suppress: SuppressNoise;
+  /** a running copy failed: its owner sends the microphone itself again */
+  readonly #fellBack: (microphone: MediaStreamTrack) => void;
 
-  constructor(suppress: SuppressNoise = suppressNoise) {
+  constructor(suppress: SuppressNoise = suppressNoise, fellBack: (microphone: MediaStreamTrack) => void = () => undefined) {
     this.#suppress = suppress;
+    this.#fellBack = fellBack;
   }
 
   /** whether noise suppression is asked for (it may still have fallen back to the raw microphone) */
@@ -46,6 +49,13 @@ export class SentMicrophone {
     }
     this.#suppressed = next;
     if (previous !== next) previous?.stop();
+    void next?.failed?.then((reason) => {
+      if (this.#suppressed !== next) return;
+      console.warn(`noise suppression failed (${reason}): the raw microphone is sent`);
+      this.#suppressed = null;
+      next.stop();
+      this.#fellBack(microphone);
+    });
     return next?.track ?? microphone;
   }
 

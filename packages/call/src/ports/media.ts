@@ -23,6 +23,8 @@ export interface WatermarkOptions {
 export interface SuppressedMicrophone {
   track: MediaStreamTrack;
   stop(): void;
+  /** settles with the reason if the copy fails once running (the worklet's error): the raw microphone is sent again */
+  failed?: Promise<string>;
 }
 
 /** Makes the suppressed copy of a microphone track, or null: the raw one is sent (the reason logged). */

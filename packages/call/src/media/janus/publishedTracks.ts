@@ -38,7 +38,9 @@ export class PublishedTracks {
 
   constructor(options: PublishedTracksOptions) {
     this.#o = options;
-    this.#microphone = new SentMicrophone(options.suppressNoise);
+    this.#microphone = new SentMicrophone(options.suppressNoise, (microphone) => {
+      void this.#send('audio', microphone).catch(() => undefined);
+    });
   }
 
   #pc(): RTCPeerConnection | null {

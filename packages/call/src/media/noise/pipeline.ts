@@ -61,12 +61,18 @@ export async function rnnoisePipeline(microphone: MediaStreamTrack): Promise<Sup
       outputChannelCount: [1],
       processorOptions: { module },
     });
+    let failed: (reason: string) => void = () => undefined;
+    const failure = new Promise<string>((resolve) => (failed = resolve));
     const ready = new Promise<void>((resolve, reject) => {
       node.port.onmessage = (event: MessageEvent<{ ready?: boolean; error?: string }>) => {
         if (event.data.ready) resolve();
         else if (event.data.error) reject(new Error(`RNNoise: ${event.data.error}`));
       };
-      node.onprocessorerror = () => reject(new Error('the RNNoise worklet failed'));
+      // before it is ready the start fails; after, the copy does (its owner sends the microphone again)
+      node.onprocessorerror = () => {
+        reject(new Error('the RNNoise worklet failed'));
+        failed('the RNNoise worklet failed');
+      };
     });
     const source = context.createMediaStreamSource(new MediaStream([microphone]));
     const destination = context.createMediaStreamDestination();
@@ -76,6 +82,7 @@ export async function rnnoisePipeline(microphone: MediaStreamTrack): Promise<Sup
     let stopped = false;
     return {
       track,
+      failed: failure,
       stop() {
         if (stopped) return;
         stopped = true;
