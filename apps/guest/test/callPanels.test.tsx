@@ -167,10 +167,10 @@ describe('the noise-suppression switch', () => {
     await ensureLanguage('en');
     renderCall('en');
     fireEvent.click(screen.getByTestId('devices-button'));
-    const toggle = screen.getByRole('switch', { name: 'Noise suppression' });
-    expect((toggle as HTMLInputElement).checked).toBe(false);
+    const toggle = screen.getByRole<HTMLInputElement>('switch', { name: 'Noise suppression' });
+    expect(toggle.checked).toBe(false);
     fireEvent.click(toggle);
-    expect((toggle as HTMLInputElement).checked).toBe(true);
+    expect(toggle.checked).toBe(true);
     expect(noiseSuppression).toEqual([true]);
     expect(localStorage.getItem('lobby.guest.noiseSuppression')).toBe('on');
   });

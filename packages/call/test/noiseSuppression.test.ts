@@ -169,7 +169,7 @@ describe("Janus publisher's microphone", () => {
       replaceTracks: (o: { tracks: Array<{ type: string; capture: FakeTrack & { dontStop?: boolean }; dontStop?: boolean }>; success: () => void }) => {
         for (const t of o.tracks) {
           const sender = senders[t.type === 'audio' ? 0 : 1]!;
-          const old = sender.track as (FakeTrack & { dontStop?: boolean }) | null;
+          const old = sender.track;
           if (old && old.dontStop !== true) old.stop();
           if (t.dontStop) t.capture.dontStop = true;
           void sender.replaceTrack(t.capture);
@@ -263,24 +263,36 @@ describe('the switch in the engines', () => {
     expect(next.published?.noiseSuppression).toBe(true);
   });
 
-  it("when an agent answers a p2p call, then the guest receives the agent's suppressed copy; the call's end stops it", async () => {
+  /** A p2p call the agent answered, its p2p transports' suppressor `suppress`. */
+  async function p2pAnswered(suppress: SuppressNoise) {
     const world = new FakeWorld();
     const network = new FakeJingleNetwork();
     world.xmpp.jingle = network;
-    const noise = fakeSuppressor();
-    world.suppressNoise = noise.suppress;
+    world.suppressNoise = suppress;
     const guest = await guestWaiting(world);
     const agent1 = await agentOnline(world, 'agent1');
     await agent1.agent.answer(guest.guest.snapshot.callId!);
     await settle(40);
     for (let i = 0; i < 200 && network.calls.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await settle(40);
-    const agentSide = network.calls[1]!;
+    const audioSent = () => network.calls[1]!.pc.getTransceivers().filter((t) => t.receiver.track.kind === 'audio').map((t) => t.sender.track);
+    return { guest, agent1, audioSent };
+  }
+
+  it("when RNNoise is slow to start, then the agent's call does not wait for it: the microphone is sent meanwhile", async () => {
+    const { guest, agent1, audioSent } = await p2pAnswered(() => new Promise(() => undefined));
+    expect(agent1.agent.snapshot.phase).toBe('inCall');
+    expect(guest.guest.snapshot.phase).toBe('ongoing');
+    expect(audioSent()).toEqual([agent1.agent.snapshot.localStream!.getAudioTracks()[0]]);
+  });
+
+  it("when an agent answers a p2p call, then the guest receives the agent's suppressed copy; the call's end stops it", async () => {
+    const noise = fakeSuppressor();
+    const { agent1, audioSent } = await p2pAnswered(noise.suppress);
 
     const agentMicrophone = agent1.agent.snapshot.localStream!.getAudioTracks()[0];
     expect(noise.made.map((m) => m.microphone)).toEqual([agentMicrophone]);
-    const audioSenders = agentSide.pc.getTransceivers().filter((t) => t.receiver.track.kind === 'audio').map((t) => t.sender.track);
-    expect(audioSenders).toEqual([noise.made[0]!.track]);
+    expect(audioSent()).toEqual([noise.made[0]!.track]);
 
     await agent1.agent.hangup();
     await settle(40);

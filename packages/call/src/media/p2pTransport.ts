@@ -98,14 +98,14 @@ export class P2PTransport extends Emitter<MediaEvents> {
   }
 
   async publish(options: PublishOptions): Promise<void> {
-    const microphone = options.stream.getAudioTracks()[0];
-    if (microphone) await this.#microphone.sendable(microphone, !!options.noiseSuppression);
     this.#published = options;
     this.localStream = options.stream;
     this.emit('stage', { stage: 'localStream', ok: true });
     if (this.#waiting) await this.#accept(this.#waiting);
     for (const [peer, display] of this.#pending) this.connectPeer(peer, display);
     this.#pending.clear();
+    // the microphone is sent at once; its noise-suppressed copy takes its place once RNNoise runs
+    if (options.noiseSuppression) void this.setNoiseSuppression(true).catch(() => undefined);
   }
 
   /** The guest's side: a session toward the agent who answered (each agent of a transfer gets its own). */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { SidePanel } from '@lobby/ui';
 import { DeviceFields, NoiseSuppressionSwitch, VolumeSlider } from '@lobby/call-react';
-import { NOISE_SUPPRESSION_DEFAULT, NOISE_SUPPRESSION_KEY } from './noiseSuppression.ts';
+import { NOISE_SUPPRESSION } from './noiseSuppression.ts';
 import { useConsoleStore } from '../../state/store.ts';
 import { useAgentInCall } from '../../state/store.ts';
 import { useDesk } from '../../state/agentActions.ts';
@@ -55,8 +55,7 @@ export function CallSettings({ video, participants, main, onClose, openerId }: {
         />
         <NoiseSuppressionSwitch
           engine={engine}
-          storageKey={NOISE_SUPPRESSION_KEY}
-          byDefault={NOISE_SUPPRESSION_DEFAULT}
+          {...NOISE_SUPPRESSION}
           label={t('inCall.noiseSuppression')}
           hint={t('inCall.noiseSuppressionHint')}
           testId="agent-noise-suppression"

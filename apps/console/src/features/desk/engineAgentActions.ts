@@ -7,7 +7,7 @@ import type { ConsoleStore } from '../../state/store.ts';
 import { fromDeskSnapshot } from '../../state/deskSnapshot.ts';
 import { placeholderAgentActions } from './sessionActions.ts';
 import { rememberedNoiseSuppression } from '@lobby/call-react';
-import { NOISE_SUPPRESSION_DEFAULT, NOISE_SUPPRESSION_KEY } from '../call/noiseSuppression.ts';
+import { NOISE_SUPPRESSION } from '../call/noiseSuppression.ts';
 
 function endpoints(loc: Location = window.location) {
   const ws = loc.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -41,7 +41,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
         ...(user?.profileImageUrl ? { profileImageUrl: user.profileImageUrl } : {}),
         ...endpoints(),
         ...(user ? { companyId: user.companyId } : {}),
-        noiseSuppression: rememberedNoiseSuppression(NOISE_SUPPRESSION_KEY, NOISE_SUPPRESSION_DEFAULT),
+        noiseSuppression: rememberedNoiseSuppression(NOISE_SUPPRESSION.storageKey, NOISE_SUPPRESSION.byDefault),
       });
       created.on('change', apply);
       // the desk's methods for the in-call UI (chat, screen share, hold, devices) and the transfers

@@ -17,7 +17,7 @@ import { guestNameAnswer } from '@lobby/contracts/guestLabel';
 import { streamWatermarkOf } from './streamWatermark.ts';
 import { watchWaitPlace } from '../waiting/waitPlace.ts';
 import { rememberedNoiseSuppression } from '@lobby/call-react';
-import { NOISE_SUPPRESSION_DEFAULT, NOISE_SUPPRESSION_KEY } from '../devices/noiseSuppression.ts';
+import { NOISE_SUPPRESSION } from '../devices/noiseSuppression.ts';
 
 /** Same-origin endpoints: the server proxies ejabberd and Janus. */
 export function endpoints(loc: Location = window.location) {
@@ -200,7 +200,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         pageChanges: carriesCalls(),
         webview: s().webview,
         watermark: streamWatermarkOf(details),
-        noiseSuppression: rememberedNoiseSuppression(NOISE_SUPPRESSION_KEY, NOISE_SUPPRESSION_DEFAULT),
+        noiseSuppression: rememberedNoiseSuppression(NOISE_SUPPRESSION.storageKey, NOISE_SUPPRESSION.byDefault),
         serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget
         // the engine looks the appointment up by its reference (id, agent) once the guest is registered
         appointment: appointmentReference

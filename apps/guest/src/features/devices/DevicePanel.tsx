@@ -1,7 +1,7 @@
 import { useTranslation } from '../../i18n/index.ts';
 import { SidePanel, sidePanelStyles } from '@lobby/ui';
 import { DeviceFields, NoiseSuppressionSwitch, VolumeSlider } from '@lobby/call-react';
-import { NOISE_SUPPRESSION_DEFAULT, NOISE_SUPPRESSION_KEY } from './noiseSuppression.ts';
+import { NOISE_SUPPRESSION } from './noiseSuppression.ts';
 import SwitchCamera from 'lucide-react/icons/switch-camera';
 import { useGuestStore, useInCall } from '../../state/store.ts';
 import { useCallEngine } from '../../state/callActions.ts';
@@ -45,8 +45,7 @@ export function DevicePanel({ video }: { video: boolean }) {
       />
       <NoiseSuppressionSwitch
         engine={engine}
-        storageKey={NOISE_SUPPRESSION_KEY}
-        byDefault={NOISE_SUPPRESSION_DEFAULT}
+        {...NOISE_SUPPRESSION}
         label={t('ongoing.noiseSuppression')}
         hint={t('ongoing.noiseSuppressionHint')}
         testId="noise-suppression"

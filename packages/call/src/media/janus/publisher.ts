@@ -122,10 +122,8 @@ export class JanusPublisher {
     const tracks: JanusJS.TrackOption[] = [];
     const audio = options.stream.getAudioTracks()[0];
     const video = options.stream.getVideoTracks()[0];
-    if (options.audio && audio) {
-      // dontStop: the microphone outlives its sender's track when noise suppression is switched (publishedTracks.ts)
-      tracks.push({ type: 'audio', capture: await this.tracks.sendableAudio(audio, !!options.noiseSuppression), recv: false, dontStop: true });
-    }
+    // dontStop: the microphone outlives its sender's track when noise suppression is switched (publishedTracks.ts)
+    if (options.audio && audio) tracks.push({ type: 'audio', capture: audio, recv: false, dontStop: true });
     if (options.video && video) tracks.push({ type: 'video', capture: this.tracks.sendable(video), recv: false });
     let jsep: Jsep;
     try {
@@ -147,6 +145,9 @@ export class JanusPublisher {
     await connection.retried(() => connection.request(handle, body, jsep));
     await configured;
     tell('stage', { stage: 'localStream', ok: true });
+    // the microphone is sent at once; its noise-suppressed copy takes its place once RNNoise runs, so the
+    // call's set-up never waits for it (docs/architecture.md "Noise suppression")
+    if (options.audio && audio && options.noiseSuppression) void this.tracks.setNoiseSuppression(true).catch(() => undefined);
   }
 
   #onMessage(msg: Message, jsep?: Jsep): void {
