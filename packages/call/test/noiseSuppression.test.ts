@@ -169,7 +169,7 @@ describe("Janus publisher's microphone", () => {
       replaceTracks: (o: { tracks: Array<{ type: string; capture: FakeTrack & { dontStop?: boolean }; dontStop?: boolean }>; success: () => void }) => {
         for (const t of o.tracks) {
           const sender = senders[t.type === 'audio' ? 0 : 1]!;
-          const old = sender.track;
+          const old: (FakeTrack & { dontStop?: boolean }) | null = sender.track;
           if (old && old.dontStop !== true) old.stop();
           if (t.dontStop) t.capture.dontStop = true;
           void sender.replaceTrack(t.capture);
