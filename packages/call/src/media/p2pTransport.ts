@@ -60,6 +60,8 @@ export class P2PTransport extends Emitter<MediaEvents> {
   localStream: MediaStream | null = null;
   /** the microphone track sent: the microphone, or its noise-suppressed copy (sentMicrophone.ts) */
   readonly #microphone: SentMicrophone;
+  /** noise suppression asked for: the copy is made once a session is up (its set-up never waits for it) */
+  #suppressionWanted = false;
 
   constructor(options: P2POptions) {
     super();
@@ -104,8 +106,14 @@ export class P2PTransport extends Emitter<MediaEvents> {
     if (this.#waiting) await this.#accept(this.#waiting);
     for (const [peer, display] of this.#pending) this.connectPeer(peer, display);
     this.#pending.clear();
-    // the microphone is sent at once; its noise-suppressed copy takes its place once RNNoise runs
-    if (options.noiseSuppression) void this.setNoiseSuppression(true).catch(() => undefined);
+    // the microphone is sent at once; its noise-suppressed copy takes its place once a session is up
+    this.#suppressionWanted = !!options.noiseSuppression;
+    if (this.#links.size) this.#suppressAsWanted();
+  }
+
+  /** A session is up: the noise-suppressed copy is made if asked for and not made yet. */
+  #suppressAsWanted(): void {
+    if (this.#suppressionWanted && !this.#microphone.on) void this.setNoiseSuppression(true).catch(() => undefined);
   }
 
   /** The guest's side: a session toward the agent who answered (each agent of a transfer gets its own). */
@@ -154,6 +162,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
       throw error;
     }
     this.emit('stage', { stage: 'createOffer', ok: true });
+    this.#suppressAsWanted();
     await this.#screenShown(link);
   }
 
@@ -168,6 +177,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
     for (const transceiver of call.pc.getTransceivers()) this.#onTrack(link, transceiver.receiver.track, transceiver);
     await call.accept();
     this.emit('stage', { stage: 'createAnswer', ok: true });
+    this.#suppressAsWanted();
     await this.#screenShown(link);
   }
 
@@ -358,6 +368,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
 
   /** Noise suppression of the sent microphone on or off: every session's audio sender gets the new track. */
   async setNoiseSuppression(on: boolean): Promise<void> {
+    this.#suppressionWanted = on;
     const microphone = this.localStream?.getAudioTracks()[0];
     // not published yet: publish is told (PublishOptions.noiseSuppression)
     if (!microphone || on === this.#microphone.on) return;
