@@ -57,6 +57,8 @@ test('when the agent speaks over steady noise, then the guest hears the noise at
     // the agent's default: on, its copy made when the call was answered (one audio context)
     await expect.poll(() => contextStates(agent.page)).toEqual(['running']);
     await expect.poll(async () => (await receivedAudioLevels(guest.page, 500)).length, { message: 'the guest receives audio' }).toBeGreaterThan(2);
+    // the copy takes the microphone's place once it runs (not at publish): as after each switch below
+    await agent.page.waitForTimeout(1_000);
     const on = await measure(guest.page);
 
     // act: the agent turns it off in the call settings, by keyboard
