@@ -11,6 +11,9 @@ import { inCallStore, Wrapper } from './helpers.tsx';
 
 afterEach(cleanup);
 
+/** what the settings panel told the desk of noise suppression, in order */
+const noiseSuppression: boolean[] = [];
+
 /** An engine whose panel switches move the store's status, as the desk's snapshots do. */
 function fakeEngine(store: ConsoleStore): ConsoleDesk {
   const patch = (change: Partial<CallStatus>) =>
@@ -28,6 +31,10 @@ function fakeEngine(store: ConsoleStore): ConsoleDesk {
     resume: () => undefined,
     join: nothing,
     changeDevices: nothing,
+    setNoiseSuppression: (on) => {
+      noiseSuppression.push(on);
+      return Promise.resolve();
+    },
     setDeviceConfigOpen: (open) => patch({ deviceConfigOpen: open }),
     setMainUser: () => undefined,
     transferTargets: () => Promise.resolve({ agents: [], assignments: [] }),
@@ -82,5 +89,26 @@ describe('the agent call panels and Escape', () => {
 
     expect(screen.queryByTestId(panelId)).toBeNull();
     expect(document.activeElement).toBe(button);
+  });
+});
+
+describe('the agent noise-suppression switch', () => {
+  it('when the agent opens the call settings, then noise suppression is on by default; turning it off tells the desk and is remembered', async () => {
+    localStorage.removeItem('lobby.console.noiseSuppression');
+    noiseSuppression.length = 0;
+    renderCall('en');
+    fireEvent.click(await screen.findByTestId('agent-settings-button'));
+    const toggle = screen.getByRole<HTMLInputElement>('switch', { name: 'Noise suppression' });
+    expect(toggle.checked).toBe(true);
+    fireEvent.click(toggle);
+    expect(toggle.checked).toBe(false);
+    expect(noiseSuppression).toEqual([false]);
+    expect(localStorage.getItem('lobby.console.noiseSuppression')).toBe('off');
+  });
+
+  it('when the console is Arabic, then the switch is named in Arabic', async () => {
+    renderCall('ar');
+    fireEvent.click(await screen.findByTestId('agent-settings-button'));
+    expect(await screen.findByRole('switch', { name: 'تقليل الضوضاء' })).toBeTruthy();
   });
 });

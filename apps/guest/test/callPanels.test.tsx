@@ -15,6 +15,9 @@ afterEach(cleanup);
 
 type ChatMessages = CallStatus['chatMessages'];
 
+/** what the panel told the engine of noise suppression, in order */
+const noiseSuppression: boolean[] = [];
+
 /** An engine whose panel switches move the store's status, as the real engine's snapshots do. */
 function fakeEngine(store: GuestStore): GuestCallEngine {
   const patch = (change: Partial<CallStatus>) => {
@@ -30,6 +33,10 @@ function fakeEngine(store: GuestStore): GuestCallEngine {
     startScreenShare: () => Promise.resolve(),
     stopScreenShare: () => Promise.resolve(),
     changeDevices: () => Promise.resolve(),
+    setNoiseSuppression: (on) => {
+      noiseSuppression.push(on);
+      return Promise.resolve();
+    },
     setDeviceConfigOpen: (open) => patch({ deviceConfigOpen: open }),
     setCallVolume: (callVolume) => patch({ callVolume }),
     setMainUser: () => undefined,
@@ -150,6 +157,29 @@ describe('the call volume', () => {
     fireEvent.click(screen.getByTestId('devices-button'));
     fireEvent.change(screen.getByTestId('volume-slider'), { target: { value: '0.3' } });
     await waitFor(() => expect(audios().map((a) => a.volume)).toEqual([0.3, 0.3]));
+  });
+});
+
+describe('the noise-suppression switch', () => {
+  it('when the guest turns it on in the camera and sound panel (off by default), then the engine is told and the choice is remembered', async () => {
+    localStorage.removeItem('lobby.guest.noiseSuppression');
+    noiseSuppression.length = 0;
+    await ensureLanguage('en');
+    renderCall('en');
+    fireEvent.click(screen.getByTestId('devices-button'));
+    const toggle = screen.getByRole<HTMLInputElement>('switch', { name: 'Noise suppression' });
+    expect(toggle.checked).toBe(false);
+    fireEvent.click(toggle);
+    expect(toggle.checked).toBe(true);
+    expect(noiseSuppression).toEqual([true]);
+    expect(localStorage.getItem('lobby.guest.noiseSuppression')).toBe('on');
+  });
+
+  it('when the page is Arabic, then the switch is named in Arabic', async () => {
+    await ensureLanguage('ar');
+    renderCall('ar');
+    fireEvent.click(screen.getByTestId('devices-button'));
+    expect(await screen.findByRole('switch', { name: 'تقليل الضوضاء' })).toBeTruthy();
   });
 });
 

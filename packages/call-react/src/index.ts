@@ -11,4 +11,6 @@ export { DeviceFields, type DeviceFieldsProps } from './DeviceFields.tsx';
 export { useDeviceList, useDeviceChange, currentDeviceId, type DeviceList, type DeviceChange, type DeviceChangeEngine } from './devices.ts';
 export { OthersColumn } from './OthersColumn.tsx';
 export { VolumeSlider } from './VolumeSlider.tsx';
+export { NoiseSuppressionSwitch } from './NoiseSuppressionSwitch.tsx';
+export { rememberedNoiseSuppression, useNoiseSuppression, type NoiseSuppressionEngine } from './noiseSuppression.ts';
 export { callMedia, callPanels, callStageStatus, type CallMediaState, type CallPanels, type CallStageStatus } from './selectors.ts';

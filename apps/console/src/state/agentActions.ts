@@ -20,6 +20,7 @@ export type ConsoleDesk = Pick<
   | 'resume'
   | 'join'
   | 'changeDevices'
+  | 'setNoiseSuppression'
   | 'setDeviceConfigOpen'
   | 'setMainUser'
   | 'transferTargets'

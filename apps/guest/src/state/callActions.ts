@@ -39,6 +39,7 @@ export type GuestCallEngine = Pick<
   | 'startScreenShare'
   | 'stopScreenShare'
   | 'changeDevices'
+  | 'setNoiseSuppression'
   | 'setDeviceConfigOpen'
   | 'setCallVolume'
   | 'setMainUser'

@@ -76,6 +76,7 @@ export class AgentDesk extends InCallEngine<{ change: AgentSnapshot }> {
       signalling: () => this.#xmpp,
       videoConstraints: options.videoConstraints,
       lineSteps: options.lineSteps,
+      noiseSuppression: options.noiseSuppression ?? true,
       lineStepChanged: () => {
         const active = this.#snapshot.activeCall;
         if (active) this.#sendMuteState(active.room);

@@ -105,6 +105,8 @@ export interface AgentDeskOptions {
    * passes (a step back up from audioOnly still costs about a second of audio)
    */
   lineSteps?: boolean;
+  /** our microphone noise-suppressed (docs/architecture.md "Noise suppression"): on by default for agents */
+  noiseSuppression?: boolean;
   /** the console user's company (uploads) */
   companyId?: number;
   /** signalling, media transport, devices, clock and page (src/room/ports.ts); the real ones by default */

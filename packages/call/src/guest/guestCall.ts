@@ -85,6 +85,7 @@ export class GuestCall extends InCallEngine<GuestCallEvents> {
       signalling: () => this.#xmpp,
       videoConstraints: options.videoConstraints,
       lineSteps: options.lineSteps,
+      noiseSuppression: options.noiseSuppression ?? false,
       lineStepChanged: () => {
         if (this.#snapshot.phase === 'ongoing') this.#presence.announce();
       },

@@ -96,6 +96,8 @@ export interface GuestCallOptions {
    * passes (a step back up from audioOnly still costs about a second of audio)
    */
   lineSteps?: boolean;
+  /** our microphone noise-suppressed (docs/architecture.md "Noise suppression"): off by default for guests */
+  noiseSuppression?: boolean;
   /**
    * An appointment call (/appointment/{reference}): give the reference; prepare() looks the appointment up
    * (GET /api/appointment/{reference}) and fills the id and the agent's lowercase username when missing.

@@ -77,6 +77,7 @@ export class MediaSession extends Emitter<MediaEvents> {
       answered: () => restarts.answered('publisher'),
       onPublishers: (publishers) => this.#subscriber.subscribeTo(publishers),
       onFeedGone: (feedId) => this.#subscriber.feedGone(feedId),
+      ...(options.suppressNoise ? { suppressNoise: options.suppressNoise } : {}),
     });
     this.#screen = new JanusScreenShare({
       connection,
@@ -206,6 +207,11 @@ export class MediaSession extends Emitter<MediaEvents> {
   /** Swaps our published camera and/or microphone for the tracks of `stream` (janus/publishedTracks.ts). */
   replaceTracks(stream: MediaStream): Promise<void> {
     return this.#publisher.tracks.replaceTracks(stream);
+  }
+
+  /** Noise suppression of the sent microphone on or off (janus/publishedTracks.ts). */
+  setNoiseSuppression(on: boolean): Promise<void> {
+    return this.#publisher.tracks.setNoiseSuppression(on);
   }
 
   /** Changes camera and/or microphone during the call (janus/publishedTracks.ts); false: nothing changed. */

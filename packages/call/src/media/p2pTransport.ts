@@ -22,6 +22,7 @@ import type { ChangeDevicesOptions, DeviceChoice, MediaEvents, P2POptions, Publi
 import { DEFAULT_VIDEO_CONSTRAINTS } from './devices.ts';
 import { retry } from './retry.ts';
 import { keepSendableCamera } from './cameraGuard.ts';
+import { SentMicrophone } from './sentMicrophone.ts';
 
 export type { P2POptions };
 
@@ -57,10 +58,17 @@ export class P2PTransport extends Emitter<MediaEvents> {
   readonly #muted = new Map<'audio' | 'video', MediaStreamTrack | null>();
   #closed = false;
   localStream: MediaStream | null = null;
+  /** the microphone track sent: the microphone, or its noise-suppressed copy (sentMicrophone.ts) */
+  readonly #microphone: SentMicrophone;
+  /** noise suppression asked for: the copy is made once a session is up (its set-up never waits for it) */
+  #suppressionWanted = false;
 
   constructor(options: P2POptions) {
     super();
     this.#options = options;
+    this.#microphone = new SentMicrophone(options.suppressNoise, (microphone) => {
+      void this.#sendTrack('audio', microphone).catch(() => undefined);
+    });
   }
 
   // ---- the steps CallRoom.joinAndPublish runs: no media server to connect to or join ------------------
@@ -98,6 +106,14 @@ export class P2PTransport extends Emitter<MediaEvents> {
     if (this.#waiting) await this.#accept(this.#waiting);
     for (const [peer, display] of this.#pending) this.connectPeer(peer, display);
     this.#pending.clear();
+    // the microphone is sent at once; its noise-suppressed copy takes its place once a session is up
+    this.#suppressionWanted = !!options.noiseSuppression;
+    if (this.#links.size) this.#suppressAsWanted();
+  }
+
+  /** A session is up: the noise-suppressed copy is made if asked for and not made yet. */
+  #suppressAsWanted(): void {
+    if (this.#suppressionWanted && !this.#microphone.on) void this.setNoiseSuppression(true).catch(() => undefined);
   }
 
   /** The guest's side: a session toward the agent who answered (each agent of a transfer gets its own). */
@@ -146,6 +162,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
       throw error;
     }
     this.emit('stage', { stage: 'createOffer', ok: true });
+    this.#suppressAsWanted();
     await this.#screenShown(link);
   }
 
@@ -160,6 +177,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
     for (const transceiver of call.pc.getTransceivers()) this.#onTrack(link, transceiver.receiver.track, transceiver);
     await call.accept();
     this.emit('stage', { stage: 'createAnswer', ok: true });
+    this.#suppressAsWanted();
     await this.#screenShown(link);
   }
 
@@ -169,7 +187,8 @@ export class P2PTransport extends Emitter<MediaEvents> {
     const stream = published.stream;
     const wanted = (track: MediaStreamTrack) => (track.kind === 'audio' ? published.audio : published.video);
     for (const track of stream.getTracks().filter(wanted)) {
-      const sender = pc.addTrack(track, stream);
+      const sent = track.kind === 'audio' ? (this.#microphone.current ?? track) : track;
+      const sender = pc.addTrack(sent, stream);
       const kind = track.kind as 'audio' | 'video';
       if (this.#muted.has(kind)) void sender.replaceTrack(null);
     }
@@ -286,8 +305,9 @@ export class P2PTransport extends Emitter<MediaEvents> {
 
   /** Muting takes the track off its sender (nothing at all is sent); unmuting puts it back. */
   async setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void> {
-    const track = this.localStream?.getTracks().find((t) => t.kind === kind) ?? null;
-    if (track) track.enabled = !muted;
+    const own = this.localStream?.getTracks().find((t) => t.kind === kind) ?? null;
+    if (own) own.enabled = !muted;
+    const track = kind === 'audio' ? (this.#microphone.current ?? own) : own;
     if (muted === this.#muted.has(kind)) return;
     if (muted) this.#muted.set(kind, track);
     else this.#muted.delete(kind);
@@ -334,14 +354,25 @@ export class P2PTransport extends Emitter<MediaEvents> {
     });
     for (const track of fresh.getTracks()) {
       const kind = track.kind as 'audio' | 'video';
-      if (this.#muted.has(kind)) {
-        track.enabled = false;
-        this.#muted.set(kind, track);
-      } else {
-        await Promise.all(this.#senders(kind).map((sender) => sender.replaceTrack(track)));
-      }
+      if (this.#muted.has(kind)) track.enabled = false;
+      await this.#sendTrack(kind, kind === 'audio' ? await this.#microphone.sendable(track) : track);
     }
     this.localStream = new MediaStream([...fresh.getTracks(), ...kept]);
+  }
+
+  /** `track` on every session's sender of its kind, or kept for the unmute while that kind is muted. */
+  async #sendTrack(kind: 'audio' | 'video', track: MediaStreamTrack): Promise<void> {
+    if (this.#muted.has(kind)) this.#muted.set(kind, track);
+    else await Promise.all(this.#senders(kind).map((sender) => sender.replaceTrack(track)));
+  }
+
+  /** Noise suppression of the sent microphone on or off: every session's audio sender gets the new track. */
+  async setNoiseSuppression(on: boolean): Promise<void> {
+    this.#suppressionWanted = on;
+    const microphone = this.localStream?.getAudioTracks()[0];
+    // not published yet: publish is told (PublishOptions.noiseSuppression)
+    if (!microphone || on === this.#microphone.on) return;
+    await this.#sendTrack('audio', await this.#microphone.sendable(microphone, on));
   }
 
   /** Ends every session (a hold tells the peer with session-info <hold/> first) and stops our tracks. */
@@ -359,6 +390,7 @@ export class P2PTransport extends Emitter<MediaEvents> {
       call.end();
     }
     for (const track of this.localStream?.getTracks() ?? []) track.stop();
+    this.#microphone.stop();
   }
 
   peerConnections(): { publisher?: RTCPeerConnection; subscriber?: RTCPeerConnection } {

@@ -19,6 +19,17 @@ export interface WatermarkOptions {
   fps?: number;
 }
 
+/** A microphone's noise-suppressed copy (media/noise/): `track` is sent; `stop` ends it (and its audio context). */
+export interface SuppressedMicrophone {
+  track: MediaStreamTrack;
+  stop(): void;
+  /** settles with the reason if the copy fails once running (the worklet's error): the raw microphone is sent again */
+  failed?: Promise<string>;
+}
+
+/** Makes the suppressed copy of a microphone track, or null: the raw one is sent (the reason logged). */
+export type SuppressNoise = (microphone: MediaStreamTrack) => Promise<SuppressedMicrophone | null>;
+
 /** The stages docs/protocol.md "Media session" tracks; a failure of any one is reported as a call bug. */
 export type CallStage =
   'createRoom' | 'joinRoom' | 'createOffer' | 'createAnswer' | 'localStream' | 'remoteStream';
@@ -52,6 +63,8 @@ export interface MediaSessionOptions {
    * handles the room's token).
    */
   token?: string;
+  /** the noise suppressor (media/noise/suppression.ts); RNNoise's by default (tests pass a fake) */
+  suppressNoise?: SuppressNoise;
 }
 
 export interface RoomOptions {
@@ -68,6 +81,8 @@ export interface PublishOptions {
   video: boolean;
   /** the company's stream watermark, drawn into the sent camera video (also after a device change) */
   watermark?: WatermarkOptions | null;
+  /** the sent microphone noise-suppressed (docs/architecture.md "Noise suppression"); off by default */
+  noiseSuppression?: boolean;
 }
 
 /** A device change during the call: another microphone or camera, or the front/back camera. */
@@ -161,6 +176,8 @@ export interface MediaTransport {
   stopScreenShare(): Promise<void>;
   readonly sharingScreen: boolean;
   setMuted(kind: 'audio' | 'video', muted: boolean): Promise<void>;
+  /** noise suppression of the sent microphone on or off during the call (publish is told the first value) */
+  setNoiseSuppression(on: boolean): Promise<void>;
   /** the others' video to us on or off, their audio kept (media/audioFirst.ts); absent: not possible */
   receiveVideo?(on: boolean): Promise<void>;
   /** true when something changed; the published stream is then `localStream` */
@@ -191,6 +208,8 @@ export interface P2POptions {
   probeMs?: number;
   /** the browser's getUserMedia (device changes); navigator's by default */
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
+  /** the noise suppressor (media/noise/suppression.ts); RNNoise's by default */
+  suppressNoise?: SuppressNoise;
 }
 
 /** The media transport's options: Janus's, or (a p2p call, the server's grant says so) the Jingle peer's. */

@@ -46,6 +46,8 @@ export interface CallRoomOptions {
   lineStepChanged?: () => void;
   /** sound first on a weak line (media/audioFirst.ts); off by default (docs/protocol.md "Line steps") */
   lineSteps?: boolean | undefined;
+  /** the sent microphone noise-suppressed from the start (docs/architecture.md "Noise suppression"); off by default */
+  noiseSuppression?: boolean | undefined;
 }
 
 export interface FeedHooks {
@@ -112,10 +114,12 @@ export class CallRoom {
   holding: Promise<void> = Promise.resolve();
   /** the call's chat and files, and what the room has not echoed yet (room/roomChat.ts) */
   readonly chat: RoomChat;
+  #noiseSuppression: boolean;
 
   constructor(options: CallRoomOptions) {
     this.#options = options;
     this.ports = defaultPorts(options.ports);
+    this.#noiseSuppression = options.noiseSuppression ?? false;
     this.chat = new RoomChat({
       clock: this.ports.clock,
       signalling: () => options.signalling(),
@@ -254,6 +258,7 @@ export class CallRoom {
       audio: true,
       video: plan.video,
       ...(plan.watermark !== undefined ? { watermark: plan.watermark } : {}),
+      noiseSuppression: this.#noiseSuppression,
     };
     await media.publish(publish);
     return !ended();
@@ -278,6 +283,20 @@ export class CallRoom {
     const { muted } = this.#options.read();
     for (const kind of ['audio', 'video'] as const) if (muted[kind]) await media.setMuted(kind, true).catch(() => undefined);
     return this.isCurrent(media);
+  }
+
+  /** whether the sent microphone is noise-suppressed (the switch; it may have fallen back to the raw one) */
+  get noiseSuppression(): boolean {
+    return this.#noiseSuppression;
+  }
+
+  /**
+   * Noise suppression of the sent microphone on or off (docs/architecture.md "Noise suppression"): at once
+   * in a call, and for every call after.
+   */
+  async setNoiseSuppression(on: boolean): Promise<void> {
+    this.#noiseSuppression = on;
+    await this.#media?.setNoiseSuppression(on).catch((error: unknown) => console.warn(`noise suppression: ${String(error)}`));
   }
 
   /** Mutes our microphone or camera (the engine tells the room through its presence). */

@@ -44,6 +44,14 @@ export abstract class InCallEngine<Events extends Record<string, unknown>> exten
     this.inCall.setDeviceConfigOpen(open);
   }
 
+  /**
+   * Noise suppression of our microphone on or off (docs/architecture.md "Noise suppression"): at once in
+   * a call, and for the calls after. The app remembers the choice.
+   */
+  setNoiseSuppression(on: boolean): Promise<void> {
+    return this.inCall.setNoiseSuppression(on);
+  }
+
   /** Volume of the others' audio, 0–1 (callVolume, default 1). */
   setCallVolume(volume: number): void {
     this.inCall.setCallVolume(volume);

@@ -13,7 +13,7 @@ import type { CallPorts } from '../../src/ports/callPorts.ts';
 import type { ClockPort } from '../../src/ports/clock.ts';
 import type { DevicesPort, LocalMediaRequest } from '../../src/ports/devices.ts';
 import type { EnvironmentPort } from '../../src/ports/environment.ts';
-import type { MediaEvents, MediaSessionOptions, MediaTransport, PublishOptions, RoomOptions, StandbyRequest } from '../../src/ports/media.ts';
+import type { MediaEvents, MediaSessionOptions, MediaTransport, PublishOptions, RoomOptions, StandbyRequest, SuppressNoise } from '../../src/ports/media.ts';
 import type { SignallingPort } from '../../src/ports/signalling.ts';
 import type { OutgoingChat, XmppEvents, XmppSessionOptions } from '../../src/xmpp/session.ts';
 import type { CallControl } from '../../src/xmpp/stanzas.ts';
@@ -484,6 +484,13 @@ export class FakeMedia extends Emitter<MediaEvents> implements MediaTransport {
     this.claimsNow++;
   }
 
+  /** the noise-suppression switch as the call room last set it during the call */
+  noiseSuppression: boolean | null = null;
+  setNoiseSuppression(on: boolean): Promise<void> {
+    this.noiseSuppression = on;
+    return Promise.resolve();
+  }
+
   constructor(server: FakeMediaServer, options: MediaSessionOptions) {
     super();
     this.server = server;
@@ -720,6 +727,8 @@ export class FakeWorld {
   readonly standbyRequests: StandbyRequest[] = [];
   /** how many times an engine ended what warmMedia made (coolMedia) */
   cooled = 0;
+  /** the p2p transports' noise suppressor (a test's fake); the real one (none in Node: the raw microphone) by default */
+  suppressNoise: SuppressNoise | null = null;
 
   /** The ports of one participant (its own devices and page). */
   ports(): CallPorts & { devices: FakeDevices; environment: FakeEnvironment } {
@@ -728,7 +737,8 @@ export class FakeWorld {
       media: (options) => {
         if (!options.p2p) return this.media.factory(options);
         const getUserMedia = (c: MediaStreamConstraints) => Promise.resolve(fakeUserMedia(c, this.unsendableCameras));
-        const transport = new P2PTransport({ ...options.p2p, getUserMedia, retryDelayMs: 1, probeMs: 40 });
+        const suppressNoise = this.suppressNoise ? { suppressNoise: this.suppressNoise } : {};
+        const transport = new P2PTransport({ ...options.p2p, getUserMedia, retryDelayMs: 1, probeMs: 40, ...suppressNoise });
         this.p2pTransports.push(transport);
         return transport;
       },

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { SidePanel } from '@lobby/ui';
-import { DeviceFields, VolumeSlider } from '@lobby/call-react';
+import { DeviceFields, NoiseSuppressionSwitch, VolumeSlider } from '@lobby/call-react';
+import { NOISE_SUPPRESSION } from './noiseSuppression.ts';
 import { useConsoleStore } from '../../state/store.ts';
 import { useAgentInCall } from '../../state/store.ts';
 import { useDesk } from '../../state/agentActions.ts';
@@ -15,7 +16,7 @@ export interface Participant {
 
 /**
  * The agent's in-call settings (deviceConfigOpen): camera and microphone during the call
- * (deviceConfigChanged, without dropping it), each participant's volume, and who is shown large
+ * (deviceConfigChanged, without dropping it), noise suppression (on by default), each participant's volume, and who is shown large
  * (mainUser) when more than one other person is in the call.
  */
 export function CallSettings({ video, participants, main, onClose, openerId }: {
@@ -51,6 +52,13 @@ export function CallSettings({ video, participants, main, onClose, openerId }: {
           speakerId={speakerId}
           onSpeaker={setSpeakerId}
           speakerLabel={t('inCall.speaker')}
+        />
+        <NoiseSuppressionSwitch
+          engine={engine}
+          {...NOISE_SUPPRESSION}
+          label={t('inCall.noiseSuppression')}
+          hint={t('inCall.noiseSuppressionHint')}
+          testId="agent-noise-suppression"
         />
         {participants.length ? (
           <fieldset className={styles.group}>

@@ -6,6 +6,8 @@ import type { AgentActions } from '../../state/agentActions.ts';
 import type { ConsoleStore } from '../../state/store.ts';
 import { fromDeskSnapshot } from '../../state/deskSnapshot.ts';
 import { placeholderAgentActions } from './sessionActions.ts';
+import { rememberedNoiseSuppression } from '@lobby/call-react';
+import { NOISE_SUPPRESSION } from '../call/noiseSuppression.ts';
 
 function endpoints(loc: Location = window.location) {
   const ws = loc.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -41,6 +43,7 @@ export function engineAgentActions(store: ConsoleStore): AgentActions {
         ...(user ? { companyId: user.companyId } : {}),
         // sound first on a bad line: the camera steps down, then pauses, and comes back (docs/protocol.md "Line steps")
         lineSteps: true,
+        noiseSuppression: rememberedNoiseSuppression(NOISE_SUPPRESSION.storageKey, NOISE_SUPPRESSION.byDefault),
       });
       created.on('change', apply);
       // the desk's methods for the in-call UI (chat, screen share, hold, devices) and the transfers

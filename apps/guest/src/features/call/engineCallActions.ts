@@ -16,6 +16,8 @@ import { guestNameAnswer } from '@lobby/contracts/guestLabel';
 
 import { streamWatermarkOf } from './streamWatermark.ts';
 import { watchWaitPlace } from '../waiting/waitPlace.ts';
+import { rememberedNoiseSuppression } from '@lobby/call-react';
+import { NOISE_SUPPRESSION } from '../devices/noiseSuppression.ts';
 
 /** Same-origin endpoints: the server proxies ejabberd and Janus. */
 export function endpoints(loc: Location = window.location) {
@@ -200,6 +202,7 @@ export function engineCallActions(store: GuestStore): EngineCallActions {
         // sound first on a bad line: the camera steps down, then pauses, and comes back (docs/protocol.md "Line steps")
         lineSteps: true,
         watermark: streamWatermarkOf(details),
+        noiseSuppression: rememberedNoiseSuppression(NOISE_SUPPRESSION.storageKey, NOISE_SUPPRESSION.byDefault),
         serviceType: serviceTypeFor(details), // 'widget' when opened by an allowed website's widget
         // the engine looks the appointment up by its reference (id, agent) once the guest is registered
         appointment: appointmentReference

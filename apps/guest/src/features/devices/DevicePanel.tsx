@@ -1,13 +1,14 @@
 import { useTranslation } from '../../i18n/index.ts';
 import { SidePanel, sidePanelStyles } from '@lobby/ui';
-import { DeviceFields, VolumeSlider } from '@lobby/call-react';
+import { DeviceFields, NoiseSuppressionSwitch, VolumeSlider } from '@lobby/call-react';
+import { NOISE_SUPPRESSION } from './noiseSuppression.ts';
 import SwitchCamera from 'lucide-react/icons/switch-camera';
 import { useGuestStore, useInCall } from '../../state/store.ts';
 import { useCallEngine } from '../../state/callActions.ts';
 import { DEVICES_BUTTON_ID } from '../ongoing/panelOpeners.ts';
 import styles from './DevicePanel.module.css';
 
-/** Camera, microphone and speaker during the call, front/back camera, and the call's volume. */
+/** Camera, microphone and speaker during the call, front/back camera, noise suppression (off by default), and the call's volume. */
 export function DevicePanel({ video }: { video: boolean }) {
   const { t } = useTranslation(['translation', 'ui']);
   const engine = useCallEngine();
@@ -41,6 +42,13 @@ export function DevicePanel({ video }: { video: boolean }) {
             </button>
           ) : null
         }
+      />
+      <NoiseSuppressionSwitch
+        engine={engine}
+        {...NOISE_SUPPRESSION}
+        label={t('ongoing.noiseSuppression')}
+        hint={t('ongoing.noiseSuppressionHint')}
+        testId="noise-suppression"
       />
       <label className={sidePanelStyles.field}>
         {t('ongoing.volume')}

@@ -18,7 +18,8 @@ import type { AppPluginOptions } from '../app/options.ts';
  * every API answer.
  *
  * The CSP allows what a call page needs: same-origin websockets (XMPP, Janus), blob: and mediastream:
- * media, data:/blob: images (plus https: images for company logos and backgrounds).
+ * media, data:/blob: images (plus https: images for company logos and backgrounds), and the compiling of
+ * WebAssembly ('wasm-unsafe-eval': RNNoise's noise suppression; never 'unsafe-eval', docs/security.md).
  *
  * helmet's headers are static with these options: its middleware runs once, at start-up, into a list that
  * each answer sets. (@fastify/helmet rebuilt the middleware — parsing and validating every directive — on
@@ -35,7 +36,7 @@ function registerHelmet(app: App, config: Config): void {
     // set below, over HTTPS only (RFC 6797 §7.2: a browser ignores it over HTTP, and it says nothing true there)
     strictTransportSecurity: false,
   });
-  const before = "default-src 'self'; base-uri 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: mediastream:; font-src 'self' data:; connect-src 'self' ";
+  const before = "default-src 'self'; base-uri 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: mediastream:; font-src 'self' data:; connect-src 'self' ";
   // the error-reporting server (LOBBY_SENTRY_DSN), when one is configured, is the only other origin
   const reporting = config.sentryDsn ? ` ${new URL(config.sentryDsn).origin}` : '';
   const after = `${reporting}; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'self'; form-action 'self'`;

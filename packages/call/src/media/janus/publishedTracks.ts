@@ -1,12 +1,15 @@
 /**
  * The tracks our camera publisher sends (docs/protocol.md "Media session"): mute, the device change, and
- * the company's watermark drawn into the sent camera video (media/watermark.ts). Mute and device changes
- * never renegotiate: a sender's track is swapped (replaceTrack). `stop` stops every local track and the
- * watermark's drawing.
+ * the company's watermark drawn into the sent camera video (media/watermark.ts), the noise-suppressed
+ * microphone (media/sentMicrophone.ts). Mute, device changes and the noise-suppression switch never
+ * renegotiate: a sender's track is swapped (replaceTrack). `stop` stops every local track, the
+ * watermark's drawing and the suppressed microphone's audio context.
  */
 import type { ChangeDevicesOptions, DeviceChoice, WatermarkOptions } from '../../ports/media.ts';
 import { keepSendableCamera } from '../cameraGuard.ts';
 import { DEFAULT_VIDEO_CONSTRAINTS } from '../devices.ts';
+import type { SuppressNoise } from '../noise/suppression.ts';
+import { SentMicrophone } from '../sentMicrophone.ts';
 import { canWatermark, watermarkTrack, type Watermarked } from '../watermark.ts';
 import type { Handle } from './library.ts';
 
@@ -17,20 +20,27 @@ export interface PublishedTracksOptions {
   ended: () => boolean;
   /** the browser's getUserMedia (a device change); navigator's by default */
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
+  /** the noise suppressor (media/noise/suppression.ts); RNNoise's by default */
+  suppressNoise?: SuppressNoise;
 }
 
 export class PublishedTracks {
   readonly #o: PublishedTracksOptions;
-  /** what we publish (the camera's own tracks, not the watermarked copy) */
+  /** what we publish (the camera's and microphone's own tracks, not the watermarked or suppressed copies) */
   localStream: MediaStream | null = null;
   #watermark: WatermarkOptions | null = null;
   /** the marked copy of the camera that is sent, while a watermark is on */
   #marked: Watermarked | null = null;
   /** senders whose track we took away to mute, by kind */
   readonly #mutedSenders = new Map<'audio' | 'video', { sender: RTCRtpSender; track: MediaStreamTrack }>();
+  /** the microphone track sent: the microphone, or its noise-suppressed copy */
+  readonly #microphone: SentMicrophone;
 
   constructor(options: PublishedTracksOptions) {
     this.#o = options;
+    this.#microphone = new SentMicrophone(options.suppressNoise, (microphone) => {
+      void this.#send('audio', microphone).catch(() => undefined);
+    });
   }
 
   #pc(): RTCPeerConnection | null {
@@ -52,6 +62,46 @@ export class PublishedTracks {
     this.#marked?.stop();
     this.#marked = watermarkTrack(camera, this.#watermark);
     return this.#marked.track;
+  }
+
+  /** The audio track to send for a microphone track, suppression `on` or (by default) as it was. */
+  sendableAudio(microphone: MediaStreamTrack, on?: boolean): Promise<MediaStreamTrack> {
+    return this.#microphone.sendable(microphone, on);
+  }
+
+  /**
+   * Turns noise suppression on or off during the call: the audio sender gets the suppressed copy or the
+   * raw microphone (a muted one gets it back on unmute).
+   */
+  async setNoiseSuppression(on: boolean): Promise<void> {
+    const microphone = this.localStream?.getAudioTracks()[0];
+    // not published yet: publish is told (PublishOptions.noiseSuppression)
+    if (!microphone || on === this.#microphone.on) return;
+    await this.#send('audio', await this.#microphone.sendable(microphone, on));
+  }
+
+  /** Puts `sent` on the sender of its kind, or keeps it for the unmute while that kind is muted. */
+  async #send(kind: 'audio' | 'video', sent: MediaStreamTrack): Promise<void> {
+    const pc = this.#pc();
+    const muted = this.#mutedSenders.get(kind);
+    const publisher = this.#o.handle();
+    if (muted) {
+      muted.track = sent;
+    } else if (pc && publisher) {
+      const sender = pc.getSenders().find((s) => s.track?.kind === kind);
+      const mid = pc.getTransceivers().find((t) => t.sender === sender)?.mid ?? undefined;
+      // janus.js's own replaceTracks keeps its bookkeeping of the local stream right. It stops the track
+      // it replaces unless told not to (dontStop): audio's is the microphone, or its suppressed copy,
+      // which this class and SentMicrophone stop themselves — the noise-suppression switch keeps the
+      // microphone to make its next copy from.
+      await new Promise<void>((resolve, reject) =>
+        publisher.replaceTracks({
+          tracks: [{ type: kind, capture: sent, recv: false, ...(mid ? { mid } : {}), ...(kind === 'audio' ? { dontStop: true } : {}) }],
+          success: () => resolve(),
+          error: (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
+        }),
+      );
+    }
   }
 
   /**
@@ -84,29 +134,12 @@ export class PublishedTracks {
    * tracks of the swapped kinds are stopped.
    */
   async replaceTracks(stream: MediaStream): Promise<void> {
-    const pc = this.#pc();
     const previous = this.localStream;
     for (const kind of ['audio', 'video'] as const) {
       const next = kind === 'audio' ? stream.getAudioTracks()[0] : stream.getVideoTracks()[0];
       if (!next) continue;
-      const muted = this.#mutedSenders.get(kind);
-      const sent = kind === 'video' ? this.sendable(next) : next;
-      const publisher = this.#o.handle();
-      if (muted) {
-        next.enabled = false;
-        muted.track = sent;
-      } else if (pc && publisher) {
-        const sender = pc.getSenders().find((s) => s.track?.kind === kind);
-        const mid = pc.getTransceivers().find((t) => t.sender === sender)?.mid ?? undefined;
-        // janus.js's own replaceTracks keeps its bookkeeping of the local stream right
-        await new Promise<void>((resolve, reject) =>
-          publisher.replaceTracks({
-            tracks: [{ type: kind, capture: sent, recv: false, ...(mid ? { mid } : {}) }],
-            success: () => resolve(),
-            error: (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
-          }),
-        );
-      }
+      if (this.#mutedSenders.has(kind)) next.enabled = false;
+      await this.#send(kind, kind === 'video' ? this.sendable(next) : await this.sendableAudio(next));
       for (const old of previous?.getTracks() ?? []) if (old.kind === kind && old !== next) old.stop();
     }
     const kept = (previous?.getTracks() ?? []).filter(
@@ -155,9 +188,10 @@ export class PublishedTracks {
     return true;
   }
 
-  /** Stops every local track and the watermark's drawing (the session's close). */
+  /** Stops every local track, the watermark's drawing and the suppressed microphone (the session's close). */
   stop(): void {
     for (const track of this.localStream?.getTracks() ?? []) track.stop();
+    this.#microphone.stop();
     this.#marked?.stop();
     this.#marked = null;
   }

@@ -2,7 +2,7 @@
  * Our camera's publisher on the Janus videoroom (docs/protocol.md "Media session" steps 1–2, "Media
  * room"): attach, join the room as a publisher (the pin in lowercase), publish (offer, `configure`), and
  * the room's news it carries — who else publishes (the subscriber follows them), who left, the room
- * destroyed. Its tracks (mute, devices, watermark) are publishedTracks.ts. `leave` is its cleanup.
+ * destroyed. Its tracks (mute, devices, watermark, noise suppression) are publishedTracks.ts. `leave` is its cleanup.
  */
 import type { JanusJS } from 'janus-gateway';
 import type { Publisher, PublishOptions, RoomOptions, TellMedia } from '../../ports/media.ts';
@@ -10,6 +10,7 @@ import { startSmall } from '../startSmall.ts';
 import type { JanusConnection } from './connection.ts';
 import { pluginError, type Attach, type Handle, type Jsep, type Message } from './library.ts';
 import { PublishedTracks } from './publishedTracks.ts';
+import type { SuppressNoise } from '../noise/suppression.ts';
 
 /** Who we are in the room once joined, and who published before us. */
 export interface Joined {
@@ -28,6 +29,8 @@ export interface JanusPublisherOptions {
   onPublishers: (publishers: Publisher[]) => void;
   /** a publisher left or stopped publishing */
   onFeedGone: (feedId: string) => void;
+  /** the noise suppressor (media/noise/suppression.ts); RNNoise's by default */
+  suppressNoise?: SuppressNoise;
 }
 
 /** A publisher's join request (the pin in lowercase), retried (docs/protocol.md "Constants"). */
@@ -58,7 +61,11 @@ export class JanusPublisher {
 
   constructor(options: JanusPublisherOptions) {
     this.#o = options;
-    this.tracks = new PublishedTracks({ handle: () => this.#handle, ended: () => options.connection.ended });
+    this.tracks = new PublishedTracks({
+      handle: () => this.#handle,
+      ended: () => options.connection.ended,
+      ...(options.suppressNoise ? { suppressNoise: options.suppressNoise } : {}),
+    });
   }
 
   get handle(): Handle | null {
@@ -115,7 +122,8 @@ export class JanusPublisher {
     const tracks: JanusJS.TrackOption[] = [];
     const audio = options.stream.getAudioTracks()[0];
     const video = options.stream.getVideoTracks()[0];
-    if (options.audio && audio) tracks.push({ type: 'audio', capture: audio, recv: false });
+    // dontStop: the microphone outlives its sender's track when noise suppression is switched (publishedTracks.ts)
+    if (options.audio && audio) tracks.push({ type: 'audio', capture: audio, recv: false, dontStop: true });
     if (options.video && video) tracks.push({ type: 'video', capture: this.tracks.sendable(video), recv: false });
     let jsep: Jsep;
     try {
@@ -137,6 +145,9 @@ export class JanusPublisher {
     await connection.retried(() => connection.request(handle, body, jsep));
     await configured;
     tell('stage', { stage: 'localStream', ok: true });
+    // the microphone is sent at once; its noise-suppressed copy takes its place once RNNoise runs, so the
+    // call's set-up never waits for it (docs/architecture.md "Noise suppression")
+    if (options.audio && audio && options.noiseSuppression) void this.tracks.setNoiseSuppression(true).catch(() => undefined);
   }
 
   #onMessage(msg: Message, jsep?: Jsep): void {
