@@ -13,12 +13,14 @@ beforeAll(() => {
     value: { getUserMedia: () => new Promise(() => undefined), enumerateDevices: () => Promise.resolve([]) },
   });
 });
+// every screen's chunk in, as the idle preload does: the first import transforms each screen's module
+// graph, seconds on a loaded machine (its time is not what this file tests)
+beforeAll(() => ScreenRegistry.preloadAll(), 60_000);
 
 describe('lazy screens', () => {
   it('when a lazy screen\'s chunk has arrived, then switching to it shows it in the same render, never the loading screen', async () => {
     // arrange: a guest waiting, every screen's chunk in (as the idle preload does)
     const store = createGuestStore({ phase: 'ready', company: company(), screen: 'waiting', callType: 'video' });
-    await ScreenRegistry.preloadAll();
     const { container } = render(
       <Wrapper store={store}>
         <ScreenSwitch onRetry={() => undefined} />
