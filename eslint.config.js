@@ -7,7 +7,7 @@ import globals from 'globals';
 import { layerRules } from './eslint.layers.js';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.run/**', 'data/**', 'test-results/**', 'e2e/artifacts/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-ssr/**', '.tools/**', '.run/**', 'data/**', 'test-results/**', 'e2e/artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
